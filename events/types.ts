@@ -15,6 +15,12 @@ export interface Usage {
   cache_read_input_tokens?: number | null;
 }
 
+/** A message of the conversation as sent to the Messages API (`MessageParam`). */
+export interface ConversationMessage {
+  role: "user" | "assistant";
+  content: Array<Record<string, unknown> & { type: string }>;
+}
+
 /** A content block of an assistant message, stored exactly as the API returned it. */
 export type ContentBlock =
   | { type: "text"; text: string; [k: string]: unknown }
@@ -34,7 +40,7 @@ export type ModelFailureKind =
   | "unknown";
 
 /** Why a turn ended. */
-export type TurnEndReason = "completed" | "max_turns" | "cancelled" | "failed";
+export type TurnEndReason = "completed" | "max_turns" | "cancelled" | "failed" | "interrupted";
 
 export interface SessionStarted {
   /** Model id used for requests. */
@@ -45,13 +51,21 @@ export interface SessionStarted {
   startedAt: string;
   /** Output token limit per request. */
   maxTokens: number;
+  /** Operating system the session ran on (part of the system prompt). */
+  platform: string;
   /** Present when this session was forked from another one. */
   forkedFrom?: { session: string; seq: number };
+  /** For a fork: the conversation of the source session as it was at `forkedFrom.seq`. */
+  history?: ConversationMessage[];
 }
 
 export interface SessionResumed {
   /** How the session was reopened. */
   how: "resume" | "continue";
+  /** True when the resume came with a new prompt: unfinished work is closed, not continued. */
+  withPrompt: boolean;
+  /** The bound on model rounds for the continued turn, null when unbounded. */
+  maxTurns: number | null;
 }
 
 export interface UserPrompted {
@@ -109,6 +123,8 @@ export interface ToolCompleted {
 export interface TurnStarted {
   /** Model rounds done in this session before this turn began. */
   turnsBefore: number;
+  /** The bound on model rounds for this turn (`--max-turns`), null when unbounded. */
+  maxTurns: number | null;
 }
 
 export interface TurnEnded {

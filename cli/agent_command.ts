@@ -1,0 +1,54 @@
+import { runHeadless, type OutputFormat } from "./headless.ts";
+import { type CommandIo, readStdin } from "./io.ts";
+import { runRepl } from "./repl.ts";
+import {
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MODEL,
+  defaultLogPath,
+  openRuntime,
+  resolveWorkspace,
+  type RuntimeEnv,
+} from "./runtime.ts";
+import { chooseSession } from "./session_choice.ts";
+
+/** Flags of `rein agent`. */
+export interface AgentFlags {
+  print?: string | true | undefined;
+  outputFormat: OutputFormat;
+  model?: string | undefined;
+  log?: string | undefined;
+  workspace?: string | undefined;
+  resume?: string | undefined;
+  continue?: boolean | undefined;
+  fork?: string | undefined;
+  maxTurns?: number | undefined;
+}
+
+/** `rein agent`: the interactive session, or one headless run with -p. Returns the exit code. */
+export async function agentCommand(flags: AgentFlags, env: RuntimeEnv, io: CommandIo): Promise<number> {
+  const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
+  const logPath = flags.log ?? defaultLogPath(workspace);
+  const model = flags.model ?? env.get("ANTHROPIC_MODEL") ?? DEFAULT_MODEL;
+  const headless = flags.print !== undefined;
+  let prompt = typeof flags.print === "string" ? flags.print : undefined;
+  if (headless && prompt === undefined && !io.stdinIsTerminal) {
+    prompt = (await readStdin()).trim() || undefined;
+  }
+  const runtime = await openRuntime({
+    workspace,
+    logPath,
+    env,
+    onNotice: (message) => io.stderr.write(`${message}\n`),
+  });
+  try {
+    const newId = () => crypto.randomUUID();
+    const chosen = await chooseSession(runtime, flags, { model, maxTokens: DEFAULT_MAX_TOKENS, newId });
+    const maxTurns = flags.maxTurns ?? null;
+    if (headless) {
+      return await runHeadless(runtime, chosen, prompt, { format: flags.outputFormat, maxTurns }, io);
+    }
+    return await runRepl(runtime, chosen, { maxTurns, model, maxTokens: DEFAULT_MAX_TOKENS, newId }, io);
+  } finally {
+    await runtime.close();
+  }
+}

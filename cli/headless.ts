@@ -1,0 +1,97 @@
+import type { Envelope, Usage } from "../events/types.ts";
+import type { TurnResult } from "../core/turn.ts";
+import type { CommandIo } from "./io.ts";
+import type { Runtime } from "./runtime.ts";
+import type { ChosenSession } from "./session_choice.ts";
+import { Renderer } from "./render.ts";
+import { createStyles } from "./style.ts";
+import { useColor } from "./io.ts";
+
+/** Output formats of `-p`. */
+export type OutputFormat = "text" | "json" | "stream-json";
+
+/** The object `--output-format json` prints (and `stream-json` ends with). */
+export interface HeadlessResult {
+  type: "result";
+  subtype: "success" | "error_max_turns" | "error_during_execution" | "error_cancelled";
+  is_error: boolean;
+  result: string;
+  session_id: string;
+  num_turns: number;
+  usage: Required<{ [K in keyof Usage]: number }>;
+  duration_ms: number;
+}
+
+/**
+ * Run one prompt (or the continuation of a reopened session) without a terminal UI and print
+ * the outcome in the chosen format. Returns the exit code: 0 on success, 1 on failure or
+ * --max-turns, 130 when cancelled with Ctrl-C.
+ */
+export async function runHeadless(
+  runtime: Runtime,
+  chosen: ChosenSession,
+  prompt: string | undefined,
+  options: { format: OutputFormat; maxTurns: number | null },
+  io: CommandIo,
+): Promise<number> {
+  const started = performance.now();
+  const { session } = chosen;
+  const usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const progress = new Renderer(io.stderr, createStyles(useColor(io.stderrIsTerminal)), runtime.tools);
+  const unsubscribe = runtime.store.subscribe((event: Envelope) => {
+    if (event.session !== session.id) return;
+    if (options.format === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);
+    if (event.type === "model.failed" || event.type === "turn.ended") progress.event(event);
+    if (event.type === "model.responded") {
+      usage.input_tokens += event.data.usage.input_tokens;
+      usage.output_tokens += event.data.usage.output_tokens;
+      usage.cache_creation_input_tokens += event.data.usage.cache_creation_input_tokens ?? 0;
+      usage.cache_read_input_tokens += event.data.usage.cache_read_input_tokens ?? 0;
+    }
+  });
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort();
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  let result: TurnResult | null;
+  try {
+    const run = { signal: controller.signal, maxTurns: options.maxTurns };
+    if (chosen.reopened) {
+      result = await session.resume(chosen.reopened, prompt, run);
+      if (result === null) progress.line(`Nothing to continue in session ${session.id}`);
+    } else if (prompt === undefined) {
+      throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
+    } else {
+      result = await session.prompt(prompt, run);
+    }
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInterrupt);
+    unsubscribe();
+  }
+  const reason = result?.reason ?? "completed";
+  const text = reason === "completed" ? session.lastText : result?.message ?? reason;
+  const summary: HeadlessResult = {
+    type: "result",
+    subtype: reason === "completed"
+      ? "success"
+      : reason === "max_turns"
+      ? "error_max_turns"
+      : reason === "cancelled"
+      ? "error_cancelled"
+      : "error_during_execution",
+    is_error: reason !== "completed",
+    result: text,
+    session_id: session.id,
+    num_turns: result?.turns ?? 0,
+    usage,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  if (options.format === "text") {
+    if (reason === "completed") io.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`);
+  } else {
+    io.stdout.write(`${JSON.stringify(summary)}\n`);
+  }
+  if (reason !== "completed") {
+    progress.line(`Session ${session.id} is saved; continue it with: rein agent --resume ${session.id}`);
+  }
+  return reason === "completed" ? 0 : reason === "cancelled" ? 130 : 1;
+}

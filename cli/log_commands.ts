@@ -1,0 +1,150 @@
+import { readLog } from "../events/read_log.ts";
+import type { Envelope } from "../events/types.ts";
+import { eventsBySession, replaySession } from "../core/replay.ts";
+import { evolve, initialState, leadConversation, type SessionView, type State } from "../core/state.ts";
+import { createBaseTools } from "../core/tools/base_tools.ts";
+import { toolDefinition } from "../core/tools/tool_schema.ts";
+import type { CommandIo } from "./io.ts";
+import { useColor } from "./io.ts";
+import { Renderer } from "./render.ts";
+import { findSession } from "./session_choice.ts";
+import { createStyles } from "./style.ts";
+
+/** Fold a log, optionally only up to `at`. Reads the file; never writes it. */
+export async function foldLog(path: string, io: CommandIo, at?: number): Promise<State> {
+  const state = initialState();
+  for await (const event of readLog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) })) {
+    if (at !== undefined && event.seq > at) break;
+    evolve(state, event);
+  }
+  return state;
+}
+
+/** `rein sessions`: the sessions of a log with start time, first prompt, turns and status. */
+export async function sessionsCommand(path: string, json: boolean, io: CommandIo): Promise<number> {
+  const state = await foldLog(path, io);
+  const rows = state.order.map((id) => state.sessions[id]).filter((s): s is SessionView => !!s);
+  if (json) {
+    io.stdout.write(`${JSON.stringify(rows.map(sessionSummary), null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    io.stdout.write(`No sessions in ${path}\n`);
+    return 0;
+  }
+  io.stdout.write(`${pad("SESSION", 36)}  ${pad("STARTED", 19)}  ${pad("TURNS", 5)}  ${pad("STATUS", 11)}  FIRST PROMPT\n`);
+  for (const view of rows) {
+    const s = sessionSummary(view);
+    const prompt = (s.firstPrompt ?? "").replace(/\s+/g, " ");
+    io.stdout.write(
+      `${pad(s.id, 36)}  ${pad(s.startedAt.slice(0, 19).replace("T", " "), 19)}  ${
+        pad(String(s.turns), 5)
+      }  ${pad(s.status, 11)}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}\n`,
+    );
+  }
+  return 0;
+}
+
+/** `rein state <log> [--at SEQ] [--json]`: the projected state at any point. */
+export async function stateCommand(
+  path: string,
+  options: { at?: number | undefined; json: boolean },
+  io: CommandIo,
+): Promise<number> {
+  const state = await foldLog(path, io, options.at);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
+    return 0;
+  }
+  io.stdout.write(`${path} at seq ${state.lastSeq}: ${state.order.length} session(s)\n`);
+  for (const id of state.order) {
+    const view = state.sessions[id];
+    if (!view) continue;
+    const lead = leadConversation(view);
+    io.stdout.write(
+      [
+        "",
+        `session ${view.id}${view.forkedFrom ? ` (fork of ${view.forkedFrom.session}@${view.forkedFrom.seq})` : ""}`,
+        `  status     ${view.status}${view.lastError ? ` (${view.lastError})` : ""}`,
+        `  model      ${view.model}`,
+        `  workspace  ${view.workspace}`,
+        `  started    ${view.startedAt}`,
+        `  turns      ${lead.turns}`,
+        `  messages   ${lead.messages.length}`,
+        `  tokens     ${view.usage.input_tokens} in, ${view.usage.output_tokens} out, ${view.usage.cache_read_input_tokens} cache read`,
+        `  pending    ${lead.pendingCalls.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
+        `  unfinished ${lead.openIntents.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
+        `  last seq   ${view.lastSeq}`,
+      ].join("\n") + "\n",
+    );
+  }
+  return 0;
+}
+
+/**
+ * `rein replay <log> [--session ID] [--verify]`: re-drive each session with model and tools
+ * served from the log (no network, no tool runs), render it, and with --verify exit 1 naming
+ * the first divergent seq.
+ */
+export async function replayCommand(
+  path: string,
+  options: { session?: string | undefined; verify: boolean; quiet: boolean },
+  io: CommandIo,
+): Promise<number> {
+  const events: Envelope[] = [];
+  for await (const event of readLog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) })) {
+    events.push(event);
+  }
+  let sessions = eventsBySession(events);
+  if (options.session !== undefined) {
+    const state = initialState();
+    for (const event of events) evolve(state, event);
+    const id = findSession(state, options.session);
+    sessions = new Map([[id, sessions.get(id) ?? []]]);
+  }
+  const styles = createStyles(useColor(io.stdoutIsTerminal));
+  let diverged = false;
+  for (const [id, recorded] of sessions) {
+    const first = recorded[0];
+    if (first?.type !== "session.started") {
+      io.stderr.write(`Skipping session ${id}: its first event is not session.started\n`);
+      continue;
+    }
+    const tools = createBaseTools({ workspace: first.data.workspace });
+    const renderer = new Renderer(io.stdout, styles, tools);
+    if (!options.quiet) renderer.line(styles.dim(`── session ${id} (${recorded.length} events)`));
+    const result = await replaySession(recorded, {
+      toolDefinitions: tools.map(toolDefinition),
+      ...(options.quiet ? {} : {
+        onEvent: (event: Envelope) => renderer.event(event),
+        onText: (text: string) => renderer.text(text),
+      }),
+    });
+    const d = result.divergence;
+    if (!d) {
+      renderer.line(styles.green(`✓ session ${id}: ${result.matched} events replayed, all match the log`));
+      continue;
+    }
+    diverged = true;
+    const where = d.seq === null ? "after the end of the log" : `at seq ${d.seq}`;
+    renderer.line(styles.red(`✗ session ${id} diverges ${where}: ${d.reason}`));
+    if (d.recorded !== null) renderer.line(`  recorded: ${JSON.stringify(d.recorded)}`);
+    if (d.replayed !== null) renderer.line(`  replayed: ${JSON.stringify(d.replayed)}`);
+  }
+  return diverged && options.verify ? 1 : 0;
+}
+
+function sessionSummary(view: SessionView) {
+  return {
+    id: view.id,
+    startedAt: view.startedAt,
+    firstPrompt: view.firstPrompt,
+    turns: leadConversation(view).turns,
+    status: view.status,
+    model: view.model,
+  };
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + " ".repeat(width - text.length);
+}

@@ -1,0 +1,117 @@
+import { resolve } from "node:path";
+import { openJsonlStore } from "../events/jsonl_store.ts";
+import type { EventStore } from "../events/store.ts";
+import { createAnthropicModel } from "../core/anthropic_model.ts";
+import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from "../core/retry.ts";
+import type { SessionDeps } from "../core/session.ts";
+import { abortableSleep } from "../core/sleep.ts";
+import { evolve, initialState, type State } from "../core/state.ts";
+import { createToolExecutor } from "../core/tool_executor.ts";
+import { createBaseTools } from "../core/tools/base_tools.ts";
+import type { AnyTool } from "../core/tools/tool.ts";
+import { toolDefinition } from "../core/tools/tool_schema.ts";
+
+/** The model used when neither --model nor ANTHROPIC_MODEL says otherwise. */
+export const DEFAULT_MODEL = "claude-sonnet-5-5";
+/** Output token limit per request. */
+export const DEFAULT_MAX_TOKENS = 32_000;
+
+/** Environment the runtime reads, passed in so nothing reads env at module scope. */
+export interface RuntimeEnv {
+  get(name: string): string | undefined;
+  toObject(): Record<string, string>;
+}
+
+/** Everything a live agent run is wired from. */
+export interface Runtime {
+  workspace: string;
+  logPath: string;
+  store: EventStore;
+  state: State;
+  tools: AnyTool[];
+  deps: SessionDeps;
+  close(): Promise<void>;
+}
+
+/** The default log of a workspace. */
+export function defaultLogPath(workspace: string): string {
+  return resolve(workspace, ".rein", "events.jsonl");
+}
+
+/**
+ * The workspace a command works in: --workspace, else the directory `deno task` was started
+ * from (INIT_CWD), else the current directory. Must be an existing directory.
+ */
+export function resolveWorkspace(flag: string | undefined, env: RuntimeEnv, cwd: string): string {
+  const chosen = resolve(cwd, flag ?? env.get("INIT_CWD") ?? cwd);
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(chosen);
+  } catch {
+    throw new Error(`Workspace "${chosen}" does not exist`);
+  }
+  if (!info.isDirectory) throw new Error(`Workspace "${chosen}" is not a directory`);
+  return Deno.realPathSync(chosen);
+}
+
+/**
+ * Secrets that must never reach the log: the API credentials, every variable named in
+ * REIN_SECRET_ENV (comma-separated), and variables whose names say they hold a secret.
+ */
+export function secretValues(env: RuntimeEnv): string[] {
+  const named = new Set(
+    (env.get("REIN_SECRET_ENV") ?? "").split(",").map((name) => name.trim()).filter(Boolean),
+  );
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(env.toObject())) {
+    const secretName = named.has(name) ||
+      /(^|_)(API_KEY|AUTH_TOKEN|TOKEN|SECRET|SECRET_KEY|PASSWORD)$/.test(name);
+    if (secretName && value.length >= 8) values.push(value);
+  }
+  return values;
+}
+
+/** Open the log, fold it, and wire the live effects: the Anthropic model, the tools, the clock. */
+export async function openRuntime(options: {
+  workspace: string;
+  logPath: string;
+  env: RuntimeEnv;
+  onNotice: (message: string) => void;
+}): Promise<Runtime> {
+  const { workspace, env } = options;
+  const state = initialState();
+  const store = await openJsonlStore(options.logPath, {
+    clock: () => new Date(),
+    secrets: secretValues(env),
+    onEvent: (event) => evolve(state, event),
+    onNotice: options.onNotice,
+  });
+  const tools = createBaseTools({ workspace });
+  const policy: RetryPolicy = {
+    ...DEFAULT_RETRY_POLICY,
+    ...(env.get("REIN_RETRY_BASE_MS") ? { baseDelayMs: Number(env.get("REIN_RETRY_BASE_MS")) } : {}),
+  };
+  const deps: SessionDeps = {
+    store,
+    state,
+    model: createAnthropicModel({
+      apiKey: env.get("ANTHROPIC_API_KEY"),
+      authToken: env.get("ANTHROPIC_AUTH_TOKEN"),
+      baseURL: env.get("ANTHROPIC_BASE_URL"),
+    }),
+    tools: createToolExecutor(tools, () => performance.now()),
+    toolDefinitions: tools.map(toolDefinition),
+    clock: () => new Date(),
+    sleep: abortableSleep,
+    retryDelay: (attempt, error) => retryDelay(policy, attempt, error, Math.random()),
+  };
+  return {
+    workspace,
+    logPath: options.logPath,
+    store,
+    state,
+    tools,
+    deps,
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,88 @@
+import { readLog } from "../events/read_log.ts";
+import { AgentSession } from "../core/session.ts";
+import { evolve, initialState, leadConversation, type State } from "../core/state.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** Which session to run, from the CLI flags. */
+export interface SessionFlags {
+  resume?: string | undefined;
+  continue?: boolean | undefined;
+  fork?: string | undefined;
+}
+
+/** The chosen session, and how it was reopened (absent for a new session or a fork). */
+export interface ChosenSession {
+  session: AgentSession;
+  reopened?: "resume" | "continue";
+}
+
+/**
+ * Start a new session, or reopen one: `--resume ID` (a unique prefix is enough), `--continue`
+ * (the latest session in the log), `--fork ID@SEQ` (a new session whose history is the source's
+ * conversation as it was at SEQ). Throws with a message naming the bad value.
+ */
+export async function chooseSession(
+  runtime: Runtime,
+  flags: SessionFlags,
+  setup: { model: string; maxTokens: number; newId: () => string },
+): Promise<ChosenSession> {
+  const chosen = [flags.resume, flags.continue, flags.fork].filter((f) => f !== undefined && f !== false);
+  if (chosen.length > 1) throw new Error("Use only one of --resume, --continue and --fork");
+  const base = {
+    id: setup.newId(),
+    model: setup.model,
+    workspace: runtime.workspace,
+    maxTokens: setup.maxTokens,
+    platform: `${Deno.build.os} ${Deno.build.arch}`,
+  };
+  if (flags.resume !== undefined) {
+    const id = findSession(runtime.state, flags.resume);
+    return { session: AgentSession.open(runtime.deps, id), reopened: "resume" };
+  }
+  if (flags.continue) {
+    const id = runtime.state.order.at(-1);
+    if (!id) throw new Error(`No session to continue in "${runtime.logPath}"`);
+    return { session: AgentSession.open(runtime.deps, id), reopened: "continue" };
+  }
+  if (flags.fork !== undefined) {
+    const match = /^(.+)@(\d+)$/.exec(flags.fork);
+    if (!match) throw new Error(`Invalid --fork "${flags.fork}": expected SESSION@SEQ`);
+    const id = findSession(runtime.state, match[1] ?? "");
+    const seq = Number(match[2]);
+    const source = runtime.state.sessions[id];
+    if (!source || seq > runtime.state.lastSeq) {
+      throw new Error(`Invalid --fork "${flags.fork}": the log ends at seq ${runtime.state.lastSeq}`);
+    }
+    const before = await stateAt(runtime.logPath, seq);
+    const view = before.sessions[id];
+    if (!view) throw new Error(`Invalid --fork "${flags.fork}": session ${id} starts after seq ${seq}`);
+    const history = structuredClone(leadConversation(view).messages);
+    const session = await AgentSession.start(runtime.deps, {
+      ...base,
+      model: setup.model,
+      forkedFrom: { session: id, seq },
+      history,
+    });
+    return { session };
+  }
+  return { session: await AgentSession.start(runtime.deps, base) };
+}
+
+/** The id of the one session whose id starts with `prefix`. Throws if none or several match. */
+export function findSession(state: State, prefix: string): string {
+  if (state.sessions[prefix]) return prefix;
+  const matches = state.order.filter((id) => id.startsWith(prefix));
+  if (matches.length === 1 && matches[0]) return matches[0];
+  if (matches.length === 0) throw new Error(`No session "${prefix}" in the log`);
+  throw new Error(`Session prefix "${prefix}" is ambiguous: ${matches.join(", ")}`);
+}
+
+/** Fold a log up to and including `seq`. */
+export async function stateAt(path: string, seq: number): Promise<State> {
+  const state = initialState();
+  for await (const event of readLog(path)) {
+    if (event.seq > seq) break;
+    evolve(state, event);
+  }
+  return state;
+}

@@ -1,0 +1,23 @@
+/** ANSI styling that turns itself off when the output is not a terminal or NO_COLOR is set. */
+export interface Styles {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+/** Styles for a stream; plain when `enabled` is false. */
+export function createStyles(enabled: boolean): Styles {
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}

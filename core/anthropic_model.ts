@@ -1,0 +1,116 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { ContentBlock, ModelFailureKind } from "../events/types.ts";
+import {
+  type ModelClient,
+  ModelCancelledError,
+  ModelError,
+  type ModelReply,
+  type SendOptions,
+} from "./model_client.ts";
+import type { MessagesRequest } from "./request.ts";
+
+/** Credentials and endpoint; each falls back to the SDK's own resolution when absent. */
+export interface AnthropicModelOptions {
+  apiKey?: string | undefined;
+  authToken?: string | undefined;
+  baseURL?: string | undefined;
+}
+
+/**
+ * The Messages API through `npm:@anthropic-ai/sdk`, streaming. The SDK's own retries are off:
+ * the loop retries, so every attempt is an event.
+ */
+export function createAnthropicModel(options: AnthropicModelOptions): ModelClient {
+  const client = new Anthropic({
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.authToken ? { authToken: options.authToken } : {}),
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    maxRetries: 0,
+  });
+  return {
+    async send(body: MessagesRequest, { signal, onText }: SendOptions): Promise<ModelReply> {
+      if (signal.aborted) throw new ModelCancelledError();
+      let sawStop = false;
+      try {
+        const { stream: _stream, ...params } = body;
+        // deno-lint-ignore no-explicit-any
+        const stream = client.messages.stream(params as any, { signal });
+        stream.on("streamEvent", (event) => {
+          if (event.type === "message_stop") sawStop = true;
+        });
+        if (onText) stream.on("text", (delta) => onText(delta));
+        const message = await stream.finalMessage();
+        return {
+          messageId: message.id,
+          model: message.model,
+          content: message.content as unknown as ContentBlock[],
+          stopReason: message.stop_reason,
+          usage: {
+            input_tokens: message.usage.input_tokens,
+            output_tokens: message.usage.output_tokens,
+            cache_creation_input_tokens: message.usage.cache_creation_input_tokens ?? null,
+            cache_read_input_tokens: message.usage.cache_read_input_tokens ?? null,
+          },
+          requestId: stream.request_id ?? null,
+        };
+      } catch (error) {
+        if (signal.aborted) throw new ModelCancelledError();
+        throw classifyError(error, sawStop);
+      }
+    },
+  };
+}
+
+/** Turn whatever the SDK threw into a {@link ModelError}. Pure. */
+export function classifyError(error: unknown, sawStop = false): ModelError {
+  if (error instanceof Anthropic.APIConnectionError) {
+    return new ModelError(`Cannot reach the model API: ${error.message}`, { kind: "connection" });
+  }
+  if (error instanceof Anthropic.APIError) {
+    const status = typeof error.status === "number" ? error.status : null;
+    const detail = error.apiMessage ?? error.message;
+    const kind = failureKind(status, error.type, detail);
+    return new ModelError(
+      status === null ? `Model API error: ${detail}` : `Model API error ${status}: ${detail}`,
+      { kind, status, retryAfterMs: retryAfterMs(error.headers) },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (!sawStop && /stream ended|ended without sending|terminated|aborted/i.test(message)) {
+    return new ModelError(`The response stream was cut before it finished: ${message}`, {
+      kind: "stream_cut",
+    });
+  }
+  if (/Could not resolve authentication method/.test(message)) {
+    return new ModelError(
+      "No credentials for the model API: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN",
+      { kind: "client_error" },
+    );
+  }
+  if (error instanceof TypeError) {
+    return new ModelError(`Cannot reach the model API: ${message}`, { kind: "connection" });
+  }
+  return new ModelError(`Model call failed: ${message}`, { kind: "unknown" });
+}
+
+function failureKind(status: number | null, type: string | null, message: string): ModelFailureKind {
+  if (status === 429 || type === "rate_limit_error") return "rate_limited";
+  if (status === 529 || type === "overloaded_error") return "overloaded";
+  if (status === 400 && /prompt is too long/i.test(message)) return "prompt_too_long";
+  if (status !== null && status >= 500) return "server_error";
+  if (type === "api_error") return "server_error";
+  if (status !== null && status >= 400) return "client_error";
+  return "unknown";
+}
+
+/** `retry-after-ms` or `retry-after` (seconds or an HTTP date) in milliseconds. */
+function retryAfterMs(headers: Headers | undefined): number | null {
+  const ms = headers?.get("retry-after-ms");
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Math.round(Number(ms)));
+  const value = headers?.get("retry-after");
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}

@@ -1,0 +1,134 @@
+import type { ContentBlock, ConversationMessage, Envelope } from "../events/types.ts";
+
+/** A tool call the model asked for, as the conversation projection tracks it. */
+export interface PendingCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** One agent's conversation inside a session: a pure fold of that agent's events. */
+export interface Conversation {
+  /** Messages in Messages API shape, user/assistant alternating. */
+  messages: ConversationMessage[];
+  /** tool_use blocks of the last assistant message that have no tool_result yet, in order. */
+  pendingCalls: PendingCall[];
+  /** Calls whose intent was recorded (`tool.requested`) but whose result was not. */
+  openIntents: PendingCall[];
+  /** True between a `model.requested` and its response, failure or cancellation. */
+  awaitingModel: boolean;
+  /** Model rounds answered so far. */
+  turns: number;
+}
+
+/** An empty conversation, or one seeded with a forked history. */
+export function emptyConversation(history: ConversationMessage[] = []): Conversation {
+  const messages = history.map((message) => ({ ...message, content: [...message.content] }));
+  const last = messages.at(-1);
+  const pendingCalls = last?.role === "assistant" ? toolUses(last.content) : [];
+  return { messages, pendingCalls, openIntents: [], awaitingModel: false, turns: 0 };
+}
+
+/**
+ * Fold one event into a conversation. Mutates and returns `conversation` (the projection owns
+ * it; folding in place keeps a rebuild linear). Pure otherwise: reads no clock, env or disk,
+ * and never throws on a well-formed log.
+ */
+export function evolveConversation(conversation: Conversation, event: Envelope): Conversation {
+  switch (event.type) {
+    case "user.prompted":
+      appendUserBlock(conversation, { type: "text", text: event.data.text });
+      break;
+    case "model.requested":
+      conversation.awaitingModel = true;
+      break;
+    case "model.failed":
+    case "model.cancelled":
+      conversation.awaitingModel = false;
+      break;
+    case "model.responded": {
+      conversation.awaitingModel = false;
+      conversation.turns += 1;
+      const content = event.data.content;
+      if (content.length > 0) {
+        conversation.messages.push({ role: "assistant", content: content.map(toRequestBlock) });
+      }
+      conversation.pendingCalls = toolUses(content);
+      break;
+    }
+    case "tool.requested":
+      conversation.openIntents.push({
+        id: event.data.callId,
+        name: event.data.name,
+        input: event.data.input,
+      });
+      break;
+    case "tool.completed": {
+      const { callId } = event.data;
+      conversation.openIntents = conversation.openIntents.filter((call) => call.id !== callId);
+      conversation.pendingCalls = conversation.pendingCalls.filter((call) => call.id !== callId);
+      appendUserBlock(conversation, {
+        type: "tool_result",
+        tool_use_id: callId,
+        content: event.data.content,
+        ...(event.data.isError ? { is_error: true } : {}),
+      });
+      break;
+    }
+    default:
+      break;
+  }
+  return conversation;
+}
+
+/** The text of the last assistant message, joined; "" when there is none. */
+export function lastAssistantText(conversation: Conversation): string {
+  for (let i = conversation.messages.length - 1; i >= 0; i--) {
+    const message = conversation.messages[i];
+    if (message?.role !== "assistant") continue;
+    return message.content
+      .filter((block) => block.type === "text")
+      .map((block) => String(block.text))
+      .join("");
+  }
+  return "";
+}
+
+/** True when the last message is the user's (a prompt or tool results) and awaits an answer. */
+export function awaitsModel(conversation: Conversation): boolean {
+  return conversation.messages.at(-1)?.role === "user" && conversation.pendingCalls.length === 0;
+}
+
+function appendUserBlock(conversation: Conversation, block: ConversationMessage["content"][number]) {
+  const last = conversation.messages.at(-1);
+  if (last?.role === "user") {
+    last.content.push(block);
+  } else {
+    conversation.messages.push({ role: "user", content: [block] });
+  }
+}
+
+function toolUses(content: readonly { type: string; [k: string]: unknown }[]): PendingCall[] {
+  const calls: PendingCall[] = [];
+  for (const block of content) {
+    if (block.type === "tool_use") {
+      calls.push({ id: String(block.id), name: String(block.name), input: block.input });
+    }
+  }
+  return calls;
+}
+
+/** Strip response-only fields (e.g. `citations: null`) so a block can be sent back. */
+function toRequestBlock(block: ContentBlock): ConversationMessage["content"][number] {
+  switch (block.type) {
+    case "text":
+      return block.citations ? { type: "text", text: block.text, citations: block.citations } : {
+        type: "text",
+        text: block.text,
+      };
+    case "tool_use":
+      return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+    default:
+      return { ...block };
+  }
+}

@@ -1,0 +1,56 @@
+import type { ContentBlock, ModelFailureKind, Usage } from "../events/types.ts";
+import type { MessagesRequest } from "./request.ts";
+
+/** A complete model response, as recorded in `model.responded`. */
+export interface ModelReply {
+  messageId: string;
+  model: string;
+  content: ContentBlock[];
+  stopReason: string | null;
+  usage: Usage;
+  requestId: string | null;
+}
+
+/** Options of one model call. */
+export interface SendOptions {
+  signal: AbortSignal;
+  /** Called with each piece of assistant text as it streams in. */
+  onText?: (delta: string) => void;
+}
+
+/**
+ * The model, as the loop sees it. Implementations: the Anthropic SDK adapter
+ * (`anthropic_model.ts`) and replay's recorded model (`replay.ts`).
+ * `send` resolves with the whole reply, or rejects with a {@link ModelError}
+ * (or a {@link ModelCancelledError} when `signal` aborts).
+ */
+export interface ModelClient {
+  send(body: MessagesRequest, options: SendOptions): Promise<ModelReply>;
+}
+
+/** A failed model call, classified for the retry policy. */
+export class ModelError extends Error {
+  readonly kind: ModelFailureKind;
+  readonly status: number | null;
+  /** The server's `retry-after`, in milliseconds, when it sent one. */
+  readonly retryAfterMs: number | null;
+
+  constructor(
+    message: string,
+    options: { kind: ModelFailureKind; status?: number | null; retryAfterMs?: number | null },
+  ) {
+    super(message);
+    this.name = "ModelError";
+    this.kind = options.kind;
+    this.status = options.status ?? null;
+    this.retryAfterMs = options.retryAfterMs ?? null;
+  }
+}
+
+/** The model call was aborted because the user cancelled the turn. */
+export class ModelCancelledError extends Error {
+  constructor() {
+    super("Model call cancelled");
+    this.name = "ModelCancelledError";
+  }
+}

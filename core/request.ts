@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import type { ConversationMessage } from "../events/types.ts";
+import type { SystemBlock } from "./system_prompt.ts";
+
+/** A tool as the Messages API receives it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  cache_control?: { type: "ephemeral" };
+}
+
+/** The body of one Messages API request, exactly as sent. */
+export interface MessagesRequest {
+  model: string;
+  max_tokens: number;
+  system: SystemBlock[];
+  tools: ToolDefinition[];
+  messages: ConversationMessage[];
+  stream: true;
+}
+
+/** What a request is built from. */
+export interface RequestInput {
+  model: string;
+  maxTokens: number;
+  system: SystemBlock[];
+  tools: readonly ToolDefinition[];
+  messages: readonly ConversationMessage[];
+}
+
+/**
+ * Build the request body. Pure; never mutates its input. Cache breakpoints: the system prompt
+ * carries its own, the last tool definition gets one (tools + system form a stable prefix), and
+ * the last block of the last message gets one so the conversation so far is cached too.
+ */
+export function buildRequest(input: RequestInput): MessagesRequest {
+  const tools = input.tools.map((tool, i) =>
+    i === input.tools.length - 1 ? { ...tool, cache_control: { type: "ephemeral" as const } } : tool
+  );
+  const messages = [...input.messages];
+  const last = messages.at(-1);
+  if (last && last.content.length > 0) {
+    const content = [...last.content];
+    const lastBlock = content[content.length - 1];
+    if (lastBlock && lastBlock.type !== "thinking" && lastBlock.type !== "redacted_thinking") {
+      content[content.length - 1] = { ...lastBlock, cache_control: { type: "ephemeral" } };
+    }
+    messages[messages.length - 1] = { role: last.role, content };
+  }
+  return {
+    model: input.model,
+    max_tokens: input.maxTokens,
+    system: input.system,
+    tools,
+    messages,
+    stream: true,
+  };
+}
+
+/**
+ * sha256 (hex) of the canonical JSON of a request body (object keys sorted, so the digest does
+ * not depend on key order). Pure.
+ */
+export function requestDigest(body: MessagesRequest): string {
+  return createHash("sha256").update(canonicalJson(body)).digest("hex");
+}
+
+/** JSON with object keys sorted recursively; `undefined` members are dropped as JSON does. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(v).sort()) sorted[key] = (v as Record<string, unknown>)[key];
+    return sorted;
+  });
+}

@@ -1,0 +1,211 @@
+import { z } from "zod";
+import { CappedOutput } from "./_capped_output.ts";
+import { errorMessage } from "./_format.ts";
+import type { Tool, ToolCallContext, ToolResult } from "./tool.ts";
+
+/** Default and maximum command timeouts, in milliseconds. */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+const OUTPUT_MAX_CHARS = 30_000;
+/** How long to keep reading after the command ends, for pipes held by escaped processes. */
+const PIPE_DRAIN_MS = 500;
+
+const schema = z.strictObject({
+  command: z.string().min(1).describe("The bash command to run"),
+  timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(
+    `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
+  ),
+  description: z.string().optional().describe(
+    'What the command does in 5-10 words, shown to the user, e.g. "Run the unit tests"',
+  ),
+});
+
+/** Input of the bash tool. */
+export type BashInput = z.infer<typeof schema>;
+
+/** What the bash tool needs from its surroundings. */
+export interface BashToolDeps {
+  /** Directory every command starts in. */
+  workspace: string;
+  /**
+   * Whether to start bash under `setpriv --pdeathsig SIGKILL`. Detected once, on first use,
+   * when omitted.
+   */
+  usePdeathsig?: boolean;
+}
+
+const description = `Runs a bash command in the workspace and returns its output.
+
+- Each call starts a fresh \`bash -c\` in the workspace root: cd, variables and shell state do not carry over between calls. Use paths relative to the workspace root, and quote paths that contain spaces.
+- stdin is closed, so interactive commands (editors, prompts, \`git rebase -i\`, pagers waiting for input) cannot work; pass flags such as \`--yes\` or \`--no-edit\` instead.
+- stdout and stderr are returned together, interleaved as they were written. Output beyond ${
+  OUTPUT_MAX_CHARS.toLocaleString("en-US")
+} characters is cut in the middle, keeping the beginning and the end; filter long output yourself (grep, head, tail) when you need a particular part.
+- A non-zero exit status is reported as "Exit code: N" and counts as a failure.
+- The timeout defaults to ${BASH_DEFAULT_TIMEOUT_MS / 1000} s and can be raised up to ${
+  BASH_MAX_TIMEOUT_MS / 1000
+} s with \`timeout\`; on timeout or cancellation the command and every process it started are killed.
+- Processes the command leaves running in the background (\`&\`) are killed when it finishes, so do not start servers or watchers expecting them to keep running.
+- Prefer the dedicated tools over shell equivalents: read_file instead of cat/head/tail, edit_file instead of sed/awk, write_file instead of echo redirection, glob instead of find/ls for finding files, grep instead of grep/rg for searching contents. Use bash for building, testing, git, package managers and other programs.
+- Chain dependent steps with \`&&\`; several independent commands can go in one call separated by \`;\`.`;
+
+/** Creates the tool that runs shell commands in the workspace, killing their process group on timeout or cancellation. */
+export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
+  let pdeathsig: Promise<boolean> | undefined = deps.usePdeathsig === undefined
+    ? undefined
+    : Promise.resolve(deps.usePdeathsig);
+  return {
+    name: "bash",
+    description,
+    schema,
+    readOnly: false,
+    summarize: (input) => summarizeCommand(input.command),
+    run(input, context) {
+      pdeathsig ??= setprivWorks();
+      return runCommand(deps.workspace, input, context, pdeathsig);
+    },
+  };
+}
+
+type Ending = "exited" | "timed out" | "cancelled";
+
+async function runCommand(
+  workspace: string,
+  input: BashInput,
+  context: ToolCallContext,
+  pdeathsig: Promise<boolean>,
+): Promise<ToolResult> {
+  if (context.signal.aborted) {
+    return { content: "Command cancelled before it started", isError: true };
+  }
+  const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+  // `exec 2>&1` sends stderr into the stdout pipe, so the two stay interleaved exactly as written.
+  // It shares line 1 with the command so bash's "line N" error messages keep the user's numbering.
+  // Only what bash prints before it runs (a syntax error on line 1) reaches the stderr pipe, and
+  // that is appended after stdout.
+  const bashArgs = ["-c", `exec 2>&1; ${input.command}`];
+  // With setpriv, bash dies with SIGKILL if the agent process dies (even by SIGKILL) instead of
+  // running on orphaned. setpriv execs bash, so the pid and process group are the same. The death
+  // signal follows the thread that spawned the child; Deno spawns on the main JS thread.
+  const [program, args] = await pdeathsig
+    ? ["setpriv", ["--pdeathsig", "SIGKILL", "--", "bash", ...bashArgs]]
+    : ["bash", bashArgs];
+
+  let child: Deno.ChildProcess;
+  try {
+    // detached: true makes the child call setsid(), so it leads its own process group and
+    // killGroup reaches everything it starts; Ctrl-C in the terminal does not reach it either.
+    child = new Deno.Command(program, {
+      args,
+      cwd: workspace,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    return { content: `Cannot start bash: ${errorMessage(error)}`, isError: true };
+  }
+
+  const stdout = new CappedOutput(OUTPUT_MAX_CHARS);
+  const stderr = new CappedOutput(OUTPUT_MAX_CHARS);
+  const outReader = child.stdout.getReader();
+  const errReader = child.stderr.getReader();
+  const pumps = Promise.all([pump(outReader, stdout), pump(errReader, stderr)]);
+
+  const run: { ending: Ending } = { ending: "exited" };
+  const stop = (why: Ending) => {
+    run.ending = why;
+    killGroup(child.pid);
+  };
+  const timer = setTimeout(() => stop("timed out"), timeoutMs);
+  const onAbort = () => stop("cancelled");
+  context.signal.addEventListener("abort", onAbort, { once: true });
+  let status: Deno.CommandStatus;
+  try {
+    status = await child.status;
+  } finally {
+    clearTimeout(timer);
+    context.signal.removeEventListener("abort", onAbort);
+  }
+  const { ending } = run;
+  const leftBehind = ending === "exited" && killGroup(child.pid);
+  await drain(pumps, [outReader, errReader]);
+
+  const output = (stdout.render() + stderr.render()).trimEnd();
+  const notes = [output === "" ? "(No output)" : output];
+  if (ending === "timed out") notes.push(`Command timed out after ${timeoutMs / 1000}s`);
+  else if (ending === "cancelled") notes.push("Command cancelled");
+  else if (status.code !== 0) {
+    notes.push(`Exit code: ${status.code}${status.signal ? ` (killed by ${status.signal})` : ""}`);
+  }
+  if (leftBehind) {
+    notes.push("Background processes still running when the command ended were killed");
+  }
+  return { content: notes.join("\n\n"), isError: ending !== "exited" || status.code !== 0 };
+}
+
+/** SIGKILLs the process group led by `pid`. Returns whether any process was left to kill. */
+function killGroup(pid: number): boolean {
+  try {
+    Deno.kill(-pid, "SIGKILL");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function pump(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  sink: CappedOutput,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      sink.append(decoder.decode(value, { stream: true }));
+    }
+  } catch {
+    // A cancelled or broken pipe ends the output; what was read is kept.
+  }
+  sink.append(decoder.decode());
+}
+
+/** Waits for the pipes to close; a process that escaped the group (setsid) may hold them open. */
+async function drain(
+  pumps: Promise<unknown>,
+  readers: ReadableStreamDefaultReader<Uint8Array>[],
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), PIPE_DRAIN_MS);
+  });
+  if (await Promise.race([pumps, late]) === "late") {
+    await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
+    await pumps;
+  }
+  clearTimeout(timer);
+}
+
+async function setprivWorks(): Promise<boolean> {
+  try {
+    const { success } = await new Deno.Command("setpriv", {
+      args: ["--pdeathsig", "SIGKILL", "--", "true"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return success;
+  } catch {
+    return false;
+  }
+}
+
+/** The command's first line, shortened to 80 characters. Pure. */
+function summarizeCommand(command: string): string {
+  const lines = command.trim().split("\n");
+  const first = lines[0] ?? "";
+  const more = lines.length > 1 ? " …" : "";
+  return first.length > 80 ? `${first.slice(0, 79)}…` : first + more;
+}

@@ -1,0 +1,197 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createBashTool } from "./bash.ts";
+import { callContext, readPid, tempDir, waitForDeath } from "./_test_helpers.ts";
+
+async function setprivExists(): Promise<boolean> {
+  try {
+    return (await new Deno.Command("setpriv", { args: ["--version"], stdout: "null" }).output())
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+/** Fails instead of hanging when `promise` takes longer than `ms`. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+Deno.test("bash returns stdout and stderr interleaved in the order written", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const result = await bash.run(
+    { command: "echo one; echo two >&2; echo three; echo four >&2" },
+    callContext(),
+  );
+  assert.deepEqual(result, { content: "one\ntwo\nthree\nfour", isError: false });
+});
+
+Deno.test("bash runs commands in the workspace", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "hello.txt": "hi there\n" });
+  const bash = createBashTool({ workspace: dir.path });
+  const result = await bash.run({ command: "pwd; cat hello.txt" }, callContext());
+  assert.equal(result.content, `${await Deno.realPath(dir.path)}\nhi there`);
+});
+
+Deno.test("bash reports a non-zero exit code as an error after the output", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const result = await bash.run({ command: "echo oops; exit 3" }, callContext());
+  assert.deepEqual(result, { content: "oops\n\nExit code: 3", isError: true });
+});
+
+Deno.test("bash names the signal that killed the command", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const result = await bash.run({ command: "kill -TERM $$" }, callContext());
+  assert.deepEqual(result, {
+    content: "(No output)\n\nExit code: 143 (killed by SIGTERM)",
+    isError: true,
+  });
+});
+
+Deno.test("bash says when a successful command prints nothing", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  assert.deepEqual(await bash.run({ command: "true" }, callContext()), {
+    content: "(No output)",
+    isError: false,
+  });
+});
+
+Deno.test("bash keeps its line numbers in syntax errors and reports them", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const result = await bash.run({ command: "echo fine\nif then" }, callContext());
+  assert.equal(result.isError, true);
+  assert.match(result.content, /line 2: syntax error/);
+  assert.match(result.content, /Exit code: 2$/);
+});
+
+Deno.test("bash timeout kills the whole process group", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const command = [
+    "echo started",
+    "sleep 100 & echo $! > background.pid",
+    "(sleep 100; true) & echo $! > subshell.pid",
+    "echo $$ > bash.pid",
+    "sleep 100",
+  ].join("\n");
+  const result = await within(20_000, bash.run({ command, timeout: 500 }, callContext()));
+  assert.deepEqual(result, { content: "started\n\nCommand timed out after 0.5s", isError: true });
+  for (const name of ["background.pid", "subshell.pid", "bash.pid"]) {
+    const pid = await readPid(join(dir.path, name));
+    assert.ok(await waitForDeath(pid), `process ${pid} from ${name} survived the timeout`);
+  }
+});
+
+Deno.test("bash cancelled through the signal returns promptly and kills the group", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const controller = new AbortController();
+  const running = bash.run(
+    { command: "sleep 100 & echo $! > child.pid; echo waiting; sleep 100", timeout: 600_000 },
+    callContext(controller.signal),
+  );
+  const child = await readPid(join(dir.path, "child.pid"));
+  controller.abort();
+  const result = await within(10_000, running);
+  assert.deepEqual(result, { content: "waiting\n\nCommand cancelled", isError: true });
+  assert.ok(await waitForDeath(child), `background process ${child} survived the cancel`);
+});
+
+Deno.test("bash does not start a command whose call is already cancelled", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const controller = new AbortController();
+  controller.abort();
+  const result = await bash.run({ command: "touch ran" }, callContext(controller.signal));
+  assert.deepEqual(result, { content: "Command cancelled before it started", isError: true });
+  await assert.rejects(Deno.stat(join(dir.path, "ran")), Deno.errors.NotFound);
+});
+
+Deno.test("bash kills background processes left running when the command ends", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const result = await within(
+    10_000,
+    bash.run({ command: "sleep 100 & echo $! > bg.pid; echo done" }, callContext()),
+  );
+  assert.deepEqual(result, {
+    content: "done\n\nBackground processes still running when the command ended were killed",
+    isError: false,
+  });
+  assert.ok(await waitForDeath(await readPid(join(dir.path, "bg.pid"))));
+});
+
+Deno.test("bash keeps the head and tail of long output with a note of what was cut", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const result = await bash.run({ command: "seq 1 100000" }, callContext());
+  assert.equal(result.isError, false);
+  assert.ok(result.content.length <= 30_200, `output is ${result.content.length} characters`);
+  const match = result.content.match(
+    /^([\s\S]*\n)\[… ([\d,]+) lines \(([\d,]+) characters\) cut …\]\n([\s\S]*)$/,
+  );
+  assert.ok(match, "the cut note sits between head and tail");
+  const [, head = "", cutLines = "", cutChars = "", tail = ""] = match;
+  assert.ok(head.startsWith("1\n2\n3\n"));
+  assert.ok(tail.endsWith("99999\n100000"));
+  const headLines = head.split("\n").length - 1;
+  const tailLines = tail.split("\n").length;
+  assert.equal(headLines + Number(cutLines.replaceAll(",", "")) + tailLines, 100_000);
+  const totalChars = (await new Deno.Command("bash", { args: ["-c", "seq 1 100000 | wc -c"] })
+    .output()).stdout;
+  assert.equal(
+    head.length + Number(cutChars.replaceAll(",", "")) + tail.length + 1,
+    Number(new TextDecoder().decode(totalChars).trim()),
+  );
+});
+
+Deno.test("bash without setpriv still runs commands", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path, usePdeathsig: false });
+  assert.deepEqual(await bash.run({ command: "echo plain" }, callContext()), {
+    content: "plain",
+    isError: false,
+  });
+});
+
+Deno.test({
+  name: "bash under setpriv dies when the agent process is SIGKILLed",
+  ignore: !(await setprivExists()),
+  async fn() {
+    await using dir = await tempDir();
+    const script = join(dir.path, "agent.ts");
+    await Deno.writeTextFile(
+      script,
+      `import { createBashTool } from ${JSON.stringify(new URL("./bash.ts", import.meta.url).href)};
+const bash = createBashTool({ workspace: ${JSON.stringify(dir.path)} });
+await bash.run({ command: "echo $$ > bash.pid; sleep 100" }, { signal: new AbortController().signal });
+`,
+    );
+    const configPath = new URL("../../deno.json", import.meta.url).pathname;
+    const agent = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", "--config", configPath, script],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const bashPid = await readPid(join(dir.path, "bash.pid"), 20_000);
+    agent.kill("SIGKILL");
+    await agent.status;
+    assert.ok(await waitForDeath(bashPid), `bash ${bashPid} outlived its agent`);
+  },
+});
+
+Deno.test("bash summarizes a call by the command's first line", () => {
+  const bash = createBashTool({ workspace: "/tmp" });
+  assert.equal(bash.summarize({ command: "deno test -A\necho done" }), "deno test -A …");
+  assert.equal(bash.summarize({ command: "x".repeat(100) }), `${"x".repeat(79)}…`);
+});

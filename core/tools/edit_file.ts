@@ -1,0 +1,170 @@
+import { z } from "zod";
+import { errorMessage, plural } from "./_format.ts";
+import { fileNotFoundMessage } from "./_suggest.ts";
+import { decodeText, notTextMessage } from "./_text_file.ts";
+import type { Tool, ToolResult } from "./tool.ts";
+import { resolveInWorkspace } from "./workspace_path.ts";
+
+const schema = z.strictObject({
+  path: z.string().min(1).describe(
+    "Path of the file to edit, relative to the workspace root (absolute paths must lie inside the workspace)",
+  ),
+  old_string: z.string().describe(
+    "The exact text to replace, including whitespace and indentation; it must occur exactly once unless replace_all is true",
+  ),
+  new_string: z.string().describe("The text to put in its place (must differ from old_string)"),
+  replace_all: z.boolean().optional().describe(
+    "Replace every occurrence of old_string instead of requiring exactly one (default false)",
+  ),
+});
+
+/** Input of the edit_file tool. */
+export type EditFileInput = z.infer<typeof schema>;
+
+/** What the edit_file tool needs from its surroundings. */
+export interface EditFileToolDeps {
+  /** Directory that relative paths resolve against and that every path must stay inside. */
+  workspace: string;
+}
+
+const description =
+  `Edits an existing file by replacing an exact piece of text: old_string becomes new_string.
+
+- Read the file with read_file first. Copy old_string exactly as the file has it, with the same indentation (tabs or spaces), and without read_file's line-number prefix (the number and the tab before each line).
+- old_string must occur exactly once in the file; otherwise the edit fails and nothing changes. Include a few surrounding lines to make it unique, or set replace_all to change every occurrence (handy for renaming a variable).
+- Paths are relative to the workspace root; absolute paths are accepted only inside the workspace. The file must exist: use write_file to create files.
+- Keep each edit focused; make several calls for changes in different places.`;
+
+/** Creates the tool that replaces exact text in a file. */
+export function createEditFileTool(deps: EditFileToolDeps): Tool<EditFileInput> {
+  return {
+    name: "edit_file",
+    description,
+    schema,
+    readOnly: false,
+    summarize: (input) => input.path,
+    run: (input) => editFile(deps.workspace, input),
+  };
+}
+
+async function editFile(workspace: string, input: EditFileInput): Promise<ToolResult> {
+  if (input.old_string === input.new_string) {
+    return {
+      content: "old_string and new_string are identical; there is nothing to change",
+      isError: true,
+    };
+  }
+  if (input.old_string === "") {
+    return {
+      content:
+        "old_string is empty; give the exact text to replace, or use write_file to create a file",
+      isError: true,
+    };
+  }
+  const resolved = await resolveInWorkspace(workspace, input.path);
+  if (!resolved.ok) return { content: resolved.message, isError: true };
+  const display = resolved.relative;
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(resolved.path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return { content: await fileNotFoundMessage(resolved.path, display), isError: true };
+    }
+    if (error instanceof Deno.errors.IsADirectory) {
+      return { content: `Cannot edit "${display}": it is a directory`, isError: true };
+    }
+    return { content: `Cannot read "${display}": ${errorMessage(error)}`, isError: true };
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return { content: notTextMessage(display, decoded.reason), isError: true };
+  const text = decoded.text;
+
+  const edit = planEdit(text, input.old_string, input.new_string);
+  if (edit.positions.length === 0) {
+    return { content: noMatchMessage(text, input.old_string, display), isError: true };
+  }
+  const first = edit.positions[0] ?? 0;
+  if (edit.positions.length > 1 && !input.replace_all) {
+    const lines = edit.positions.map((position) => lineAt(text, position)).join(", ");
+    return {
+      content:
+        `Found ${edit.positions.length} matches of old_string in ${display} (lines ${lines}); ` +
+        "include more surrounding lines to make it unique, or set replace_all to replace every one",
+      isError: true,
+    };
+  }
+
+  const updated = input.replace_all
+    ? text.split(edit.oldString).join(edit.newString)
+    : text.slice(0, first) + edit.newString + text.slice(first + edit.oldString.length);
+  try {
+    await Deno.writeTextFile(resolved.path, updated);
+  } catch (error) {
+    return { content: `Cannot write "${display}": ${errorMessage(error)}`, isError: true };
+  }
+  const count = edit.positions.length;
+  const line = lineAt(text, first);
+  const content = count === 1
+    ? `Replaced 1 occurrence in ${display} at line ${line}`
+    : `Replaced ${plural(count, "occurrence")} in ${display}; the first is at line ${line}`;
+  return { content, isError: false };
+}
+
+interface PlannedEdit {
+  oldString: string;
+  newString: string;
+  positions: number[];
+}
+
+/**
+ * Finds where `oldString` occurs. When the file uses CRLF line endings and the model wrote LF
+ * (as read_file shows lines), the strings are converted to CRLF before giving up. Pure.
+ */
+function planEdit(text: string, oldString: string, newString: string): PlannedEdit {
+  const positions = findAll(text, oldString);
+  if (positions.length > 0 || !text.includes("\r\n") || !oldString.includes("\n")) {
+    return { oldString, newString, positions };
+  }
+  const toCrlf = (s: string) => s.replace(/\r?\n/g, "\r\n");
+  return {
+    oldString: toCrlf(oldString),
+    newString: toCrlf(newString),
+    positions: findAll(text, toCrlf(oldString)),
+  };
+}
+
+function findAll(text: string, search: string): number[] {
+  const positions: number[] = [];
+  for (let i = text.indexOf(search); i !== -1; i = text.indexOf(search, i + search.length)) {
+    positions.push(i);
+  }
+  return positions;
+}
+
+function lineAt(text: string, position: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < position; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+function noMatchMessage(text: string, oldString: string, display: string): string {
+  const base = `No match for old_string in ${display}`;
+  if (/^\s*\d+\t/m.test(oldString)) {
+    return `${base}; old_string seems to include read_file's line-number prefixes, which are not part of the file`;
+  }
+  const tokens = oldString.trim().split(/\s+/).filter((token) => token !== "");
+  if (tokens.length > 0) {
+    const loose = new RegExp(
+      tokens.map((token) => token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"),
+    );
+    const match = loose.exec(text);
+    if (match) {
+      return `${base}; text that differs only in whitespace exists at line ${
+        lineAt(text, match.index)
+      }. ` +
+        "Read the file again and copy old_string exactly, with the same indentation and line breaks";
+    }
+  }
+  return `${base}; old_string must match the file's current text exactly (read the file again to check)`;
+}

@@ -1,0 +1,127 @@
+// @ts-types="@types/picomatch"
+import picomatch from "picomatch";
+import { z } from "zod";
+import { errorMessage, formatNumber, plural } from "./_format.ts";
+import { walkFiles } from "./_walk.ts";
+import type { Tool, ToolCallContext, ToolResult } from "./tool.ts";
+import { resolveInWorkspace } from "./workspace_path.ts";
+
+const MAX_RESULTS = 200;
+
+const schema = z.strictObject({
+  pattern: z.string().min(1).describe(
+    'Glob pattern matched against paths relative to the search directory, e.g. "**/*.ts" or "src/**/*.{js,jsx}"',
+  ),
+  path: z.string().optional().describe(
+    "Directory to search in, relative to the workspace root (default: the workspace root)",
+  ),
+});
+
+/** Input of the glob tool. */
+export type GlobInput = z.infer<typeof schema>;
+
+/** What the glob tool needs from its surroundings. */
+export interface GlobToolDeps {
+  /** Directory that relative paths resolve against and that every path must stay inside. */
+  workspace: string;
+}
+
+const description =
+  `Finds files by name with a glob pattern and lists their paths, most recently modified first.
+
+- Patterns use glob syntax: \`*\` matches within one path segment, \`**\` across directories, \`{a,b}\` alternatives, \`[abc]\` character sets. \`*.ts\` matches only at the top of the search directory; use \`**/*.ts\` for any depth.
+- The pattern is matched against paths relative to \`path\` (default: the workspace root); the results are relative to the workspace root.
+- Files ignored by .gitignore (the root one and nested ones) are left out, and so are .git/ and .rein/. Hidden files are included.
+- At most ${MAX_RESULTS} paths are listed, with a note of how many were left out; narrow the pattern or path when that happens.
+- Use this to find files by name; use grep to search inside files.`;
+
+/** Creates the tool that lists files matching a glob pattern. Read-only. */
+export function createGlobTool(deps: GlobToolDeps): Tool<GlobInput> {
+  return {
+    name: "glob",
+    description,
+    schema,
+    readOnly: true,
+    summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
+    run: (input, context) => glob(deps.workspace, input, context),
+  };
+}
+
+async function glob(
+  workspace: string,
+  input: GlobInput,
+  context: ToolCallContext,
+): Promise<ToolResult> {
+  const pattern = input.pattern.replace(/^\.\//, "");
+  if (pattern.startsWith("/") || pattern.split("/").includes("..")) {
+    return {
+      content: `Pattern "${input.pattern}" must be relative to the search directory; ` +
+        "use path to search elsewhere in the workspace",
+      isError: true,
+    };
+  }
+  const root = await resolveInWorkspace(workspace, ".");
+  const dir = await resolveInWorkspace(workspace, input.path ?? ".");
+  if (!root.ok) return { content: root.message, isError: true };
+  if (!dir.ok) return { content: dir.message, isError: true };
+  const notDirectory = await checkDirectory(dir.path, dir.relative);
+  if (notDirectory) return { content: notDirectory, isError: true };
+
+  let isMatch: (path: string) => boolean;
+  try {
+    isMatch = picomatch(pattern, { dot: true });
+  } catch (error) {
+    return {
+      content: `Invalid glob pattern "${input.pattern}": ${errorMessage(error)}`,
+      isError: true,
+    };
+  }
+  // Walk only below the pattern's literal prefix ("src" for "src/**/*.ts").
+  const base = picomatch.scan(pattern).base;
+  const start = await resolveInWorkspace(dir.path, base || ".");
+  if (!start.ok) return { content: `No files match "${input.pattern}"`, isError: false };
+  const prefix = dir.relative === "." ? "" : `${dir.relative}/`;
+
+  const matches: { relative: string; mtime: number }[] = [];
+  for await (
+    const file of walkFiles({ root: root.path, start: start.path, signal: context.signal })
+  ) {
+    if (!isMatch(file.relative.slice(prefix.length))) continue;
+    matches.push({ relative: file.relative, mtime: await modifiedAt(file.realPath) });
+  }
+  if (context.signal.aborted) return { content: "Search cancelled", isError: true };
+  if (matches.length === 0) {
+    const where = dir.relative === "." ? "" : ` in ${dir.relative}`;
+    return { content: `No files match "${input.pattern}"${where}`, isError: false };
+  }
+  matches.sort((a, b) => b.mtime - a.mtime || (a.relative < b.relative ? -1 : 1));
+  const shown = matches.slice(0, MAX_RESULTS).map((match) => match.relative);
+  if (matches.length > MAX_RESULTS) {
+    shown.push(
+      `[… ${plural(matches.length - MAX_RESULTS, "more file")} not shown (${
+        formatNumber(matches.length)
+      } matched); narrow the pattern or path]`,
+    );
+  }
+  return { content: shown.join("\n"), isError: false };
+}
+
+async function checkDirectory(path: string, display: string): Promise<string | null> {
+  try {
+    const info = await Deno.stat(path);
+    return info.isDirectory
+      ? null
+      : `"${display}" is a file, not a directory; path must be a directory`;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return `Directory not found: ${display}`;
+    return `Cannot search "${display}": ${errorMessage(error)}`;
+  }
+}
+
+async function modifiedAt(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).mtime?.getTime() ?? 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,176 @@
+import { z } from "zod";
+import { errorMessage, formatNumber, plural } from "./_format.ts";
+import { fileNotFoundMessage } from "./_suggest.ts";
+import { looksBinary, notTextMessage } from "./_text_file.ts";
+import type { Tool, ToolResult } from "./tool.ts";
+import { resolveInWorkspace } from "./workspace_path.ts";
+
+const DEFAULT_LIMIT = 2000;
+const MAX_LINE_CHARS = 2000;
+const MAX_OUTPUT_CHARS = 100_000;
+
+const schema = z.strictObject({
+  path: z.string().min(1).describe(
+    "Path of the file to read, relative to the workspace root (absolute paths must lie inside the workspace)",
+  ),
+  offset: z.number().int().min(1).optional().describe(
+    "1-based line number to start reading from (default 1); use it with limit for large files",
+  ),
+  limit: z.number().int().min(1).optional().describe(
+    `Maximum number of lines to read (default ${DEFAULT_LIMIT})`,
+  ),
+});
+
+/** Input of the read_file tool. */
+export type ReadFileInput = z.infer<typeof schema>;
+
+/** What the read_file tool needs from its surroundings. */
+export interface ReadFileToolDeps {
+  /** Directory that relative paths resolve against and that every path must stay inside. */
+  workspace: string;
+}
+
+const description =
+  `Reads a text file from the workspace and returns its lines numbered like \`cat -n\`: the line number, a tab, then the line's text.
+
+- Paths are relative to the workspace root; absolute paths are accepted only inside the workspace.
+- Reads up to ${DEFAULT_LIMIT} lines from the start by default. For larger files a note says how many lines remain and which offset continues; pass offset (1-based) and limit to read a particular part.
+- Lines longer than ${DEFAULT_LIMIT} characters are cut, with a marker.
+- Binary files and text that is not UTF-8 are refused. A directory is refused too: use glob to list files.
+- Read a file before editing it with edit_file, and copy text for old_string from what this shows without the line-number prefix (everything after the tab).
+- You can read several files at once by calling this tool several times in one response.`;
+
+/** Creates the tool that reads numbered lines of a text file. Read-only. */
+export function createReadFileTool(deps: ReadFileToolDeps): Tool<ReadFileInput> {
+  return {
+    name: "read_file",
+    description,
+    schema,
+    readOnly: true,
+    summarize: (input) => input.path,
+    run: (input) => readFile(deps.workspace, input),
+  };
+}
+
+async function readFile(workspace: string, input: ReadFileInput): Promise<ToolResult> {
+  const resolved = await resolveInWorkspace(workspace, input.path);
+  if (!resolved.ok) return { content: resolved.message, isError: true };
+  const display = resolved.relative;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(resolved.path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return { content: await fileNotFoundMessage(resolved.path, display), isError: true };
+    }
+    return { content: `Cannot read "${display}": ${errorMessage(error)}`, isError: true };
+  }
+  if (info.isDirectory) {
+    return {
+      content: `"${display}" is a directory, not a file; use glob to list the files in it`,
+      isError: true,
+    };
+  }
+
+  const offset = input.offset ?? 1;
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  let scan: LineScan;
+  try {
+    scan = await scanLines(resolved.path, offset, limit);
+  } catch (error) {
+    return { content: `Cannot read "${display}": ${errorMessage(error)}`, isError: true };
+  }
+  if (scan.kind !== "text") return { content: notTextMessage(display, scan.kind), isError: true };
+  if (scan.totalLines === 0) return { content: `File "${display}" is empty`, isError: false };
+  if (offset > scan.totalLines) {
+    return {
+      content: `Offset ${offset} is past the end of "${display}", which has ${
+        plural(scan.totalLines, "line")
+      }`,
+      isError: true,
+    };
+  }
+  return { content: render(scan, offset), isError: false };
+}
+
+interface NumberedLine {
+  text: string;
+  /** Full length of the line before truncation. */
+  length: number;
+}
+
+type LineScan =
+  | { kind: "binary" | "not-utf8" }
+  | { kind: "text"; lines: NumberedLine[]; totalLines: number };
+
+/**
+ * Streams the file once: checks it is text, counts its lines and keeps the window
+ * [offset, offset + limit) with each line cut to MAX_LINE_CHARS, so memory stays bounded.
+ */
+async function scanLines(path: string, offset: number, limit: number): Promise<LineScan> {
+  using file = await Deno.open(path);
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const lines: NumberedLine[] = [];
+  let lineNumber = 1;
+  let partial = "";
+  let partialLength = 0;
+  let sniffed = 0;
+  let outputChars = 0;
+  const keep = (text: string, length: number) => {
+    const inWindow = lineNumber >= offset && lineNumber < offset + limit;
+    if (inWindow && outputChars < MAX_OUTPUT_CHARS) {
+      lines.push({ text: text.replace(/\r$/, ""), length });
+      outputChars += Math.min(length, MAX_LINE_CHARS) + 8;
+    }
+    lineNumber++;
+  };
+  const take = (text: string) => {
+    const segments = text.split("\n");
+    for (let i = 0; i < segments.length - 1; i++) {
+      const segment = segments[i] ?? "";
+      const text = (partial + segment.slice(0, MAX_LINE_CHARS + 1)).slice(0, MAX_LINE_CHARS + 1);
+      keep(text, partialLength + segment.length);
+      partial = "";
+      partialLength = 0;
+    }
+    const last = segments.at(-1) ?? "";
+    partial = (partial + last.slice(0, MAX_LINE_CHARS + 1)).slice(0, MAX_LINE_CHARS + 1);
+    partialLength += last.length;
+  };
+
+  const buffer = new Uint8Array(64 * 1024);
+  while (true) {
+    const read = await file.read(buffer);
+    if (read === null) break;
+    const chunk = buffer.subarray(0, read);
+    if (sniffed < 8192 && looksBinary(chunk.subarray(0, 8192 - sniffed))) return { kind: "binary" };
+    sniffed += read;
+    try {
+      take(decoder.decode(chunk, { stream: true }));
+    } catch {
+      return { kind: "not-utf8" };
+    }
+  }
+  try {
+    take(decoder.decode());
+  } catch {
+    return { kind: "not-utf8" };
+  }
+  if (partialLength > 0) keep(partial, partialLength);
+  return { kind: "text", lines, totalLines: lineNumber - 1 };
+}
+
+function render(scan: { lines: NumberedLine[]; totalLines: number }, offset: number): string {
+  const out = scan.lines.map((line, i) => {
+    const text = line.length > MAX_LINE_CHARS
+      ? `${line.text.slice(0, MAX_LINE_CHARS)}… [line cut: ${formatNumber(line.length)} characters]`
+      : line.text;
+    return `${String(offset + i).padStart(6)}\t${text}`;
+  });
+  const next = offset + scan.lines.length;
+  const remaining = scan.totalLines - next + 1;
+  if (remaining > 0) {
+    out.push(`[… ${plural(remaining, "more line")}; use offset ${next} to continue]`);
+  }
+  return out.join("\n");
+}

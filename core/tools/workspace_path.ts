@@ -1,0 +1,94 @@
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** A user path resolved inside the workspace, or why it was refused. */
+export type WorkspacePath =
+  | {
+    ok: true;
+    /** Absolute real path (symlinks resolved; the final part may not exist yet). */
+    path: string;
+    /** The path relative to the workspace's real root, for messages ("." for the root). */
+    relative: string;
+  }
+  | { ok: false; message: string };
+
+const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * Resolves `userPath` to an absolute real path inside `workspace`, following symbolic links.
+ *
+ * Relative paths resolve against the workspace; absolute paths are accepted only inside it.
+ * `..` that leaves the workspace, absolute paths elsewhere, and symlinks anywhere along the path
+ * (the final component included) that lead outside are refused with a message naming the path.
+ * A path that does not exist yet resolves through its nearest existing ancestor, so the result
+ * is also safe to create. Never throws.
+ */
+export async function resolveInWorkspace(
+  workspace: string,
+  userPath: string,
+): Promise<WorkspacePath> {
+  let root: string;
+  try {
+    root = await Deno.realPath(workspace);
+  } catch (error) {
+    return { ok: false, message: `Cannot open the workspace ${workspace}: ${reason(error)}` };
+  }
+  if (userPath.trim() === "") return { ok: false, message: "Path is empty" };
+
+  const lexical = isAbsolute(userPath) ? resolve(userPath) : resolve(root, userPath);
+  let real: string;
+  try {
+    real = await realPathAllowingMissing(lexical, 0);
+  } catch (error) {
+    return { ok: false, message: `Cannot resolve path "${userPath}": ${reason(error)}` };
+  }
+
+  if (!isInside(root, real)) {
+    const lexicallyInside = isInside(root, lexical) || isInside(resolve(workspace), lexical);
+    const message = lexicallyInside
+      ? `Path "${userPath}" is outside the workspace ${workspace}: ` +
+        `a symbolic link leads to ${real}`
+      : `Path "${userPath}" is outside the workspace ${workspace}`;
+    return { ok: false, message };
+  }
+  return { ok: true, path: real, relative: relative(root, real) || "." };
+}
+
+/** Whether `path` equals `root` or lies below it (both absolute and normalized). */
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * Like `Deno.realPath`, but a missing tail is appended to the real path of its nearest existing
+ * ancestor. Dangling symlinks are followed to their target, so writing through one cannot land
+ * outside the workspace unnoticed.
+ */
+async function realPathAllowingMissing(path: string, hops: number): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const link = await lstatOrNull(path);
+  if (link?.isSymlink) {
+    if (hops >= MAX_SYMLINK_HOPS) throw new Error("too many levels of symbolic links");
+    const target = await Deno.readLink(path);
+    return realPathAllowingMissing(resolve(dirname(path), target), hops + 1);
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(await realPathAllowingMissing(parent, hops), basename(path));
+}
+
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch {
+    return null;
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,137 @@
+import { encodeEvents } from "./_encode.ts";
+import { parseEnvelope } from "./parse_envelope.ts";
+import { createRedactor, type Redactor } from "./redact.ts";
+import type { AppendOptions, EventListener, EventStore } from "./store.ts";
+import type { Envelope, NewEvent } from "./types.ts";
+
+/** How to create a {@link MemoryEventStore}. */
+export interface MemoryStoreOptions {
+  /** Time source for `ts` stamps. */
+  clock: () => Date;
+  /** Values that must never reach the log; see `createRedactor`. */
+  secrets?: readonly string[];
+  /** Receives every event in seq order: the initial ones, caught up, or appended. */
+  onEvent?: EventListener;
+  /** The log's existing events, e.g. read from a file for replay; seq must run 1, 2, 3… */
+  events?: readonly Envelope[];
+}
+
+/** The log that connected in-memory writers share, as processes share one file. */
+interface SharedLog {
+  events: Envelope[];
+}
+
+/**
+ * An {@link EventStore} kept in memory, with the same semantics as the JSONL store: gapless
+ * seq, listeners in seq order, redaction, parsed-back envelopes, closed stores refuse work.
+ * `connect` gives another writer on the same log, to exercise catch-up. Used for replay and
+ * tests. The constructor throws TypeError when `events` is not a gapless log from seq 1.
+ */
+export class MemoryEventStore implements EventStore {
+  readonly #clock: () => Date;
+  readonly #redact: Redactor;
+  #shared: SharedLog;
+  #listeners: EventListener[] = [];
+  #lastSeq = 0;
+  #closed = false;
+
+  constructor(options: MemoryStoreOptions) {
+    this.#clock = options.clock;
+    this.#redact = createRedactor(options.secrets ?? []);
+    this.#shared = { events: validateInitial(options.events ?? []) };
+    if (options.onEvent) this.#listeners.push(options.onEvent);
+    this.#pull();
+  }
+
+  /**
+   * Another writer on this store's log, as if a second process opened the same file. Its
+   * `onEvent` receives every event already in the log. Never throws.
+   */
+  connect(options: Omit<MemoryStoreOptions, "events">): MemoryEventStore {
+    const { onEvent, ...rest } = options;
+    const other = new MemoryEventStore(rest);
+    other.#shared = this.#shared;
+    if (onEvent) other.#listeners.push(onEvent);
+    other.#pull();
+    return other;
+  }
+
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  /** Every event in the shared log, in seq order (a copy of the list, not of the events). */
+  get events(): readonly Envelope[] {
+    return [...this.#shared.events];
+  }
+
+  // Methods are async without awaits: each runs to completion, so appends are atomic.
+  // deno-lint-ignore require-await
+  async append(events: readonly NewEvent[], _options: AppendOptions = {}): Promise<Envelope[]> {
+    this.#assertOpen("append to");
+    if (events.length === 0) return [];
+    this.#pull();
+    const ts = this.#clock().toISOString();
+    const { envelopes } = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact);
+    for (const envelope of envelopes) this.#shared.events.push(envelope);
+    this.#lastSeq += envelopes.length;
+    this.#deliver(envelopes);
+    return envelopes;
+  }
+
+  // deno-lint-ignore require-await
+  async catchUp(): Promise<Envelope[]> {
+    this.#assertOpen("catch up on");
+    return this.#pull();
+  }
+
+  // deno-lint-ignore require-await
+  async sync(): Promise<void> {
+    this.#assertOpen("sync");
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.#listeners = [...this.#listeners, listener];
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  // deno-lint-ignore require-await
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  #pull(): Envelope[] {
+    const fresh = this.#shared.events.slice(this.#lastSeq);
+    this.#lastSeq += fresh.length;
+    this.#deliver(fresh);
+    return fresh;
+  }
+
+  #deliver(events: readonly Envelope[]): void {
+    const listeners = this.#listeners;
+    for (const event of events) {
+      for (const listener of listeners) listener(event);
+    }
+  }
+
+  #assertOpen(action: string): void {
+    if (this.#closed) throw new Error(`Cannot ${action} the in-memory log: the store is closed`);
+  }
+}
+
+function validateInitial(events: readonly Envelope[]): Envelope[] {
+  return events.map((event, index) => {
+    const checked = parseEnvelope(event);
+    if (typeof checked === "string") {
+      throw new TypeError(`Cannot use initial event ${index + 1}: ${checked}`);
+    }
+    if (checked.seq !== index + 1) {
+      throw new TypeError(
+        `Cannot use initial event ${index + 1}: expected seq ${index + 1}, found ${checked.seq}`,
+      );
+    }
+    return checked;
+  });
+}

@@ -1,0 +1,37 @@
+import { join } from "node:path";
+import { openJsonlStore } from "./jsonl_store.ts";
+import { MemoryEventStore } from "./memory_store.ts";
+import type { EventStore } from "./store.ts";
+import { fixedClock, tempDir } from "./_testing.ts";
+import { testStoreContract } from "./_store_contract.ts";
+
+testStoreContract("JsonlStore", async () => {
+  const dir = await tempDir();
+  const path = join(dir.path, ".rein", "events.jsonl");
+  const stores: EventStore[] = [];
+  return {
+    async open(options) {
+      const store = await openJsonlStore(path, { clock: fixedClock(), ...options });
+      stores.push(store);
+      return store;
+    },
+    persisted: () => Deno.readTextFile(path),
+    async [Symbol.asyncDispose]() {
+      for (const store of stores) await store.close();
+      await dir[Symbol.asyncDispose]();
+    },
+  };
+});
+
+testStoreContract("MemoryEventStore", () => {
+  let first: MemoryEventStore | undefined;
+  return Promise.resolve({
+    open(options) {
+      const clock = fixedClock();
+      first = first?.connect({ clock, ...options }) ?? new MemoryEventStore({ clock, ...options });
+      return Promise.resolve(first);
+    },
+    persisted: () => Promise.resolve((first?.events ?? []).map((e) => JSON.stringify(e)).join("\n")),
+    [Symbol.asyncDispose]: () => Promise.resolve(),
+  });
+});

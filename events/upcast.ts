@@ -1,0 +1,46 @@
+import { CURRENT_VERSION } from "./types.ts";
+
+/** A parsed log line before validation: whatever JSON object the line held. */
+export type RawEvent = Record<string, unknown>;
+
+/**
+ * One migration step: turns a line of version `n` into a line of version `n + 1`. It only has
+ * to reshape fields; the pipeline stamps the new `v`. Must be pure and must not mutate `raw`.
+ */
+export type Upcaster = (raw: RawEvent) => RawEvent;
+
+/** Migration steps keyed by the version they upgrade from. */
+export type UpcasterTable = Readonly<Partial<Record<number, Upcaster>>>;
+
+/**
+ * The steps this build ships. Empty while {@link CURRENT_VERSION} is 1: there is no older
+ * format yet. When version 2 arrives, add `1: (raw) => …` here, one small function per version.
+ */
+export const UPCASTERS: UpcasterTable = {};
+
+/**
+ * Bring `raw` from its version `raw.v` up to `target` by applying one step per version.
+ * Returns the upgraded line, or a reason string when `raw.v` is not an integer below or equal to
+ * `target` or a step is missing. Pure (given pure steps); never throws unless a step throws.
+ * `raw.v` greater than `target` is the caller's "newer version" case and is reported as a reason.
+ */
+export function upcast(
+  raw: RawEvent,
+  table: UpcasterTable = UPCASTERS,
+  target: number = CURRENT_VERSION,
+): RawEvent | string {
+  const from = raw.v;
+  if (typeof from !== "number" || !Number.isInteger(from)) {
+    return `"v" must be an integer, found ${JSON.stringify(from) ?? "nothing"}`;
+  }
+  if (from > target) return `version ${from} is newer than ${target}`;
+  let current = raw;
+  for (let v = from; v < target; v++) {
+    const step = table[v];
+    if (step === undefined) {
+      return `no upcaster from version ${v} (this build reads version ${target})`;
+    }
+    current = { ...step(current), v: v + 1 };
+  }
+  return current;
+}

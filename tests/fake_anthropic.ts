@@ -1,0 +1,221 @@
+/**
+ * A fake Anthropic Messages API on loopback for tests: the real SDK talks HTTP to it through
+ * `baseURL` / `ANTHROPIC_BASE_URL`. Replies come from a script and can be faults (429, 529,
+ * 500, 400 "prompt is too long", a stream cut mid-message, a `max_tokens` stop).
+ *
+ * Standalone: `deno run -A tests/fake_anthropic.ts --scenario NAME [--port N]` prints the base
+ * URL on one line and serves until killed.
+ *
+ * @module
+ */
+
+import { encodeSse, errorJson, messageEvents, renderMessage } from "./_fake_sse.ts";
+import type {
+  CutReply,
+  FakeErrorType,
+  FakeReply,
+  FakeScript,
+  MessageReply,
+} from "./fake_replies.ts";
+import { parseMessagesBody, type RecordedRequest } from "./fake_request.ts";
+import { namedScenario, scenarioNames } from "./scenarios.ts";
+
+export * from "./fake_replies.ts";
+export type {
+  FakeContentParam,
+  FakeMessageParam,
+  FakeRequestBody,
+  FakeToolParam,
+  RecordedRequest,
+} from "./fake_request.ts";
+
+/** How to start a fake server. */
+export interface FakeAnthropicOptions {
+  /** Replies in order, or a function of the request. */
+  readonly script: FakeScript;
+  /** Called for every request after it is recorded and before it is answered. */
+  readonly onRequest?: (request: RecordedRequest) => void | Promise<void>;
+  /** Delay before the first byte of every response, in milliseconds; default 0. */
+  readonly latencyMs?: number;
+  /** Port on 127.0.0.1; default 0 (any free port). */
+  readonly port?: number;
+}
+
+/** A running fake server. Close it with `await using` or `close()`. */
+export interface FakeAnthropic extends AsyncDisposable {
+  /** Base URL such as `http://127.0.0.1:43567`, for `baseURL` or `ANTHROPIC_BASE_URL`. */
+  readonly url: string;
+  /** Every request received, in arrival order, including rejected ones. */
+  readonly requests: RecordedRequest[];
+  /** Resolves once `count` requests have arrived; rejects after `timeoutMs` (default 10 s). */
+  waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /** Drops open streams and stops the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a fake Anthropic API on `127.0.0.1`. `POST /v1/messages` is answered from the script
+ * (SSE when the body has `stream: true`, JSON otherwise); a request without `x-api-key` or
+ * `authorization` gets a 401, an invalid body a 400, other routes a 404, a request past the end
+ * of an array script a 500 "fake script exhausted after N requests", a script function that
+ * throws a 500 with its message. Every response has a `request-id` of `req_fake_<seq>`.
+ */
+export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeAnthropic> {
+  const requests: RecordedRequest[] = [];
+  const closing = new AbortController();
+  const waiters = new Set<{ count: number; settle: (error?: Error) => void }>();
+  let scriptIndex = 0;
+
+  async function handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const rawBody = await req.text();
+    const isMessages = req.method === "POST" && url.pathname === "/v1/messages";
+    const parsed = isMessages ? parseMessagesBody(rawBody) : undefined;
+    const seq = requests.length + 1;
+    const record: RecordedRequest = {
+      seq,
+      requestId: `req_fake_${seq}`,
+      method: req.method,
+      path: url.pathname + url.search,
+      headers: Object.fromEntries(req.headers),
+      body: parsed !== undefined && "body" in parsed ? parsed.body : undefined,
+      rawBody,
+      receivedAt: performance.now(),
+      receivedAtEpochMs: Date.now(),
+      finishedAt: undefined,
+      finishedAtEpochMs: undefined,
+      status: undefined,
+      outcome: undefined,
+    };
+    requests.push(record);
+    for (const waiter of waiters) if (requests.length >= waiter.count) waiter.settle();
+    try {
+      await options.onRequest?.(record);
+    } catch (error) {
+      return errorResponse(record, 500, "api_error", `onRequest hook threw: ${messageOf(error)}`);
+    }
+    await sleep(options.latencyMs ?? 0, closing.signal);
+    if (!hasAuth(req.headers)) {
+      const message = 'Missing authentication: expected an "x-api-key" or "authorization" header';
+      return errorResponse(record, 401, "authentication_error", message);
+    }
+    if (!isMessages) {
+      return errorResponse(
+        record,
+        404,
+        "not_found_error",
+        `Not found: ${req.method} ${url.pathname}`,
+      );
+    }
+    if (parsed === undefined || "error" in parsed) {
+      return errorResponse(
+        record,
+        400,
+        "invalid_request_error",
+        parsed?.error ?? "Invalid request",
+      );
+    }
+    const index = scriptIndex++;
+    let reply: FakeReply;
+    if (typeof options.script === "function") {
+      try {
+        reply = await options.script(record, index);
+      } catch (error) {
+        const message = `Fake script threw on request ${index}: ${messageOf(error)}`;
+        return errorResponse(record, 500, "api_error", message);
+      }
+    } else {
+      const next = options.script[index];
+      if (next === undefined) {
+        const message = `fake script exhausted after ${options.script.length} requests`;
+        return errorResponse(record, 500, "api_error", message);
+      }
+      reply = next;
+    }
+    const stream = parsed.body.stream === true;
+    return replyResponse(record, reply, parsed.body.model, stream, closing.signal);
+  }
+
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: options.port ?? 0, onListen() {} },
+    handle,
+  );
+  let closed: Promise<void> | undefined;
+  function close(): Promise<void> {
+    closed ??= (async () => {
+      closing.abort();
+      for (const waiter of waiters) waiter.settle(new Error("Fake Anthropic server was closed"));
+      await server.shutdown();
+    })();
+    return closed;
+  }
+
+  function waitForRequests(count: number, timeoutMs = 10_000): Promise<RecordedRequest[]> {
+    if (requests.length >= count) return Promise.resolve(requests.slice(0, count));
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        count,
+        settle(error?: Error) {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          if (error === undefined) resolve(requests.slice(0, count));
+          else reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        const got = requests.length;
+        waiter.settle(
+          new Error(`Timed out after ${timeoutMs} ms waiting for ${count} requests: got ${got}`),
+        );
+      }, timeoutMs);
+      waiters.add(waiter);
+    });
+  }
+
+  return Promise.resolve({
+    url: `http://127.0.0.1:${server.addr.port}`,
+    requests,
+    waitForRequests,
+    close,
+    [Symbol.asyncDispose]: close,
+  });
+}
+
+function hasAuth(headers: Headers): boolean {
+  const bearer = /^Bearer\s+\S/i.test(headers.get("authorization") ?? "");
+  return bearer || (headers.get("x-api-key") ?? "") !== "";
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  const usage = `Usage: deno run -A tests/fake_anthropic.ts --scenario NAME [--port N]\n` +
+    `Scenarios: ${scenarioNames().join(", ")}`;
+  const value = (flag: string) => {
+    const at = args.indexOf(flag);
+    return at === -1 ? undefined : args[at + 1];
+  };
+  const name = value("--scenario");
+  const port = Number(value("--port") ?? "0");
+  const script = name === undefined ? undefined : namedScenario(name);
+  if (args.includes("--help") || script === undefined || !Number.isInteger(port)) {
+    if (name !== undefined && script === undefined) console.error(`Unknown scenario "${name}"`);
+    console.error(usage);
+    Deno.exit(args.includes("--help") ? 0 : 2);
+  }
+  const fake = await startFakeAnthropic({
+    script,
+    port,
+    onRequest: (r) => console.error(`${r.method} ${r.path} ${r.requestId}`),
+  });
+  console.log(fake.url);
+  await new Promise<void>((resolve) => {
+    Deno.addSignalListener("SIGINT", resolve);
+    Deno.addSignalListener("SIGTERM", resolve);
+  });
+  await fake.close();
+}
+
+if (import.meta.main) await main(Deno.args);

@@ -1,4 +1,4 @@
-import { runHeadless, type OutputFormat } from "./headless.ts";
+import { type OutputFormat, runHeadless } from "./headless.ts";
 import { type CommandIo, readStdin } from "./io.ts";
 import { runRepl } from "./repl.ts";
 import {
@@ -25,7 +25,11 @@ export interface AgentFlags {
 }
 
 /** `rein agent`: the interactive session, or one headless run with -p. Returns the exit code. */
-export async function agentCommand(flags: AgentFlags, env: RuntimeEnv, io: CommandIo): Promise<number> {
+export async function agentCommand(
+  flags: AgentFlags,
+  env: RuntimeEnv,
+  io: CommandIo,
+): Promise<number> {
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ?? defaultLogPath(workspace);
   const model = flags.model ?? env.get("ANTHROPIC_MODEL") ?? DEFAULT_MODEL;
@@ -42,12 +46,27 @@ export async function agentCommand(flags: AgentFlags, env: RuntimeEnv, io: Comma
   });
   try {
     const newId = () => crypto.randomUUID();
-    const chosen = await chooseSession(runtime, flags, { model, maxTokens: DEFAULT_MAX_TOKENS, newId });
+    const chosen = await chooseSession(runtime, flags, {
+      model,
+      maxTokens: DEFAULT_MAX_TOKENS,
+      newId,
+    });
     const maxTurns = flags.maxTurns ?? null;
     if (headless) {
-      return await runHeadless(runtime, chosen, prompt, { format: flags.outputFormat, maxTurns }, io);
+      return await runHeadless(
+        runtime,
+        chosen,
+        prompt,
+        { format: flags.outputFormat, maxTurns },
+        io,
+      );
     }
-    return await runRepl(runtime, chosen, { maxTurns, model, maxTokens: DEFAULT_MAX_TOKENS, newId }, io);
+    return await runRepl(
+      runtime,
+      chosen,
+      { maxTurns, model, maxTokens: DEFAULT_MAX_TOKENS, newId },
+      io,
+    );
   } finally {
     await runtime.close();
   }

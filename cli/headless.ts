@@ -36,8 +36,17 @@ export async function runHeadless(
 ): Promise<number> {
   const started = performance.now();
   const { session } = chosen;
-  const usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  const progress = new Renderer(io.stderr, createStyles(useColor(io.stderrIsTerminal)), runtime.tools);
+  const usage = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
+  const progress = new Renderer(
+    io.stderr,
+    createStyles(useColor(io.stderrIsTerminal)),
+    runtime.tools,
+  );
   const unsubscribe = runtime.store.subscribe((event: Envelope) => {
     if (event.session !== session.id) return;
     if (options.format === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);
@@ -91,7 +100,9 @@ export async function runHeadless(
     io.stdout.write(`${JSON.stringify(summary)}\n`);
   }
   if (reason !== "completed") {
-    progress.line(`Session ${session.id} is saved; continue it with: rein agent --resume ${session.id}`);
+    progress.line(
+      `Session ${session.id} is saved; continue it with: rein agent --resume ${session.id}`,
+    );
   }
   return reason === "completed" ? 0 : reason === "cancelled" ? 130 : 1;
 }

@@ -1,7 +1,13 @@
 import { readLog } from "../events/read_log.ts";
 import type { Envelope } from "../events/types.ts";
 import { eventsBySession, replaySession } from "../core/replay.ts";
-import { evolve, initialState, leadConversation, type SessionView, type State } from "../core/state.ts";
+import {
+  evolve,
+  initialState,
+  leadConversation,
+  type SessionView,
+  type State,
+} from "../core/state.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
 import { toolDefinition } from "../core/tools/tool_schema.ts";
 import type { CommandIo } from "./io.ts";
@@ -32,7 +38,11 @@ export async function sessionsCommand(path: string, json: boolean, io: CommandIo
     io.stdout.write(`No sessions in ${path}\n`);
     return 0;
   }
-  io.stdout.write(`${pad("SESSION", 36)}  ${pad("STARTED", 19)}  ${pad("TURNS", 5)}  ${pad("STATUS", 11)}  FIRST PROMPT\n`);
+  io.stdout.write(
+    `${pad("SESSION", 36)}  ${pad("STARTED", 19)}  ${pad("TURNS", 5)}  ${
+      pad("STATUS", 11)
+    }  FIRST PROMPT\n`,
+  );
   for (const view of rows) {
     const s = sessionSummary(view);
     const prompt = (s.firstPrompt ?? "").replace(/\s+/g, " ");
@@ -64,7 +74,9 @@ export async function stateCommand(
     io.stdout.write(
       [
         "",
-        `session ${view.id}${view.forkedFrom ? ` (fork of ${view.forkedFrom.session}@${view.forkedFrom.seq})` : ""}`,
+        `session ${view.id}${
+          view.forkedFrom ? ` (fork of ${view.forkedFrom.session}@${view.forkedFrom.seq})` : ""
+        }`,
         `  status     ${view.status}${view.lastError ? ` (${view.lastError})` : ""}`,
         `  model      ${view.model}`,
         `  workspace  ${view.workspace}`,
@@ -122,7 +134,9 @@ export async function replayCommand(
     });
     const d = result.divergence;
     if (!d) {
-      renderer.line(styles.green(`✓ session ${id}: ${result.matched} events replayed, all match the log`));
+      renderer.line(
+        styles.green(`✓ session ${id}: ${result.matched} events replayed, all match the log`),
+      );
       continue;
     }
     diverged = true;

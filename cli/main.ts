@@ -47,7 +47,9 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
     .option("--json", "print the whole state as JSON")
     .action(async (log, flags) => {
       const { stateCommand } = await import("./log_commands.ts");
-      exit(await stateCommand(inCallerDir(log, env), { at: flags.at, json: flags.json ?? false }, io));
+      exit(
+        await stateCommand(inCallerDir(log, env), { at: flags.at, json: flags.json ?? false }, io),
+      );
     });
 
   program.command("replay")
@@ -71,7 +73,9 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
 
 function positiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+  }
   return n;
 }
 

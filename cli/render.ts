@@ -46,7 +46,11 @@ export class Renderer {
         this.line(s.bold(`> ${event.data.text}`));
         break;
       case "tool.requested":
-        this.line(`${s.cyan("●")} ${s.bold(event.data.name)} ${this.#summarize(event.data.name, event.data.input)}`);
+        this.line(
+          `${s.cyan("●")} ${s.bold(event.data.name)} ${
+            this.#summarize(event.data.name, event.data.input)
+          }`,
+        );
         break;
       case "tool.completed": {
         const summary = resultSummary(event.data.content);

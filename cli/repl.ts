@@ -65,7 +65,12 @@ export async function runRepl(
   try {
     if (chosen.reopened) {
       if (session.hasUnfinishedWork) renderer.line(styles.dim("Continuing the unfinished turn…"));
-      await run((signal) => session.resume(chosen.reopened ?? "resume", undefined, { signal, maxTurns: options.maxTurns }));
+      await run((signal) =>
+        session.resume(chosen.reopened ?? "resume", undefined, {
+          signal,
+          maxTurns: options.maxTurns,
+        })
+      );
     }
     while (true) {
       const line = await reader.next(styles.bold("> "));

@@ -89,7 +89,9 @@ export async function openRuntime(options: {
   const tools = createBaseTools({ workspace });
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
-    ...(env.get("REIN_RETRY_BASE_MS") ? { baseDelayMs: Number(env.get("REIN_RETRY_BASE_MS")) } : {}),
+    ...(env.get("REIN_RETRY_BASE_MS")
+      ? { baseDelayMs: Number(env.get("REIN_RETRY_BASE_MS")) }
+      : {}),
   };
   const deps: SessionDeps = {
     store,

@@ -26,7 +26,9 @@ export async function chooseSession(
   flags: SessionFlags,
   setup: { model: string; maxTokens: number; newId: () => string },
 ): Promise<ChosenSession> {
-  const chosen = [flags.resume, flags.continue, flags.fork].filter((f) => f !== undefined && f !== false);
+  const chosen = [flags.resume, flags.continue, flags.fork].filter((f) =>
+    f !== undefined && f !== false
+  );
   if (chosen.length > 1) throw new Error("Use only one of --resume, --continue and --fork");
   const base = {
     id: setup.newId(),
@@ -51,11 +53,15 @@ export async function chooseSession(
     const seq = Number(match[2]);
     const source = runtime.state.sessions[id];
     if (!source || seq > runtime.state.lastSeq) {
-      throw new Error(`Invalid --fork "${flags.fork}": the log ends at seq ${runtime.state.lastSeq}`);
+      throw new Error(
+        `Invalid --fork "${flags.fork}": the log ends at seq ${runtime.state.lastSeq}`,
+      );
     }
     const before = await stateAt(runtime.logPath, seq);
     const view = before.sessions[id];
-    if (!view) throw new Error(`Invalid --fork "${flags.fork}": session ${id} starts after seq ${seq}`);
+    if (!view) {
+      throw new Error(`Invalid --fork "${flags.fork}": session ${id} starts after seq ${seq}`);
+    }
     const history = structuredClone(leadConversation(view).messages);
     const session = await AgentSession.start(runtime.deps, {
       ...base,

@@ -1,8 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, ModelFailureKind } from "../events/types.ts";
 import {
-  type ModelClient,
   ModelCancelledError,
+  type ModelClient,
   ModelError,
   type ModelReply,
   type SendOptions,
@@ -76,24 +76,27 @@ export function classifyError(error: unknown, sawStop = false): ModelError {
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (!sawStop && /stream ended|ended without sending|terminated|aborted/i.test(message)) {
-    return new ModelError(`The response stream was cut before it finished: ${message}`, {
-      kind: "stream_cut",
-    });
-  }
   if (/Could not resolve authentication method/.test(message)) {
     return new ModelError(
       "No credentials for the model API: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN",
       { kind: "client_error" },
     );
   }
-  if (error instanceof TypeError) {
-    return new ModelError(`Cannot reach the model API: ${message}`, { kind: "connection" });
+  // Anything else that breaks a stream before message_stop (the connection dropped, the body
+  // could not be read, the SDK saw the stream end early) is a cut: the answer is incomplete.
+  if (!sawStop) {
+    return new ModelError(`The response stream was cut before it finished: ${message}`, {
+      kind: "stream_cut",
+    });
   }
   return new ModelError(`Model call failed: ${message}`, { kind: "unknown" });
 }
 
-function failureKind(status: number | null, type: string | null, message: string): ModelFailureKind {
+function failureKind(
+  status: number | null,
+  type: string | null,
+  message: string,
+): ModelFailureKind {
   if (status === 429 || type === "rate_limit_error") return "rate_limited";
   if (status === 529 || type === "overloaded_error") return "overloaded";
   if (status === 400 && /prompt is too long/i.test(message)) return "prompt_too_long";

@@ -99,7 +99,10 @@ export function awaitsModel(conversation: Conversation): boolean {
   return conversation.messages.at(-1)?.role === "user" && conversation.pendingCalls.length === 0;
 }
 
-function appendUserBlock(conversation: Conversation, block: ConversationMessage["content"][number]) {
+function appendUserBlock(
+  conversation: Conversation,
+  block: ConversationMessage["content"][number],
+) {
   const last = conversation.messages.at(-1);
   if (last?.role === "user") {
     last.content.push(block);

@@ -141,7 +141,8 @@ export async function replaySession(
     tools,
     toolDefinitions: options.toolDefinitions,
     clock: () => new Date(first.data.startedAt),
-    sleep: (_ms, signal) => signal.aborted ? Promise.reject(new Error("aborted")) : Promise.resolve(),
+    sleep: (_ms, signal) =>
+      signal.aborted ? Promise.reject(new Error("aborted")) : Promise.resolve(),
     retryDelay: () => {
       const next = recorded[cursor];
       return next?.type === "model.failed" ? next.data.retryInMs : null;

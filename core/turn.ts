@@ -1,8 +1,14 @@
-import type { Envelope, EventPayloads, EventType, NewEvent, TurnEndReason } from "../events/types.ts";
+import type {
+  Envelope,
+  EventPayloads,
+  EventType,
+  NewEvent,
+  TurnEndReason,
+} from "../events/types.ts";
 import { awaitsModel, type PendingCall } from "./conversation.ts";
 import {
-  type ModelClient,
   ModelCancelledError,
+  type ModelClient,
   ModelError,
   type ModelReply,
 } from "./model_client.ts";
@@ -110,7 +116,10 @@ async function callModel(
       messages: lead(context).messages,
     });
     const digest = requestDigest(body);
-    await context.append([context.event("model.requested", { model: view.model, digest, attempt })], false);
+    await context.append(
+      [context.event("model.requested", { model: view.model, digest, attempt })],
+      false,
+    );
     try {
       const reply = await deps.model.send(
         body,

@@ -24,7 +24,9 @@ export function decodeLine(
   if (isRecord(raw) && raw.v !== CURRENT_VERSION) raw = upcastLine(raw, file, line, upcasters);
   const envelope = parseEnvelope(raw);
   if (typeof envelope === "string") throw new LogCorruptionError(file, line, envelope);
-  if (envelope.seq !== line) throw new LogCorruptionError(file, line, seqReason(envelope.seq, line));
+  if (envelope.seq !== line) {
+    throw new LogCorruptionError(file, line, seqReason(envelope.seq, line));
+  }
   return envelope;
 }
 

@@ -68,20 +68,23 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
     assert.equal(reader.lastSeq, 3);
   });
 
-  contract("catch-up delivers another writer's events, then appends continue the seq", async (h) => {
-    const seen: number[] = [];
-    const mine = await h.open({ onEvent: (e) => seen.push(e.seq) });
-    const theirs = await h.open({});
-    await theirs.append([prompt("t1", "mate"), prompt("t2", "mate")]);
-    const caught = await mine.catchUp();
-    assert.deepEqual(caught.map((e) => [e.seq, e.agent]), [[1, "mate"], [2, "mate"]]);
-    assert.deepEqual(await mine.catchUp(), []);
-    await theirs.append([prompt("t3", "mate")]);
-    const appended = await mine.append([prompt("m1")]);
-    assert.equal(appended[0]!.seq, 4);
-    assert.deepEqual(seen, [1, 2, 3, 4]);
-    assert.equal((await theirs.append([prompt("t4", "mate")]))[0]!.seq, 5);
-  });
+  contract(
+    "catch-up delivers another writer's events, then appends continue the seq",
+    async (h) => {
+      const seen: number[] = [];
+      const mine = await h.open({ onEvent: (e) => seen.push(e.seq) });
+      const theirs = await h.open({});
+      await theirs.append([prompt("t1", "mate"), prompt("t2", "mate")]);
+      const caught = await mine.catchUp();
+      assert.deepEqual(caught.map((e) => [e.seq, e.agent]), [[1, "mate"], [2, "mate"]]);
+      assert.deepEqual(await mine.catchUp(), []);
+      await theirs.append([prompt("t3", "mate")]);
+      const appended = await mine.append([prompt("m1")]);
+      assert.equal(appended[0]!.seq, 4);
+      assert.deepEqual(seen, [1, 2, 3, 4]);
+      assert.equal((await theirs.append([prompt("t4", "mate")]))[0]!.seq, 5);
+    },
+  );
 
   contract("a closed store refuses to append, catch up or sync", async (h) => {
     const store = await h.open({});

@@ -44,10 +44,12 @@ Deno.test("two stores in one process interleave appends without a gap", async ()
   const b = await openJsonlStore(path, { clock: fixedClock() });
   const seenByA: number[] = [];
   a.subscribe((e) => seenByA.push(e.seq));
-  await Promise.all(Array.from({ length: 50 }, (_, i) => [
-    a.append([prompt(`a${i}`, "a")]),
-    b.append([prompt(`b${i}`, "b"), prompt(`b${i}'`, "b")], { sync: i % 10 === 0 }),
-  ]).flat());
+  await Promise.all(
+    Array.from({ length: 50 }, (_, i) => [
+      a.append([prompt(`a${i}`, "a")]),
+      b.append([prompt(`b${i}`, "b"), prompt(`b${i}'`, "b")], { sync: i % 10 === 0 }),
+    ]).flat(),
+  );
   await a.catchUp();
   assert.deepEqual(seenByA, Array.from({ length: 150 }, (_, i) => i + 1));
   await a.close();

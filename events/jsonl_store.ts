@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { encodeEvents } from "./_encode.ts";
-import { scanLog, type ScanEnd } from "./_scan_log.ts";
+import { type ScanEnd, scanLog } from "./_scan_log.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import type { AppendOptions, EventListener, EventStore } from "./store.ts";
 import type { Envelope, NewEvent } from "./types.ts";
@@ -166,7 +166,7 @@ export class JsonlStore implements EventStore {
       const { events, end } = step.value;
       this.#end = end;
       this.#lastSeq += events.length;
-      if (collect) for (const event of events) caught.push(event);
+      if (collect) { for (const event of events) caught.push(event); }
       this.#deliver(events);
     }
   }

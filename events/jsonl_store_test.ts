@@ -57,7 +57,8 @@ Deno.test("an empty line, an unknown type and invalid UTF-8 are refused", async 
   bytes[bytes.indexOf(0x41)] = 0xff;
   await Deno.writeFile(path, bytes);
   await assert.rejects(openJsonlStore(path, { clock: fixedClock() }), (error) => {
-    return error instanceof LogCorruptionError && error.line === 2 && error.reason === "invalid UTF-8";
+    return error instanceof LogCorruptionError && error.line === 2 &&
+      error.reason === "invalid UTF-8";
   });
 });
 
@@ -70,7 +71,10 @@ Deno.test("a log written by a newer rein is refused naming file, line and versio
   assert.equal(error.file, path);
   assert.equal(error.line, 2);
   assert.equal(error.version, 7);
-  assert.match(error.message, /line 2 of ".*events\.jsonl": written by a newer rein \(event version 7/);
+  assert.match(
+    error.message,
+    /line 2 of ".*events\.jsonl": written by a newer rein \(event version 7/,
+  );
 });
 
 Deno.test("old lines are upcast on open with the given upcaster table", async () => {
@@ -83,7 +87,9 @@ Deno.test("old lines are upcast on open with the given upcaster table", async ()
   const store = await openJsonlStore(path, {
     clock: fixedClock(),
     onEvent: (e) => texts.push(e.v, e.data),
-    upcasters: { 0: (raw) => ({ ...raw, data: { text: (raw.data as { prompt: string }).prompt } }) },
+    upcasters: {
+      0: (raw) => ({ ...raw, data: { text: (raw.data as { prompt: string }).prompt } }),
+    },
   });
   await store.close();
   assert.deepEqual(texts, [1, { text: "from v0" }, 1, { text: "p2" }]);

@@ -42,7 +42,7 @@ export async function* readLog(
         }
         return;
       }
-      yield* step.value.events;
+      for (const event of step.value.events) yield event;
     }
   } finally {
     file.close();

@@ -31,7 +31,8 @@ testStoreContract("MemoryEventStore", () => {
       first = first?.connect({ clock, ...options }) ?? new MemoryEventStore({ clock, ...options });
       return Promise.resolve(first);
     },
-    persisted: () => Promise.resolve((first?.events ?? []).map((e) => JSON.stringify(e)).join("\n")),
+    persisted: () =>
+      Promise.resolve((first?.events ?? []).map((e) => JSON.stringify(e)).join("\n")),
     [Symbol.asyncDispose]: () => Promise.resolve(),
   });
 });

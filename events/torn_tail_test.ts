@@ -74,7 +74,9 @@ Deno.test("any valid log cut inside its last record recovers its committed prefi
       })),
   );
   const log = fc.array(event, { minLength: 1, maxLength: 6 }).map(validLog)
-    .chain((l) => fc.tuple(fc.constant(l), fc.integer({ min: l.lastStart + 1, max: l.bytes.length - 1 })));
+    .chain((l) =>
+      fc.tuple(fc.constant(l), fc.integer({ min: l.lastStart + 1, max: l.bytes.length - 1 }))
+    );
   await fc.assert(
     fc.asyncProperty(log, async ([{ bytes, lastStart }, cut]) => {
       await assertCutRecovers(bytes, lastStart, cut);
@@ -89,7 +91,10 @@ Deno.test("a log cut exactly after a newline opens without repair", async () => 
   const { bytes, lastStart } = validLog([prompt("a"), prompt("b")]);
   await Deno.writeFile(path, bytes.subarray(0, lastStart));
   const notices: string[] = [];
-  const store = await openJsonlStore(path, { clock: fixedClock(), onNotice: (m) => notices.push(m) });
+  const store = await openJsonlStore(path, {
+    clock: fixedClock(),
+    onNotice: (m) => notices.push(m),
+  });
   assert.equal(store.lastSeq, 1);
   await store.close();
   assert.deepEqual(notices, []);
@@ -99,7 +104,10 @@ Deno.test("a torn tail left by a crashed writer is repaired at the next append",
   await using dir = await tempDir();
   const path = join(dir.path, "events.jsonl");
   const notices: string[] = [];
-  const store = await openJsonlStore(path, { clock: fixedClock(), onNotice: (m) => notices.push(m) });
+  const store = await openJsonlStore(path, {
+    clock: fixedClock(),
+    onNotice: (m) => notices.push(m),
+  });
   await store.append([prompt("a")]);
   await Deno.writeTextFile(path, '{"v":1,"seq":2,"ts":"2026', { append: true });
   const [next] = await store.append([prompt("b")]);

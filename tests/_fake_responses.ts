@@ -6,7 +6,7 @@
  */
 
 import { encodeSse, errorJson, messageEvents, renderMessage } from "./_fake_sse.ts";
-import type { CutReply, FakeErrorType, FakeReply, MessageReply } from "./fake_replies.ts";
+import type { FakeErrorType, FakeReply, MessageReply } from "./fake_replies.ts";
 import type { RecordedRequest } from "./fake_request.ts";
 
 const encoder = new TextEncoder();
@@ -34,82 +34,67 @@ export function replyResponse(
     record.rawBody.length,
   );
   const delayMs = messageReply.chunkDelayMs ?? 0;
+  const holdMs = reply.kind === "cut" ? reply.holdMs ?? 0 : 0;
   if (!stream) {
     const json = encoder.encode(JSON.stringify(message));
     if (reply.kind === "message") return fixedResponse(record, 200, "application/json", json);
-    const prefix = [json.subarray(0, json.length >> 1)];
-    return droppingResponse(record, "application/json", prefix, json.length, reply, 0, closing);
+    const chunks = [json.subarray(0, json.length >> 1)];
+    const plan: StreamPlan = { chunks, delayMs: 0, holdMs, outcome: "cut", closing };
+    return streamedResponse(record, "application/json", plan, json.length);
   }
   const events = messageEvents(message).map((event) => encoder.encode(encodeSse(event)));
   if (reply.kind === "message") {
-    return streamResponse(record, events, delayMs, 0, "complete", closing);
+    const plan: StreamPlan = { chunks: events, delayMs, holdMs, outcome: "complete", closing };
+    return streamedResponse(record, SSE, plan);
   }
-  const sent = events.slice(0, reply.afterEvents);
+  // message_stop is never sent, whatever afterEvents says.
+  const chunks = events.slice(0, Math.min(reply.afterEvents, events.length - 1));
   if (reply.errorType !== undefined) {
     const error = encodeSse({ event: "error", data: errorJson(500, reply.errorType) });
-    sent.push(encoder.encode(error));
+    chunks.push(encoder.encode(error));
   }
+  const plan: StreamPlan = { chunks, delayMs, holdMs, outcome: "cut", closing };
   if (reply.errorType !== undefined || reply.ending === "clean") {
-    return streamResponse(record, sent, delayMs, reply.holdMs ?? 0, "cut", closing);
+    return streamedResponse(record, SSE, plan);
   }
-  const fullLength = events.reduce((sum, bytes) => sum + bytes.length, 0);
-  return droppingResponse(
-    record,
-    "text/event-stream; charset=utf-8",
-    sent,
-    fullLength,
-    reply,
-    delayMs,
-  );
+  return streamedResponse(record, SSE, plan, events.reduce((sum, bytes) => sum + bytes.length, 0));
 }
 
-/** A body that declares its full length, sends a prefix, then drops the connection. */
-function droppingResponse(
+const SSE = "text/event-stream; charset=utf-8";
+
+/** How a body is streamed; `closing` ends it early when the server closes. */
+interface StreamPlan {
+  readonly chunks: readonly Uint8Array[];
+  readonly delayMs: number;
+  readonly holdMs: number;
+  readonly outcome: "complete" | "cut";
+  readonly closing: AbortSignal;
+}
+
+/**
+ * A 200 streamed per `plan`. With `declaredLength` longer than the chunks, ending the body
+ * early makes the server drop the connection: the client sees a truncated body.
+ */
+function streamedResponse(
   record: RecordedRequest,
   contentType: string,
-  chunks: Uint8Array[],
-  fullLength: number,
-  reply: CutReply,
-  delayMs: number,
-  closing: AbortSignal,
-): Response {
-  const body = chunkStream(record, chunks, delayMs, reply.holdMs ?? 0, "cut", closing);
-  record.status = 200;
-  return new Response(body, {
-    headers: {
-      "content-type": contentType,
-      "content-length": `${fullLength}`,
-      "request-id": record.requestId,
-    },
-  });
-}
-
-function streamResponse(
-  record: RecordedRequest,
-  chunks: Uint8Array[],
-  delayMs: number,
-  holdMs: number,
-  outcome: "complete" | "cut",
-  closing: AbortSignal,
+  plan: StreamPlan,
+  declaredLength?: number,
 ): Response {
   record.status = 200;
-  return new Response(chunkStream(record, chunks, delayMs, holdMs, outcome, closing), {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      "request-id": record.requestId,
-    },
-  });
+  const headers: Record<string, string> = {
+    "content-type": contentType,
+    "request-id": record.requestId,
+  };
+  if (declaredLength === undefined) headers["cache-control"] = "no-cache";
+  else headers["content-length"] = `${declaredLength}`;
+  return new Response(chunkStream(record, plan), { headers });
 }
 
 /** Streams chunks `delayMs` apart, waits `holdMs`, then ends; `close()` ends it early. */
 function chunkStream(
   record: RecordedRequest,
-  chunks: Uint8Array[],
-  delayMs: number,
-  holdMs: number,
-  outcome: "complete" | "cut",
-  closing: AbortSignal,
+  { chunks, delayMs, holdMs, outcome, closing }: StreamPlan,
 ): ReadableStream<Uint8Array> {
   const dropped = new AbortController();
   const stop = AbortSignal.any([closing, dropped.signal]);

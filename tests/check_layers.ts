@@ -14,13 +14,21 @@ export async function layerViolations(root: string): Promise<string[]> {
     const forbidden = LAYERS.slice(rank + 1);
     for await (const file of walk(join(root, layer))) {
       const text = await Deno.readTextFile(file);
-      for (const match of text.matchAll(/(?:import|export)[^"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+      for (
+        const match of text.matchAll(
+          /(?:import|export)[^"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+        )
+      ) {
         const specifier = match[1] ?? match[2] ?? "";
         if (!specifier.startsWith(".")) continue;
         const target = relative(root, resolve(file, "..", specifier));
         const targetLayer = target.split("/")[0];
         if (forbidden.some((f) => f === targetLayer)) {
-          violations.push(`${relative(root, file)}: imports ${target} (${layer}/ must not depend on ${targetLayer}/)`);
+          violations.push(
+            `${
+              relative(root, file)
+            }: imports ${target} (${layer}/ must not depend on ${targetLayer}/)`,
+          );
         }
       }
     }

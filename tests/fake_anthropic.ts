@@ -9,14 +9,8 @@
  * @module
  */
 
-import { encodeSse, errorJson, messageEvents, renderMessage } from "./_fake_sse.ts";
-import type {
-  CutReply,
-  FakeErrorType,
-  FakeReply,
-  FakeScript,
-  MessageReply,
-} from "./fake_replies.ts";
+import { errorResponse, replyResponse, sleep } from "./_fake_responses.ts";
+import type { FakeReply, FakeScript } from "./fake_replies.ts";
 import { parseMessagesBody, type RecordedRequest } from "./fake_request.ts";
 import { namedScenario, scenarioNames } from "./scenarios.ts";
 
@@ -67,6 +61,8 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeA
   let scriptIndex = 0;
 
   async function handle(req: Request): Promise<Response> {
+    const receivedAt = performance.now();
+    const receivedAtEpochMs = Date.now();
     const url = new URL(req.url);
     const rawBody = await req.text();
     const isMessages = req.method === "POST" && url.pathname === "/v1/messages";
@@ -80,8 +76,8 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeA
       headers: Object.fromEntries(req.headers),
       body: parsed !== undefined && "body" in parsed ? parsed.body : undefined,
       rawBody,
-      receivedAt: performance.now(),
-      receivedAtEpochMs: Date.now(),
+      receivedAt,
+      receivedAtEpochMs,
       finishedAt: undefined,
       finishedAtEpochMs: undefined,
       status: undefined,
@@ -100,40 +96,31 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeA
       return errorResponse(record, 401, "authentication_error", message);
     }
     if (!isMessages) {
-      return errorResponse(
-        record,
-        404,
-        "not_found_error",
-        `Not found: ${req.method} ${url.pathname}`,
-      );
+      const message = `Not found: ${req.method} ${url.pathname}`;
+      return errorResponse(record, 404, "not_found_error", message);
     }
     if (parsed === undefined || "error" in parsed) {
-      return errorResponse(
-        record,
-        400,
-        "invalid_request_error",
-        parsed?.error ?? "Invalid request",
-      );
+      const message = parsed?.error ?? "Invalid request";
+      return errorResponse(record, 400, "invalid_request_error", message);
     }
-    const index = scriptIndex++;
-    let reply: FakeReply;
-    if (typeof options.script === "function") {
-      try {
-        reply = await options.script(record, index);
-      } catch (error) {
-        const message = `Fake script threw on request ${index}: ${messageOf(error)}`;
-        return errorResponse(record, 500, "api_error", message);
-      }
-    } else {
-      const next = options.script[index];
-      if (next === undefined) {
-        const message = `fake script exhausted after ${options.script.length} requests`;
-        return errorResponse(record, 500, "api_error", message);
-      }
-      reply = next;
-    }
+    const reply = await nextReply(record);
+    if (typeof reply === "string") return errorResponse(record, 500, "api_error", reply);
     const stream = parsed.body.stream === true;
     return replyResponse(record, reply, parsed.body.model, stream, closing.signal);
+  }
+
+  /** The script's reply, or why there is none. */
+  async function nextReply(record: RecordedRequest): Promise<FakeReply | string> {
+    const index = scriptIndex++;
+    if (typeof options.script !== "function") {
+      return options.script[index] ??
+        `fake script exhausted after ${options.script.length} requests`;
+    }
+    try {
+      return await options.script(record, index);
+    } catch (error) {
+      return `Fake script threw on request ${index}: ${messageOf(error)}`;
+    }
   }
 
   const server = Deno.serve(

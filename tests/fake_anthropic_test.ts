@@ -1,4 +1,4 @@
-import Anthropic, { InternalServerError } from "@anthropic-ai/sdk";
+import Anthropic, { BadRequestError, InternalServerError } from "@anthropic-ai/sdk";
 import assert from "node:assert/strict";
 import {
   type FakeAnthropic,
@@ -154,6 +154,26 @@ Deno.test("x-api-key is accepted, a bad body gets a 400 and other routes a 404",
   const ok = await post("/v1/messages", { ...PARAMS });
   assert.equal(ok.status, 200);
   assert.equal((await ok.json()).content[0].text, "ok");
+});
+
+Deno.test("an unanswered tool_use gets the API's 400, as after a bad resume", async () => {
+  await using fake = await startFakeAnthropic({ script: [message("never")] });
+  const error = await clientFor(fake).messages.create({
+    ...PARAMS,
+    messages: [
+      { role: "user", content: "Run it" },
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "toolu_1", name: "bash", input: {} }],
+      },
+      { role: "user", content: "Did it work?" },
+    ],
+  }).then(() => undefined, (e: unknown) => e);
+
+  assert.ok(error instanceof BadRequestError);
+  assert.match(error.message, /tool_use` ids were found without `tool_result` .*toolu_1/);
+  assert.equal(fake.requests[0]?.body, undefined);
+  assert.match(fake.requests[0]?.rawBody ?? "", /toolu_1/);
 });
 
 Deno.test("a request past the end of the script gets a clear 500", async () => {

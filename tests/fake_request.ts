@@ -69,7 +69,8 @@ export type ParsedBody = { readonly body: FakeRequestBody } | { readonly error: 
 /**
  * Parses and validates a `POST /v1/messages` body the way the real API would reject it:
  * `model`, `max_tokens` and `messages` are required, each message has a `role` of user or
- * assistant and a string or block-array `content`. Pure; never throws.
+ * assistant and a string or block-array `content`, and every `tool_use` is answered by a
+ * `tool_result` in the next message (and every `tool_result` answers one). Pure; never throws.
  */
 export function parseMessagesBody(raw: string): ParsedBody {
   let json: unknown;
@@ -93,6 +94,8 @@ export function parseMessagesBody(raw: string): ParsedBody {
       return { error: `messages.${i}.content: Input should be a string or a list of blocks` };
     }
   }
+  const pairing = toolPairingError(json.messages as FakeMessageParam[]);
+  if (pairing !== undefined) return { error: pairing };
   if (json.system !== undefined && typeof json.system !== "string" && !isBlockArray(json.system)) {
     return { error: "system: Input should be a string or a list of blocks" };
   }
@@ -104,6 +107,33 @@ export function parseMessagesBody(raw: string): ParsedBody {
     return { error: "tools: Each tool needs a string name" };
   }
   return { body: json as FakeRequestBody };
+}
+
+function toolPairingError(messages: readonly FakeMessageParam[]): string | undefined {
+  const idsOf = (message: FakeMessageParam | undefined, type: string, key: string) =>
+    typeof message?.content === "string" ? [] : (message?.content ?? [])
+      .filter((block) => block.type === type).map((block) => String(block[key]));
+  for (const [i, message] of messages.entries()) {
+    if (message.role === "assistant" && i + 1 < messages.length) {
+      const answered = new Set(idsOf(messages[i + 1], "tool_result", "tool_use_id"));
+      const missing = idsOf(message, "tool_use", "id").filter((id) => !answered.has(id));
+      if (missing.length > 0) {
+        return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks ` +
+          `immediately after: ${missing.join(", ")}`;
+      }
+    }
+    if (message.role === "user") {
+      const asked = new Set(idsOf(messages[i - 1], "tool_use", "id"));
+      const unexpected = idsOf(message, "tool_result", "tool_use_id").filter((id) =>
+        !asked.has(id)
+      );
+      if (unexpected.length > 0) {
+        return `messages.${i}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ` +
+          `${unexpected.join(", ")}`;
+      }
+    }
+  }
+  return undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { buildRequest, canonicalJson, requestDigest } from "./request.ts";
+import { buildSystemPrompt } from "./system_prompt.ts";
+
+const system = buildSystemPrompt({
+  workspace: "/w",
+  clockAtStart: "2026-11-22T10:00:00.000Z",
+  platform: "linux x86_64",
+  model: "m",
+  toolNames: ["bash"],
+});
+const tools = [
+  { name: "bash", description: "Run", input_schema: { type: "object" } },
+  { name: "read_file", description: "Read", input_schema: { type: "object" } },
+];
+
+Deno.test("the request marks cache breakpoints on the last tool and the last message block", () => {
+  const messages = [
+    { role: "user" as const, content: [{ type: "text", text: "a" }] },
+    { role: "assistant" as const, content: [{ type: "text", text: "b" }] },
+    { role: "user" as const, content: [{ type: "text", text: "c" }] },
+  ];
+  const body = buildRequest({ model: "m", maxTokens: 100, system, tools, messages });
+  assert.equal(body.tools[0]?.cache_control, undefined);
+  assert.deepEqual(body.tools[1]?.cache_control, { type: "ephemeral" });
+  assert.deepEqual(body.messages[2]?.content[0], {
+    type: "text",
+    text: "c",
+    cache_control: { type: "ephemeral" },
+  });
+  assert.equal("cache_control" in (messages[2]?.content[0] ?? {}), false, "input is not mutated");
+  assert.deepEqual(body.system.at(-1)?.cache_control, { type: "ephemeral" });
+  assert.equal(body.stream, true);
+});
+
+Deno.test("the digest ignores key order and changes with any content", () => {
+  const a = buildRequest({
+    model: "m",
+    maxTokens: 1,
+    system,
+    tools,
+    messages: [{ role: "user", content: [{ type: "text", text: "x" }] }],
+  });
+  const b = JSON.parse(JSON.stringify(a, Object.keys(a).reverse()));
+  assert.equal(requestDigest(a), requestDigest({ ...b, ...a }));
+  const c = buildRequest({
+    model: "m",
+    maxTokens: 1,
+    system,
+    tools,
+    messages: [{ role: "user", content: [{ type: "text", text: "y" }] }],
+  });
+  assert.notEqual(requestDigest(a), requestDigest(c));
+  assert.equal(
+    canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } }),
+    '{"a":{"c":[3,{"e":2,"f":1}],"d":2},"b":1}',
+  );
+});
+
+Deno.test("the system prompt is the same for the same session, whatever the time of day", () => {
+  const later = buildSystemPrompt({
+    workspace: "/w",
+    clockAtStart: "2026-11-22T23:59:59.000Z",
+    platform: "linux x86_64",
+    model: "m",
+    toolNames: ["bash"],
+  });
+  assert.deepEqual(later, system);
+});
+
+Deno.test("the assembled system prompt matches its snapshot", async () => {
+  const prompt = buildSystemPrompt({
+    workspace: "/home/user/project",
+    clockAtStart: "2026-11-22T10:00:00.000Z",
+    platform: "linux x86_64",
+    model: "claude-sonnet-5-5",
+    toolNames: ["bash", "read_file", "write_file", "edit_file", "glob", "grep"],
+  });
+  const file = new URL("./testdata/system_prompt.json", import.meta.url);
+  const actual = `${JSON.stringify(prompt, null, 2)}\n`;
+  if (Deno.env.get("UPDATE_SNAPSHOTS") === "1") await Deno.writeTextFile(file, actual);
+  const expected = await Deno.readTextFile(file);
+  assert.equal(
+    actual,
+    expected,
+    "System prompt changed: review, then rerun with UPDATE_SNAPSHOTS=1",
+  );
+});

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { ModelError } from "./model_client.ts";
+import { DEFAULT_RETRY_POLICY, retryDelay } from "./retry.ts";
+
+const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 250 };
+
+Deno.test("backoff doubles per attempt, is capped, and jitters within ±25%", () => {
+  const err = new ModelError("overloaded", { kind: "overloaded", status: 529 });
+  assert.equal(retryDelay(policy, 1, err, 0.5), 100);
+  assert.equal(retryDelay(policy, 2, err, 0.5), 200);
+  assert.equal(retryDelay(policy, 3, err, 0.5), 250);
+  assert.equal(retryDelay(policy, 1, err, 0), 75);
+  assert.equal(retryDelay(policy, 1, err, 0.999), 125);
+});
+
+Deno.test("retry-after from the server is honoured as given", () => {
+  const err = new ModelError("slow down", {
+    kind: "rate_limited",
+    status: 429,
+    retryAfterMs: 7000,
+  });
+  assert.equal(retryDelay(policy, 1, err, 0.5), 7000);
+  const tooLong = new ModelError("x", {
+    kind: "rate_limited",
+    status: 429,
+    retryAfterMs: 10 * 60_000,
+  });
+  assert.equal(retryDelay(policy, 1, tooLong, 0.5), null);
+});
+
+Deno.test("client errors and prompt-too-long are not retried; attempts run out", () => {
+  assert.equal(
+    retryDelay(policy, 1, new ModelError("bad", { kind: "client_error", status: 400 }), 0.5),
+    null,
+  );
+  assert.equal(
+    retryDelay(policy, 1, new ModelError("long", { kind: "prompt_too_long", status: 400 }), 0.5),
+    null,
+  );
+  assert.equal(retryDelay(policy, 4, new ModelError("cut", { kind: "stream_cut" }), 0.5), null);
+  assert.notEqual(retryDelay(policy, 3, new ModelError("cut", { kind: "stream_cut" }), 0.5), null);
+});

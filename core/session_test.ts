@@ -1,0 +1,236 @@
+import assert from "node:assert/strict";
+import {
+  cut,
+  maxTokens,
+  message,
+  overloaded,
+  promptTooLong,
+  rateLimited,
+  serverError,
+  text,
+  toolUse,
+} from "../tests/fake_anthropic.ts";
+import {
+  allSixTools,
+  faultThen,
+  plainAnswer,
+  sequentialBash,
+  SIX_TOOLS_EDITED,
+} from "../tests/scenarios.ts";
+import { startTestSession, types } from "./_test_session.ts";
+
+const run = () => ({ signal: new AbortController().signal, maxTurns: null });
+
+Deno.test("a plain answer is one model round between turn.started and turn.ended", async () => {
+  await using t = await startTestSession(plainAnswer("Hi there"));
+  const result = await t.session.prompt("hello", run());
+  assert.deepEqual(result, { reason: "completed", turns: 1 });
+  assert.equal(t.session.lastText, "Hi there");
+  assert.deepEqual(types(t.events()), [
+    "session.started",
+    "user.prompted",
+    "turn.started",
+    "model.requested",
+    "model.responded",
+    "turn.ended",
+  ]);
+  const request = t.fake.requests[0]?.body;
+  assert.equal(request?.model, "claude-test");
+  assert.equal(request?.stream, true);
+});
+
+Deno.test("twenty sequential bash calls each record an intent, then a result", async () => {
+  await using t = await startTestSession(sequentialBash(20, (i) => `echo line-${i} >> out.txt`));
+  const result = await t.session.prompt("run them", run());
+  assert.equal(result.reason, "completed");
+  assert.equal(result.turns, 21);
+  const events = t.events();
+  const tools = events.filter((e) => e.type === "tool.requested" || e.type === "tool.completed");
+  assert.equal(tools.length, 40);
+  for (let i = 0; i < 40; i += 2) {
+    assert.equal(tools[i]?.type, "tool.requested");
+    assert.equal(tools[i + 1]?.type, "tool.completed");
+  }
+  const lines = (await Deno.readTextFile(`${t.workspace}/out.txt`)).trim().split("\n");
+  assert.deepEqual(lines, Array.from({ length: 20 }, (_, i) => `line-${i + 1}`));
+});
+
+Deno.test("all six tools run against the workspace", async () => {
+  await using t = await startTestSession(allSixTools("notes/fake.txt"));
+  const result = await t.session.prompt("use every tool", run());
+  assert.equal(result.reason, "completed");
+  const completed = t.events().filter((e) => e.type === "tool.completed");
+  assert.deepEqual(completed.map((e) => e.type === "tool.completed" && e.data.name), [
+    "write_file",
+    "read_file",
+    "edit_file",
+    "glob",
+    "grep",
+    "bash",
+  ]);
+  for (const e of completed) {
+    assert.equal(e.type === "tool.completed" && e.data.isError, false, JSON.stringify(e.data));
+  }
+  assert.equal(await Deno.readTextFile(`${t.workspace}/notes/fake.txt`), SIX_TOOLS_EDITED);
+});
+
+for (
+  const [name, fault, kind] of [
+    ["429 with retry-after", rateLimited(0.02), "rate_limited"],
+    ["529 overloaded", overloaded(), "overloaded"],
+    ["500", serverError(), "server_error"],
+    ["a stream cut mid-message", cut(), "stream_cut"],
+  ] as const
+) {
+  Deno.test(`a ${name} is retried and recorded as an attempt`, async () => {
+    await using t = await startTestSession(faultThen(fault, plainAnswer("recovered")));
+    const result = await t.session.prompt("hi", run());
+    assert.equal(result.reason, "completed");
+    assert.equal(t.session.lastText, "recovered");
+    const failed = t.events().find((e) => e.type === "model.failed");
+    assert.ok(failed?.type === "model.failed");
+    assert.equal(failed.data.kind, kind);
+    assert.equal(failed.data.attempt, 1);
+    if (kind === "rate_limited") assert.equal(failed.data.retryInMs, 20);
+    const attempts = t.events().flatMap((e) =>
+      e.type === "model.requested" ? [e.data.attempt] : []
+    );
+    assert.deepEqual(attempts, [1, 2]);
+  });
+}
+
+Deno.test("when retries run out the turn fails with a clear message and the session resumes", async () => {
+  await using t = await startTestSession(
+    faultThen([overloaded(), overloaded(), overloaded()], plainAnswer("back")),
+    { maxAttempts: 3 },
+  );
+  const result = await t.session.prompt("hi", run());
+  assert.equal(result.reason, "failed");
+  assert.match(result.message ?? "", /529.*gave up after retrying/);
+  assert.equal(t.session.view.status, "failed");
+  assert.equal(t.session.hasUnfinishedWork, true);
+  const resumed = await t.reopen().resume("resume", undefined, run());
+  assert.equal(resumed?.reason, "completed");
+  assert.equal(t.session.lastText, "back");
+});
+
+Deno.test("a prompt that is too long fails at once without retrying", async () => {
+  await using t = await startTestSession(faultThen(promptTooLong(), plainAnswer("never")));
+  const result = await t.session.prompt("hi", run());
+  assert.equal(result.reason, "failed");
+  assert.match(result.message ?? "", /prompt is too long/);
+  assert.equal(t.fake.requests.length, 1);
+});
+
+Deno.test("a max_tokens stop without tool calls ends the turn with the partial answer", async () => {
+  await using t = await startTestSession(faultThen(maxTokens("cut short"), plainAnswer("x")));
+  const result = await t.session.prompt("hi", run());
+  assert.equal(result.reason, "completed");
+  assert.equal(t.session.lastText, "cut short");
+});
+
+Deno.test("cancelling during a long bash call kills it, closes the turn, and the session goes on", async () => {
+  let asked = 0;
+  await using t = await startTestSession(() => {
+    asked += 1;
+    return asked === 1
+      ? message([
+        toolUse("t_sleep", "bash", { command: "sleep 30" }),
+        toolUse("t_after", "bash", { command: "echo after" }),
+      ])
+      : message("still here");
+  });
+  const controller = new AbortController();
+  const started = t.session.prompt("sleep", { signal: controller.signal, maxTurns: null });
+  await waitFor(() => t.events().some((e) => e.type === "tool.requested"));
+  controller.abort();
+  const result = await started;
+  assert.equal(result.reason, "cancelled");
+  const completed = t.events().filter((e) => e.type === "tool.completed");
+  assert.deepEqual(completed.map((e) => e.type === "tool.completed" && e.data.outcome), [
+    "cancelled",
+    "cancelled",
+  ]);
+  assert.equal(
+    t.events().filter((e) => e.type === "tool.requested").length,
+    1,
+    "the second call never started",
+  );
+  const next = await t.session.prompt("are you there?", run());
+  assert.equal(next.reason, "completed");
+  assert.equal(t.session.lastText, "still here");
+});
+
+Deno.test("--max-turns bounds a run and leaves a well-formed conversation", async () => {
+  await using t = await startTestSession(sequentialBash(5, (i) => `echo ${i}`));
+  const result = await t.session.prompt("go", {
+    signal: new AbortController().signal,
+    maxTurns: 2,
+  });
+  assert.equal(result.reason, "max_turns");
+  assert.equal(result.turns, 2);
+  assert.equal(t.session.conversation.pendingCalls.length, 0);
+});
+
+Deno.test("resume closes an unfinished tool call as interrupted and runs calls that never started", async () => {
+  await using t = await startTestSession((request) =>
+    (request.body?.messages.length ?? 0) === 1
+      ? message([
+        text("two calls"),
+        toolUse("t1", "bash", { command: "echo one" }),
+        toolUse("t2", "bash", { command: "echo two >> two.txt" }),
+      ])
+      : message("finished")
+  );
+  // Simulate a process that died after recording the first call's intent.
+  const deps = t.deps;
+  const original = deps.tools;
+  deps.tools = { execute: () => new Promise(() => {}) };
+  const dying = t.session.prompt("go", run());
+  await waitFor(() => t.events().some((e) => e.type === "tool.requested"));
+  deps.tools = original;
+  void dying;
+  const result = await t.reopen().resume("continue", undefined, run());
+  assert.equal(result?.reason, "completed");
+  const t1 = t.events().filter((e) => e.type === "tool.completed" && e.data.callId === "t1");
+  assert.equal(t1.length, 1);
+  assert.ok(t1[0]?.type === "tool.completed");
+  assert.equal(t1[0].data.outcome, "interrupted");
+  assert.match(t1[0].data.content, /^Interrupted: outcome unknown/);
+  assert.equal(await Deno.readTextFile(`${t.workspace}/two.txt`), "two\n");
+  assert.equal(t.session.lastText, "finished");
+});
+
+Deno.test("resume with a new prompt closes unfinished work instead of continuing it", async () => {
+  await using t = await startTestSession((request) =>
+    (request.body?.messages.length ?? 0) === 1
+      ? message([
+        toolUse("t1", "bash", { command: "echo one" }),
+        toolUse("t2", "bash", { command: "touch never.txt" }),
+      ])
+      : message("ok")
+  );
+  t.deps.tools = { execute: () => new Promise(() => {}) };
+  void t.session.prompt("go", run());
+  await waitFor(() => t.events().some((e) => e.type === "tool.requested"));
+  const result = await t.reopen().resume("resume", "do something else", run());
+  assert.equal(result?.reason, "completed");
+  const closing = t.events().filter((e) => e.type === "tool.completed");
+  assert.deepEqual(
+    closing.map((e) => e.type === "tool.completed" && [e.data.callId, e.data.outcome]),
+    [
+      ["t1", "interrupted"],
+      ["t2", "interrupted"],
+    ],
+  );
+  assert.ok(t.events().some((e) => e.type === "turn.ended" && e.data.reason === "interrupted"));
+  await assert.rejects(Deno.stat(`${t.workspace}/never.txt`));
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("Timed out waiting for a condition");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

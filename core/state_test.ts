@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { awaitsModel, lastAssistantText } from "./conversation.ts";
+import { foldEvents, leadConversation } from "./state.ts";
+import { eventFactory, respondedData, startedData } from "./_test_events.ts";
+
+Deno.test("a prompt, a tool call and its result fold into alternating messages", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "list files" }),
+    e("turn.started", { turnsBefore: 0, maxTurns: null }),
+    e("model.requested", { model: "claude-test", digest: "d1", attempt: 1 }),
+    e(
+      "model.responded",
+      respondedData([
+        { type: "text", text: "Listing.", citations: null },
+        { type: "tool_use", id: "t1", name: "bash", input: { command: "ls" } },
+      ]),
+    ),
+    e("tool.requested", { callId: "t1", name: "bash", input: { command: "ls" } }),
+    e("tool.completed", {
+      callId: "t1",
+      name: "bash",
+      content: "a.txt",
+      isError: false,
+      durationMs: 3,
+    }),
+  ]);
+  const session = state.sessions["s1"];
+  assert.ok(session);
+  const lead = leadConversation(session);
+  assert.deepEqual(lead.messages, [
+    { role: "user", content: [{ type: "text", text: "list files" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Listing." },
+        { type: "tool_use", id: "t1", name: "bash", input: { command: "ls" } },
+      ],
+    },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "a.txt" }] },
+  ]);
+  assert.equal(lead.turns, 1);
+  assert.deepEqual(lead.pendingCalls, []);
+  assert.deepEqual(lead.openIntents, []);
+  assert.equal(awaitsModel(lead), true);
+  assert.equal(session.status, "unfinished");
+  assert.equal(session.firstPrompt, "list files");
+  assert.equal(session.usage.input_tokens, 10);
+});
+
+Deno.test("a tool intent without a result stays open, and is what resume must close", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "go" }),
+    e(
+      "model.responded",
+      respondedData([
+        { type: "tool_use", id: "t1", name: "bash", input: { command: "sleep 9" } },
+        { type: "tool_use", id: "t2", name: "bash", input: { command: "echo" } },
+      ]),
+    ),
+    e("tool.requested", { callId: "t1", name: "bash", input: { command: "sleep 9" } }),
+  ]);
+  const lead = leadConversation(state.sessions["s1"]!);
+  assert.deepEqual(lead.openIntents.map((c) => c.id), ["t1"]);
+  assert.deepEqual(lead.pendingCalls.map((c) => c.id), ["t1", "t2"]);
+  assert.equal(awaitsModel(lead), false);
+});
+
+Deno.test("a prompt after a cancelled model call merges into the same user message", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "first" }),
+    e("model.requested", { model: "claude-test", digest: "d", attempt: 1 }),
+    e("model.cancelled", { attempt: 1 }),
+    e("turn.ended", { reason: "cancelled", turns: 0, message: "Cancelled by the user" }),
+    e("user.prompted", { text: "second" }),
+  ]);
+  const session = state.sessions["s1"]!;
+  const lead = leadConversation(session);
+  assert.equal(lead.messages.length, 1);
+  assert.deepEqual(lead.messages[0]?.content.map((b) => b.text), ["first", "second"]);
+  assert.equal(lead.awaitingModel, false);
+  assert.equal(session.status, "cancelled");
+});
+
+Deno.test("a fork starts from the recorded history and knows its open calls", () => {
+  const e = eventFactory("fork");
+  const state = foldEvents([
+    e(
+      "session.started",
+      startedData({
+        forkedFrom: { session: "s1", seq: 5 },
+        history: [
+          { role: "user", content: [{ type: "text", text: "hi" }] },
+          { role: "assistant", content: [{ type: "tool_use", id: "t9", name: "bash", input: {} }] },
+        ],
+      }),
+    ),
+  ]);
+  const session = state.sessions["fork"]!;
+  assert.deepEqual(session.forkedFrom, { session: "s1", seq: 5 });
+  assert.deepEqual(leadConversation(session).pendingCalls.map((c) => c.id), ["t9"]);
+});
+
+Deno.test("events of a session that never started are ignored, not thrown on", () => {
+  const e = eventFactory("ghost");
+  const state = foldEvents([e("user.prompted", { text: "boo" })]);
+  assert.deepEqual(state.order, []);
+  assert.equal(state.lastSeq, 1);
+});
+
+Deno.test("the last assistant text is the answer of the run", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "q" }),
+    e("model.responded", respondedData([{ type: "text", text: "The answer" }])),
+    e("turn.ended", { reason: "completed", turns: 1 }),
+  ]);
+  const session = state.sessions["s1"]!;
+  assert.equal(lastAssistantText(leadConversation(session)), "The answer");
+  assert.equal(session.status, "idle");
+});

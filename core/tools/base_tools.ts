@@ -1,0 +1,28 @@
+import { createBashTool } from "./bash.ts";
+import { createEditFileTool } from "./edit_file.ts";
+import { createGlobTool } from "./glob.ts";
+import { createGrepTool } from "./grep.ts";
+import { createReadFileTool } from "./read_file.ts";
+import type { AnyTool } from "./tool.ts";
+import { createWriteFileTool } from "./write_file.ts";
+
+/** What the base tools need: the workspace they work in and are confined to. */
+export interface BaseToolsDeps {
+  workspace: string;
+}
+
+/**
+ * The six base tools in a stable order (bash, read_file, write_file, edit_file, glob, grep), all
+ * working in `workspace`. Has no side effects until a tool runs.
+ */
+export function createBaseTools(deps: BaseToolsDeps): AnyTool[] {
+  const { workspace } = deps;
+  return [
+    createBashTool({ workspace }),
+    createReadFileTool({ workspace }),
+    createWriteFileTool({ workspace }),
+    createEditFileTool({ workspace }),
+    createGlobTool({ workspace }),
+    createGrepTool({ workspace }),
+  ];
+}

@@ -1,0 +1,180 @@
+import assert from "node:assert/strict";
+import { createGrepTool } from "./grep.ts";
+import { callContext, tempDir } from "./_test_helpers.ts";
+
+const files = {
+  ".gitignore": "dist/\n",
+  "src/a.ts": "import x from 'x';\nconst TODO = 1;\nexport const a = 2;\n",
+  "src/b.ts": "// todo: later\nexport const b = 3;\n",
+  "src/c.md": "TODO write docs\n",
+  "src/gen/.gitignore": "*.gen.ts\n",
+  "src/gen/x.gen.ts": "TODO generated\n",
+  "src/gen/y.ts": "TODO kept\n",
+  "dist/out.js": "TODO built\n",
+  ".git/TODO": "TODO git\n",
+  ".rein/events.jsonl": '{"TODO":1}\n',
+  "image.bin": new Uint8Array([84, 79, 68, 79, 0, 1]),
+};
+
+Deno.test("grep lists matching files by default, honouring nested .gitignore files", async () => {
+  await using dir = await tempDir();
+  await dir.write(files);
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.deepEqual(await tool.run({ pattern: "TODO" }, callContext()), {
+    content: "src/a.ts\nsrc/c.md\nsrc/gen/y.ts",
+    isError: false,
+  });
+});
+
+Deno.test("grep shows path:line:text in content mode", async () => {
+  await using dir = await tempDir();
+  await dir.write(files);
+  const tool = createGrepTool({ workspace: dir.path });
+  const result = await tool.run(
+    { pattern: "export const \\w", output_mode: "content" },
+    callContext(),
+  );
+  assert.equal(result.content, "src/a.ts:3:export const a = 2;\nsrc/b.ts:2:export const b = 3;");
+});
+
+Deno.test("grep shows context lines and separates groups with --", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "n.txt": "1\n2\nhit 3\n4\n5\n6\n7\nhit 8\n9\n", "m.txt": "hit\n" });
+  const tool = createGrepTool({ workspace: dir.path });
+  const result = await tool.run(
+    { pattern: "hit", output_mode: "content", context: 1 },
+    callContext(),
+  );
+  assert.equal(
+    result.content,
+    [
+      "m.txt:1:hit",
+      "--",
+      "n.txt-2-2",
+      "n.txt:3:hit 3",
+      "n.txt-4-4",
+      "--",
+      "n.txt-7-7",
+      "n.txt:8:hit 8",
+      "n.txt-9-9",
+    ]
+      .join("\n"),
+  );
+});
+
+Deno.test("grep counts matching lines per file in count mode", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "a.txt": "x\nx\ny\n", "b.txt": "x\n" });
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.equal(
+    (await tool.run({ pattern: "x", output_mode: "count" }, callContext())).content,
+    "a.txt:2\nb.txt:1",
+  );
+});
+
+Deno.test("grep matches case-insensitively with ignore_case", async () => {
+  await using dir = await tempDir();
+  await dir.write(files);
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.equal(
+    (await tool.run({ pattern: "todo", ignore_case: true, path: "src" }, callContext())).content,
+    "src/a.ts\nsrc/b.ts\nsrc/c.md\nsrc/gen/y.ts",
+  );
+});
+
+Deno.test("grep filters files by a name glob or a path glob", async () => {
+  await using dir = await tempDir();
+  await dir.write(files);
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.equal(
+    (await tool.run({ pattern: "TODO", glob: "*.md" }, callContext())).content,
+    "src/c.md",
+  );
+  assert.equal(
+    (await tool.run({ pattern: "TODO", glob: "gen/**", path: "src" }, callContext())).content,
+    "src/gen/y.ts",
+  );
+});
+
+Deno.test("grep searches a single file given as path", async () => {
+  await using dir = await tempDir();
+  await dir.write(files);
+  const tool = createGrepTool({ workspace: dir.path });
+  const result = await tool.run(
+    { pattern: "TODO", path: "src/a.ts", output_mode: "content" },
+    callContext(),
+  );
+  assert.equal(result.content, "src/a.ts:2:const TODO = 1;");
+});
+
+Deno.test("grep reports an invalid regular expression", async () => {
+  await using dir = await tempDir();
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.deepEqual(await tool.run({ pattern: "foo(" }, callContext()), {
+    content: 'Invalid regular expression "foo(": Unterminated group',
+    isError: true,
+  });
+});
+
+Deno.test("grep accepts unicode-only and legacy-only regular expression syntax", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "a.txt": "Grüße\n", "b.txt": "a-b\n" });
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.equal((await tool.run({ pattern: "^\\p{L}+$" }, callContext())).content, "a.txt");
+  assert.equal((await tool.run({ pattern: "a\\-b" }, callContext())).content, "b.txt");
+});
+
+Deno.test("grep says when nothing matches", async () => {
+  await using dir = await tempDir();
+  await dir.write(files);
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.deepEqual(await tool.run({ pattern: "nowhere", path: "src" }, callContext()), {
+    content: "No matches for /nowhere/ in src",
+    isError: false,
+  });
+});
+
+Deno.test("grep stops at head_limit and says how many were left out", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "a.txt": "hit\n".repeat(10) });
+  const tool = createGrepTool({ workspace: dir.path });
+  const result = await tool.run(
+    { pattern: "hit", output_mode: "content", head_limit: 3 },
+    callContext(),
+  );
+  assert.equal(
+    result.content,
+    "a.txt:1:hit\na.txt:2:hit\na.txt:3:hit\n[… 7 more lines not shown (head_limit 3)]",
+  );
+});
+
+Deno.test("grep caps large output with a note", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "big.txt": `${"match this line\n".repeat(5000)}` });
+  const tool = createGrepTool({ workspace: dir.path });
+  const result = await tool.run({ pattern: "match", output_mode: "content" }, callContext());
+  assert.ok(result.content.length < 31_000);
+  assert.match(
+    result.content,
+    /\n\[… [\d,]+ more lines not shown to keep the output under 30,000 characters; narrow the pattern, path or glob, or use head_limit\]$/,
+  );
+});
+
+Deno.test("grep refuses a path outside the workspace", async () => {
+  await using dir = await tempDir();
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.deepEqual(await tool.run({ pattern: "x", path: "/etc" }, callContext()), {
+    content: `Path "/etc" is outside the workspace ${dir.path}`,
+    isError: true,
+  });
+});
+
+Deno.test("grep searches an ignored directory named explicitly", async () => {
+  await using dir = await tempDir();
+  await dir.write(files);
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.equal(
+    (await tool.run({ pattern: "TODO", path: "dist" }, callContext())).content,
+    "dist/out.js",
+  );
+});

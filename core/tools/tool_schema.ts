@@ -1,0 +1,151 @@
+import { z } from "zod";
+import type { AnyTool, Tool } from "./tool.ts";
+
+/** A tool as the Messages API expects it in `tools`. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+/** The outcome of checking a model's tool input against the tool's schema. */
+export type ToolInputCheck<Input> =
+  | { ok: true; value: Input }
+  | { ok: false; message: string };
+
+/** JSON Schema keys in the order they are emitted; others follow alphabetically. */
+const KEY_ORDER = [
+  "type",
+  "description",
+  "properties",
+  "items",
+  "required",
+  "enum",
+  "const",
+  "default",
+  "minimum",
+  "exclusiveMinimum",
+  "maximum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "additionalProperties",
+];
+
+/**
+ * The definition the model sees for `tool`: its name, description and input JSON Schema (the
+ * schema's `$schema` key and zod's implicit safe-integer bounds dropped, keys in a stable order).
+ * Pure.
+ */
+export function toolDefinition(tool: AnyTool): ToolDefinition {
+  const schema = z.toJSONSchema(tool.schema, {
+    io: "input",
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+    },
+  }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, input_schema: orderKeys(schema) };
+}
+
+/**
+ * Checks `input` against the tool's schema. On failure the message names every wrong field, e.g.
+ * `Invalid input for read_file: "path" is required; "limit" must be a number`. Pure.
+ */
+export function validateToolInput<Input>(tool: Tool<Input>, input: unknown): ToolInputCheck<Input> {
+  const result = tool.schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  const problems = result.error.issues.map((issue) => describeIssue(issue, input));
+  return { ok: false, message: `Invalid input for ${tool.name}: ${problems.join("; ")}` };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  const field = issue.path.length === 0 ? "" : `"${issue.path.map(String).join(".")}"`;
+  switch (issue.code) {
+    case "invalid_type": {
+      if (field === "") return `expected an object with the tool's fields, not ${typeName(input)}`;
+      if (valueAt(input, issue.path) === undefined) return `${field} is required`;
+      return `${field} must be ${article(issue.expected)}`;
+    }
+    case "too_small":
+      if (issue.origin === "string") {
+        return Number(issue.minimum) <= 1
+          ? `${field} must not be empty`
+          : `${field} must be at least ${issue.minimum} characters long`;
+      }
+      return `${field} must be at least ${issue.minimum}`;
+    case "too_big":
+      if (issue.origin === "string") {
+        return `${field} must be at most ${issue.maximum} characters long`;
+      }
+      return `${field} must be at most ${issue.maximum}`;
+    case "invalid_value":
+      return `${field} must be one of ${
+        issue.values.map((value) => JSON.stringify(value)).join(", ")
+      }`;
+    case "unrecognized_keys":
+      return issue.keys.map((key) => `unknown field "${key}"`).join("; ");
+    default:
+      return field === "" ? issue.message : `${field}: ${issue.message}`;
+  }
+}
+
+function article(expected: string): string {
+  switch (expected) {
+    case "int":
+      return "an integer";
+    case "object":
+    case "array":
+      return `an ${expected}`;
+    default:
+      return `a ${expected}`;
+  }
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return article(typeof value);
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** Recursively orders schema keys by KEY_ORDER; `properties` keeps its declaration order. */
+function orderKeys(schema: Record<string, unknown>): Record<string, unknown> {
+  const rank = (key: string) => {
+    const index = KEY_ORDER.indexOf(key);
+    return index === -1 ? KEY_ORDER.length : index;
+  };
+  const keys = Object.keys(schema).sort((a, b) =>
+    rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)
+  );
+  const ordered: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = schema[key];
+    if (key === "properties" && isRecord(value)) {
+      ordered[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, isRecord(sub) ? orderKeys(sub) : sub]),
+      );
+    } else if (isRecord(value)) {
+      ordered[key] = orderKeys(value);
+    } else if (Array.isArray(value)) {
+      ordered[key] = value.map((item) => (isRecord(item) ? orderKeys(item) : item));
+    } else {
+      ordered[key] = value;
+    }
+  }
+  return ordered;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

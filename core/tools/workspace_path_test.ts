@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { resolveInWorkspace } from "./workspace_path.ts";
+import { tempDir } from "./_test_helpers.ts";
+
+Deno.test("workspace path resolves a relative path against the workspace", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "src/a.ts": "" });
+  const root = await Deno.realPath(dir.path);
+  assert.deepEqual(await resolveInWorkspace(dir.path, "src/a.ts"), {
+    ok: true,
+    path: join(root, "src/a.ts"),
+    relative: "src/a.ts",
+  });
+  assert.deepEqual(await resolveInWorkspace(dir.path, "."), {
+    ok: true,
+    path: root,
+    relative: ".",
+  });
+});
+
+Deno.test("workspace path accepts an absolute path inside the workspace", async () => {
+  await using dir = await tempDir();
+  const root = await Deno.realPath(dir.path);
+  const result = await resolveInWorkspace(dir.path, join(root, "notes.md"));
+  assert.deepEqual(result, { ok: true, path: join(root, "notes.md"), relative: "notes.md" });
+});
+
+Deno.test("workspace path resolves a missing file through its nearest existing ancestor", async () => {
+  await using dir = await tempDir();
+  const root = await Deno.realPath(dir.path);
+  assert.deepEqual(await resolveInWorkspace(dir.path, "new/deep/file.ts"), {
+    ok: true,
+    path: join(root, "new/deep/file.ts"),
+    relative: "new/deep/file.ts",
+  });
+});
+
+Deno.test("workspace path allows .. that stays inside the workspace", async () => {
+  await using dir = await tempDir();
+  const result = await resolveInWorkspace(dir.path, "src/../README.md");
+  assert.equal(result.ok && result.relative, "README.md");
+});
+
+Deno.test("workspace path refuses .. that leaves the workspace, naming the path", async () => {
+  await using dir = await tempDir();
+  assert.deepEqual(await resolveInWorkspace(dir.path, "../etc/passwd"), {
+    ok: false,
+    message: `Path "../etc/passwd" is outside the workspace ${dir.path}`,
+  });
+});
+
+Deno.test("workspace path refuses an absolute path outside the workspace", async () => {
+  await using dir = await tempDir();
+  assert.deepEqual(await resolveInWorkspace(dir.path, "/etc/passwd"), {
+    ok: false,
+    message: `Path "/etc/passwd" is outside the workspace ${dir.path}`,
+  });
+});
+
+Deno.test("workspace path refuses a sibling directory sharing the workspace's name prefix", async () => {
+  await using dir = await tempDir();
+  const result = await resolveInWorkspace(dir.path, `${dir.path}-other/x`);
+  assert.equal(result.ok, false);
+});
+
+Deno.test("workspace path refuses a symlinked file pointing outside", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  await outside.write({ "secret.txt": "secret" });
+  await Deno.symlink(join(outside.path, "secret.txt"), join(dir.path, "link.txt"));
+  const result = await resolveInWorkspace(dir.path, "link.txt");
+  assert.equal(result.ok, false);
+  assert.match(
+    !result.ok ? result.message : "",
+    /^Path "link\.txt" is outside the workspace .*symbolic link/,
+  );
+});
+
+Deno.test("workspace path refuses a path through a symlinked directory pointing outside", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  await outside.write({ "secret.txt": "secret" });
+  await Deno.symlink(outside.path, join(dir.path, "linked"));
+  for (const path of ["linked/secret.txt", "linked/not-yet.txt", "linked"]) {
+    const result = await resolveInWorkspace(dir.path, path);
+    assert.equal(result.ok, false, path);
+    assert.match(!result.ok ? result.message : "", new RegExp(`^Path "${path}" is outside`));
+  }
+});
+
+Deno.test("workspace path refuses a dangling symlink whose target is outside", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  await Deno.symlink(join(outside.path, "created-later.txt"), join(dir.path, "dangling"));
+  const result = await resolveInWorkspace(dir.path, "dangling");
+  assert.equal(result.ok, false);
+});
+
+Deno.test("workspace path follows symlinks that stay inside the workspace", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "real/a.txt": "a" });
+  await Deno.symlink(join(dir.path, "real"), join(dir.path, "alias"));
+  const result = await resolveInWorkspace(dir.path, "alias/a.txt");
+  assert.equal(result.ok && result.relative, "real/a.txt");
+});
+
+Deno.test("workspace path works when the workspace itself is a symlink", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "ws/a.txt": "a" });
+  const link = join(dir.path, "ws-link");
+  await Deno.symlink(join(dir.path, "ws"), link);
+  const relativeResult = await resolveInWorkspace(link, "a.txt");
+  const absoluteResult = await resolveInWorkspace(link, join(link, "a.txt"));
+  assert.equal(relativeResult.ok && relativeResult.relative, "a.txt");
+  assert.equal(absoluteResult.ok && absoluteResult.relative, "a.txt");
+  assert.equal((await resolveInWorkspace(link, "../outside.txt")).ok, false);
+});
+
+Deno.test("workspace path refuses an empty path", async () => {
+  await using dir = await tempDir();
+  assert.deepEqual(await resolveInWorkspace(dir.path, ""), { ok: false, message: "Path is empty" });
+});

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createWriteFileTool } from "./write_file.ts";
+import { callContext, tempDir } from "./_test_helpers.ts";
+
+Deno.test("write_file creates a file and its parent directories", async () => {
+  await using dir = await tempDir();
+  const tool = createWriteFileTool({ workspace: dir.path });
+  const result = await tool.run({ path: "src/deep/a.ts", content: "one\ntwo\n" }, callContext());
+  assert.deepEqual(result, {
+    content: "Wrote 2 lines (8 bytes) to new file src/deep/a.ts",
+    isError: false,
+  });
+  assert.equal(await Deno.readTextFile(join(dir.path, "src/deep/a.ts")), "one\ntwo\n");
+});
+
+Deno.test("write_file says when it replaced an existing file", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "a.txt": "old content that is longer" });
+  const tool = createWriteFileTool({ workspace: dir.path });
+  const result = await tool.run({ path: "a.txt", content: "é" }, callContext());
+  assert.deepEqual(result, {
+    content: "Wrote 1 line (2 bytes) to a.txt, replacing its previous content",
+    isError: false,
+  });
+  assert.equal(await Deno.readTextFile(join(dir.path, "a.txt")), "é");
+});
+
+Deno.test("write_file writes an empty file", async () => {
+  await using dir = await tempDir();
+  const tool = createWriteFileTool({ workspace: dir.path });
+  assert.equal(
+    (await tool.run({ path: "empty", content: "" }, callContext())).content,
+    "Wrote 0 lines (0 bytes) to new file empty",
+  );
+});
+
+Deno.test("write_file refuses to replace a directory", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "src/a.ts": "" });
+  const tool = createWriteFileTool({ workspace: dir.path });
+  assert.deepEqual(await tool.run({ path: "src", content: "x" }, callContext()), {
+    content: 'Cannot write "src": it is a directory',
+    isError: true,
+  });
+});
+
+Deno.test("write_file refuses paths outside the workspace, through symlinks too", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  await Deno.symlink(outside.path, join(dir.path, "out"));
+  await Deno.symlink(join(outside.path, "later.txt"), join(dir.path, "dangling.txt"));
+  const tool = createWriteFileTool({ workspace: dir.path });
+  for (const path of ["../escape.txt", join(outside.path, "x.txt"), "out/x.txt", "dangling.txt"]) {
+    const result = await tool.run({ path, content: "pwned" }, callContext());
+    assert.equal(result.isError, true, path);
+    assert.ok(result.content.startsWith(`Path "${path}" is outside the workspace`), result.content);
+  }
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(outside.path)), []);
+});
+
+Deno.test("write_file is not read-only and is summarized by its path", () => {
+  const tool = createWriteFileTool({ workspace: "/tmp" });
+  assert.equal(tool.readOnly, false);
+  assert.equal(tool.summarize({ path: "a.ts", content: "" }), "a.ts");
+});

@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { MemoryEventStore } from "./memory_store.ts";
+import type { Envelope } from "./types.ts";
+import { fixedClock, line, prompt } from "./_testing.ts";
+
+const clock = fixedClock();
+
+Deno.test("a memory store starts from initial events and continues their seq", async () => {
+  const initial = [1, 2].map((seq) => JSON.parse(line(seq)) as Envelope);
+  const seen: number[] = [];
+  const store = new MemoryEventStore({ clock, events: initial, onEvent: (e) => seen.push(e.seq) });
+  assert.equal(store.lastSeq, 2);
+  await store.append([prompt("c")]);
+  assert.deepEqual(seen, [1, 2, 3]);
+  assert.deepEqual(store.events.map((e) => e.seq), [1, 2, 3]);
+});
+
+Deno.test("a memory store refuses initial events that are not a gapless log", () => {
+  const gap = [1, 3].map((seq) => JSON.parse(line(seq)) as Envelope);
+  assert.throws(
+    () => new MemoryEventStore({ clock, events: gap }),
+    /Cannot use initial event 2: expected seq 2, found 3/,
+  );
+  const bad = { ...JSON.parse(line(1)), type: "nope" } as Envelope;
+  assert.throws(() => new MemoryEventStore({ clock, events: [bad] }), /unknown event type "nope"/);
+});

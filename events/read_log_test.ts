@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { LogCorruptionError } from "./errors.ts";
+import { readEvents, readLog } from "./read_log.ts";
+import { line, rejection, tempDir } from "./_testing.ts";
+
+Deno.test("readLog yields every event in order without touching the file", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  const text = `${line(1)}\n${line(2)}\n${line(3)}\n`;
+  await Deno.writeTextFile(path, text);
+  const seqs: number[] = [];
+  for await (const event of readLog(path)) seqs.push(event.seq);
+  assert.deepEqual(seqs, [1, 2, 3]);
+  assert.equal(await Deno.readTextFile(path), text);
+});
+
+Deno.test("readLog stops after the seq given as upTo, even before later damage", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  await Deno.writeTextFile(path, `${line(1)}\n${line(2)}\n{broken\n`);
+  assert.deepEqual((await readEvents(path, { upTo: 2 })).map((e) => e.seq), [1, 2]);
+  assert.deepEqual(await readEvents(path, { upTo: 0 }), []);
+  await assert.rejects(readEvents(path), LogCorruptionError);
+});
+
+Deno.test("readLog reports an unterminated last line once and does not repair it", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  const text = `${line(1)}\n${line(2).slice(0, 20)}`;
+  await Deno.writeTextFile(path, text);
+  const notices: string[] = [];
+  const events = await readEvents(path, { onNotice: (m) => notices.push(m) });
+  assert.deepEqual(events.map((e) => e.seq), [1]);
+  assert.equal(notices.length, 1);
+  assert.match(notices[0]!, /unterminated last line of ".*" \(line 2, 20 bytes\)/);
+  assert.equal(await Deno.readTextFile(path), text);
+  assert.equal([...Deno.readDirSync(dir.path)].length, 1, "no backup is made");
+});
+
+Deno.test("readLog reads lines longer than its read chunk and logs of many chunks", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  const big = "é".repeat(1_500_000);
+  const lines = [line(1, { text: big })];
+  for (let seq = 2; seq <= 20_000; seq++) lines.push(line(seq));
+  await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+  const events = await readEvents(path);
+  assert.equal(events.length, 20_000);
+  assert.equal((events[0]?.data as { text: string }).text, big);
+  assert.equal(events.at(-1)?.seq, 20_000);
+});
+
+Deno.test("readLog refuses a damaged line with its line number", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  await Deno.writeTextFile(path, `${line(1)}\n${line(2).replace('"ts"', '"time"')}\n`);
+  const error = await rejection(readEvents(path));
+  assert.ok(error instanceof LogCorruptionError);
+  assert.equal(error.line, 2);
+  assert.equal(error.reason, 'missing "ts"');
+});
+
+Deno.test("readLog of a missing file throws NotFound", async () => {
+  await assert.rejects(readEvents("/nonexistent/rein/events.jsonl"), Deno.errors.NotFound);
+});

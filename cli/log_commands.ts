@@ -19,8 +19,8 @@ import { createStyles } from "./style.ts";
 /** Fold a log, optionally only up to `at`. Reads the file; never writes it. */
 export async function foldLog(path: string, io: CommandIo, at?: number): Promise<State> {
   const state = initialState();
-  for await (const event of readLog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) })) {
-    if (at !== undefined && event.seq > at) break;
+  const onNotice = (m: string) => io.stderr.write(`${m}\n`);
+  for await (const event of readLog(path, at === undefined ? { onNotice } : { onNotice, upTo: at })) {
     evolve(state, event);
   }
   return state;

@@ -1,6 +1,12 @@
 import { readLog } from "../events/read_log.ts";
 import { AgentSession } from "../core/session.ts";
-import { evolve, initialState, leadConversation, type State } from "../core/state.ts";
+import {
+  evolve,
+  initialState,
+  leadConversation,
+  type SessionView,
+  type State,
+} from "../core/state.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** Which session to run, from the CLI flags. */
@@ -42,7 +48,7 @@ export async function chooseSession(
     return { session: AgentSession.open(runtime.deps, id), reopened: "resume" };
   }
   if (flags.continue) {
-    const id = runtime.state.order.at(-1);
+    const id = latestSession(runtime.state);
     if (!id) throw new Error(`No session to continue in "${runtime.logPath}"`);
     return { session: AgentSession.open(runtime.deps, id), reopened: "continue" };
   }
@@ -83,12 +89,19 @@ export function findSession(state: State, prefix: string): string {
   throw new Error(`Session prefix "${prefix}" is ambiguous: ${matches.join(", ")}`);
 }
 
+/** The session with the most recent activity, or undefined for an empty log. */
+export function latestSession(state: State): string | undefined {
+  let latest: SessionView | undefined;
+  for (const id of state.order) {
+    const view = state.sessions[id];
+    if (view && (!latest || view.lastSeq > latest.lastSeq)) latest = view;
+  }
+  return latest?.id;
+}
+
 /** Fold a log up to and including `seq`. */
 export async function stateAt(path: string, seq: number): Promise<State> {
   const state = initialState();
-  for await (const event of readLog(path)) {
-    if (event.seq > seq) break;
-    evolve(state, event);
-  }
+  for await (const event of readLog(path, { upTo: seq })) evolve(state, event);
   return state;
 }

@@ -42,9 +42,9 @@ export class CappedOutput {
     const cutChars = this.#totalChars - head.length - tail.length;
     const cutLines = this.#totalNewlines - countNewlines(head) - countNewlines(tail);
     const separator = head.endsWith("\n") ? "" : "\n";
-    return `${head}${separator}[… ${plural(cutLines, "line")} (${
-      formatNumber(cutChars)
-    } characters) cut …]\n${tail}`;
+    const characters = `${formatNumber(cutChars)} characters`;
+    const what = cutLines > 0 ? `${plural(cutLines, "line")} (${characters})` : characters;
+    return `${head}${separator}[… ${what} cut …]\n${tail}`;
   }
 }
 

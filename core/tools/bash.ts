@@ -87,7 +87,7 @@ async function runCommand(
   // With setpriv, bash dies with SIGKILL if the agent process dies (even by SIGKILL) instead of
   // running on orphaned. setpriv execs bash, so the pid and process group are the same. The death
   // signal follows the thread that spawned the child; Deno spawns on the main JS thread.
-  const [program, args] = await pdeathsig
+  const [program, args] = (await pdeathsig)
     ? ["setpriv", ["--pdeathsig", "SIGKILL", "--", "bash", ...bashArgs]]
     : ["bash", bashArgs];
 

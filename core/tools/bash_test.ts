@@ -131,6 +131,25 @@ Deno.test("bash kills background processes left running when the command ends", 
   assert.ok(await waitForDeath(await readPid(join(dir.path, "bg.pid"))));
 });
 
+Deno.test("bash returns even when an escaped process holds the output pipe open", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  // Waits until the child has left the group (its own session) before finishing.
+  const escapeThenFinish = "setsid sleep 100 & echo $! > escaped.pid\n" +
+    'until [ "$(ps -o sid= -p $! | tr -d " ")" = "$!" ]; do sleep 0.01; done\necho done';
+  const result = await within(
+    10_000,
+    bash.run({ command: escapeThenFinish }, callContext()),
+  );
+  const escaped = await readPid(join(dir.path, "escaped.pid"));
+  try {
+    assert.equal(result.content.split("\n")[0], "done");
+    assert.equal(result.isError, false);
+  } finally {
+    Deno.kill(escaped, "SIGKILL");
+  }
+});
+
 Deno.test("bash keeps the head and tail of long output with a note of what was cut", async () => {
   await using dir = await tempDir();
   const bash = createBashTool({ workspace: dir.path });

@@ -31,7 +31,7 @@ const description =
 
 - Patterns use glob syntax: \`*\` matches within one path segment, \`**\` across directories, \`{a,b}\` alternatives, \`[abc]\` character sets. \`*.ts\` matches only at the top of the search directory; use \`**/*.ts\` for any depth.
 - The pattern is matched against paths relative to \`path\` (default: the workspace root); the results are relative to the workspace root.
-- Files ignored by .gitignore (the root one and nested ones) are left out, and so are .git/ and .rein/. Hidden files are included.
+- Files ignored by .gitignore (the root one and nested ones) are left out, unless path or the pattern's leading directories name an ignored directory explicitly; .git/ and .rein/ are always left out. Hidden files are included.
 - At most ${MAX_RESULTS} paths are listed, with a note of how many were left out; narrow the pattern or path when that happens.
 - Use this to find files by name; use grep to search inside files.`;
 

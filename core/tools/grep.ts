@@ -49,7 +49,7 @@ const description =
 - pattern is a JavaScript regular expression matched against each line (escape regex characters for a literal search: "\\(" for "(", "\\." for "."). Matches do not span lines.
 - output_mode "files_with_matches" (the default) lists matching files; "content" shows each matching line as path:line:text (with context lines as path-line-text and "--" between separate groups when context is set); "count" shows path:count.
 - Narrow the search with path (a file or directory) and glob ("*.ts", "*.{ts,tsx}", "src/**/*.ts"), and use head_limit to see only the first entries.
-- Files ignored by .gitignore (root and nested), .git/, .rein/, binary files and files over 10 MB are skipped. Results are in path order, relative to the workspace root.
+- Files ignored by .gitignore (root and nested; a directory named in path is searched even if ignored), .git/, .rein/, binary files and files over 10 MB are skipped. Results are in path order, relative to the workspace root.
 - Output is capped at about 30,000 characters, with a note of how much was left out.
 - Use this instead of running grep or rg through bash.`;
 
@@ -93,8 +93,10 @@ async function grep(
   try {
     info = await Deno.stat(target.path);
   } catch (error) {
-    const reason = error instanceof Deno.errors.NotFound ? "not found" : errorMessage(error);
-    return { content: `Cannot search "${target.relative}": ${reason}`, isError: true };
+    const content = error instanceof Deno.errors.NotFound
+      ? `Path not found: ${target.relative}`
+      : `Cannot search "${target.relative}": ${errorMessage(error)}`;
+    return { content, isError: true };
   }
 
   const files: AsyncIterable<WalkedFile> | WalkedFile[] = info.isDirectory

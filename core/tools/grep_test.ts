@@ -178,3 +178,27 @@ Deno.test("grep searches an ignored directory named explicitly", async () => {
     "dist/out.js",
   );
 });
+
+Deno.test("grep skips symlinks that lead outside the workspace but follows those inside", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  await outside.write({ "secret.txt": "needle\n" });
+  await dir.write({ "real.txt": "needle\n" });
+  await Deno.symlink(`${outside.path}/secret.txt`, `${dir.path}/leak.txt`);
+  await Deno.symlink(outside.path, `${dir.path}/leakdir`);
+  await Deno.symlink(`${dir.path}/real.txt`, `${dir.path}/alias.txt`);
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.equal(
+    (await tool.run({ pattern: "needle" }, callContext())).content,
+    "alias.txt\nreal.txt",
+  );
+});
+
+Deno.test("grep says when its path does not exist", async () => {
+  await using dir = await tempDir();
+  const tool = createGrepTool({ workspace: dir.path });
+  assert.deepEqual(await tool.run({ pattern: "x", path: "nope" }, callContext()), {
+    content: "Path not found: nope",
+    isError: true,
+  });
+});

@@ -35,7 +35,7 @@ const description =
 
 - Paths are relative to the workspace root; absolute paths are accepted only inside the workspace.
 - Reads up to ${DEFAULT_LIMIT} lines from the start by default. For larger files a note says how many lines remain and which offset continues; pass offset (1-based) and limit to read a particular part.
-- Lines longer than ${DEFAULT_LIMIT} characters are cut, with a marker.
+- Lines longer than ${MAX_LINE_CHARS} characters are cut, with a marker.
 - Binary files and text that is not UTF-8 are refused. A directory is refused too: use glob to list files.
 - Read a file before editing it with edit_file, and copy text for old_string from what this shows without the line-number prefix (everything after the tab).
 - You can read several files at once by calling this tool several times in one response.`;

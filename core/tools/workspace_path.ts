@@ -39,7 +39,10 @@ export async function resolveInWorkspace(
   try {
     real = await realPathAllowingMissing(lexical, 0);
   } catch (error) {
-    return { ok: false, message: `Cannot resolve path "${userPath}": ${reason(error)}` };
+    const detail = error instanceof Deno.errors.NotADirectory
+      ? await fileInTheWay(root, lexical)
+      : reason(error);
+    return { ok: false, message: `Cannot resolve path "${userPath}": ${detail}` };
   }
 
   if (!isInside(root, real)) {
@@ -79,6 +82,15 @@ async function realPathAllowingMissing(path: string, hops: number): Promise<stri
   const parent = dirname(path);
   if (parent === path) return path;
   return join(await realPathAllowingMissing(parent, hops), basename(path));
+}
+
+/** Names the ancestor of `path` that is a file where a directory was expected. */
+async function fileInTheWay(root: string, path: string): Promise<string> {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const info = await lstatOrNull(dir);
+    if (info && !info.isDirectory) return `"${relative(root, dir)}" is a file, not a directory`;
+  }
+  return "a part of it is not a directory";
 }
 
 async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {

@@ -121,3 +121,12 @@ Deno.test("workspace path refuses an empty path", async () => {
   await using dir = await tempDir();
   assert.deepEqual(await resolveInWorkspace(dir.path, ""), { ok: false, message: "Path is empty" });
 });
+
+Deno.test("workspace path names the file that stands where a directory should be", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "notes.txt": "" });
+  assert.deepEqual(await resolveInWorkspace(dir.path, "notes.txt/inner/x"), {
+    ok: false,
+    message: 'Cannot resolve path "notes.txt/inner/x": "notes.txt" is a file, not a directory',
+  });
+});

@@ -1,0 +1,56 @@
+import { fileURLToPath } from "node:url";
+
+/** Absolute path of cli/main.ts. */
+export const CLI = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
+
+/** What a finished CLI run printed. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run `rein` as a subprocess with a clean environment: only PATH, HOME and what `env` adds,
+ * so no credential of the machine leaks in. `permissions` defaults to `-A`.
+ */
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string; permissions?: string[]; cwd?: string } = {},
+): Promise<CliResult> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(options.permissions ?? ["-A"]), "--quiet", CLI, ...args],
+    env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp", NO_COLOR: "1", ...options.env },
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  const child = command.spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decoder = new TextDecoder();
+  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+}
+
+/** The envelopes of a JSONL log file. */
+export async function readLogLines(path: string): Promise<Array<Record<string, unknown> & { type: string; seq: number; session: string; data: Record<string, unknown> }>> {
+  const text = await Deno.readTextFile(path);
+  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+/** A temporary workspace directory, removed on dispose. */
+export async function tempWorkspace(): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-cli-" }));
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(path, { recursive: true });
+    },
+  };
+}

@@ -71,6 +71,23 @@ export function secretValues(env: RuntimeEnv): string[] {
   return values;
 }
 
+/**
+ * Keep the workspace's `.rein/` out of git without touching the user's own .gitignore: a
+ * `.gitignore` of `*` inside it. Only for the default log location.
+ */
+export async function ignoreLogDirectory(logPath: string, workspace: string): Promise<void> {
+  if (logPath !== defaultLogPath(workspace)) return;
+  const ignore = resolve(workspace, ".rein", ".gitignore");
+  await Deno.mkdir(resolve(workspace, ".rein"), { recursive: true });
+  try {
+    await Deno.writeTextFile(ignore, "# rein's event log and state; not for version control\n*\n", {
+      createNew: true,
+    });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+}
+
 /** Open the log, fold it, and wire the live effects: the Anthropic model, the tools, the clock. */
 export async function openRuntime(options: {
   workspace: string;
@@ -79,6 +96,7 @@ export async function openRuntime(options: {
   onNotice: (message: string) => void;
 }): Promise<Runtime> {
   const { workspace, env } = options;
+  await ignoreLogDirectory(options.logPath, workspace);
   const state = initialState();
   const store = await openJsonlStore(options.logPath, {
     clock: () => new Date(),

@@ -208,3 +208,17 @@ Deno.test("bad input gets a clear message naming what is wrong", async () => {
   const before = await Deno.readTextFile(`${ws.path}/.rein/events.jsonl`);
   assert.match(before, /\{broken/, "a corrupt log is left untouched");
 });
+
+Deno.test("the workspace's .rein directory is ignored by git without touching .gitignore", async () => {
+  await using fake = await startFakeAnthropic({ script: plainAnswer("ok") });
+  await using ws = await tempWorkspace();
+  const git = (...args: string[]) => new Deno.Command("git", { args, cwd: ws.path, stdout: "piped", stderr: "null" }).output();
+  await git("init", "-q", ".");
+  const result = await runCli(["agent", "-p", "hi", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const status = new TextDecoder().decode((await git("status", "--porcelain", "--untracked-files=all")).stdout);
+  assert.equal(status, "");
+  await assert.rejects(Deno.stat(`${ws.path}/.gitignore`));
+});

@@ -121,6 +121,8 @@ async function runCommand(
   const timer = setTimeout(() => stop("timed out"), timeoutMs);
   const onAbort = () => stop("cancelled");
   context.signal.addEventListener("abort", onAbort, { once: true });
+  // The signal may have aborted while we awaited the setpriv probe or spawned: no event comes.
+  if (context.signal.aborted) onAbort();
   let status: Deno.CommandStatus;
   try {
     status = await child.status;

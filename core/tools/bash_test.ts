@@ -117,6 +117,18 @@ Deno.test("bash does not start a command whose call is already cancelled", async
   await assert.rejects(Deno.stat(join(dir.path, "ran")), Deno.errors.NotFound);
 });
 
+Deno.test("bash cancelled while it is still starting up does not run to the end", async () => {
+  await using dir = await tempDir();
+  // A fresh tool probes setpriv on its first run; abort during that probe, before any listener.
+  const bash = createBashTool({ workspace: dir.path });
+  const controller = new AbortController();
+  const running = bash.run({ command: "sleep 100", timeout: 600_000 }, callContext(controller.signal));
+  controller.abort();
+  const result = await within(10_000, running);
+  assert.equal(result.isError, true);
+  assert.match(result.content, /cancelled/);
+});
+
 Deno.test("bash kills background processes left running when the command ends", async () => {
   await using dir = await tempDir();
   const bash = createBashTool({ workspace: dir.path });

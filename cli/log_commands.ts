@@ -20,7 +20,9 @@ import { createStyles } from "./style.ts";
 export async function foldLog(path: string, io: CommandIo, at?: number): Promise<State> {
   const state = initialState();
   const onNotice = (m: string) => io.stderr.write(`${m}\n`);
-  for await (const event of readLog(path, at === undefined ? { onNotice } : { onNotice, upTo: at })) {
+  for await (
+    const event of readLog(path, at === undefined ? { onNotice } : { onNotice, upTo: at })
+  ) {
     evolve(state, event);
   }
   return state;

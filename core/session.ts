@@ -1,7 +1,7 @@
 import type { EventStore } from "../events/store.ts";
 import type { ConversationMessage, EventPayloads, EventType, NewEvent } from "../events/types.ts";
 import { awaitsModel, type Conversation, lastAssistantText } from "./conversation.ts";
-import type { State } from "./state.ts";
+import type { SessionView, State } from "./state.ts";
 import { runTurn, type TurnDeps, type TurnResult } from "./turn.ts";
 
 /** How a new session is set up; every field is recorded in `session.started`. */
@@ -67,7 +67,7 @@ export class AgentSession {
   }
 
   /** The projected view of this session. */
-  get view() {
+  get view(): SessionView {
     const view = this.#deps.state.sessions[this.id];
     if (!view) throw new Error(`No session "${this.id}" in the log`);
     return view;

@@ -11,16 +11,32 @@ export interface CliResult {
 }
 
 /**
- * Run `rein` as a subprocess with a clean environment: only PATH, HOME and what `env` adds,
- * so no credential of the machine leaks in. `permissions` defaults to `-A`.
+ * The environment for a child `rein`: this process's, minus every ANTHROPIC_* and REIN_*
+ * variable (so no real credential or endpoint leaks into a test), plus `extra`. The rest is
+ * kept so the child finds Deno's npm cache and the registry (HOME, DENO_DIR, proxies, certs).
  */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env = Deno.env.toObject();
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("ANTHROPIC_") || name.startsWith("REIN_")) delete env[name];
+  }
+  return { ...env, NO_COLOR: "1", ...extra };
+}
+
+/** Run `rein` as a subprocess with {@link childEnv}. `permissions` defaults to `-A`. */
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; stdin?: string; permissions?: string[]; cwd?: string } = {},
+  options: { env?: Record<string, string>; stdin?: string; permissions?: string[]; cwd?: string } =
+    {},
 ): Promise<CliResult> {
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", ...(options.permissions ?? ["-A"]), "--quiet", CLI, ...args],
-    env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp", NO_COLOR: "1", ...options.env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: Deno.env.get("HOME") ?? "/tmp",
+      NO_COLOR: "1",
+      ...options.env,
+    },
     clearEnv: true,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
@@ -35,11 +51,26 @@ export async function runCli(
   }
   const output = await child.output();
   const decoder = new TextDecoder();
-  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
 }
 
 /** The envelopes of a JSONL log file. */
-export async function readLogLines(path: string): Promise<Array<Record<string, unknown> & { type: string; seq: number; session: string; data: Record<string, unknown> }>> {
+export async function readLogLines(
+  path: string,
+): Promise<
+  Array<
+    Record<string, unknown> & {
+      type: string;
+      seq: number;
+      session: string;
+      data: Record<string, unknown>;
+    }
+  >
+> {
   const text = await Deno.readTextFile(path);
   return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }

@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 import { message, overloaded, startFakeAnthropic, toolUse } from "./fake_anthropic.ts";
-import { echo, faultThen, lastUserText, plainAnswer, sequentialBash } from "./scenarios.ts";
+import { echo, lastUserText, plainAnswer, sequentialBash } from "./scenarios.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
 const KEY = "sk-ant-api03-KNOWN-SECRET-abcdef0123456789";
 
 Deno.test("-p prints the final answer and exits 0; the API key never reaches the log", async () => {
-  await using fake = await startFakeAnthropic({ script: sequentialBash(2, (i) => `echo ${KEY} ${i}`) });
+  await using fake = await startFakeAnthropic({
+    script: sequentialBash(2, (i) => `echo ${KEY} ${i}`),
+  });
   await using ws = await tempWorkspace();
   const result = await runCli(["agent", "-p", "run two commands", "--workspace", ws.path], {
     env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
@@ -25,14 +27,30 @@ Deno.test("ANTHROPIC_AUTH_TOKEN and ANTHROPIC_MODEL are honoured", async () => {
   await using ws = await tempWorkspace();
   const token = "auth-token-SECRET-9876543210";
   const result = await runCli(["agent", "-p", "hi", "--workspace", ws.path], {
-    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_AUTH_TOKEN: token, ANTHROPIC_MODEL: "claude-from-env" },
+    env: {
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_AUTH_TOKEN: token,
+      ANTHROPIC_MODEL: "claude-from-env",
+    },
   });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(fake.requests[0]?.headers["authorization"], `Bearer ${token}`);
   assert.equal(fake.requests[0]?.body?.model, "claude-from-env");
   assert.equal((await Deno.readTextFile(`${ws.path}/.rein/events.jsonl`)).includes(token), false);
-  const flagged = await runCli(["agent", "-p", "hi", "--workspace", ws.path, "--model", "claude-flag"], {
-    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_AUTH_TOKEN: token, ANTHROPIC_MODEL: "claude-from-env" },
+  const flagged = await runCli([
+    "agent",
+    "-p",
+    "hi",
+    "--workspace",
+    ws.path,
+    "--model",
+    "claude-flag",
+  ], {
+    env: {
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_AUTH_TOKEN: token,
+      ANTHROPIC_MODEL: "claude-from-env",
+    },
   });
   assert.equal(flagged.code, 0, flagged.stderr);
   assert.equal(fake.requests[1]?.body?.model, "claude-flag");
@@ -41,7 +59,15 @@ Deno.test("ANTHROPIC_AUTH_TOKEN and ANTHROPIC_MODEL are honoured", async () => {
 Deno.test("--output-format json prints one result object", async () => {
   await using fake = await startFakeAnthropic({ script: sequentialBash(1, () => "true") });
   await using ws = await tempWorkspace();
-  const result = await runCli(["agent", "-p", "go", "--output-format", "json", "--workspace", ws.path], {
+  const result = await runCli([
+    "agent",
+    "-p",
+    "go",
+    "--output-format",
+    "json",
+    "--workspace",
+    ws.path,
+  ], {
     env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
   });
   assert.equal(result.code, 0, result.stderr);
@@ -59,14 +85,25 @@ Deno.test("--output-format json prints one result object", async () => {
 Deno.test("--output-format stream-json prints each event as it is appended, then the result", async () => {
   await using fake = await startFakeAnthropic({ script: sequentialBash(1, () => "echo hi") });
   await using ws = await tempWorkspace();
-  const result = await runCli(["agent", "-p", "go", "--output-format", "stream-json", "--workspace", ws.path], {
+  const result = await runCli([
+    "agent",
+    "-p",
+    "go",
+    "--output-format",
+    "stream-json",
+    "--workspace",
+    ws.path,
+  ], {
     env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
   });
   assert.equal(result.code, 0, result.stderr);
   const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
   const logged = await readLogLines(`${ws.path}/.rein/events.jsonl`);
   const streamed = lines.slice(0, -1);
-  assert.deepEqual(streamed.map((e) => e.seq), logged.filter((e) => e.type !== "session.started").map((e) => e.seq));
+  assert.deepEqual(
+    streamed.map((e) => e.seq),
+    logged.filter((e) => e.type !== "session.started").map((e) => e.seq),
+  );
   assert.deepEqual(streamed.map((e) => e.type), [
     "user.prompted",
     "turn.started",
@@ -96,17 +133,39 @@ Deno.test("--continue and --resume carry the conversation; sessions lists them",
   await using fake = await startFakeAnthropic({ script: echo() });
   await using ws = await tempWorkspace();
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
-  const first = await runCli(["agent", "-p", "first", "--output-format", "json", "--workspace", ws.path], { env });
+  const first = await runCli([
+    "agent",
+    "-p",
+    "first",
+    "--output-format",
+    "json",
+    "--workspace",
+    ws.path,
+  ], { env });
   const id = JSON.parse(first.stdout).session_id as string;
   await runCli(["agent", "-p", "another session", "--workspace", ws.path], { env });
-  const resumed = await runCli(["agent", "--resume", id.slice(0, 8), "-p", "second", "--workspace", ws.path], { env });
+  const resumed = await runCli([
+    "agent",
+    "--resume",
+    id.slice(0, 8),
+    "-p",
+    "second",
+    "--workspace",
+    ws.path,
+  ], { env });
   assert.equal(resumed.code, 0, resumed.stderr);
   const body = fake.requests.at(-1)?.body;
   assert.equal(body?.messages.length, 3, "the resumed request carries the first exchange");
   assert.equal(lastUserText(body), "second");
-  const continued = await runCli(["agent", "--continue", "-p", "third", "--workspace", ws.path], { env });
+  const continued = await runCli(["agent", "--continue", "-p", "third", "--workspace", ws.path], {
+    env,
+  });
   assert.equal(continued.code, 0, continued.stderr);
-  assert.equal(fake.requests.at(-1)?.body?.messages.length, 5, "--continue picks the latest session");
+  assert.equal(
+    fake.requests.at(-1)?.body?.messages.length,
+    5,
+    "--continue picks the latest session",
+  );
   const sessions = await runCli(["sessions", "--workspace", ws.path], { env });
   assert.equal(sessions.code, 0, sessions.stderr);
   assert.match(sessions.stdout, new RegExp(`${id}\\s+\\S+ \\S+\\s+3\\s+idle\\s+first`));
@@ -117,18 +176,40 @@ Deno.test("--fork ID@SEQ starts a new session from the history up to that seq", 
   await using fake = await startFakeAnthropic({ script: echo() });
   await using ws = await tempWorkspace();
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
-  const first = await runCli(["agent", "-p", "one", "--output-format", "json", "--workspace", ws.path], { env });
+  const first = await runCli([
+    "agent",
+    "-p",
+    "one",
+    "--output-format",
+    "json",
+    "--workspace",
+    ws.path,
+  ], { env });
   const id = JSON.parse(first.stdout).session_id as string;
   await runCli(["agent", "--resume", id, "-p", "two", "--workspace", ws.path], { env });
   const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
   const endOfFirstTurn = log.find((e) => e.type === "turn.ended")?.seq;
-  const forked = await runCli(["agent", "--fork", `${id}@${endOfFirstTurn}`, "-p", "branch", "--output-format", "json", "--workspace", ws.path], { env });
+  const forked = await runCli([
+    "agent",
+    "--fork",
+    `${id}@${endOfFirstTurn}`,
+    "-p",
+    "branch",
+    "--output-format",
+    "json",
+    "--workspace",
+    ws.path,
+  ], { env });
   assert.equal(forked.code, 0, forked.stderr);
   const forkId = JSON.parse(forked.stdout).session_id;
   assert.notEqual(forkId, id);
-  const texts = fake.requests.at(-1)?.body?.messages.map((m) => typeof m.content === "string" ? m.content : m.content.map((b) => b.text ?? "").join(""));
+  const texts = fake.requests.at(-1)?.body?.messages.map((m) =>
+    typeof m.content === "string" ? m.content : m.content.map((b) => b.text ?? "").join("")
+  );
   assert.deepEqual(texts, ["one", "You said: one", "branch"]);
-  const bad = await runCli(["agent", "--fork", "nonsense", "-p", "x", "--workspace", ws.path], { env });
+  const bad = await runCli(["agent", "--fork", "nonsense", "-p", "x", "--workspace", ws.path], {
+    env,
+  });
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /Invalid --fork "nonsense": expected SESSION@SEQ/);
 });
@@ -137,7 +218,17 @@ Deno.test("--max-turns stops a run with a non-zero exit and a resumable session"
   await using fake = await startFakeAnthropic({ script: sequentialBash(5, (i) => `echo ${i}`) });
   await using ws = await tempWorkspace();
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
-  const result = await runCli(["agent", "-p", "go", "--max-turns", "2", "--output-format", "json", "--workspace", ws.path], { env });
+  const result = await runCli([
+    "agent",
+    "-p",
+    "go",
+    "--max-turns",
+    "2",
+    "--output-format",
+    "json",
+    "--workspace",
+    ws.path,
+  ], { env });
   assert.equal(result.code, 1);
   const out = JSON.parse(result.stdout);
   assert.equal(out.subtype, "error_max_turns");
@@ -149,7 +240,9 @@ Deno.test("--max-turns stops a run with a non-zero exit and a resumable session"
 
 Deno.test("when the model keeps failing the user is told and the session stays resumable", async () => {
   let failing = true;
-  await using fake = await startFakeAnthropic({ script: (request, index) => failing ? overloaded() : plainAnswer("back")(request, index) });
+  await using fake = await startFakeAnthropic({
+    script: (request, index) => failing ? overloaded() : plainAnswer("back")(request, index),
+  });
   await using ws = await tempWorkspace();
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, REIN_RETRY_BASE_MS: "1" };
   const result = await runCli(["agent", "-p", "hi", "--workspace", ws.path], { env });
@@ -174,13 +267,17 @@ Deno.test("state prints the projection at a seq; replay needs no network, run or
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
   assert.equal((await runCli(["agent", "-p", "write", "--workspace", ws.path], { env })).code, 0);
   const log = `${ws.path}/.rein/events.jsonl`;
-  const state = await runCli(["state", log, "--at", "4", "--json"], { permissions: ["--allow-read", "--allow-env"] });
+  const state = await runCli(["state", log, "--at", "4", "--json"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
   assert.equal(state.code, 0, state.stderr);
   const projected = JSON.parse(state.stdout);
   assert.equal(projected.lastSeq, 4);
   await Deno.remove(`${ws.path}/made.txt`);
   const served = fake.requests.length;
-  const replay = await runCli(["replay", log, "--verify"], { permissions: ["--allow-read", "--allow-env"] });
+  const replay = await runCli(["replay", log, "--verify"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
   assert.equal(replay.code, 0, replay.stderr);
   assert.match(replay.stdout, /● write_file made\.txt/);
   assert.match(replay.stdout, /all match the log/);
@@ -193,16 +290,32 @@ Deno.test("bad input gets a clear message naming what is wrong", async () => {
   const missing = await runCli(["agent", "-p", "x", "--workspace", `${ws.path}/nope`]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Workspace ".*\/nope" does not exist/);
-  const unknown = await runCli(["agent", "--resume", "deadbeef", "-p", "x", "--workspace", ws.path], { env: { ANTHROPIC_API_KEY: KEY } });
+  const unknown = await runCli(
+    ["agent", "--resume", "deadbeef", "-p", "x", "--workspace", ws.path],
+    { env: { ANTHROPIC_API_KEY: KEY } },
+  );
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /No session "deadbeef"/);
   const turns = await runCli(["agent", "-p", "x", "--max-turns", "0", "--workspace", ws.path]);
   assert.notEqual(turns.code, 0);
   assert.match(turns.stderr, /"0" is not a positive integer/);
   await Deno.mkdir(`${ws.path}/.rein`, { recursive: true });
-  const line = JSON.stringify({ v: 1, seq: 1, ts: "2026-11-22T00:00:00.000Z", type: "user.prompted", session: "s", agent: "lead", data: { text: "a" } });
-  await Deno.writeTextFile(`${ws.path}/.rein/events.jsonl`, `${line}\n{broken\n${line.replace('"seq":1', '"seq":3')}\n`);
-  const corrupt = await runCli(["agent", "-p", "x", "--workspace", ws.path], { env: { ANTHROPIC_API_KEY: KEY } });
+  const line = JSON.stringify({
+    v: 1,
+    seq: 1,
+    ts: "2026-11-22T00:00:00.000Z",
+    type: "user.prompted",
+    session: "s",
+    agent: "lead",
+    data: { text: "a" },
+  });
+  await Deno.writeTextFile(
+    `${ws.path}/.rein/events.jsonl`,
+    `${line}\n{broken\n${line.replace('"seq":1', '"seq":3')}\n`,
+  );
+  const corrupt = await runCli(["agent", "-p", "x", "--workspace", ws.path], {
+    env: { ANTHROPIC_API_KEY: KEY },
+  });
   assert.equal(corrupt.code, 1);
   assert.match(corrupt.stderr, /line 2 of ".*events\.jsonl"/);
   const before = await Deno.readTextFile(`${ws.path}/.rein/events.jsonl`);
@@ -212,13 +325,16 @@ Deno.test("bad input gets a clear message naming what is wrong", async () => {
 Deno.test("the workspace's .rein directory is ignored by git without touching .gitignore", async () => {
   await using fake = await startFakeAnthropic({ script: plainAnswer("ok") });
   await using ws = await tempWorkspace();
-  const git = (...args: string[]) => new Deno.Command("git", { args, cwd: ws.path, stdout: "piped", stderr: "null" }).output();
+  const git = (...args: string[]) =>
+    new Deno.Command("git", { args, cwd: ws.path, stdout: "piped", stderr: "null" }).output();
   await git("init", "-q", ".");
   const result = await runCli(["agent", "-p", "hi", "--workspace", ws.path], {
     env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
   });
   assert.equal(result.code, 0, result.stderr);
-  const status = new TextDecoder().decode((await git("status", "--porcelain", "--untracked-files=all")).stdout);
+  const status = new TextDecoder().decode(
+    (await git("status", "--porcelain", "--untracked-files=all")).stdout,
+  );
   assert.equal(status, "");
   await assert.rejects(Deno.stat(`${ws.path}/.gitignore`));
 });

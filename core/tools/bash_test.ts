@@ -122,7 +122,10 @@ Deno.test("bash cancelled while it is still starting up does not run to the end"
   // A fresh tool probes setpriv on its first run; abort during that probe, before any listener.
   const bash = createBashTool({ workspace: dir.path });
   const controller = new AbortController();
-  const running = bash.run({ command: "sleep 100", timeout: 600_000 }, callContext(controller.signal));
+  const running = bash.run(
+    { command: "sleep 100", timeout: 600_000 },
+    callContext(controller.signal),
+  );
   controller.abort();
   const result = await within(10_000, running);
   assert.equal(result.isError, true);

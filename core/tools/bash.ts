@@ -23,12 +23,18 @@ const schema = z.strictObject({
 /** Input of the bash tool. */
 export type BashInput = z.infer<typeof schema>;
 
+/**
+ * Runs `bash "$@"` as a child and exits with its status; on SIGTERM (sent by the kernel when
+ * the agent dies, via setpriv's parent-death signal) kills its own process group.
+ */
+const SUPERVISOR = `trap 'kill -KILL -- -$$' TERM; bash "$@" & wait $!`;
+
 /** What the bash tool needs from its surroundings. */
 export interface BashToolDeps {
   /** Directory every command starts in. */
   workspace: string;
   /**
-   * Whether to start bash under `setpriv --pdeathsig SIGKILL`. Detected once, on first use,
+   * Whether to start bash under a `setpriv --pdeathsig` supervisor. Detected once, on first use,
    * when omitted.
    */
   usePdeathsig?: boolean;
@@ -84,11 +90,23 @@ async function runCommand(
   // Only what bash prints before it runs (a syntax error on line 1) reaches the stderr pipe, and
   // that is appended after stdout.
   const bashArgs = ["-c", `exec 2>&1; ${input.command}`];
-  // With setpriv, bash dies with SIGKILL if the agent process dies (even by SIGKILL) instead of
-  // running on orphaned. setpriv execs bash, so the pid and process group are the same. The death
-  // signal follows the thread that spawned the child; Deno spawns on the main JS thread.
+  // With setpriv, a supervisor bash gets SIGTERM when the agent process dies (even by SIGKILL)
+  // and its trap SIGKILLs its whole process group, so nothing the command started runs on
+  // orphaned. (The death signal itself is not inherited by forked children, so putting it on the
+  // command's own bash would leave its children behind.) The supervisor leads the group
+  // (detached: true), runs the command as a child and exits with its status. The death signal
+  // follows the thread that spawned the child; Deno spawns on the main JS thread.
   const [program, args] = (await pdeathsig)
-    ? ["setpriv", ["--pdeathsig", "SIGKILL", "--", "bash", ...bashArgs]]
+    ? ["setpriv", [
+      "--pdeathsig",
+      "SIGTERM",
+      "--",
+      "bash",
+      "-c",
+      SUPERVISOR,
+      "rein-bash",
+      ...bashArgs,
+    ]]
     : ["bash", bashArgs];
 
   let child: Deno.ChildProcess;
@@ -139,12 +157,31 @@ async function runCommand(
   if (ending === "timed out") notes.push(`Command timed out after ${timeoutMs / 1000}s`);
   else if (ending === "cancelled") notes.push("Command cancelled");
   else if (status.code !== 0) {
-    notes.push(`Exit code: ${status.code}${status.signal ? ` (killed by ${status.signal})` : ""}`);
+    const signal = status.signal ?? signalOfExitCode(status.code);
+    notes.push(`Exit code: ${status.code}${signal ? ` (killed by ${signal})` : ""}`);
   }
   if (leftBehind) {
     notes.push("Background processes still running when the command ended were killed");
   }
   return { content: notes.join("\n\n"), isError: ending !== "exited" || status.code !== 0 };
+}
+
+/** Common signals by number, to name them from a shell's 128+N exit status. */
+const SIGNALS: Record<number, string> = {
+  1: "SIGHUP",
+  2: "SIGINT",
+  3: "SIGQUIT",
+  6: "SIGABRT",
+  9: "SIGKILL",
+  11: "SIGSEGV",
+  13: "SIGPIPE",
+  14: "SIGALRM",
+  15: "SIGTERM",
+};
+
+/** The signal a shell reports as exit status 128+N (the supervisor passes statuses on so). */
+function signalOfExitCode(code: number): string | undefined {
+  return code > 128 ? SIGNALS[code - 128] : undefined;
 }
 
 /** SIGKILLs the process group led by `pid`. Returns whether any process was left to kill. */

@@ -51,5 +51,6 @@ function seqReason(found: number, expected: number): string {
 
 function jsonReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return `invalid JSON: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+  // V8's wording ("Unexpected end of JSON input") already says what is wrong.
+  return `${message.charAt(0).toLowerCase()}${message.slice(1)}`;
 }

@@ -6,12 +6,6 @@ import type { UpcasterTable } from "./upcast.ts";
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 10;
 
-/** The events of one chunk of complete lines, and the byte offset just after them. */
-export interface ScannedChunk {
-  events: Envelope[];
-  end: number;
-}
-
 /** Where a scan stopped: byte offset after the last complete line read, lines read, torn bytes. */
 export interface ScanEnd {
   end: number;
@@ -31,17 +25,21 @@ export interface ScanRange {
 }
 
 /**
- * Read complete lines of `file` from `range.start` to the end of the file, in large chunks
- * decoded once each, and yield their decoded envelopes chunk by chunk. Bytes after the last
+ * Read complete lines of `file` from `range.start` to the end of the file (or line
+ * `range.until`), in large chunks decoded once each, and hand each decoded envelope to `visit`
+ * as soon as it is decoded, so a rebuild retains nothing. Yields, after each chunk, the byte
+ * offset just past its last line (every event up to it has been visited). Bytes after the last
  * `\n` are not decoded; their count is returned as `tail`. Moves the file position.
- * Throws {@link LogCorruptionError} (or `LogVersionError`) at the first bad line.
+ * Throws {@link LogCorruptionError} (or `LogVersionError`) at the first bad line, and whatever
+ * `visit` throws.
  */
 export async function* scanLog(
   file: Deno.FsFile,
   name: string,
   range: ScanRange,
   upcasters: UpcasterTable,
-): AsyncGenerator<ScannedChunk, ScanEnd, undefined> {
+  visit: (event: Envelope) => void,
+): AsyncGenerator<number, ScanEnd, undefined> {
   let buffer = new Uint8Array(CHUNK_SIZE);
   let spare = new Uint8Array(CHUNK_SIZE);
   const until = range.until ?? Infinity;
@@ -67,27 +65,39 @@ export async function* scanLog(
       const complete = concat(pending, fresh.subarray(0, cut + 1));
       pending = cut + 1 < count ? [fresh.slice(cut + 1)] : [];
       const text = decodeChunk(complete, name, line);
-      const events: Envelope[] = [];
       let from = 0;
       while (from < text.length) {
         const to = text.indexOf("\n", from);
         line++;
-        events.push(decodeLine(text.slice(from, to), name, line, upcasters));
+        let event: Envelope;
+        try {
+          event = decodeLine(text.slice(from, to), name, line, upcasters);
+        } catch (error) {
+          // Report how far the good lines before this one reach, so a caller that keeps an
+          // offset stays consistent with what it was given; then fail.
+          if (from > 0) yield end + byteLength(text.slice(0, from));
+          throw error;
+        }
+        visit(event);
         from = to + 1;
         if (line >= until) {
-          end += new TextEncoder().encode(text.slice(0, from)).length;
-          yield { events, end };
+          end += byteLength(text.slice(0, from));
+          yield end;
           return { end, lastLine: line, tail: 0 };
         }
       }
       end += complete.length;
-      yield { events, end };
+      yield end;
     }
   } finally {
     // Never leave a read running on a file the caller may close next.
     await reading.catch(() => null);
   }
   return { end, lastLine: line, tail: pending.reduce((sum, part) => sum + part.length, 0) };
+}
+
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
 }
 
 /** `head` parts then `tail` as one array; `tail` itself (not a copy) when `head` is empty. */

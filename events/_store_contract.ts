@@ -113,4 +113,19 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
     data.text = "changed";
     assert.deepEqual(stored?.data, { text: "a" });
   });
+
+  contract(
+    "a throwing listener does not starve the others; its error is thrown after",
+    async (h) => {
+      const seen: number[] = [];
+      const store = await h.open({});
+      store.subscribe((e) => {
+        if (e.seq === 1) throw new Error("projection bug");
+      });
+      store.subscribe((e) => seen.push(e.seq));
+      await assert.rejects(store.append([prompt("a"), prompt("b")]), /projection bug/);
+      assert.deepEqual(seen, [1, 2]);
+      assert.equal((await store.append([prompt("c")]))[0]?.seq, 3);
+    },
+  );
 }

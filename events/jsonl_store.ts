@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { Delivery } from "./_delivery.ts";
 import { encodeEvents } from "./_encode.ts";
 import { type ScanEnd, scanLog } from "./_scan_log.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
@@ -93,7 +94,9 @@ export class JsonlStore implements EventStore {
         if (options.sync === true) await this.#syncData();
         return batch.envelopes;
       });
-      this.#deliver(envelopes);
+      const delivery = new Delivery(this.#listeners);
+      for (const envelope of envelopes) delivery.deliver(envelope);
+      delivery.rethrow();
       return envelopes;
     });
   }
@@ -156,19 +159,22 @@ export class JsonlStore implements EventStore {
       );
     }
     const range = { start: this.#end, firstLine: this.#lastSeq + 1 };
-    const scan = scanLog(this.#file, this.path, range, this.#upcasters);
+    const delivery = new Delivery(this.#listeners);
+    const scan = scanLog(this.#file, this.path, range, this.#upcasters, (event) => {
+      this.#lastSeq = event.seq;
+      if (collect) caught.push(event);
+      delivery.deliver(event);
+    });
     for (;;) {
       const step = await scan.next();
       if (step.done) {
         if (step.value.tail > 0) await this.#repairTornTail(step.value);
-        return caught;
+        break;
       }
-      const { events, end } = step.value;
-      this.#end = end;
-      this.#lastSeq += events.length;
-      if (collect) { for (const event of events) caught.push(event); }
-      this.#deliver(events);
+      this.#end = step.value;
     }
+    delivery.rethrow();
+    return caught;
   }
 
   async #repairTornTail({ end, lastLine, tail }: ScanEnd): Promise<void> {
@@ -219,13 +225,6 @@ export class JsonlStore implements EventStore {
       throw new Error(`Cannot sync "${this.path}": the store now refuses every write`, {
         cause: error,
       });
-    }
-  }
-
-  #deliver(events: readonly Envelope[]): void {
-    const listeners = this.#listeners;
-    for (const event of events) {
-      for (const listener of listeners) listener(event);
     }
   }
 

@@ -33,7 +33,7 @@ Deno.test("opening creates the log and its parent directories", async () => {
 });
 
 Deno.test("a line of bad JSON in the middle is refused with file, line and reason", async () => {
-  await assertRefused([line(1), '{"v":1,"seq":2,', line(3)], 2, /^invalid JSON: /);
+  await assertRefused([line(1), '{"v":1,"seq":', line(3)], 2, /^unexpected end of JSON input$/);
 });
 
 Deno.test("a line missing a field is refused with file, line and reason", async () => {
@@ -181,5 +181,21 @@ Deno.test("an event that cannot be read back is refused before anything is writt
   await assert.rejects(store.append([prompt("ok"), bad]), TypeError);
   assert.equal(await Deno.readTextFile(path), "");
   assert.equal((await store.append([prompt("a")]))[0]?.seq, 1);
+  await store.close();
+});
+
+Deno.test("after refusing a damaged line, trying again names the same line", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  const seen: number[] = [];
+  const store = await openJsonlStore(path, {
+    clock: fixedClock(),
+    onEvent: (e) => seen.push(e.seq),
+  });
+  await Deno.writeTextFile(path, `${line(1)}\n${line(2)}\n{oops\n`);
+  await assert.rejects(store.catchUp(), /line 3 of .*in JSON at position 1/);
+  await assert.rejects(store.append([prompt("x")]), /line 3 of .*in JSON at position 1/);
+  assert.deepEqual(seen, [1, 2]);
+  assert.equal(store.lastSeq, 2);
   await store.close();
 });

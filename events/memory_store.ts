@@ -1,3 +1,4 @@
+import { Delivery } from "./_delivery.ts";
 import { encodeEvents } from "./_encode.ts";
 import { parseEnvelope } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
@@ -110,10 +111,9 @@ export class MemoryEventStore implements EventStore {
   }
 
   #deliver(events: readonly Envelope[]): void {
-    const listeners = this.#listeners;
-    for (const event of events) {
-      for (const listener of listeners) listener(event);
-    }
+    const delivery = new Delivery(this.#listeners);
+    for (const event of events) delivery.deliver(event);
+    delivery.rethrow();
   }
 
   #assertOpen(action: string): void {

@@ -64,3 +64,38 @@ Deno.test("readLog refuses a damaged line with its line number", async () => {
 Deno.test("readLog of a missing file throws NotFound", async () => {
   await assert.rejects(readEvents("/nonexistent/rein/events.jsonl"), Deno.errors.NotFound);
 });
+
+/** How many of this process's descriptors are open on `path` (Linux only). */
+function openDescriptors(path: string): number {
+  return [...Deno.readDirSync("/proc/self/fd")].filter((entry) => {
+    try {
+      return Deno.readLinkSync(`/proc/self/fd/${entry.name}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+Deno.test({
+  name: "stopping a readLog loop early closes the file",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    await using dir = await tempDir();
+    const path = join(await Deno.realPath(dir.path), "events.jsonl");
+    // Written synchronously, so no descriptor of the writer is still closing.
+    Deno.writeTextFileSync(path, `${line(1)}\n${line(2)}\n`);
+    const before = openDescriptors(path);
+    for await (const event of readLog(path)) {
+      assert.equal(event.seq, 1);
+      break;
+    }
+    assert.equal(openDescriptors(path), before);
+    await assert.rejects(
+      readEvents(path, { upTo: 5, upcasters: {} }).then(() => {
+        throw new Error("done");
+      }),
+      /done/,
+    );
+    assert.equal(openDescriptors(path), before);
+  },
+});

@@ -30,8 +30,9 @@ export function upcast(
   target: number = CURRENT_VERSION,
 ): RawEvent | string {
   const from = raw.v;
+  if (from === undefined) return `missing "v"`;
   if (typeof from !== "number" || !Number.isInteger(from)) {
-    return `"v" must be an integer, found ${JSON.stringify(from) ?? "nothing"}`;
+    return `"v" must be an integer, found ${JSON.stringify(from)}`;
   }
   if (from > target) return `version ${from} is newer than ${target}`;
   let current = raw;

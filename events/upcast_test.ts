@@ -51,5 +51,5 @@ Deno.test("upcast names a missing step, a newer version and a non-integer versio
   assert.equal(upcast(V0, {}), "no upcaster from version 0 (this build reads version 1)");
   assert.equal(upcast({ ...V0, v: 2 }, RENAME_PROMPT), "version 2 is newer than 1");
   assert.equal(upcast({ ...V0, v: "1" }), '"v" must be an integer, found "1"');
-  assert.equal(upcast({ seq: 1 }), '"v" must be an integer, found nothing');
+  assert.equal(upcast({ seq: 1 }), 'missing "v"');
 });

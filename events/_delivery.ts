@@ -1,0 +1,35 @@
+import type { EventListener } from "./store.ts";
+import type { Envelope } from "./types.ts";
+
+/**
+ * Hands events to a fixed list of listeners. A listener that throws does not stop delivery to
+ * the others or of later events (which would leave projections silently behind the store);
+ * the first error is kept and thrown by {@link Delivery.rethrow} once delivery is done.
+ */
+export class Delivery {
+  readonly #listeners: readonly EventListener[];
+  #failed = false;
+  #error: unknown;
+
+  constructor(listeners: readonly EventListener[]) {
+    this.#listeners = listeners;
+  }
+
+  deliver(event: Envelope): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        if (!this.#failed) {
+          this.#failed = true;
+          this.#error = error;
+        }
+      }
+    }
+  }
+
+  /** Throw the first error a listener threw, if any. */
+  rethrow(): void {
+    if (this.#failed) throw this.#error;
+  }
+}

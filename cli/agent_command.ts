@@ -53,6 +53,7 @@ export async function agentCommand(
     });
     const maxTurns = flags.maxTurns ?? null;
     if (headless) {
+      const { runHeadless } = await import("./headless.ts");
       return await runHeadless(
         runtime,
         chosen,
@@ -61,6 +62,7 @@ export async function agentCommand(
         io,
       );
     }
+    const { runRepl } = await import("./repl.ts");
     return await runRepl(
       runtime,
       chosen,

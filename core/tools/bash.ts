@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CappedOutput } from "./_capped_output.ts";
-import { errorMessage } from "./_format.ts";
+import { errorMessage, formatNumber } from "./_format.ts";
 import type { Tool, ToolCallContext, ToolResult } from "./tool.ts";
 
 /** Default and maximum command timeouts, in milliseconds. */
@@ -45,7 +45,7 @@ const description = `Runs a bash command in the workspace and returns its output
 - Each call starts a fresh \`bash -c\` in the workspace root: cd, variables and shell state do not carry over between calls. Use paths relative to the workspace root, and quote paths that contain spaces.
 - stdin is closed, so interactive commands (editors, prompts, \`git rebase -i\`, pagers waiting for input) cannot work; pass flags such as \`--yes\` or \`--no-edit\` instead.
 - stdout and stderr are returned together, interleaved as they were written. Output beyond ${
-  OUTPUT_MAX_CHARS.toLocaleString("en-US")
+  formatNumber(OUTPUT_MAX_CHARS)
 } characters is cut in the middle, keeping the beginning and the end; filter long output yourself (grep, head, tail) when you need a particular part.
 - A non-zero exit status is reported as "Exit code: N" and counts as a failure.
 - The timeout defaults to ${BASH_DEFAULT_TIMEOUT_MS / 1000} s and can be raised up to ${

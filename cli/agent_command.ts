@@ -8,6 +8,7 @@ import {
   openRuntime,
   resolveWorkspace,
   type RuntimeEnv,
+  userPath,
 } from "./runtime.ts";
 import { chooseSession } from "./session_choice.ts";
 
@@ -31,7 +32,7 @@ export async function agentCommand(
   io: CommandIo,
 ): Promise<number> {
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
-  const logPath = flags.log ?? defaultLogPath(workspace);
+  const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
   const model = flags.model ?? env.get("ANTHROPIC_MODEL") ?? DEFAULT_MODEL;
   const headless = flags.print !== undefined;
   let prompt = typeof flags.print === "string" ? flags.print : undefined;

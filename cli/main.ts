@@ -34,9 +34,11 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
     .option("--workspace <dir>", "workspace whose log to read")
     .option("--json", "print JSON")
     .action(async (flags) => {
-      const { defaultLogPath, resolveWorkspace } = await import("./runtime.ts");
+      const { defaultLogPath, resolveWorkspace, userPath } = await import("./runtime.ts");
       const { sessionsCommand } = await import("./log_commands.ts");
-      const log = flags.log ?? defaultLogPath(resolveWorkspace(flags.workspace, env, Deno.cwd()));
+      const log = flags.log
+        ? userPath(flags.log, env, Deno.cwd())
+        : defaultLogPath(resolveWorkspace(flags.workspace, env, Deno.cwd()));
       exit(await sessionsCommand(log, flags.json ?? false, io));
     });
 
@@ -47,9 +49,9 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
     .option("--json", "print the whole state as JSON")
     .action(async (log, flags) => {
       const { stateCommand } = await import("./log_commands.ts");
-      exit(
-        await stateCommand(inCallerDir(log, env), { at: flags.at, json: flags.json ?? false }, io),
-      );
+      const { userPath } = await import("./runtime.ts");
+      const path = userPath(log, env, Deno.cwd());
+      exit(await stateCommand(path, { at: flags.at, json: flags.json ?? false }, io));
     });
 
   program.command("replay")
@@ -60,8 +62,9 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
     .option("-q, --quiet", "print only the verdict")
     .action(async (log, flags) => {
       const { replayCommand } = await import("./log_commands.ts");
+      const { userPath } = await import("./runtime.ts");
       exit(
-        await replayCommand(inCallerDir(log, env), {
+        await replayCommand(userPath(log, env, Deno.cwd()), {
           session: flags.session,
           verify: flags.verify ?? false,
           quiet: flags.quiet ?? false,
@@ -77,12 +80,6 @@ function positiveInt(value: string): number {
     throw new InvalidArgumentError(`"${value}" is not a positive integer`);
   }
   return n;
-}
-
-/** Paths given on the command line are relative to where the user was (INIT_CWD under deno task). */
-function inCallerDir(path: string, env: RuntimeEnv): string {
-  const base = env.get("INIT_CWD") ?? Deno.cwd();
-  return path.startsWith("/") ? path : `${base}/${path}`;
 }
 
 if (import.meta.main) {

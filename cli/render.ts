@@ -7,16 +7,23 @@ export interface Sink {
   write(text: string): void;
 }
 
+/** What was rendered last; a new block of output is set off from the previous one by a blank line. */
+type Block = "none" | "input" | "text" | "tool" | "notice";
+
 /**
  * Renders a session as a person reads it: assistant text as it streams, one line per tool call
- * (name and key argument) with a short result line, retries, and how each turn ended. Used by the
- * REPL, by `-p --output-format text` progress on stderr, and by `replay`.
+ * (name and key argument) with a short result line, retries, and how each turn ended. Blocks
+ * (the prompt, a stretch of text, a tool call with its result) are separated by one blank line.
+ * Used by the REPL, by `-p --output-format text` progress on stderr, and by `replay`. Writes
+ * only to its sink; never throws.
  */
 export class Renderer {
   readonly #out: Sink;
   readonly #styles: Styles;
   readonly #tools: Map<string, AnyTool>;
-  #atLineStart = true;
+  /** Where the cursor is: at the start of a line below a blank one, below text, or mid-line. */
+  #column: "blank" | "start" | "mid" = "blank";
+  #block: Block = "none";
 
   constructor(out: Sink, styles: Styles, tools: readonly AnyTool[]) {
     this.#out = out;
@@ -24,18 +31,34 @@ export class Renderer {
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
   }
 
-  /** Streamed assistant text. */
+  /** Streamed assistant text; the first delta of a reply starts a new block. */
   text(delta: string): void {
-    if (!delta) return;
-    this.#out.write(delta);
-    this.#atLineStart = delta.endsWith("\n");
+    if (this.#block !== "text") {
+      delta = delta.replace(/^\n+/, "");
+      if (!delta) return;
+      this.#startBlock("text");
+    }
+    this.#write(delta);
   }
 
   /** Print a line of its own (a notice, an error), starting on a fresh line. */
   line(text: string): void {
-    this.#newline();
-    this.#out.write(`${text}\n`);
-    this.#atLineStart = true;
+    this.#lineStart();
+    this.#write(`${text}\n`);
+    if (this.#block === "none" || this.#block === "text") this.#block = "notice";
+  }
+
+  /** End the current block: what comes next is set off by a blank line. */
+  gap(): void {
+    this.#lineStart();
+    if (this.#column === "start") this.#write("\n");
+    this.#block = "none";
+  }
+
+  /** Someone else (the line editor) echoed the user's input and ended its line. */
+  afterInput(): void {
+    this.#column = "start";
+    this.#block = "input";
   }
 
   /** Render one event of the session. */
@@ -43,45 +66,34 @@ export class Renderer {
     const s = this.#styles;
     switch (event.type) {
       case "user.prompted":
-        this.line(s.bold(`> ${event.data.text}`));
+        this.#startBlock("input");
+        this.#write(`${s.bold(`> ${event.data.text}`)}\n`);
         break;
       case "tool.requested":
-        this.line(
+        this.#startBlock("tool");
+        this.#write(
           `${s.cyan("●")} ${s.bold(event.data.name)} ${
             this.#summarize(event.data.name, event.data.input)
-          }`,
+          }\n`,
         );
         break;
-      case "tool.completed": {
-        const summary = resultSummary(event.data.content);
-        const marker = `  ${s.dim("⎿")} `;
-        if (event.data.outcome === "interrupted") {
-          this.line(`${marker}${s.yellow(`${event.data.name}: interrupted, outcome unknown`)}`);
-        } else if (event.data.outcome === "cancelled") {
-          this.line(`${marker}${s.yellow("cancelled")}`);
-        } else if (event.data.isError) this.line(`${marker}${s.red(summary)}`);
-        else this.line(`${marker}${s.dim(summary)}`);
+      case "tool.completed":
+        this.line(`  ${s.dim("⎿")}  ${this.#result(event.data)}`);
         break;
-      }
       case "model.failed": {
         const { retryInMs, message, attempt } = event.data;
         const next = retryInMs === null
           ? "giving up"
           : `retrying in ${(retryInMs / 1000).toFixed(1)}s (attempt ${attempt + 1})`;
-        this.line(s.yellow(`  ${message}; ${next}`));
+        if (this.#block !== "notice") this.#startBlock("notice");
+        this.line(s.yellow(`${message}; ${next}`));
         break;
       }
       case "model.responded":
-        if (!this.#atLineStart) this.#newline();
+        this.#lineStart();
         break;
       case "turn.ended":
-        if (event.data.reason === "failed") this.line(s.red(`✗ ${event.data.message ?? "failed"}`));
-        else if (event.data.reason === "cancelled") this.line(s.yellow("⏹ Cancelled"));
-        else if (event.data.reason === "max_turns") {
-          this.line(s.yellow(`⏹ ${event.data.message ?? "Stopped at --max-turns"}`));
-        } else if (event.data.reason === "interrupted") {
-          this.line(s.yellow("⏹ The previous run was interrupted"));
-        }
+        this.#turnEnded(event.data);
         break;
       case "session.resumed":
         this.line(s.dim(`— resumed (${event.data.how})`));
@@ -94,6 +106,33 @@ export class Renderer {
     }
   }
 
+  #result(data: { name: string; content: string; isError: boolean; outcome?: string }): string {
+    const s = this.#styles;
+    if (data.outcome === "interrupted") {
+      return s.yellow(`${data.name}: interrupted, outcome unknown`);
+    }
+    if (data.outcome === "cancelled") return s.yellow("Cancelled");
+    const { head, more, last } = resultSummary(data.content);
+    const rest = more > 0 ? s.dim(` … +${more} ${more === 1 ? "line" : "lines"}`) : "";
+    if (!data.isError) return `${head}${rest}`;
+    // The verdict of a failure (an exit code, a timeout) is usually its last line.
+    return `${s.red(last === null ? head : `${head} · ${last}`)}${rest}`;
+  }
+
+  #turnEnded(data: { reason: string; message?: string }) {
+    const s = this.#styles;
+    let notice: string;
+    if (data.reason === "failed") notice = s.red(`✗ ${data.message ?? "Failed"}`);
+    else if (data.reason === "cancelled") notice = s.yellow("⏹ Cancelled");
+    else if (data.reason === "max_turns") {
+      notice = s.yellow(`⏹ ${data.message ?? "Stopped at --max-turns"}`);
+    } else if (data.reason === "interrupted") {
+      notice = s.yellow("⏹ The previous run was interrupted");
+    } else return;
+    if (this.#block === "none" || this.#block === "input") this.#startBlock("notice");
+    this.line(notice);
+  }
+
   #summarize(name: string, input: unknown): string {
     const tool = this.#tools.get(name);
     let text: string;
@@ -102,20 +141,46 @@ export class Renderer {
     } catch {
       text = JSON.stringify(input);
     }
-    const line = (text ?? "").split("\n")[0] ?? "";
-    return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+    return truncate((text ?? "").split("\n")[0] ?? "");
   }
 
-  #newline() {
-    if (!this.#atLineStart) this.#out.write("\n");
-    this.#atLineStart = true;
+  #startBlock(block: Block) {
+    if (this.#block !== "none" || this.#column !== "blank") this.gap();
+    this.#block = block;
+  }
+
+  #lineStart() {
+    if (this.#column === "mid") this.#write("\n");
+  }
+
+  #write(text: string) {
+    if (!text) return;
+    this.#out.write(text);
+    if (!text.endsWith("\n")) this.#column = "mid";
+    else if (text.endsWith("\n\n") || (text === "\n" && this.#column !== "mid")) {
+      this.#column = "blank";
+    } else this.#column = "start";
   }
 }
 
-/** A one-line summary of a tool result: its first line and how many more there are. */
-export function resultSummary(content: string): string {
-  const lines = content.replace(/\n+$/, "").split("\n");
-  const first = (lines[0] ?? "").trim();
-  const head = first.length > 100 ? `${first.slice(0, 99)}…` : first || "(no output)";
-  return lines.length > 1 ? `${head} (+${lines.length - 1} lines)` : head;
+/**
+ * A tool result in brief: its first non-blank line (cut at 100 characters), how many lines
+ * follow it, and the last non-blank line when it is another one. Pure.
+ */
+export function resultSummary(
+  content: string,
+): { head: string; more: number; last: string | null } {
+  const lines = content.replace(/\s+$/, "").split("\n");
+  const first = lines.findIndex((line) => line.trim() !== "");
+  if (first === -1) return { head: "(No output)", more: 0, last: null };
+  const more = lines.length - first - 1;
+  return {
+    head: truncate(lines[first]?.trim() ?? ""),
+    more,
+    last: more > 0 ? truncate(lines.at(-1)?.trim() ?? "") : null,
+  };
+}
+
+function truncate(line: string): string {
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }

@@ -39,11 +39,24 @@ export function defaultLogPath(workspace: string): string {
 }
 
 /**
- * The workspace a command works in: --workspace, else the directory `deno task` was started
- * from (INIT_CWD), else the current directory. Must be an existing directory.
+ * The directory the user ran the command from: under `deno task` the process runs in the
+ * config's directory and INIT_CWD holds where the user was.
+ */
+export function callerDir(env: RuntimeEnv, cwd: string): string {
+  return env.get("INIT_CWD") ?? cwd;
+}
+
+/** A path from the command line, resolved against the user's directory. */
+export function userPath(path: string, env: RuntimeEnv, cwd: string): string {
+  return resolve(callerDir(env, cwd), path);
+}
+
+/**
+ * The workspace a command works in: --workspace (relative to where the user was), else the
+ * directory the user ran the command from. Must be an existing directory.
  */
 export function resolveWorkspace(flag: string | undefined, env: RuntimeEnv, cwd: string): string {
-  const chosen = resolve(cwd, flag ?? env.get("INIT_CWD") ?? cwd);
+  const chosen = userPath(flag ?? ".", env, cwd);
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(chosen);

@@ -234,3 +234,30 @@ async function waitFor(condition: () => boolean, timeoutMs = 5000) {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+Deno.test("a bad tool input or an unknown tool comes back to the model as an error result", async () => {
+  let asked = 0;
+  await using t = await startTestSession(() => {
+    asked += 1;
+    if (asked === 1) {
+      return message([
+        toolUse("t_bad", "read_file", { path: 42, limit: "many" }),
+        toolUse("t_unknown", "teleport", { where: "mars" }),
+      ]);
+    }
+    return message("understood");
+  });
+  const result = await t.session.prompt("go", run());
+  assert.equal(result.reason, "completed");
+  const results = t.events().flatMap((e) => e.type === "tool.completed" ? [e.data] : []);
+  assert.equal(results[0]?.isError, true);
+  assert.match(results[0]?.content ?? "", /^Invalid input for read_file: .*"path"/);
+  assert.equal(results[1]?.isError, true);
+  assert.match(
+    results[1]?.content ?? "",
+    /^Unknown tool "teleport". Available tools: bash, read_file/,
+  );
+  const sent = t.fake.requests[1]?.body?.messages.at(-1);
+  assert.equal(sent?.role, "user");
+  assert.equal(Array.isArray(sent?.content) && sent.content.filter((b) => b.is_error).length, 2);
+});

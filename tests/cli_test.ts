@@ -338,3 +338,26 @@ Deno.test("the workspace's .rein directory is ignored by git without touching .g
   assert.equal(status, "");
   await assert.rejects(Deno.stat(`${ws.path}/.gitignore`));
 });
+
+Deno.test("relative --workspace and --log are taken from where the user ran deno task", async () => {
+  await using fake = await startFakeAnthropic({ script: plainAnswer("ok") });
+  await using ws = await tempWorkspace();
+  await Deno.mkdir(`${ws.path}/project`);
+  const result = await runCli([
+    "agent",
+    "-p",
+    "hi",
+    "--workspace",
+    "project",
+    "--log",
+    "logs/run.jsonl",
+  ], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, INIT_CWD: ws.path },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const log = await readLogLines(`${ws.path}/logs/run.jsonl`);
+  assert.equal(log[0]?.data.workspace, `${ws.path}/project`);
+  const state = await runCli(["state", "logs/run.jsonl"], { env: { INIT_CWD: ws.path } });
+  assert.equal(state.code, 0, state.stderr);
+  assert.match(state.stdout, /status +idle/);
+});

@@ -85,11 +85,15 @@ export class AgentSession {
     return lastAssistantText(this.conversation);
   }
 
-  /** True when a turn was cut off, a call never ran, or a request was never answered. */
+  /**
+   * True when a turn was cut off, a call never ran, or a request was never answered. A turn the
+   * user cancelled is not unfinished work: reopening the session waits for a new prompt.
+   */
   get hasUnfinishedWork(): boolean {
     const conversation = this.conversation;
-    return this.view.status === "unfinished" || conversation.pendingCalls.length > 0 ||
-      conversation.openIntents.length > 0 || awaitsModel(conversation);
+    if (conversation.openIntents.length > 0 || this.view.status === "unfinished") return true;
+    if (this.view.status === "cancelled") return false;
+    return conversation.pendingCalls.length > 0 || awaitsModel(conversation);
   }
 
   /** Send a prompt and run the turn to its end. */

@@ -261,3 +261,17 @@ Deno.test("a bad tool input or an unknown tool comes back to the model as an err
   assert.equal(sent?.role, "user");
   assert.equal(Array.isArray(sent?.content) && sent.content.filter((b) => b.is_error).length, 2);
 });
+
+Deno.test("a session whose turn the user cancelled is not continued by a bare resume", async () => {
+  await using t = await startTestSession(plainAnswer("answer"));
+  const controller = new AbortController();
+  controller.abort();
+  const result = await t.session.prompt("never mind", {
+    signal: controller.signal,
+    maxTurns: null,
+  });
+  assert.equal(result.reason, "cancelled");
+  assert.equal(t.session.hasUnfinishedWork, false);
+  assert.equal(await t.reopen().resume("continue", undefined, run()), null);
+  assert.equal(t.fake.requests.length, 0);
+});

@@ -135,6 +135,7 @@ export async function replayCommand(
       }),
     });
     const d = result.divergence;
+    if (!options.quiet) renderer.gap();
     if (!d) {
       renderer.line(
         styles.green(`✓ session ${id}: ${result.matched} events replayed, all match the log`),

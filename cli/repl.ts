@@ -20,7 +20,8 @@ const HELP = [
 
 /**
  * The interactive session: read a prompt, run the turn with streamed output, repeat. Ctrl-C
- * cancels the running turn (recorded as an event), Ctrl-D or /exit leaves. Returns the exit code.
+ * cancels the running turn (recorded as an event) or clears the prompt; Ctrl-D or /exit leaves
+ * (Ctrl-D during a turn cancels it first). Returns the exit code.
  */
 export async function runRepl(
   runtime: Runtime,
@@ -138,8 +139,11 @@ class LineReader {
       : createInterface({ input: process.stdin, terminal });
     this.#rl.on("line", (line) => this.#deliver(line));
     this.#rl.on("close", () => {
+      const byUser = !this.#closed;
       this.#closed = true;
       if (this.#waiting && this.#terminal) this.#echo.write("\n");
+      // Ctrl-D during a turn: readline has given the keyboard back (cooked mode), so leave now.
+      else if (this.#terminal && byUser) this.onInterrupt();
       this.#deliver(null);
     });
     this.#rl.on("SIGINT", () => this.onInterrupt());
@@ -180,6 +184,7 @@ class LineReader {
   }
 
   close(): void {
+    this.#closed = true;
     this.#rl.close();
   }
 

@@ -1,0 +1,264 @@
+import assert from "node:assert/strict";
+import {
+  type FakeAnthropic,
+  type FakeScriptFn,
+  message,
+  startFakeAnthropic,
+  text,
+  toolUse,
+} from "./fake_anthropic.ts";
+import { lastUserText } from "./scenarios.ts";
+import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
+
+const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
+const STREAMED = "Streaming answer: alpha bravo charlie delta echo foxtrot golf hotel india " +
+  "juliet kilo lima mike november oscar papa quebec romeo sierra tango. THE END.";
+
+/** Replies chosen by the prompt, so every test can use one script. */
+const script: FakeScriptFn = (request) => {
+  const prompt = lastUserText(request.body);
+  if (prompt === "stream please") return message(STREAMED, { chunkDelayMs: 250 });
+  if (prompt === "sleep please") {
+    return message([text("Sleeping."), toolUse("toolu_sleep", "bash", { command: "sleep 30" })]);
+  }
+  return message(`You said: ${prompt}`);
+};
+
+interface Agent extends AsyncDisposable {
+  terminal: Terminal;
+  workspace: string;
+  /** Resolves to the exit code once the agent has left, or rejects after `timeoutMs`. */
+  exitCode(timeoutMs?: number): Promise<number>;
+}
+
+/** Start `rein agent` in tmux against `fake`, in a fresh workspace; the exit code goes to a file. */
+async function startAgent(fake: FakeAnthropic): Promise<Agent> {
+  const dir = await Deno.makeTempDir({ prefix: "rein-interactive-" });
+  const workspace = `${dir}/ws`;
+  await Deno.mkdir(workspace);
+  const exitFile = `${dir}/exitcode`;
+  const command = [
+    "env -u NO_COLOR",
+    `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=test-key`,
+    `${shellQuote(Deno.execPath())} run -A ${shellQuote(MAIN)} agent`,
+    `--workspace ${shellQuote(workspace)}; echo $? > ${shellQuote(exitFile)}`,
+  ].join(" ");
+  const terminal = await Terminal.start(`sh -c ${shellQuote(command)}`);
+  return {
+    terminal,
+    workspace,
+    async exitCode(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const written = await Deno.readTextFile(exitFile).catch(() => "");
+        if (written.endsWith("\n")) return Number(written.trim());
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      throw new Error(`The agent did not exit within ${timeoutMs} ms`);
+    },
+    async [Symbol.asyncDispose]() {
+      await terminal.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** The prompt is back: the cursor sits right after `> ` on an otherwise empty line. */
+function atPrompt(screen: Screen): boolean {
+  return screen.cursorLine === ">" && screen.cursorX === 2;
+}
+
+async function waitForPrompt(terminal: Terminal, timeoutMs?: number): Promise<Screen> {
+  return await terminal.waitFor("the prompt", atPrompt, timeoutMs);
+}
+
+/** Type a prompt and press Enter. */
+async function submit(terminal: Terminal, line: string): Promise<void> {
+  await terminal.type(line);
+  await terminal.press("Enter");
+}
+
+/** The text below the last line that shows `> ${prompt}`, or null if there is no such line. */
+function after(screen: Screen, prompt: string): string | null {
+  const lines = screen.text.split("\n");
+  const at = lines.findLastIndex((line) => line === `> ${prompt}`);
+  return at === -1 ? null : lines.slice(at + 1).join("\n");
+}
+
+/** Type `prompt`, press Enter, and return what was shown below it once the prompt is back. */
+async function exchange(terminal: Terminal, prompt: string, timeoutMs?: number): Promise<string> {
+  await submit(terminal, prompt);
+  const screen = await terminal.waitFor(
+    `the prompt back after "${prompt}"`,
+    (s) => atPrompt(s) && (after(s, prompt) ?? "").length > 0,
+    timeoutMs,
+  );
+  return after(screen, prompt) ?? "";
+}
+
+async function readLog(
+  workspace: string,
+): Promise<{ type: string; data: Record<string, unknown> }[]> {
+  const text = await Deno.readTextFile(`${workspace}/.rein/events.jsonl`);
+  return text.trim().split("\n").map((line) => JSON.parse(line));
+}
+
+Deno.test("a prompt's answer streams in, then the prompt comes back after a blank line", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  const { terminal } = agent;
+  await waitForPrompt(terminal);
+  await submit(terminal, "stream please");
+  const midway = await terminal.waitFor(
+    "the first words of the answer",
+    (s) => (after(s, "stream please") ?? "").includes("Streaming answer"),
+  );
+  const partial = after(midway, "stream please")?.trim() ?? "";
+  assert.ok(STREAMED.startsWith(partial), `not a prefix of the answer: "${partial}"`);
+  assert.ok(partial.length < STREAMED.length, `the whole answer arrived at once: "${partial}"`);
+  const done = await terminal.waitFor(
+    "the prompt after the answer",
+    (s) => atPrompt(s) && (after(s, "stream please") ?? "").includes("THE END"),
+  );
+  assert.equal(after(done, "stream please"), `\n${STREAMED}\n\n>`);
+});
+
+Deno.test("/help lists the slash commands without asking the model", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  const help = await exchange(agent.terminal, "/help");
+  for (const command of ["/help", "/session", "/new", "/exit"]) {
+    assert.match(help, new RegExp(`^\\s+${command}\\s+\\S`, "m"), `${command} missing:\n${help}`);
+  }
+  assert.match(help, /\n\n>$/);
+  assert.equal(fake.requests.length, 0, "a slash command reached the model");
+});
+
+Deno.test("Ctrl-C cancels a running bash call promptly and the session stays usable", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  const { terminal } = agent;
+  await waitForPrompt(terminal);
+  await submit(terminal, "sleep please");
+  await terminal.waitFor(
+    "the tool line with the working line below it",
+    (s) => /^● bash sleep 30\n✻ Working… \d+s · Ctrl-C to cancel$/m.test(s.text),
+  );
+  const pressed = Date.now();
+  await terminal.press("C-c");
+  const back = await waitForPrompt(terminal, 10_000);
+  const elapsed = Date.now() - pressed;
+  assert.ok(elapsed < 5_000, `the prompt took ${elapsed} ms to come back`);
+  assert.equal(
+    after(back, "sleep please"),
+    "\nSleeping.\n\n● bash sleep 30\n  ⎿  Cancelled\n⏹ Cancelled\n\n>",
+  );
+
+  const answer = await exchange(terminal, "are you there?");
+  assert.equal(answer, "\nYou said: are you there?\n\n>");
+  const log = await readLog(agent.workspace);
+  const completed = log.filter((e) => e.type === "tool.completed").map((e) => e.data.outcome);
+  assert.deepEqual(completed, ["cancelled"]);
+  const ended = log.filter((e) => e.type === "turn.ended").map((e) => e.data.reason);
+  assert.deepEqual(ended, ["cancelled", "completed"]);
+});
+
+Deno.test("Ctrl-C at an empty prompt shows a hint and does not exit", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  const { terminal } = agent;
+  const before = await waitForPrompt(terminal);
+  await terminal.press("C-c");
+  const hinted = await terminal.waitFor(
+    "the hint",
+    (s) => atPrompt(s) && s.text.length > before.text.length,
+  );
+  assert.equal(hinted.text, `${before.text}\nTo leave, press Ctrl-D or type /exit\n>`);
+  assert.equal(await exchange(terminal, "still alive?"), "\nYou said: still alive?\n\n>");
+});
+
+Deno.test("Ctrl-C clears a half-typed prompt instead of sending it", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  const { terminal } = agent;
+  await waitForPrompt(terminal);
+  await terminal.type("never mind this");
+  await terminal.waitFor("the typed text", (s) => s.cursorLine === "> never mind this");
+  await terminal.press("C-c");
+  await waitForPrompt(terminal);
+  assert.equal(await exchange(terminal, "fresh"), "\nYou said: fresh\n\n>");
+  assert.deepEqual(fake.requests.map((r) => lastUserText(r.body)), ["fresh"]);
+});
+
+Deno.test("text typed while a turn runs waits for the next prompt instead of garbling output", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  const { terminal } = agent;
+  await waitForPrompt(terminal);
+  await submit(terminal, "stream please");
+  await terminal.waitFor("the answer", (s) => (after(s, "stream please") ?? "").includes("alpha"));
+  await terminal.type("typed early");
+  const done = await terminal.waitFor(
+    "the prompt with the early text",
+    (s) => s.cursorLine === "> typed early" && (after(s, "stream please") ?? "").includes("END"),
+  );
+  assert.equal(after(done, "stream please"), `\n${STREAMED}\n\n> typed early`);
+  await terminal.press("Enter");
+  await terminal.waitFor("the answer", (s) => atPrompt(s) && /You said: typed early/.test(s.text));
+});
+
+Deno.test("/exit leaves with exit code 0", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  await submit(agent.terminal, "/exit");
+  assert.equal(await agent.exitCode(), 0);
+});
+
+Deno.test("Ctrl-D at the prompt leaves with exit code 0", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  await agent.terminal.press("C-d");
+  assert.equal(await agent.exitCode(), 0);
+});
+
+Deno.test("with piped input the session prints a plain transcript of prompts and answers", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  const workspace = await Deno.makeTempDir({ prefix: "rein-piped-" });
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "agent", "--workspace", workspace],
+      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("first\nsecond\n"));
+    await writer.close();
+    const { code, stdout, stderr } = await child.output();
+    const out = new TextDecoder().decode(stdout);
+    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    assert.ok(!out.includes("\x1b"), `escape codes in piped output:\n${out}`);
+    const transcript = "\n\n> first\n\nYou said: first\n\n> second\n\nYou said: second\n\n";
+    assert.ok(out.endsWith(transcript), `the prompts are not echoed as a transcript:\n${out}`);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("Ctrl-D during a running turn cancels it and leaves with exit code 0", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  await submit(agent.terminal, "sleep please");
+  await agent.terminal.waitFor("the tool line", (s) => /^● bash sleep 30$/m.test(s.text));
+  await agent.terminal.press("C-d");
+  assert.equal(await agent.exitCode(5_000), 0);
+  const log = await readLog(agent.workspace);
+  assert.deepEqual(log.filter((e) => e.type === "turn.ended").map((e) => e.data.reason), [
+    "cancelled",
+  ]);
+});

@@ -1,6 +1,5 @@
-import { type OutputFormat, runHeadless } from "./headless.ts";
+import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin } from "./io.ts";
-import { runRepl } from "./repl.ts";
 import {
   DEFAULT_MAX_TOKENS,
   DEFAULT_MODEL,

@@ -3,8 +3,11 @@
  *
  * Each iteration starts the fake Anthropic server in this process with
  * `sequentialBash(20, (i) => \`echo ${i}\`)` (no model delay), makes a temporary workspace and
- * spawns `deno run -A cli/main.ts agent -p "go" --workspace <dir>` with `ANTHROPIC_BASE_URL` and
- * `ANTHROPIC_API_KEY` set. The run makes 21 model requests: 20 that each answer with one `bash`
+ * spawns the CLI with `agent -p "go" --workspace <dir>` and `ANTHROPIC_BASE_URL` and
+ * `ANTHROPIC_API_KEY` set, in two ways, each exactly as people launch it:
+ * - **installed `rein`**: the minified bundle `deno task install` puts on the PATH (built here with
+ *   the `build` task's command into a temporary directory), run with the install's flags;
+ * - **`deno task agent`**: `cli/main.ts` from source, with the `agent` task's flags (development). The run makes 21 model requests: 20 that each answer with one `bash`
  * call, and a final one answered with text.
  *
  * What is measured, per run:
@@ -36,7 +39,7 @@ import { sequentialBash } from "../tests/scenarios.ts";
 
 const CALLS = 20;
 const ITERATIONS = 10;
-const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url);
 const TARGETS = { launchMs: 150, gapMs: 10, peakMb: 90 };
 
 /** What one measured run of the CLI produced. */
@@ -52,43 +55,80 @@ interface RunStats {
 
 /** Calls `deno bench` makes before the timed ones, whatever `warmup` says. */
 const UNTIMED_CALLS = 2;
-const runs: RunStats[] = [];
-let calls = 0;
 
-Deno.bench({
-  name: "launch → first model request (20-call run)",
-  n: ITERATIONS,
-  warmup: 1,
-  async fn(b) {
-    const stats = await runAgent(b);
-    if (++calls > UNTIMED_CALLS) runs.push(stats);
-  },
-});
+/** A way of launching the CLI: the `deno` arguments before `agent -p …`. */
+interface Launch {
+  name: string;
+  args: string[];
+}
+
+const TASKS: Record<string, string> = JSON.parse(
+  await Deno.readTextFile(new URL("deno.json", ROOT)),
+).tasks;
+
+/** The words of a deno.json task, split on spaces (the tasks used here have no quoting). */
+function taskWords(name: string): string[] {
+  const task = TASKS[name];
+  if (!task) throw new Error(`deno.json has no "${name}" task`);
+  return task.split(/\s+/);
+}
+
+/** Build the bundle the way `deno task build` does, into a temporary directory. */
+async function buildBundle(): Promise<string> {
+  const words = taskWords("build");
+  const out = join(await Deno.makeTempDir({ prefix: "rein-bench-bundle-" }), "rein.js");
+  const args = words.slice(1).map((word, i, all) => all[i - 1] === "-o" ? out : word);
+  const built = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).output();
+  if (!built.success) throw new Error(`Bundling failed: ${new TextDecoder().decode(built.stderr)}`);
+  return out;
+}
+
+/** `deno run` plus the runtime flags `deno task install` gives the installed command. */
+function installedLaunch(bundle: string): Launch {
+  const install = taskWords("install");
+  const flags = install.filter((word) => word.startsWith("--v8-flags") || word === "--allow-all");
+  return { name: "installed rein", args: ["run", "--quiet", ...flags, bundle] };
+}
+
+/** The `agent` task's own command line, up to and including cli/main.ts. */
+function sourceLaunch(): Launch {
+  const words = taskWords("agent");
+  const main = words.indexOf("cli/main.ts");
+  return {
+    name: "deno task agent",
+    args: [...words.slice(1, main), new URL("cli/main.ts", ROOT).pathname],
+  };
+}
+
+const LAUNCHES: Launch[] = [installedLaunch(await buildBundle()), sourceLaunch()];
+const runs = new Map<string, RunStats[]>();
+
+for (const launch of LAUNCHES) {
+  let calls = 0;
+  Deno.bench({
+    name: `launch → first model request, ${launch.name}`,
+    n: ITERATIONS,
+    warmup: 1,
+    async fn(b) {
+      const stats = await runAgent(b, launch);
+      if (++calls > UNTIMED_CALLS) runs.set(launch.name, [...(runs.get(launch.name) ?? []), stats]);
+    },
+  });
+}
 
 globalThis.addEventListener("unload", () => {
-  if (runs.length > 0) console.log(summaryTable(runs));
+  for (const [name, stats] of runs) console.log(`\n${name}\n${summaryTable(stats)}`);
 });
 
-/**
- * The `deno run` flags of the `agent` task in deno.json, so the bench launches the CLI exactly as
- * `deno task agent` does (e.g. with its V8 flags).
- */
-const AGENT_TASK_FLAGS: string[] = await (async () => {
-  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
-  const task = String(config.tasks.agent);
-  const words = task.split(/\s+/);
-  return words.slice(1, words.indexOf("cli/main.ts"));
-})();
-
 /** One scripted run of the CLI; `b` times launch → first request. Throws if the run fails. */
-async function runAgent(b: Deno.BenchContext): Promise<RunStats> {
+async function runAgent(b: Deno.BenchContext, launch: Launch): Promise<RunStats> {
   await using fake = await startFakeAnthropic({
     script: sequentialBash(CALLS, (i) => `echo ${i}`),
   });
   const workspace = await Deno.makeTempDir({ prefix: "rein-agent-bench-" });
   try {
     const command = new Deno.Command(Deno.execPath(), {
-      args: [...AGENT_TASK_FLAGS, MAIN, "agent", "-p", "go", "--workspace", workspace],
+      args: [...launch.args, "agent", "-p", "go", "--workspace", workspace],
       env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-fake-bench-key" },
       stdin: "null",
       stdout: "piped",

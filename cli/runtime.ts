@@ -91,6 +91,12 @@ export function secretValues(env: RuntimeEnv): string[] {
 export async function ignoreLogDirectory(logPath: string, workspace: string): Promise<void> {
   if (logPath !== defaultLogPath(workspace)) return;
   const ignore = resolve(workspace, ".rein", ".gitignore");
+  try {
+    Deno.lstatSync(ignore);
+    return; // the usual case, on the start-up path: one syscall
+  } catch {
+    // not there yet: create it
+  }
   await Deno.mkdir(resolve(workspace, ".rein"), { recursive: true });
   try {
     await Deno.writeTextFile(ignore, "# rein's event log and state; not for version control\n*\n", {

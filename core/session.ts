@@ -56,7 +56,7 @@ export class AgentSession {
       platform: setup.platform,
       ...(setup.forkedFrom ? { forkedFrom: setup.forkedFrom } : {}),
       ...(setup.history ? { history: setup.history } : {}),
-    }, true);
+    }, false);
     return session;
   }
 

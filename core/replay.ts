@@ -74,7 +74,7 @@ export async function replaySession(
         seq: expected.seq,
         recorded: want,
         replayed: got,
-        reason: `the replayed loop produced ${event.type} where the log has ${expected.type}`,
+        reason: mismatch(expected, event),
       };
       return;
     }
@@ -210,6 +210,18 @@ function comparable(event: { type: string; session: string; agent: string; data:
     agent: event.agent,
     data: event.data,
   }));
+}
+
+/** Why a replayed event differs from the recorded one, in words. */
+function mismatch(expected: Envelope, event: Envelope): string {
+  if (expected.type !== event.type) {
+    return `the replayed loop produced ${event.type} where the log has ${expected.type}`;
+  }
+  if (event.type === "model.requested") {
+    return "the replayed loop would send a different model request (its digest differs): the " +
+      "conversation, the system prompt or the tool definitions are not what was sent then";
+  }
+  return `the replayed loop produced a different ${event.type} than the log has`;
 }
 
 function isCancellation(event: Envelope | undefined): boolean {

@@ -85,7 +85,7 @@ Deno.test("an edited tool input inside a model response is caught at that tool c
   const requested = events.find((e) => e.type === "tool.requested" && e.data.callId === call.id);
   const result = await replayOf(t, events);
   assert.equal(result.divergence?.seq, requested?.seq);
-  assert.match(result.divergence?.reason ?? "", /tool\.requested/);
+  assert.match(result.divergence?.reason ?? "", /a different tool\.requested/);
 });
 
 Deno.test("an edited tool result is caught at the next model request", async () => {

@@ -71,7 +71,9 @@ Deno.test("a golden with one tool input edited inside a model response fails --v
   assert.equal(result.code, 1);
   assert.match(
     result.stdout,
-    new RegExp(`diverges at seq ${requested?.seq}: the replayed loop produced tool.requested`),
+    new RegExp(
+      `diverges at seq ${requested?.seq}: the replayed loop produced a different tool\\.requested`,
+    ),
   );
 });
 
@@ -86,6 +88,8 @@ Deno.test("a golden with one tool result edited fails --verify at the next model
   assert.equal(result.code, 1);
   assert.match(
     result.stdout,
-    new RegExp(`diverges at seq ${next?.seq}: the replayed loop produced model.requested`),
+    new RegExp(
+      `diverges at seq ${next?.seq}: the replayed loop would send a different model request`,
+    ),
   );
 });

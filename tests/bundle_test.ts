@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startFakeAnthropic } from "./fake_anthropic.ts";
+import { sequentialBash } from "./scenarios.ts";
+import { childEnv, tempWorkspace } from "./_cli.ts";
+
+const ROOT = new URL("../", import.meta.url);
+
+Deno.test("the bundle that `deno task install` puts on the PATH runs a session and replays it", async () => {
+  await using ws = await tempWorkspace();
+  const tasks = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT))).tasks;
+  const bundle = join(ws.path, "rein.js");
+  const args = String(tasks.build).split(/\s+/).slice(1).map((w, i, all) =>
+    all[i - 1] === "-o" ? bundle : w
+  );
+  const built = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, stderr: "piped" })
+    .output();
+  assert.ok(built.success, new TextDecoder().decode(built.stderr));
+
+  await using fake = await startFakeAnthropic({
+    script: sequentialBash(2, (i) => `echo ${i} >> out.txt`),
+  });
+  const project = join(ws.path, "project");
+  await Deno.mkdir(project);
+  const run = (extra: string[], permissions = ["-A"]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", ...permissions, "--quiet", bundle, ...extra],
+      env: childEnv({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-bundle-test-key-123" }),
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const result = await run(["-p", "append two lines", "--workspace", project]);
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  assert.equal(result.code, 0, decode(result.stderr));
+  assert.equal(decode(result.stdout), "Done: ran 2 commands\n");
+  assert.equal(await Deno.readTextFile(join(project, "out.txt")), "1\n2\n");
+  const replay = await run(["replay", join(project, ".rein", "events.jsonl"), "--verify", "-q"], [
+    "--allow-read",
+    "--allow-env",
+  ]);
+  assert.equal(replay.code, 0, decode(replay.stdout) + decode(replay.stderr));
+});

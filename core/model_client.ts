@@ -1,15 +1,8 @@
-import type { ContentBlock, ModelFailureKind, Usage } from "../events/types.ts";
+import type { ModelFailureKind, ModelResponded } from "../events/types.ts";
 import type { MessagesRequest } from "./request.ts";
 
-/** A complete model response, as recorded in `model.responded`. */
-export interface ModelReply {
-  messageId: string;
-  model: string;
-  content: ContentBlock[];
-  stopReason: string | null;
-  usage: Usage;
-  requestId: string | null;
-}
+/** A complete model response; recorded as the payload of `model.responded`. */
+export type ModelReply = ModelResponded;
 
 /** Options of one model call. */
 export interface SendOptions {

@@ -81,10 +81,10 @@ export class Renderer {
         this.line(`  ${s.dim("⎿")}  ${this.#result(event.data)}`);
         break;
       case "model.failed": {
+        // A failure that is not retried ends the turn, and turn.ended reports it.
         const { retryInMs, message, attempt } = event.data;
-        const next = retryInMs === null
-          ? "giving up"
-          : `retrying in ${(retryInMs / 1000).toFixed(1)}s (attempt ${attempt + 1})`;
+        if (retryInMs === null) break;
+        const next = `retrying in ${(retryInMs / 1000).toFixed(1)}s (attempt ${attempt + 1})`;
         if (this.#block !== "notice") this.#startBlock("notice");
         this.line(s.yellow(`${message}; ${next}`));
         break;

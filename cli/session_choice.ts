@@ -1,5 +1,5 @@
 import { readLog } from "../events/read_log.ts";
-import { AgentSession } from "../core/session.ts";
+import { AgentSession, type SessionSetup } from "../core/session.ts";
 import {
   evolve,
   initialState,
@@ -36,13 +36,7 @@ export async function chooseSession(
     f !== undefined && f !== false
   );
   if (chosen.length > 1) throw new Error("Use only one of --resume, --continue and --fork");
-  const base = {
-    id: setup.newId(),
-    model: setup.model,
-    workspace: runtime.workspace,
-    maxTokens: setup.maxTokens,
-    platform: `${Deno.build.os} ${Deno.build.arch}`,
-  };
+  const base = newSessionSetup(runtime, setup.model, setup.maxTokens, setup.newId());
   if (flags.resume !== undefined) {
     const id = findSession(runtime.state, flags.resume);
     return { session: AgentSession.open(runtime.deps, id), reopened: "resume" };
@@ -78,6 +72,22 @@ export async function chooseSession(
     return { session };
   }
   return { session: await AgentSession.start(runtime.deps, base) };
+}
+
+/** How a new session of this runtime's workspace is set up. Reads the platform, not the clock. */
+export function newSessionSetup(
+  runtime: Runtime,
+  model: string,
+  maxTokens: number,
+  id: string,
+): SessionSetup {
+  return {
+    id,
+    model,
+    workspace: runtime.workspace,
+    maxTokens,
+    platform: `${Deno.build.os} ${Deno.build.arch}`,
+  };
 }
 
 /** The id of the one session whose id starts with `prefix`. Throws if none or several match. */

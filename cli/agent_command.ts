@@ -1,3 +1,4 @@
+import type { Envelope } from "../events/types.ts";
 import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin } from "./io.ts";
 import {
@@ -35,6 +36,9 @@ export async function agentCommand(
   const model = flags.model ?? env.get("ANTHROPIC_MODEL") ?? DEFAULT_MODEL;
   const headless = flags.print !== undefined;
   let prompt = typeof flags.print === "string" ? flags.print : undefined;
+  if (prompt !== undefined && !prompt.trim()) {
+    throw new Error('Empty prompt: -p needs text, as in -p "fix the test"');
+  }
   if (headless && prompt === undefined && !io.stdinIsTerminal) {
     prompt = (await readStdin()).trim() || undefined;
   }
@@ -46,11 +50,15 @@ export async function agentCommand(
   });
   try {
     const newId = () => crypto.randomUUID();
+    // Events appended while the session is chosen (session.started of a new session or a fork),
+    // so that stream-json shows them too.
+    const opening: Envelope[] = [];
+    const stopCollecting = runtime.store.subscribe((event) => opening.push(event));
     const chosen = await chooseSession(runtime, flags, {
       model,
       maxTokens: DEFAULT_MAX_TOKENS,
       newId,
-    });
+    }).finally(stopCollecting);
     const maxTurns = flags.maxTurns ?? null;
     if (headless) {
       const { runHeadless } = await import("./headless.ts");
@@ -58,7 +66,11 @@ export async function agentCommand(
         runtime,
         chosen,
         prompt,
-        { format: flags.outputFormat, maxTurns },
+        {
+          format: flags.outputFormat,
+          maxTurns,
+          opening: opening.filter((event) => event.session === chosen.session.id),
+        },
         io,
       );
     }

@@ -31,7 +31,12 @@ export async function runHeadless(
   runtime: Runtime,
   chosen: ChosenSession,
   prompt: string | undefined,
-  options: { format: OutputFormat; maxTurns: number | null },
+  options: {
+    format: OutputFormat;
+    maxTurns: number | null;
+    /** Events of this session appended before the run (its `session.started`), for stream-json. */
+    opening?: readonly Envelope[];
+  },
   io: CommandIo,
 ): Promise<number> {
   const started = performance.now();
@@ -47,6 +52,9 @@ export async function runHeadless(
     createStyles(useColor(io.stderrIsTerminal)),
     runtime.tools,
   );
+  if (options.format === "stream-json") {
+    for (const event of options.opening ?? []) io.stdout.write(`${JSON.stringify(event)}\n`);
+  }
   const unsubscribe = runtime.store.subscribe((event: Envelope) => {
     if (event.session !== session.id) return;
     if (options.format === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);

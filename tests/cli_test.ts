@@ -100,11 +100,9 @@ Deno.test("--output-format stream-json prints each event as it is appended, then
   const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
   const logged = await readLogLines(`${ws.path}/.rein/events.jsonl`);
   const streamed = lines.slice(0, -1);
-  assert.deepEqual(
-    streamed.map((e) => e.seq),
-    logged.filter((e) => e.type !== "session.started").map((e) => e.seq),
-  );
+  assert.deepEqual(streamed, logged, "every logged event is streamed, exactly as logged");
   assert.deepEqual(streamed.map((e) => e.type), [
+    "session.started",
     "user.prompted",
     "turn.started",
     "model.requested",
@@ -287,6 +285,9 @@ Deno.test("state prints the projection at a seq; replay needs no network, run or
 
 Deno.test("bad input gets a clear message naming what is wrong", async () => {
   await using ws = await tempWorkspace();
+  const empty = await runCli(["agent", "-p", "  ", "--workspace", ws.path]);
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /Empty prompt: -p needs text/);
   const missing = await runCli(["agent", "-p", "x", "--workspace", `${ws.path}/nope`]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Workspace ".*\/nope" does not exist/);

@@ -1,4 +1,5 @@
 import { readLog } from "../events/read_log.ts";
+import { forkHistory } from "../core/conversation.ts";
 import { AgentSession, type SessionSetup } from "../core/session.ts";
 import {
   evolve,
@@ -62,7 +63,7 @@ export async function chooseSession(
     if (!view) {
       throw new Error(`Invalid --fork "${flags.fork}": session ${id} starts after seq ${seq}`);
     }
-    const history = structuredClone(leadConversation(view).messages);
+    const history = forkHistory(leadConversation(view));
     const session = await AgentSession.start(runtime.deps, {
       ...base,
       model: setup.model,

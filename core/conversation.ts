@@ -19,6 +19,11 @@ export interface Conversation {
   awaitingModel: boolean;
   /** Model rounds answered so far. */
   turns: number;
+  /**
+   * A tool_use the model was still writing when its reply hit the output token limit
+   * (`stop_reason: max_tokens` with a tool_use last): its input may be incomplete, so it is not run.
+   */
+  truncatedCallId: string | null;
 }
 
 /** An empty conversation, or one seeded with a forked history. */
@@ -26,7 +31,14 @@ export function emptyConversation(history: ConversationMessage[] = []): Conversa
   const messages = history.map((message) => ({ ...message, content: [...message.content] }));
   const last = messages.at(-1);
   const pendingCalls = last?.role === "assistant" ? toolUses(last.content) : [];
-  return { messages, pendingCalls, openIntents: [], awaitingModel: false, turns: 0 };
+  return {
+    messages,
+    pendingCalls,
+    openIntents: [],
+    awaitingModel: false,
+    turns: 0,
+    truncatedCallId: null,
+  };
 }
 
 /**
@@ -54,6 +66,11 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
         conversation.messages.push({ role: "assistant", content: content.map(toRequestBlock) });
       }
       conversation.pendingCalls = toolUses(content);
+      const last = content.at(-1);
+      conversation.truncatedCallId = event.data.stopReason === "max_tokens" &&
+          last?.type === "tool_use"
+        ? last.id
+        : null;
       break;
     }
     case "tool.requested":
@@ -99,16 +116,45 @@ export function awaitsModel(conversation: Conversation): boolean {
   return conversation.messages.at(-1)?.role === "user" && conversation.pendingCalls.length === 0;
 }
 
+/**
+ * The history a fork starts from: the conversation's messages (copied), with every call that had
+ * no result at the fork point closed as not run, so the fork neither re-runs the source's tools
+ * nor sends a tool_use without its tool_result. Pure.
+ */
+export function forkHistory(conversation: Conversation): ConversationMessage[] {
+  const copy = emptyConversation(structuredClone(conversation.messages));
+  for (const call of conversation.pendingCalls) {
+    appendUserBlock(copy, {
+      type: "tool_result",
+      tool_use_id: call.id,
+      content: "Not run in this session: it was forked from another session before this call's " +
+        "result was recorded.",
+      is_error: true,
+    });
+  }
+  return copy.messages;
+}
+
+/**
+ * Add a block to the trailing user message (or start one). tool_result blocks go before any
+ * other block of the message, as the Messages API requires them to come first.
+ */
 function appendUserBlock(
   conversation: Conversation,
   block: ConversationMessage["content"][number],
 ) {
   const last = conversation.messages.at(-1);
-  if (last?.role === "user") {
-    last.content.push(block);
-  } else {
+  if (last?.role !== "user") {
     conversation.messages.push({ role: "user", content: [block] });
+    return;
   }
+  if (block.type !== "tool_result") {
+    last.content.push(block);
+    return;
+  }
+  const firstOther = last.content.findIndex((b) => b.type !== "tool_result");
+  if (firstOther === -1) last.content.push(block);
+  else last.content.splice(firstOther, 0, block);
 }
 
 function toolUses(content: readonly { type: string; [k: string]: unknown }[]): PendingCall[] {

@@ -153,8 +153,13 @@ export class AgentSession {
         }));
       }
     }
+    // The prompt goes in the same append: a crash can never separate it from the resume that
+    // announced it (replay relies on finding it).
+    if (prompt !== undefined) events.push(this.#event("user.prompted", { text: prompt }));
     await this.#deps.store.append(events, { sync: true });
-    if (prompt !== undefined) return await this.prompt(prompt, options);
+    if (prompt !== undefined) {
+      return await runTurn(this.#turnContext(), { ...options, continuing: false });
+    }
     if (!this.hasUnfinishedWork) return null;
     return await runTurn(this.#turnContext(), { ...options, continuing: wasUnfinished });
   }

@@ -275,3 +275,47 @@ Deno.test("a session whose turn the user cancelled is not continued by a bare re
   assert.equal(await t.reopen().resume("continue", undefined, run()), null);
   assert.equal(t.fake.requests.length, 0);
 });
+
+Deno.test("a tool call cut off by max_tokens is not run, and the model is told why", async () => {
+  let asked = 0;
+  await using t = await startTestSession(() => {
+    asked += 1;
+    return asked === 1
+      ? message([toolUse("w1", "bash", { command: "touch cut.txt" })], { stopReason: "max_tokens" })
+      : message("I will make the call again");
+  });
+  const result = await t.session.prompt("go", run());
+  assert.equal(result.reason, "completed");
+  assert.equal(t.events().some((e) => e.type === "tool.requested"), false);
+  const completed = t.events().find((e) => e.type === "tool.completed");
+  assert.ok(completed?.type === "tool.completed");
+  assert.match(completed.data.content, /^Not run: your reply hit the output token limit/);
+  await assert.rejects(Deno.stat(`${t.workspace}/cut.txt`));
+});
+
+Deno.test("resume with a prompt records the resume, the closing results and the prompt in one append", async () => {
+  await using t = await startTestSession((request) =>
+    (request.body?.messages.length ?? 0) === 1
+      ? message([toolUse("t1", "bash", { command: "echo one" })])
+      : message("ok")
+  );
+  t.deps.tools = { execute: () => new Promise(() => {}) };
+  void t.session.prompt("go", run());
+  await waitFor(() => t.events().some((e) => e.type === "tool.requested"));
+  const appends: string[][] = [];
+  const store = t.store;
+  const append = store.append.bind(store);
+  store.append = (events, options) => {
+    appends.push(events.map((e) => e.type));
+    return append(events, options);
+  };
+  await t.reopen().resume("resume", "new direction", run());
+  assert.deepEqual(appends[0], [
+    "session.resumed",
+    "tool.completed",
+    "turn.ended",
+    "user.prompted",
+  ]);
+  const sent = t.fake.requests.at(-1)?.body?.messages.at(-1)?.content;
+  assert.deepEqual(Array.isArray(sent) && sent.map((b) => b.type), ["tool_result", "text"]);
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { awaitsModel, lastAssistantText } from "./conversation.ts";
+import { awaitsModel, forkHistory, lastAssistantText } from "./conversation.ts";
 import { foldEvents, leadConversation } from "./state.ts";
 import { eventFactory, respondedData, startedData } from "./_test_events.ts";
 
@@ -124,4 +124,74 @@ Deno.test("the last assistant text is the answer of the run", () => {
   const session = state.sessions["s1"]!;
   assert.equal(lastAssistantText(leadConversation(session)), "The answer");
   assert.equal(session.status, "idle");
+});
+
+Deno.test("tool results go before text in a user message, as the API requires", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e(
+      "session.started",
+      startedData({
+        history: [
+          { role: "user", content: [{ type: "text", text: "go" }] },
+          { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "bash", input: {} }] },
+          { role: "user", content: [{ type: "text", text: "while you're at it" }] },
+        ],
+      }),
+    ),
+    e("tool.completed", {
+      callId: "t1",
+      name: "bash",
+      content: "ok",
+      isError: false,
+      durationMs: 1,
+    }),
+  ]);
+  const last = leadConversation(state.sessions["s1"]!).messages.at(-1);
+  assert.deepEqual(last?.content.map((b) => b.type), ["tool_result", "text"]);
+});
+
+Deno.test("a fork closes the calls that had no result at the fork point, without re-running them", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "go" }),
+    e(
+      "model.responded",
+      respondedData([
+        { type: "tool_use", id: "a", name: "bash", input: { command: "echo a" } },
+        { type: "tool_use", id: "b", name: "bash", input: { command: "echo b" } },
+      ]),
+    ),
+    e("tool.requested", { callId: "a", name: "bash", input: { command: "echo a" } }),
+    e("tool.completed", { callId: "a", name: "bash", content: "a", isError: false, durationMs: 1 }),
+    e("tool.requested", { callId: "b", name: "bash", input: { command: "echo b" } }),
+  ]);
+  const source = leadConversation(state.sessions["s1"]!);
+  const history = forkHistory(source);
+  const results = history.at(-1)?.content ?? [];
+  assert.deepEqual(results.map((b) => [b.tool_use_id, b.is_error ?? false]), [["a", false], [
+    "b",
+    true,
+  ]]);
+  assert.match(String(results[1]?.content), /^Not run in this session: it was forked/);
+  assert.equal(source.messages.at(-1)?.content.length, 1, "the source conversation is untouched");
+  const fork = foldEvents([eventFactory("fork")("session.started", startedData({ history }))]);
+  assert.deepEqual(leadConversation(fork.sessions["fork"]!).pendingCalls, []);
+});
+
+Deno.test("a tool call cut off by max_tokens is marked so it is not run", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "write it" }),
+    e("model.responded", {
+      ...respondedData([
+        { type: "text", text: "Writing." },
+        { type: "tool_use", id: "w", name: "write_file", input: { path: "big.txt" } },
+      ]),
+      stopReason: "max_tokens",
+    }),
+  ]);
+  assert.equal(leadConversation(state.sessions["s1"]!).truncatedCallId, "w");
 });

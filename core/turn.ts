@@ -153,7 +153,21 @@ async function callModel(
 
 /** Run the calls in order: intent (flushed), then result. After a cancel, the rest are closed. */
 async function runCalls(context: TurnContext, calls: PendingCall[], signal: AbortSignal) {
+  const truncated = lead(context).truncatedCallId;
   for (const call of calls) {
+    if (call.id === truncated) {
+      await context.append([context.event("tool.completed", {
+        callId: call.id,
+        name: call.name,
+        content:
+          "Not run: your reply hit the output token limit (max_tokens) while this call was " +
+          "being written, so its input may be incomplete. Make the call again, smaller if you can " +
+          "(for example, write a large file in several edits).",
+        isError: true,
+        durationMs: 0,
+      })], false);
+      continue;
+    }
     if (signal.aborted) {
       await context.append([context.event("tool.completed", {
         callId: call.id,

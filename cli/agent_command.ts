@@ -42,6 +42,10 @@ export async function agentCommand(
   if (headless && prompt === undefined && !io.stdinIsTerminal) {
     prompt = (await readStdin()).trim() || undefined;
   }
+  const reopening = flags.resume !== undefined || flags.continue === true;
+  if (headless && prompt === undefined && !reopening) {
+    throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
+  }
   const runtime = await openRuntime({
     workspace,
     logPath,
@@ -59,6 +63,13 @@ export async function agentCommand(
       maxTokens: DEFAULT_MAX_TOKENS,
       newId,
     }).finally(stopCollecting);
+    const recorded = chosen.session.view.workspace;
+    if (chosen.reopened && recorded !== workspace) {
+      throw new Error(
+        `Session ${chosen.session.id} works in "${recorded}", not in "${workspace}": ` +
+          `run rein there, or pass --workspace "${recorded}"`,
+      );
+    }
     const maxTurns = flags.maxTurns ?? null;
     if (headless) {
       const { runHeadless } = await import("./headless.ts");

@@ -1,13 +1,7 @@
 import { readLog } from "../events/read_log.ts";
 import type { Envelope } from "../events/types.ts";
 import { eventsBySession, replaySession } from "../core/replay.ts";
-import {
-  evolve,
-  initialState,
-  leadConversation,
-  type SessionView,
-  type State,
-} from "../core/state.ts";
+import { initialState, leadConversation, type SessionView, type State } from "../core/state.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
 import { toolDefinition } from "../core/tools/tool_schema.ts";
 import type { CommandIo } from "./io.ts";
@@ -15,6 +9,7 @@ import { useColor } from "./io.ts";
 import { Renderer } from "./render.ts";
 import { findSession } from "./session_choice.ts";
 import { createStyles } from "./style.ts";
+import { foldLogged } from "./fold.ts";
 
 /** Fold a log, optionally only up to `at`. Reads the file; never writes it. */
 export async function foldLog(path: string, io: CommandIo, at?: number): Promise<State> {
@@ -23,7 +18,7 @@ export async function foldLog(path: string, io: CommandIo, at?: number): Promise
   for await (
     const event of readLog(path, at === undefined ? { onNotice } : { onNotice, upTo: at })
   ) {
-    evolve(state, event);
+    foldLogged(state, event, path);
   }
   return state;
 }
@@ -109,10 +104,11 @@ export async function replayCommand(
   for await (const event of readLog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) })) {
     events.push(event);
   }
+  // Folding first reports a damaged payload with its line before anything is re-driven.
+  const state = initialState();
+  for (const event of events) foldLogged(state, event, path);
   let sessions = eventsBySession(events);
   if (options.session !== undefined) {
-    const state = initialState();
-    for (const event of events) evolve(state, event);
     const id = findSession(state, options.session);
     sessions = new Map([[id, sessions.get(id) ?? []]]);
   }

@@ -5,7 +5,8 @@ import { createAnthropicModel } from "../core/anthropic_model.ts";
 import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from "../core/retry.ts";
 import type { SessionDeps } from "../core/session.ts";
 import { abortableSleep } from "../core/sleep.ts";
-import { evolve, initialState, type State } from "../core/state.ts";
+import { initialState, type State } from "../core/state.ts";
+import { foldLogged } from "./fold.ts";
 import { createToolExecutor } from "../core/tool_executor.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
 import type { AnyTool } from "../core/tools/tool.ts";
@@ -120,7 +121,7 @@ export async function openRuntime(options: {
   const store = await openJsonlStore(options.logPath, {
     clock: () => new Date(),
     secrets: secretValues(env),
-    onEvent: (event) => evolve(state, event),
+    onEvent: (event) => foldLogged(state, event, options.logPath),
     onNotice: options.onNotice,
   });
   const tools = createBaseTools({ workspace });

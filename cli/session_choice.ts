@@ -1,14 +1,9 @@
 import { readLog } from "../events/read_log.ts";
 import { forkHistory } from "../core/conversation.ts";
 import { AgentSession, type SessionSetup } from "../core/session.ts";
-import {
-  evolve,
-  initialState,
-  leadConversation,
-  type SessionView,
-  type State,
-} from "../core/state.ts";
+import { initialState, leadConversation, type SessionView, type State } from "../core/state.ts";
 import type { Runtime } from "./runtime.ts";
+import { foldLogged } from "./fold.ts";
 
 /** Which session to run, from the CLI flags. */
 export interface SessionFlags {
@@ -113,6 +108,6 @@ export function latestSession(state: State): string | undefined {
 /** Fold a log up to and including `seq`. */
 export async function stateAt(path: string, seq: number): Promise<State> {
   const state = initialState();
-  for await (const event of readLog(path, { upTo: seq })) evolve(state, event);
+  for await (const event of readLog(path, { upTo: seq })) foldLogged(state, event, path);
   return state;
 }

@@ -362,3 +362,81 @@ Deno.test("relative --workspace and --log are taken from where the user ran deno
   assert.equal(state.code, 0, state.stderr);
   assert.match(state.stdout, /status +idle/);
 });
+
+Deno.test("-p with nothing on stdin is refused before any session is recorded", async () => {
+  await using ws = await tempWorkspace();
+  const result = await runCli(["agent", "-p", "--workspace", ws.path], { stdin: "" });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /No prompt: pass one with -p/);
+  await assert.rejects(Deno.stat(`${ws.path}/.rein/events.jsonl`));
+});
+
+Deno.test("a session is only reopened from its own workspace", async () => {
+  await using fake = await startFakeAnthropic({ script: plainAnswer("ok") });
+  await using ws = await tempWorkspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  await Deno.mkdir(`${ws.path}/a`);
+  await Deno.mkdir(`${ws.path}/b`);
+  const log = `${ws.path}/a/.rein/events.jsonl`;
+  assert.equal(
+    (await runCli(["agent", "-p", "hi", "--workspace", `${ws.path}/a`], { env })).code,
+    0,
+  );
+  const elsewhere = await runCli([
+    "agent",
+    "-c",
+    "-p",
+    "again",
+    "--log",
+    log,
+    "--workspace",
+    `${ws.path}/b`,
+  ], { env });
+  assert.equal(elsewhere.code, 1);
+  assert.match(
+    elsewhere.stderr,
+    /works in ".*\/a", not in ".*\/b": run rein there, or pass --workspace/,
+  );
+  assert.equal(fake.requests.length, 1);
+});
+
+Deno.test("an event with a damaged payload is reported with the file and line", async () => {
+  await using ws = await tempWorkspace();
+  const lines = [
+    {
+      v: 1,
+      seq: 1,
+      ts: "2026-11-22T00:00:00.000Z",
+      type: "session.started",
+      session: "s",
+      agent: "lead",
+      data: {
+        model: "m",
+        workspace: ws.path,
+        startedAt: "2026-11-22T00:00:00.000Z",
+        maxTokens: 10,
+        platform: "linux",
+      },
+    },
+    {
+      v: 1,
+      seq: 2,
+      ts: "2026-11-22T00:00:01.000Z",
+      type: "model.responded",
+      session: "s",
+      agent: "lead",
+      data: {},
+    },
+  ];
+  const log = `${ws.path}/events.jsonl`;
+  await Deno.writeTextFile(log, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  for (const args of [["state", log], ["sessions", "--log", log], ["replay", log, "--verify"]]) {
+    const result = await runCli(args);
+    assert.equal(result.code, 1, args.join(" "));
+    assert.match(
+      result.stderr,
+      /line 2 of ".*events\.jsonl": malformed model\.responded payload/,
+      args.join(" "),
+    );
+  }
+});

@@ -10,7 +10,7 @@ import {
   type RuntimeEnv,
   userPath,
 } from "./runtime.ts";
-import { chooseSession } from "./session_choice.ts";
+import { chooseSession, type ChosenSession } from "./session_choice.ts";
 
 /** Flags of `rein agent`. */
 export interface AgentFlags {
@@ -52,18 +52,20 @@ export async function agentCommand(
     env,
     onNotice: (message) => io.stderr.write(`${message}\n`),
   });
+  let chosen: ChosenSession | undefined;
   try {
     const newId = () => crypto.randomUUID();
     // Events appended while the session is chosen (session.started of a new session or a fork),
     // so that stream-json shows them too.
     const opening: Envelope[] = [];
     const stopCollecting = runtime.store.subscribe((event) => opening.push(event));
-    const chosen = await chooseSession(runtime, flags, {
+    const session = await chooseSession(runtime, flags, {
       model,
       maxTokens: DEFAULT_MAX_TOKENS,
       newId,
     }).finally(stopCollecting);
-    const recorded = chosen.session.view.workspace;
+    chosen = session;
+    const recorded = session.session.view.workspace;
     if (chosen.reopened && recorded !== workspace) {
       throw new Error(
         `Session ${chosen.session.id} works in "${recorded}", not in "${workspace}": ` +
@@ -80,7 +82,7 @@ export async function agentCommand(
         {
           format: flags.outputFormat,
           maxTurns,
-          opening: opening.filter((event) => event.session === chosen.session.id),
+          opening: opening.filter((event) => event.session === session.session.id),
         },
         io,
       );
@@ -93,6 +95,7 @@ export async function agentCommand(
       io,
     );
   } finally {
+    chosen?.lease.release();
     await runtime.close();
   }
 }

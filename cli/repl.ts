@@ -6,7 +6,7 @@ import { LineReader } from "./_line_reader.ts";
 import { WorkingLine } from "./_working_line.ts";
 import { Renderer } from "./render.ts";
 import type { Runtime } from "./runtime.ts";
-import { type ChosenSession, newSessionSetup } from "./session_choice.ts";
+import { type ChosenSession, claim, newSessionSetup } from "./session_choice.ts";
 import { createStyles } from "./style.ts";
 
 const HELP = [
@@ -37,6 +37,7 @@ export async function runRepl(
   );
   const renderer = new Renderer(working, styles, runtime.tools);
   let session = chosen.session;
+  let lease = chosen.lease;
   runtime.deps.onText = (delta) => renderer.text(delta);
   const unsubscribe = runtime.store.subscribe((event) => {
     if (event.session === session.id && event.type !== "user.prompted") renderer.event(event);
@@ -91,10 +92,11 @@ export async function runRepl(
         else if (command === "/session") {
           renderer.line(`session ${session.id}\nlog     ${runtime.logPath}`);
         } else if (command === "/new") {
-          session = await AgentSession.start(
-            runtime.deps,
-            newSessionSetup(runtime, options.model, options.maxTokens, options.newId()),
-          );
+          const setup = newSessionSetup(runtime, options.model, options.maxTokens, options.newId());
+          const next = await claim(runtime, setup.id);
+          lease.release();
+          lease = next;
+          session = await AgentSession.start(runtime.deps, setup);
           renderer.line(styles.dim(`new session ${session.id}`));
         } else renderer.line(styles.red(`Unknown command "${command}". Type /help for the list`));
         continue;
@@ -103,6 +105,7 @@ export async function runRepl(
     }
   } finally {
     Deno.removeSignalListener("SIGINT", interrupt);
+    lease.release();
     reader.close();
     unsubscribe();
   }

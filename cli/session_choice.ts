@@ -3,6 +3,7 @@ import { forkHistory } from "../core/conversation.ts";
 import { AgentSession, type SessionSetup } from "../core/session.ts";
 import { initialState, leadConversation, type SessionView, type State } from "../core/state.ts";
 import type { Runtime } from "./runtime.ts";
+import { SessionLease } from "./session_lease.ts";
 import { foldLogged } from "./fold.ts";
 
 /** Which session to run, from the CLI flags. */
@@ -12,9 +13,10 @@ export interface SessionFlags {
   fork?: string | undefined;
 }
 
-/** The chosen session, and how it was reopened (absent for a new session or a fork). */
+/** The chosen session, this process's lease on it, and how it was reopened (absent if new). */
 export interface ChosenSession {
   session: AgentSession;
+  lease: SessionLease;
   reopened?: "resume" | "continue";
 }
 
@@ -35,12 +37,14 @@ export async function chooseSession(
   const base = newSessionSetup(runtime, setup.model, setup.maxTokens, setup.newId());
   if (flags.resume !== undefined) {
     const id = findSession(runtime.state, flags.resume);
-    return { session: AgentSession.open(runtime.deps, id), reopened: "resume" };
+    const lease = await claim(runtime, id);
+    return { session: AgentSession.open(runtime.deps, id), lease, reopened: "resume" };
   }
   if (flags.continue) {
     const id = latestSession(runtime.state);
     if (!id) throw new Error(`No session to continue in "${runtime.logPath}"`);
-    return { session: AgentSession.open(runtime.deps, id), reopened: "continue" };
+    const lease = await claim(runtime, id);
+    return { session: AgentSession.open(runtime.deps, id), lease, reopened: "continue" };
   }
   if (flags.fork !== undefined) {
     const match = /^(.+)@(\d+)$/.exec(flags.fork);
@@ -59,15 +63,32 @@ export async function chooseSession(
       throw new Error(`Invalid --fork "${flags.fork}": session ${id} starts after seq ${seq}`);
     }
     const history = forkHistory(leadConversation(view));
+    const lease = await claim(runtime, base.id);
     const session = await AgentSession.start(runtime.deps, {
       ...base,
       model: setup.model,
       forkedFrom: { session: id, seq },
       history,
     });
-    return { session };
+    return { session, lease };
   }
-  return { session: await AgentSession.start(runtime.deps, base) };
+  const lease = await claim(runtime, base.id);
+  return { session: await AgentSession.start(runtime.deps, base), lease };
+}
+
+/**
+ * Take this process's lease on a session, then catch up on the log: the process that held the
+ * lease until now may have appended its last events after this one read the log.
+ */
+export async function claim(runtime: Runtime, id: string): Promise<SessionLease> {
+  const lease = await SessionLease.acquire(runtime.logPath, id);
+  try {
+    await runtime.store.catchUp();
+  } catch (error) {
+    lease.release();
+    throw error;
+  }
+  return lease;
 }
 
 /** How a new session of this runtime's workspace is set up. Reads the platform, not the clock. */

@@ -440,3 +440,27 @@ Deno.test("an event with a damaged payload is reported with the file and line", 
     );
   }
 });
+
+Deno.test("a session another rein process is running cannot be reopened; it can once that ends", async () => {
+  await using fake = await startFakeAnthropic({ script: sequentialBash(1, () => "sleep 3") });
+  await using ws = await tempWorkspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const first = runCli(["agent", "-p", "sleep a bit", "--workspace", ws.path], { env });
+  await fake.waitForRequests(1);
+  const log = `${ws.path}/.rein/events.jsonl`;
+  while (!(await readLogLines(log)).some((e) => e.type === "tool.requested")) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const second = await runCli(["agent", "-c", "-p", "second", "--workspace", ws.path], { env });
+  assert.equal(second.code, 1);
+  assert.match(
+    second.stderr,
+    /Session [0-9a-f-]{36} is open in another rein process \(pid \d+\): wait for it to finish, or branch off with --fork/,
+  );
+  assert.equal((await first).code, 0);
+  const completed = (await readLogLines(log)).filter((e) => e.type === "tool.completed");
+  assert.equal(completed.length, 1, "the running call was not closed by the second process");
+  assert.equal(completed[0]?.data.outcome, undefined);
+  const third = await runCli(["agent", "-c", "-p", "second", "--workspace", ws.path], { env });
+  assert.equal(third.code, 0, third.stderr);
+});

@@ -96,7 +96,7 @@ function sourceLaunch(): Launch {
   const main = words.indexOf("cli/main.ts");
   return {
     name: "deno task agent",
-    args: [...words.slice(1, main), new URL("cli/main.ts", ROOT).pathname],
+    args: [...words.slice(words.indexOf("run"), main), new URL("cli/main.ts", ROOT).pathname],
   };
 }
 

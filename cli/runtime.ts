@@ -40,11 +40,13 @@ export function defaultLogPath(workspace: string): string {
 }
 
 /**
- * The directory the user ran the command from: under `deno task` the process runs in the
- * config's directory and INIT_CWD holds where the user was.
+ * The directory the user ran the command from. Under `deno task` the process runs in the
+ * config's directory; rein's tasks pass where the user was (`INIT_CWD`) as REIN_CALLER_DIR.
+ * INIT_CWD itself is not read: npm sets it too, and an installed `rein` run from an npm script
+ * must not take the npm project's directory for its own.
  */
 export function callerDir(env: RuntimeEnv, cwd: string): string {
-  return env.get("INIT_CWD") ?? cwd;
+  return env.get("REIN_CALLER_DIR") || cwd;
 }
 
 /** A path from the command line, resolved against the user's directory. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { message, overloaded, startFakeAnthropic, toolUse } from "./fake_anthropic.ts";
 import { echo, lastUserText, plainAnswer, sequentialBash } from "./scenarios.ts";
-import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { childEnv, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
 const KEY = "sk-ant-api03-KNOWN-SECRET-abcdef0123456789";
 
@@ -344,23 +344,44 @@ Deno.test("relative --workspace and --log are taken from where the user ran deno
   await using fake = await startFakeAnthropic({ script: plainAnswer("ok") });
   await using ws = await tempWorkspace();
   await Deno.mkdir(`${ws.path}/project`);
-  const result = await runCli([
-    "agent",
-    "-p",
-    "hi",
-    "--workspace",
-    "project",
-    "--log",
-    "logs/run.jsonl",
-  ], {
-    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, INIT_CWD: ws.path },
-  });
-  assert.equal(result.code, 0, result.stderr);
+  const root = new URL("..", import.meta.url).pathname;
+  const task = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "task",
+      "--quiet",
+      "--cwd",
+      root,
+      "agent",
+      "-p",
+      "hi",
+      "--workspace",
+      "project",
+      "--log",
+      "logs/run.jsonl",
+    ],
+    cwd: ws.path,
+    env: childEnv({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY }),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(task.code, 0, new TextDecoder().decode(task.stderr));
   const log = await readLogLines(`${ws.path}/logs/run.jsonl`);
   assert.equal(log[0]?.data.workspace, `${ws.path}/project`);
-  const state = await runCli(["state", "logs/run.jsonl"], { env: { INIT_CWD: ws.path } });
+  const state = await runCli(["state", "logs/run.jsonl"], { env: { REIN_CALLER_DIR: ws.path } });
   assert.equal(state.code, 0, state.stderr);
   assert.match(state.stdout, /status +idle/);
+});
+
+Deno.test("an INIT_CWD left by npm does not move the installed command's workspace", async () => {
+  await using fake = await startFakeAnthropic({ script: plainAnswer("ok") });
+  await using ws = await tempWorkspace();
+  await Deno.mkdir(`${ws.path}/elsewhere`);
+  const result = await runCli(["agent", "-p", "hi"], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, INIT_CWD: `${ws.path}/elsewhere` },
+    cwd: ws.path,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal((await readLogLines(`${ws.path}/.rein/events.jsonl`))[0]?.data.workspace, ws.path);
 });
 
 Deno.test("-p with nothing on stdin is refused before any session is recorded", async () => {

@@ -140,7 +140,10 @@ export async function openRuntime(options: {
     onEvent: (event) => foldLogged(state, event, options.logPath),
     onNotice: options.onNotice,
   });
-  const tools = createBaseTools({ workspace });
+  const tools = createBaseTools({
+    workspace,
+    protectedPaths: [resolve(options.logPath, ".."), options.logPath],
+  });
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     ...(env.get("REIN_RETRY_BASE_MS")

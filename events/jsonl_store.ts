@@ -1,6 +1,13 @@
 import { dirname } from "node:path";
 import { Delivery } from "./_delivery.ts";
 import { encodeEvents } from "./_encode.ts";
+import {
+  copyOpenFile,
+  createUniqueFile,
+  fileIdentity,
+  placeUnlessTaken,
+  startsWithContentOf,
+} from "./_log_files.ts";
 import { type ScanEnd, scanLog } from "./_scan_log.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import type { AppendOptions, EventListener, EventStore } from "./store.ts";
@@ -15,7 +22,10 @@ export interface JsonlStoreOptions {
   secrets?: readonly string[];
   /** Receives every event in seq order: read at open, caught up, or appended. */
   onEvent?: EventListener;
-  /** Receives one-line reports of repairs, such as a torn tail that was cut off. */
+  /**
+   * Receives one-line reports of repairs, such as a torn tail that was cut off or a deleted log
+   * that was restored.
+   */
   onNotice?: (message: string) => void;
   /** Upcaster steps for old lines; default: the shipped `UPCASTERS`. */
   upcasters?: UpcasterTable;
@@ -36,11 +46,33 @@ export function openJsonlStore(path: string, options: JsonlStoreOptions): Promis
  * read, catch-up and append holds an exclusive `Deno.FsFile.lock`; calls on one object run one
  * at a time. A failed sync (or an append whose partial write cannot be undone) is fatal: every
  * later append and sync throws. Open it with {@link openJsonlStore}.
+ *
+ * Every append and catch-up first checks, under the lock, that `path` still names the open file
+ * (device and inode; one `stat`), because a tool run (`git clean -fdx`, `rm -rf .rein`, a file
+ * moved over it) can remove the log while the store holds it:
+ * - Path gone: the open file still holds every byte, so it is copied to a new file that is
+ *   linked into place (never over a file that appeared meanwhile), the store continues on the
+ *   restored file, and `onNotice` reports it once.
+ * - Path names a file that begins with all of the open file's content: that is the restored log
+ *   (or a copy of it), so the store follows it, catches up, and reports it once.
+ * - Path names any other file: the store writes a rescue copy of the open file beside it
+ *   (`<name>.rescued-<time>`), leaves the new file untouched and throws; from then on every
+ *   append, catch-up and sync throws that error.
+ *
+ * With several processes (or stores) on the log, restoring is serialized by the lock on the old
+ * file: the first one to append restores, and the others find the restored file, which holds all
+ * of the old content, and follow it. A writer that opened the path after the deletion and before
+ * the restore starts a new log; the older writers then meet a different file and stop with a
+ * rescue copy, so nothing is overwritten or lost, but they must be restarted. A torn tail in the
+ * old file that a follower cut off before another writer looked also makes that writer stop.
+ * Where the platform reports no file number (`FileInfo.ino` is null) the check is skipped.
  */
 export class JsonlStore implements EventStore {
   /** The log file, as given to {@link openJsonlStore}. */
   readonly path: string;
-  readonly #file: Deno.FsFile;
+  #file: Deno.FsFile;
+  /** `dev:ino` of `#file`; undefined where the platform reports no file number. */
+  #identity: string | undefined;
   readonly #clock: () => Date;
   readonly #redact: Redactor;
   readonly #notice: (message: string) => void;
@@ -52,10 +84,18 @@ export class JsonlStore implements EventStore {
   #lastSeq = 0;
   #closed = false;
   #fatal: Error | undefined;
+  /** Why the store stopped after `path` came to name another file; thrown by every call. */
+  #replaced: Error | undefined;
 
-  private constructor(path: string, file: Deno.FsFile, options: JsonlStoreOptions) {
+  private constructor(
+    path: string,
+    file: Deno.FsFile,
+    identity: string | undefined,
+    options: JsonlStoreOptions,
+  ) {
     this.path = path;
     this.#file = file;
+    this.#identity = identity;
     this.#clock = options.clock;
     this.#redact = createRedactor(options.secrets ?? []);
     this.#notice = options.onNotice ?? (() => {});
@@ -67,14 +107,14 @@ export class JsonlStore implements EventStore {
   static async open(path: string, options: JsonlStoreOptions): Promise<JsonlStore> {
     await Deno.mkdir(dirname(path), { recursive: true });
     const file = await Deno.open(path, { read: true, append: true, create: true });
-    const store = new JsonlStore(path, file, options);
     try {
+      const store = new JsonlStore(path, file, fileIdentity(await file.stat()), options);
       await store.#locked(() => store.#readTail(false));
+      return store;
     } catch (error) {
       file.close();
       throw error;
     }
-    return store;
   }
 
   get lastSeq(): number {
@@ -86,6 +126,7 @@ export class JsonlStore implements EventStore {
       this.#assertWritable("append to");
       if (events.length === 0) return [];
       const envelopes = await this.#locked(async () => {
+        await this.#followPath();
         await this.#readTail(false);
         const ts = this.#clock().toISOString();
         const batch = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact);
@@ -104,7 +145,10 @@ export class JsonlStore implements EventStore {
   catchUp(): Promise<Envelope[]> {
     return this.#serialized(() => {
       this.#assertOpen("catch up on");
-      return this.#locked(() => this.#readTail(true));
+      return this.#locked(async () => {
+        await this.#followPath();
+        return this.#readTail(true);
+      });
     });
   }
 
@@ -138,6 +182,7 @@ export class JsonlStore implements EventStore {
     return result;
   }
 
+  /** Run `operation` holding the lock; if it switches files, the new file's lock is released. */
   async #locked<T>(operation: () => Promise<T>): Promise<T> {
     await this.#file.lock(true);
     try {
@@ -145,6 +190,93 @@ export class JsonlStore implements EventStore {
     } finally {
       await this.#file.unlock();
     }
+  }
+
+  /** Under the lock: make sure `path` still names the open file; see the class docs. */
+  async #followPath(): Promise<void> {
+    if (this.#replaced !== undefined) throw this.#replaced;
+    if (this.#identity === undefined) return;
+    // Another round only when a file appears at the path while we restore it (it is then
+    // checked like any other), or the path keeps vanishing.
+    for (let round = 1; round <= 3; round++) {
+      let info: Deno.FileInfo;
+      try {
+        // Sync on purpose: an async stat costs a thread-pool round trip on every append.
+        info = Deno.statSync(this.path);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+        if (await this.#restore()) return;
+        continue;
+      }
+      if (fileIdentity(info) === this.#identity) return;
+      return await this.#followOrStop();
+    }
+    throw new Error(`Cannot restore the event log "${this.path}": it keeps being removed`);
+  }
+
+  /** The path is gone: link a copy of the open file into place and continue on it. */
+  async #restore(): Promise<boolean> {
+    await Deno.mkdir(dirname(this.path), { recursive: true });
+    const temp = await createUniqueFile(`${this.path}.restoring-${this.#stamp()}`);
+    try {
+      await copyOpenFile(this.#file, temp);
+      if (!(await placeUnlessTaken(temp, this.path))) return false;
+    } finally {
+      await Deno.remove(temp).catch(() => {});
+    }
+    await this.#switchTo(await Deno.open(this.path, { read: true, append: true }));
+    this.#notice(
+      `The event log "${this.path}" was deleted while rein was running; restored it from the ` +
+        `open file`,
+    );
+    return true;
+  }
+
+  /** The path names another file: follow it if it extends ours, else rescue ours and stop. */
+  async #followOrStop(): Promise<void> {
+    if (await startsWithContentOf(this.path, this.#file)) {
+      await this.#switchTo(await Deno.open(this.path, { read: true, append: true }));
+      this.#notice(
+        `The event log "${this.path}" was replaced while rein was running by a file that holds ` +
+          `all of its content (restored by another rein process, or copied back); continuing ` +
+          `on that file`,
+      );
+      return;
+    }
+    const stopped = `The event log "${this.path}" was replaced by another file while rein was ` +
+      `running; stopping so nothing is overwritten.`;
+    try {
+      const rescue = await createUniqueFile(`${this.path}.rescued-${this.#stamp()}`);
+      await copyOpenFile(this.#file, rescue);
+      this.#replaced = new Error(`${stopped} The events of this run are in "${rescue}"`);
+    } catch (error) {
+      this.#replaced = new Error(
+        `${stopped} Saving the events of this run beside it failed, so they are only in the ` +
+          `file rein still holds open`,
+        { cause: error },
+      );
+    }
+    throw this.#replaced;
+  }
+
+  /** Make `file` (same content up to `#end`) the store's file, locked; the old one is closed. */
+  async #switchTo(file: Deno.FsFile): Promise<void> {
+    let identity: string | undefined;
+    try {
+      await file.lock(true);
+      identity = fileIdentity(await file.stat());
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    const old = this.#file;
+    this.#file = file;
+    this.#identity = identity;
+    old.close();
+  }
+
+  #stamp(): string {
+    return this.#clock().toISOString().replaceAll(":", "-");
   }
 
   /** Under the lock: read and deliver what follows `#end`; repair a torn last line. */
@@ -178,7 +310,7 @@ export class JsonlStore implements EventStore {
   }
 
   async #repairTornTail({ end, lastLine, tail }: ScanEnd): Promise<void> {
-    const backup = await this.#reserveBackupPath();
+    const backup = await createUniqueFile(`${this.path}.torn-${this.#stamp()}`, ".bak");
     await Deno.copyFile(this.path, backup);
     await this.#file.truncate(end);
     this.#notice(
@@ -186,20 +318,6 @@ export class JsonlStore implements EventStore {
         `newline, left by an interrupted append; backed the file up to "${backup}" and ` +
         `truncated it to ${end} bytes`,
     );
-  }
-
-  async #reserveBackupPath(): Promise<string> {
-    const stamp = this.#clock().toISOString().replaceAll(":", "-");
-    for (let attempt = 1;; attempt++) {
-      const suffix = attempt === 1 ? "" : `-${attempt}`;
-      const candidate = `${this.path}.torn-${stamp}${suffix}.bak`;
-      try {
-        (await Deno.open(candidate, { write: true, createNew: true })).close();
-        return candidate;
-      } catch (error) {
-        if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-      }
-    }
   }
 
   async #writeAll(bytes: Uint8Array): Promise<void> {
@@ -234,6 +352,7 @@ export class JsonlStore implements EventStore {
 
   #assertWritable(action: string): void {
     this.#assertOpen(action);
+    if (this.#replaced !== undefined) throw this.#replaced;
     if (this.#fatal !== undefined) {
       throw new Error(
         `Cannot ${action} "${this.path}": an earlier sync or write failed, so what reached the ` +

@@ -18,8 +18,10 @@ export interface ReadLogOptions {
  * prefix). An unterminated last line, torn or still being written, is not yielded and is
  * reported once via `onNotice`; nothing is repaired. The file is opened on the first `next()`
  * and closed at the end, on an error, or when iteration stops early (`break`).
- * Iteration rejects with `Deno.errors.NotFound` for a missing file, `LogCorruptionError` for a
- * damaged line before the last, and `LogVersionError` for a line written by a newer rein.
+ * Iteration rejects with `Deno.errors.NotFound` for a missing file (and the other
+ * `Deno.errors` classes for a directory or an unreadable path; each message names the path),
+ * `LogCorruptionError` for a damaged line before the last, and `LogVersionError` for a line
+ * written by a newer rein.
  */
 export function readLog(
   path: string,
@@ -82,7 +84,7 @@ class LogReader implements AsyncIterableIterator<Envelope> {
       while (!this.#finished && this.#batch.length === 0) await this.#step();
     } catch (error) {
       await this.#finish();
-      throw error;
+      throw withPath(error, this.#path);
     }
     const event = this.#batch[this.#at++];
     return event === undefined ? DONE : { value: event, done: false };
@@ -119,3 +121,18 @@ class LogReader implements AsyncIterableIterator<Envelope> {
 
 /** The result `return()` hands a scan it stops early; nothing reads it. */
 const STOPPED: ScanEnd = { end: 0, lastLine: 0, tail: 0 };
+
+/**
+ * An OS error from opening or reading `path` as an error of the same class (so callers can still
+ * test for `Deno.errors.NotFound`) whose message names the path; any other error as it is.
+ */
+function withPath(error: unknown, path: string): unknown {
+  if (!Object.values(Deno.errors).some((osError) => error instanceof osError)) return error;
+  const os = error as Error;
+  const detail = os.message.replace(/ \(os error \d+\).*$/s, "");
+  const OsError = os.constructor as new (message: string, options: ErrorOptions) => Error;
+  return new OsError(
+    `Cannot read the event log "${path}": ${detail.charAt(0).toLowerCase()}${detail.slice(1)}`,
+    { cause: os },
+  );
+}

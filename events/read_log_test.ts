@@ -61,8 +61,19 @@ Deno.test("readLog refuses a damaged line with its line number", async () => {
   assert.equal(error.reason, 'missing "ts"');
 });
 
-Deno.test("readLog of a missing file throws NotFound", async () => {
-  await assert.rejects(readEvents("/nonexistent/rein/events.jsonl"), Deno.errors.NotFound);
+Deno.test("readLog of a missing file throws NotFound naming the file", async () => {
+  const path = "/nonexistent/rein/events.jsonl";
+  const error = await rejection(readEvents(path));
+  assert.ok(error instanceof Deno.errors.NotFound);
+  assert.equal(error.message, `Cannot read the event log "${path}": no such file or directory`);
+  assert.ok(error.cause instanceof Deno.errors.NotFound);
+});
+
+Deno.test("readLog of a directory names the path and says it is a directory", async () => {
+  await using dir = await tempDir();
+  const error = await rejection(readEvents(dir.path));
+  assert.ok(error instanceof Deno.errors.IsADirectory, String(error));
+  assert.equal(error.message, `Cannot read the event log "${dir.path}": is a directory`);
 });
 
 /** How many of this process's descriptors are open on `path` (Linux only). */

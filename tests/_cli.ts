@@ -11,14 +11,17 @@ export interface CliResult {
 }
 
 /**
- * The environment for a child `rein`: this process's, minus every ANTHROPIC_* and REIN_*
- * variable (so no real credential or endpoint leaks into a test), plus `extra`. The rest is
+ * The environment for a child `rein`: this process's, minus INIT_CWD and every ANTHROPIC_* and
+ * REIN_* variable (so no real credential or endpoint leaks into a test), plus `extra`. The rest is
  * kept so the child finds Deno's npm cache and the registry (HOME, DENO_DIR, proxies, certs).
  */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env = Deno.env.toObject();
   for (const name of Object.keys(env)) {
     if (name.startsWith("ANTHROPIC_") || name.startsWith("REIN_")) delete env[name];
+    // Set by the `deno task test` running these tests; a user's shell has none, and a nested
+    // `deno task` would keep it instead of recording where it was started.
+    if (name === "INIT_CWD") delete env[name];
   }
   return { ...env, NO_COLOR: "1", ...extra };
 }

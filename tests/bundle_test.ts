@@ -26,6 +26,7 @@ Deno.test("the bundle that `deno task install` puts on the PATH runs a session a
     new Deno.Command(Deno.execPath(), {
       args: ["run", ...permissions, "--quiet", bundle, ...extra],
       env: childEnv({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-bundle-test-key-123" }),
+      clearEnv: true,
       stdout: "piped",
       stderr: "piped",
     }).output();

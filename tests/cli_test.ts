@@ -361,6 +361,7 @@ Deno.test("relative --workspace and --log are taken from where the user ran deno
     ],
     cwd: ws.path,
     env: childEnv({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY }),
+    clearEnv: true,
     stdout: "piped",
     stderr: "piped",
   }).output();

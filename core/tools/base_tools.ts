@@ -9,6 +9,11 @@ import { createWriteFileTool } from "./write_file.ts";
 /** What the base tools need: the workspace they work in and are confined to. */
 export interface BaseToolsDeps {
   workspace: string;
+  /**
+   * rein's own paths, which write_file and edit_file refuse to change: the event log and the
+   * directory that holds it. read_file, glob and grep may still read them.
+   */
+  protectedPaths?: readonly string[];
 }
 
 /**
@@ -16,12 +21,12 @@ export interface BaseToolsDeps {
  * working in `workspace`. Has no side effects until a tool runs.
  */
 export function createBaseTools(deps: BaseToolsDeps): AnyTool[] {
-  const { workspace } = deps;
+  const { workspace, protectedPaths = [] } = deps;
   return [
     createBashTool({ workspace }),
     createReadFileTool({ workspace }),
-    createWriteFileTool({ workspace }),
-    createEditFileTool({ workspace }),
+    createWriteFileTool({ workspace, protectedPaths }),
+    createEditFileTool({ workspace, protectedPaths }),
     createGlobTool({ workspace }),
     createGrepTool({ workspace }),
   ];

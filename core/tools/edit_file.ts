@@ -3,7 +3,7 @@ import { errorMessage, plural } from "./_format.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { decodeText, notTextMessage } from "./_text_file.ts";
 import type { Tool, ToolResult } from "./tool.ts";
-import { resolveInWorkspace } from "./workspace_path.ts";
+import { protectedPathMessage, resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
 
 const schema = z.strictObject({
   path: z.string().min(1).describe(
@@ -25,6 +25,8 @@ export type EditFileInput = z.infer<typeof schema>;
 export interface EditFileToolDeps {
   /** Directory that relative paths resolve against and that every path must stay inside. */
   workspace: string;
+  /** rein's own paths (its event log and the log's directory): never edited. */
+  protectedPaths?: readonly string[];
 }
 
 const description =
@@ -43,11 +45,15 @@ export function createEditFileTool(deps: EditFileToolDeps): Tool<EditFileInput> 
     schema,
     readOnly: false,
     summarize: (input) => input.path,
-    run: (input) => editFile(deps.workspace, input),
+    run: (input) => editFile(deps.workspace, deps.protectedPaths ?? [], input),
   };
 }
 
-async function editFile(workspace: string, input: EditFileInput): Promise<ToolResult> {
+async function editFile(
+  workspace: string,
+  protectedPaths: readonly string[],
+  input: EditFileInput,
+): Promise<ToolResult> {
   if (input.old_string === input.new_string) {
     return {
       content: "old_string and new_string are identical; there is nothing to change",
@@ -63,9 +69,19 @@ async function editFile(workspace: string, input: EditFileInput): Promise<ToolRe
   }
   const resolved = await resolveInWorkspace(workspace, input.path);
   if (!resolved.ok) return { content: resolved.message, isError: true };
+  const refusal = await protectedPathMessage(workspace, resolved.path, protectedPaths, "edit");
+  if (refusal !== undefined) return { content: refusal, isError: true };
   const display = resolved.relative;
   let bytes: Uint8Array;
   try {
+    // Checked before opening: reading a named pipe or a device can block forever.
+    const kind = specialFileKind(await Deno.stat(resolved.path));
+    if (kind !== undefined) {
+      return {
+        content: `"${display}" is not a regular file (${kind}); edit_file edits files only`,
+        isError: true,
+      };
+    }
     bytes = await Deno.readFile(resolved.path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {

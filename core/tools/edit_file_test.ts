@@ -163,3 +163,37 @@ Deno.test("edit_file refuses binary files and paths outside the workspace", asyn
   );
   assert.equal(outside.content, `Path "../a.js" is outside the workspace ${dir.path}`);
 });
+
+Deno.test("edit_file refuses rein's event log and leaves it unchanged", async () => {
+  await using dir = await tempDir();
+  await dir.write({ ".rein/events.jsonl": '{"seq":1}\n' });
+  const tool = createEditFileTool({
+    workspace: dir.path,
+    protectedPaths: [join(dir.path, ".rein")],
+  });
+  const input = { path: ".rein/events.jsonl", old_string: "1", new_string: "2" };
+  assert.deepEqual(await tool.run(input, callContext()), {
+    content: `Refusing to edit ".rein/events.jsonl": it is in ".rein", rein's event log ` +
+      "directory; rein records its own history there",
+    isError: true,
+  });
+  assert.equal(await Deno.readTextFile(join(dir.path, ".rein/events.jsonl")), '{"seq":1}\n');
+});
+
+Deno.test({
+  name: "edit_file refuses a named pipe without blocking",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using dir = await tempDir();
+    const fifo = join(dir.path, "p");
+    assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+    const tool = createEditFileTool({ workspace: dir.path });
+    assert.deepEqual(
+      await tool.run({ path: "p", old_string: "a", new_string: "b" }, callContext()),
+      {
+        content: '"p" is not a regular file (a named pipe); edit_file edits files only',
+        isError: true,
+      },
+    );
+  },
+});

@@ -3,7 +3,7 @@ import { errorMessage, formatNumber, plural } from "./_format.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { looksBinary, notTextMessage } from "./_text_file.ts";
 import type { Tool, ToolResult } from "./tool.ts";
-import { resolveInWorkspace } from "./workspace_path.ts";
+import { resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -68,6 +68,14 @@ async function readFile(workspace: string, input: ReadFileInput): Promise<ToolRe
   if (info.isDirectory) {
     return {
       content: `"${display}" is a directory, not a file; use glob to list the files in it`,
+      isError: true,
+    };
+  }
+  // Checked before opening: opening a named pipe waits for a writer, and a device may never end.
+  const kind = specialFileKind(info);
+  if (kind !== undefined) {
+    return {
+      content: `"${display}" is not a regular file (${kind}); read_file reads files only`,
       isError: true,
     };
   }

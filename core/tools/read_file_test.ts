@@ -171,3 +171,34 @@ Deno.test("read_file is read-only and summarized by its path", () => {
   assert.equal(tool.readOnly, true);
   assert.equal(tool.summarize({ path: "src/a.ts" }), "src/a.ts");
 });
+
+Deno.test({
+  name: "read_file refuses a named pipe without waiting for a writer",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using dir = await tempDir();
+    const fifo = join(dir.path, "x");
+    assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+    await Deno.symlink("x", join(dir.path, "link"));
+    const tool = createReadFileTool({ workspace: dir.path });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<"stuck">((resolve) =>
+      timer = setTimeout(() => resolve("stuck"), 2000)
+    );
+    try {
+      for (const path of ["x", "link"]) {
+        const result = await Promise.race([tool.run({ path }, callContext()), stuck]);
+        if (result === "stuck") {
+          using _writer = await Deno.open(fifo, { write: true }); // lets the blocked open finish
+          assert.fail(`read_file "${path}" blocked on the named pipe`);
+        }
+        assert.deepEqual(result, {
+          content: '"x" is not a regular file (a named pipe); read_file reads files only',
+          isError: true,
+        });
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  },
+});

@@ -104,3 +104,58 @@ async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Why a file tool must not change `target` (a resolved path from {@link resolveInWorkspace}):
+ * it is one of `protectedPaths` or lies inside one. Those are rein's own paths, the event log
+ * and the directory that holds it; relative ones resolve against the workspace and symlinks
+ * are followed on both sides. Returns the model-facing message (`verb` is "write" or "edit"), or
+ * undefined when the change may go ahead. A protected directory that holds the whole workspace
+ * is skipped, as protecting it would refuse every write; pass the log file itself as well so it
+ * stays protected then. Never throws.
+ */
+export async function protectedPathMessage(
+  workspace: string,
+  target: string,
+  protectedPaths: readonly string[],
+  verb: "write" | "edit",
+): Promise<string | undefined> {
+  if (protectedPaths.length === 0) return undefined;
+  let root: string;
+  try {
+    root = await Deno.realPath(workspace);
+  } catch {
+    root = resolve(workspace);
+  }
+  const shown = (path: string) => isInside(root, path) ? relative(root, path) || "." : path;
+  for (const given of protectedPaths) {
+    let guarded: string;
+    try {
+      guarded = await realPathAllowingMissing(resolve(root, given), 0);
+    } catch {
+      guarded = resolve(root, given);
+    }
+    if (!isInside(guarded, target) || isInside(guarded, root)) continue;
+    const what = guarded !== target
+      ? `it is in "${shown(guarded)}", rein's event log directory`
+      : (await lstatOrNull(guarded))?.isDirectory
+      ? "it is rein's event log directory"
+      : "it is rein's event log";
+    return `Refusing to ${verb} "${shown(target)}": ${what}; rein records its own history there`;
+  }
+  return undefined;
+}
+
+/**
+ * What kind of special file `info` describes ("a named pipe", "a socket", …), or undefined for
+ * a regular file or a directory. Opening a named pipe or a device can block or never end, so
+ * the file tools check this before they open anything. Pure.
+ */
+export function specialFileKind(info: Deno.FileInfo): string | undefined {
+  if (info.isFile || info.isDirectory) return undefined;
+  if (info.isFifo) return "a named pipe";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  return "a special file";
+}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { resolveInWorkspace } from "./workspace_path.ts";
+import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
 import { tempDir } from "./_test_helpers.ts";
 
 Deno.test("workspace path resolves a relative path against the workspace", async () => {
@@ -129,4 +129,41 @@ Deno.test("workspace path names the file that stands where a directory should be
     ok: false,
     message: 'Cannot resolve path "notes.txt/inner/x": "notes.txt" is a file, not a directory',
   });
+});
+
+Deno.test("a protected path refuses itself and what lies inside it, and nothing else", async () => {
+  await using dir = await tempDir();
+  await dir.write({ ".rein/events.jsonl": "", "logs/run.jsonl": "", "a.txt": "" });
+  const root = await Deno.realPath(dir.path);
+  const guarded = [".rein", join(dir.path, "logs/run.jsonl")];
+  const message = (target: string) => protectedPathMessage(dir.path, target, guarded, "write");
+  assert.equal(
+    await message(join(root, ".rein")),
+    `Refusing to write ".rein": it is rein's event log directory; ` +
+      "rein records its own history there",
+  );
+  assert.equal(
+    await message(join(root, "logs/run.jsonl")),
+    `Refusing to write "logs/run.jsonl": it is rein's event log; rein records its own history there`,
+  );
+  assert.equal(await message(join(root, "a.txt")), undefined);
+  assert.equal(await message(join(root, "logs/other.jsonl")), undefined);
+  assert.equal(await message(join(root, ".reins")), undefined);
+  assert.equal(await protectedPathMessage(dir.path, join(root, ".rein/x"), [], "edit"), undefined);
+});
+
+Deno.test("a protected log directory that holds the workspace leaves the log itself protected", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "events.jsonl": "", "a.txt": "" });
+  const root = await Deno.realPath(dir.path);
+  const log = join(dir.path, "events.jsonl");
+  const guarded = [dir.path, log];
+  assert.equal(
+    await protectedPathMessage(dir.path, join(root, "a.txt"), guarded, "edit"),
+    undefined,
+  );
+  assert.match(
+    (await protectedPathMessage(dir.path, join(root, "events.jsonl"), guarded, "edit")) ?? "",
+    /^Refusing to edit "events.jsonl": it is rein's event log;/,
+  );
 });

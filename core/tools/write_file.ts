@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { countLines, errorMessage, plural } from "./_format.ts";
 import type { Tool, ToolResult } from "./tool.ts";
-import { resolveInWorkspace } from "./workspace_path.ts";
+import { protectedPathMessage, resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
 
 const schema = z.strictObject({
   path: z.string().min(1).describe(
@@ -18,6 +18,8 @@ export type WriteFileInput = z.infer<typeof schema>;
 export interface WriteFileToolDeps {
   /** Directory that relative paths resolve against and that every path must stay inside. */
   workspace: string;
+  /** rein's own paths (its event log and the log's directory): never written. */
+  protectedPaths?: readonly string[];
 }
 
 const description =
@@ -36,19 +38,32 @@ export function createWriteFileTool(deps: WriteFileToolDeps): Tool<WriteFileInpu
     schema,
     readOnly: false,
     summarize: (input) => input.path,
-    run: (input) => writeFile(deps.workspace, input),
+    run: (input) => writeFile(deps.workspace, deps.protectedPaths ?? [], input),
   };
 }
 
-async function writeFile(workspace: string, input: WriteFileInput): Promise<ToolResult> {
+async function writeFile(
+  workspace: string,
+  protectedPaths: readonly string[],
+  input: WriteFileInput,
+): Promise<ToolResult> {
   const resolved = await resolveInWorkspace(workspace, input.path);
   if (!resolved.ok) return { content: resolved.message, isError: true };
+  const refusal = await protectedPathMessage(workspace, resolved.path, protectedPaths, "write");
+  if (refusal !== undefined) return { content: refusal, isError: true };
   const display = resolved.relative;
   let existed: boolean;
   try {
     const info = await Deno.stat(resolved.path);
     if (info.isDirectory) {
       return { content: `Cannot write "${display}": it is a directory`, isError: true };
+    }
+    const kind = specialFileKind(info);
+    if (kind !== undefined) {
+      return {
+        content: `"${display}" is not a regular file (${kind}); write_file writes files only`,
+        isError: true,
+      };
     }
     existed = true;
   } catch (error) {

@@ -64,3 +64,46 @@ Deno.test("write_file is not read-only and is summarized by its path", () => {
   assert.equal(tool.readOnly, false);
   assert.equal(tool.summarize({ path: "a.ts", content: "" }), "a.ts");
 });
+
+Deno.test("write_file refuses rein's event log and everything in its directory", async () => {
+  await using dir = await tempDir();
+  await dir.write({ ".rein/events.jsonl": "history\n" });
+  await Deno.symlink(".rein", join(dir.path, "log-link"));
+  const tool = createWriteFileTool({
+    workspace: dir.path,
+    protectedPaths: [join(dir.path, ".rein")],
+  });
+  const refusals = {
+    ".rein/events.jsonl": '".rein/events.jsonl"',
+    [join(dir.path, ".rein/events.jsonl")]: '".rein/events.jsonl"',
+    "log-link/events.jsonl": '".rein/events.jsonl"',
+    ".rein/new.txt": '".rein/new.txt"',
+  };
+  for (const [path, shown] of Object.entries(refusals)) {
+    assert.deepEqual(await tool.run({ path, content: "" }, callContext()), {
+      content: `Refusing to write ${shown}: it is in ".rein", rein's event log directory; ` +
+        "rein records its own history there",
+      isError: true,
+    }, path);
+  }
+  assert.equal(await Deno.readTextFile(join(dir.path, ".rein/events.jsonl")), "history\n");
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(join(dir.path, ".rein")))).length, 1);
+  assert.equal((await tool.run({ path: ".reins.txt", content: "" }, callContext())).isError, false);
+});
+
+Deno.test({
+  name: "write_file refuses a named pipe without blocking",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using dir = await tempDir();
+    assert.equal(
+      (await new Deno.Command("mkfifo", { args: [join(dir.path, "p")] }).output()).code,
+      0,
+    );
+    const tool = createWriteFileTool({ workspace: dir.path });
+    assert.deepEqual(await tool.run({ path: "p", content: "x" }, callContext()), {
+      content: '"p" is not a regular file (a named pipe); write_file writes files only',
+      isError: true,
+    });
+  },
+});

@@ -59,16 +59,16 @@ export async function agentCommand(
     // so that stream-json shows them too.
     const opening: Envelope[] = [];
     const stopCollecting = runtime.store.subscribe((event) => opening.push(event));
-    const session = await chooseSession(runtime, flags, {
+    chosen = await chooseSession(runtime, flags, {
       model,
       maxTokens: DEFAULT_MAX_TOKENS,
       newId,
     }).finally(stopCollecting);
-    chosen = session;
-    const recorded = session.session.view.workspace;
-    if (chosen.reopened && recorded !== workspace) {
+    const { session, reopened } = chosen;
+    const recorded = session.view.workspace;
+    if (reopened && recorded !== workspace) {
       throw new Error(
-        `Session ${chosen.session.id} works in "${recorded}", not in "${workspace}": ` +
+        `Session ${session.id} works in "${recorded}", not in "${workspace}": ` +
           `run rein there, or pass --workspace "${recorded}"`,
       );
     }
@@ -82,7 +82,7 @@ export async function agentCommand(
         {
           format: flags.outputFormat,
           maxTurns,
-          opening: opening.filter((event) => event.session === session.session.id),
+          opening: opening.filter((event) => event.session === session.id),
         },
         io,
       );

@@ -1,4 +1,5 @@
-import type { Envelope, Usage } from "../events/types.ts";
+import type { Envelope } from "../events/types.ts";
+import { addUsage, emptyUsage, type UsageTotals } from "../core/state.ts";
 import type { TurnResult } from "../core/turn.ts";
 import type { CommandIo } from "./io.ts";
 import type { Runtime } from "./runtime.ts";
@@ -18,7 +19,7 @@ export interface HeadlessResult {
   result: string;
   session_id: string;
   num_turns: number;
-  usage: Required<{ [K in keyof Usage]: number }>;
+  usage: UsageTotals;
   duration_ms: number;
 }
 
@@ -41,12 +42,7 @@ export async function runHeadless(
 ): Promise<number> {
   const started = performance.now();
   const { session } = chosen;
-  const usage = {
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-  };
+  const usage = emptyUsage();
   const progress = new Renderer(
     io.stderr,
     createStyles(useColor(io.stderrIsTerminal)),
@@ -59,12 +55,7 @@ export async function runHeadless(
     if (event.session !== session.id) return;
     if (options.format === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);
     if (event.type === "model.failed" || event.type === "turn.ended") progress.event(event);
-    if (event.type === "model.responded") {
-      usage.input_tokens += event.data.usage.input_tokens;
-      usage.output_tokens += event.data.usage.output_tokens;
-      usage.cache_creation_input_tokens += event.data.usage.cache_creation_input_tokens ?? 0;
-      usage.cache_read_input_tokens += event.data.usage.cache_read_input_tokens ?? 0;
-    }
+    if (event.type === "model.responded") addUsage(usage, event.data.usage);
   });
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();

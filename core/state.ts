@@ -26,12 +26,15 @@ export interface SessionView {
   /** Message of the last failed or cancelled turn. */
   lastError: string | null;
   /** Usage summed over every model response. */
-  usage: Required<{ [K in keyof Usage]: number }>;
+  usage: UsageTotals;
   /** seq of the session's last event. */
   lastSeq: number;
   /** Conversation per agent ("lead", teammates …). */
   agents: Record<string, Conversation>;
 }
+
+/** Token counts summed over model responses. */
+export type UsageTotals = Required<{ [K in keyof Usage]: number }>;
 
 /** The whole projected state of a log. */
 export interface State {
@@ -118,7 +121,8 @@ export function leadConversation(session: SessionView): Conversation {
   return session.agents["lead"] ?? emptyConversation();
 }
 
-function emptyUsage(): SessionView["usage"] {
+/** Zero usage. */
+export function emptyUsage(): UsageTotals {
   return {
     input_tokens: 0,
     output_tokens: 0,
@@ -127,7 +131,8 @@ function emptyUsage(): SessionView["usage"] {
   };
 }
 
-function addUsage(total: SessionView["usage"], usage: Usage) {
+/** Add one response's usage to `total` (mutates it). */
+export function addUsage(total: UsageTotals, usage: Usage): void {
   total.input_tokens += usage.input_tokens;
   total.output_tokens += usage.output_tokens;
   total.cache_creation_input_tokens += usage.cache_creation_input_tokens ?? 0;

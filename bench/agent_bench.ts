@@ -34,8 +34,8 @@
  */
 import { join } from "node:path";
 import { readEvents } from "../events/mod.ts";
-import { startFakeAnthropic } from "../tests/fake_anthropic.ts";
-import { sequentialBash } from "../tests/scenarios.ts";
+import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { sequentialBash } from "../testing/scenarios.ts";
 
 const CALLS = 20;
 const ITERATIONS = 10;

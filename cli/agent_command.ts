@@ -1,4 +1,4 @@
-import type { Envelope } from "../events/types.ts";
+import type { Envelope } from "../events/event_types.ts";
 import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin } from "./io.ts";
 import {
@@ -87,7 +87,7 @@ export async function agentCommand(
         io,
       );
     }
-    const { runRepl } = await import("./repl.ts");
+    const { runRepl } = await import("./repl/repl.ts");
     return await runRepl(
       runtime,
       chosen,

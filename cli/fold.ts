@@ -1,6 +1,6 @@
 import { LogCorruptionError } from "../events/errors.ts";
-import type { Envelope } from "../events/types.ts";
-import { evolve, type State } from "../core/state.ts";
+import type { Envelope } from "../events/event_types.ts";
+import { evolve, type State } from "../core/state/state.ts";
 
 /**
  * Fold one event of the log at `path` into `state`. The projections never throw on a well-formed

@@ -1,11 +1,11 @@
-import type { Envelope } from "../events/types.ts";
-import { addUsage, emptyUsage, type UsageTotals } from "../core/state.ts";
-import type { TurnResult } from "../core/turn.ts";
+import type { Envelope } from "../events/event_types.ts";
+import { addUsage, emptyUsage, type UsageTotals } from "../core/state/state.ts";
+import type { TurnResult } from "../core/loop/run_turn.ts";
 import type { CommandIo } from "./io.ts";
 import type { Runtime } from "./runtime.ts";
 import type { ChosenSession } from "./session_choice.ts";
-import { Renderer } from "./render.ts";
-import { createStyles } from "./style.ts";
+import { Renderer } from "./render/render.ts";
+import { createStyles } from "./render/style.ts";
 import { useColor } from "./io.ts";
 
 /** Output formats of `-p`. */

@@ -1,4 +1,4 @@
-import type { Sink } from "./render.ts";
+import type { Sink } from "./render/render.ts";
 
 const encoder = new TextEncoder();
 

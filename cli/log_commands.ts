@@ -1,14 +1,19 @@
 import { readLog } from "../events/read_log.ts";
-import type { Envelope } from "../events/types.ts";
-import { eventsBySession, replaySession } from "../core/replay.ts";
-import { initialState, leadConversation, type SessionView, type State } from "../core/state.ts";
+import type { Envelope } from "../events/event_types.ts";
+import { eventsBySession, replaySession } from "../core/replay/replay_session.ts";
+import {
+  initialState,
+  leadConversation,
+  type SessionView,
+  type State,
+} from "../core/state/state.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
-import { toolDefinition } from "../core/tools/tool_schema.ts";
+import { toolDefinition } from "../core/tools/schema.ts";
 import type { CommandIo } from "./io.ts";
 import { useColor } from "./io.ts";
-import { Renderer } from "./render.ts";
+import { Renderer } from "./render/render.ts";
 import { findSession } from "./session_choice.ts";
-import { createStyles } from "./style.ts";
+import { createStyles } from "./render/style.ts";
 import { foldLogged } from "./fold.ts";
 
 /** Fold a log, optionally only up to `at`. Reads the file; never writes it. */

@@ -1,16 +1,16 @@
 import { resolve } from "node:path";
 import { openJsonlStore } from "../events/jsonl_store.ts";
 import type { EventStore } from "../events/store.ts";
-import { createAnthropicModel } from "../core/anthropic_model.ts";
-import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from "../core/retry.ts";
-import type { SessionDeps } from "../core/session.ts";
-import { abortableSleep } from "../core/sleep.ts";
-import { initialState, type State } from "../core/state.ts";
+import { createAnthropicModel } from "../core/effects/anthropic_model.ts";
+import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from "../core/recovery/retry.ts";
+import type { SessionDeps } from "../core/loop/agent_loop.ts";
+import { abortableSleep } from "../core/effects/sleep.ts";
+import { initialState, type State } from "../core/state/state.ts";
 import { foldLogged } from "./fold.ts";
-import { createToolExecutor } from "../core/tool_executor.ts";
+import { createToolExecutor } from "../core/tools/executor.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
 import type { AnyTool } from "../core/tools/tool.ts";
-import { toolDefinition } from "../core/tools/tool_schema.ts";
+import { toolDefinition } from "../core/tools/schema.ts";
 
 /** The model used when neither --model nor ANTHROPIC_MODEL says otherwise. */
 export const DEFAULT_MODEL = "claude-sonnet-5-5";

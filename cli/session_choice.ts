@@ -1,7 +1,12 @@
 import { readLog } from "../events/read_log.ts";
-import { forkHistory } from "../core/conversation.ts";
-import { AgentSession, type SessionSetup } from "../core/session.ts";
-import { initialState, leadConversation, type SessionView, type State } from "../core/state.ts";
+import { forkHistory } from "../core/state/conversation.ts";
+import { AgentSession, type SessionSetup } from "../core/loop/agent_loop.ts";
+import {
+  initialState,
+  leadConversation,
+  type SessionView,
+  type State,
+} from "../core/state/state.ts";
 import type { Runtime } from "./runtime.ts";
 import { SessionLease } from "./session_lease.ts";
 import { foldLogged } from "./fold.ts";

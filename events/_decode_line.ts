@@ -1,6 +1,6 @@
 import { LogCorruptionError, LogVersionError } from "./errors.ts";
 import { parseEnvelope } from "./parse_envelope.ts";
-import { CURRENT_VERSION, type Envelope } from "./types.ts";
+import { CURRENT_VERSION, type Envelope } from "./event_types.ts";
 import { type RawEvent, upcast, type UpcasterTable } from "./upcast.ts";
 
 /**

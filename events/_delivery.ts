@@ -1,5 +1,5 @@
 import type { EventListener } from "./store.ts";
-import type { Envelope } from "./types.ts";
+import type { Envelope } from "./event_types.ts";
 
 /**
  * Hands events to a fixed list of listeners. A listener that throws does not stop delivery to

@@ -1,6 +1,6 @@
 import { parseEnvelope } from "./parse_envelope.ts";
 import type { Redactor } from "./redact.ts";
-import { CURRENT_VERSION, type Envelope, type NewEvent } from "./types.ts";
+import { CURRENT_VERSION, type Envelope, type NewEvent } from "./event_types.ts";
 
 /** A batch ready to write: its JSONL text (each line ends with `\n`) and the stored envelopes. */
 export interface EncodedBatch {

@@ -6,7 +6,7 @@ import {
   placeUnlessTaken,
   startsWithContentOf,
 } from "./_log_files.ts";
-import { tempDir } from "./_testing.ts";
+import { tempDir } from "../testing/events.ts";
 
 Deno.test("placing a file never replaces one that is already at the name", async () => {
   await using dir = await tempDir();

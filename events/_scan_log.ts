@@ -1,6 +1,6 @@
 import { LogCorruptionError } from "./errors.ts";
 import { decodeLine } from "./_decode_line.ts";
-import type { Envelope } from "./types.ts";
+import type { Envelope } from "./event_types.ts";
 import type { UpcasterTable } from "./upcast.ts";
 
 const CHUNK_SIZE = 1 << 20;

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openJsonlStore } from "./jsonl_store.ts";
 import { readEvents } from "./read_log.ts";
-import { fixedClock, prompt, tempDir } from "./_testing.ts";
+import { fixedClock, prompt, tempDir } from "../testing/events.ts";
 
-const FIXTURE = new URL("./_append_fixture.ts", import.meta.url).pathname;
+const FIXTURE = new URL("../testing/append_fixture.ts", import.meta.url).pathname;
 
 Deno.test("four processes appending 2,000 events each leave one gapless log of 8,000", async () => {
   await using dir = await tempDir();

@@ -11,7 +11,7 @@ import {
 import { type ScanEnd, scanLog } from "./_scan_log.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import type { AppendOptions, EventListener, EventStore } from "./store.ts";
-import type { Envelope, NewEvent } from "./types.ts";
+import type { Envelope, NewEvent } from "./event_types.ts";
 import { UPCASTERS, type UpcasterTable } from "./upcast.ts";
 
 /** How to open a {@link JsonlStore}. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LogCorruptionError, LogVersionError } from "./errors.ts";
 import { openJsonlStore } from "./jsonl_store.ts";
-import { fixedClock, line, prompt, rejection, tempDir } from "./_testing.ts";
+import { fixedClock, line, prompt, rejection, tempDir } from "../testing/events.ts";
 
 async function writeLog(path: string, lines: string[]): Promise<void> {
   await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openJsonlStore } from "./jsonl_store.ts";
 import { readEvents } from "./read_log.ts";
-import { fixedClock, line, prompt, rejection, tempDir } from "./_testing.ts";
+import { fixedClock, line, prompt, rejection, tempDir } from "../testing/events.ts";
 
 async function seqsAndTexts(path: string): Promise<[number, unknown][]> {
   return (await readEvents(path)).map((e) => [e.seq, e.data]);

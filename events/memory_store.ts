@@ -3,7 +3,7 @@ import { encodeEvents } from "./_encode.ts";
 import { parseEnvelope } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import type { AppendOptions, EventListener, EventStore } from "./store.ts";
-import type { Envelope, NewEvent } from "./types.ts";
+import type { Envelope, NewEvent } from "./event_types.ts";
 
 /** How to create a {@link MemoryEventStore}. */
 export interface MemoryStoreOptions {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MemoryEventStore } from "./memory_store.ts";
-import type { Envelope } from "./types.ts";
-import { fixedClock, line, prompt } from "./_testing.ts";
+import type { Envelope } from "./event_types.ts";
+import { fixedClock, line, prompt } from "../testing/events.ts";
 
 const clock = fixedClock();
 

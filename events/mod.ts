@@ -4,7 +4,7 @@
  * @module
  */
 
-export * from "./types.ts";
+export * from "./event_types.ts";
 export type * from "./store.ts";
 export { LogCorruptionError, LogVersionError } from "./errors.ts";
 export { type RawEvent, upcast, type Upcaster, UPCASTERS, type UpcasterTable } from "./upcast.ts";

@@ -1,4 +1,4 @@
-import { type Envelope, EVENT_TYPES } from "./types.ts";
+import { type Envelope, EVENT_TYPES } from "./event_types.ts";
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
 

@@ -1,5 +1,5 @@
 import { type ScanEnd, scanLog } from "./_scan_log.ts";
-import type { Envelope } from "./types.ts";
+import type { Envelope } from "./event_types.ts";
 import { UPCASTERS, type UpcasterTable } from "./upcast.ts";
 
 /** How to read a log with {@link readLog}. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LogCorruptionError } from "./errors.ts";
 import { readEvents, readLog } from "./read_log.ts";
-import { line, rejection, tempDir } from "./_testing.ts";
+import { line, rejection, tempDir } from "../testing/events.ts";
 
 Deno.test("readLog yields every event in order without touching the file", async () => {
   await using dir = await tempDir();

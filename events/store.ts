@@ -1,4 +1,4 @@
-import type { Envelope, NewEvent } from "./types.ts";
+import type { Envelope, NewEvent } from "./event_types.ts";
 
 /** Options for {@link EventStore.append}. */
 export interface AppendOptions {

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { openJsonlStore } from "./jsonl_store.ts";
 import { MemoryEventStore } from "./memory_store.ts";
 import type { EventStore } from "./store.ts";
-import { fixedClock, tempDir } from "./_testing.ts";
-import { testStoreContract } from "./_store_contract.ts";
+import { fixedClock, tempDir } from "../testing/events.ts";
+import { testStoreContract } from "../testing/store_contract.ts";
 
 testStoreContract("JsonlStore", async () => {
   const dir = await tempDir();

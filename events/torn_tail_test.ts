@@ -3,8 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { encodeEvents } from "./_encode.ts";
 import { openJsonlStore } from "./jsonl_store.ts";
-import type { Envelope, NewEvent } from "./types.ts";
-import { fixedClock, prompt, tempDir } from "./_testing.ts";
+import type { Envelope, NewEvent } from "./event_types.ts";
+import { fixedClock, prompt, tempDir } from "../testing/events.ts";
 
 const encoder = new TextEncoder();
 

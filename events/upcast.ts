@@ -1,4 +1,4 @@
-import { CURRENT_VERSION } from "./types.ts";
+import { CURRENT_VERSION } from "./event_types.ts";
 
 /** A parsed log line before validation: whatever JSON object the line held. */
 export type RawEvent = Record<string, unknown>;

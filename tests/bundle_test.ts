@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startFakeAnthropic } from "./fake_anthropic.ts";
-import { sequentialBash } from "./scenarios.ts";
+import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { sequentialBash } from "../testing/scenarios.ts";
 import { childEnv, tempWorkspace } from "./_cli.ts";
 
 const ROOT = new URL("../", import.meta.url);

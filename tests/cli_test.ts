@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { message, overloaded, startFakeAnthropic, toolUse } from "./fake_anthropic.ts";
-import { echo, lastUserText, plainAnswer, sequentialBash } from "./scenarios.ts";
+import { message, overloaded, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
+import { echo, lastUserText, plainAnswer, sequentialBash } from "../testing/scenarios.ts";
 import { childEnv, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
 const KEY = "sk-ant-api03-KNOWN-SECRET-abcdef0123456789";

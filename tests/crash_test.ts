@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Envelope, EnvelopeOf, EventType } from "../events/types.ts";
+import type { Envelope, EnvelopeOf, EventType } from "../events/event_types.ts";
 import { runCli } from "./_cli.ts";
 import { type CliOutput, CliProcess } from "./_cli_process.ts";
 import {
@@ -17,8 +17,8 @@ import {
   type FakeScriptFn,
   type RecordedRequest,
   startFakeAnthropic,
-} from "./fake_anthropic.ts";
-import { sequentialBash, toolResultCount } from "./scenarios.ts";
+} from "../testing/fake_anthropic.ts";
+import { sequentialBash, toolResultCount } from "../testing/scenarios.ts";
 
 const CALLS = 20;
 const DONE = `Done: ran ${CALLS} commands`;

@@ -14,16 +14,16 @@ import {
   serverError,
   text,
   toolUse,
-} from "./fake_anthropic.ts";
-import type { FakeScriptFn } from "./fake_anthropic.ts";
-import { startFakeAnthropic } from "./fake_anthropic.ts";
+} from "../testing/fake_anthropic.ts";
+import type { FakeScriptFn } from "../testing/fake_anthropic.ts";
+import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import {
   allSixTools,
   faultThen,
   lastUserText,
   sequentialBash,
   toolResultCount,
-} from "./scenarios.ts";
+} from "../testing/scenarios.ts";
 import { childEnv, CLI } from "./_cli.ts";
 
 const GOLDEN = new URL("./golden/", import.meta.url);

@@ -6,8 +6,8 @@ import {
   startFakeAnthropic,
   text,
   toolUse,
-} from "./fake_anthropic.ts";
-import { lastUserText } from "./scenarios.ts";
+} from "../testing/fake_anthropic.ts";
+import { lastUserText } from "../testing/scenarios.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
 const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createBaseTools } from "./base_tools.ts";
 import type { AnyTool } from "./tool.ts";
-import { callContext, tempDir } from "./_test_helpers.ts";
+import { callContext, tempDir } from "../../testing/tool_helpers.ts";
 
 function tool(tools: AnyTool[], name: string): AnyTool {
   const found = tools.find((t) => t.name === name);

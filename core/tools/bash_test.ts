@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createBashTool } from "./bash.ts";
-import { callContext, readPid, tempDir, waitForDeath } from "./_test_helpers.ts";
+import { callContext, readPid, tempDir, waitForDeath } from "../../testing/tool_helpers.ts";
 
 async function setprivExists(): Promise<boolean> {
   try {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createEditFileTool } from "./edit_file.ts";
-import { callContext, tempDir } from "./_test_helpers.ts";
+import { callContext, tempDir } from "../../testing/tool_helpers.ts";
 
 const source = `function greet(name) {
   return "Hello, " + name;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createGlobTool } from "./glob.ts";
-import { callContext, type TempDir, tempDir } from "./_test_helpers.ts";
+import { callContext, type TempDir, tempDir } from "../../testing/tool_helpers.ts";
 
 /** Gives the files ascending modification times in the order listed. */
 async function ageInOrder(dir: TempDir, files: string[]): Promise<void> {

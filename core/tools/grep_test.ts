@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createGrepTool } from "./grep.ts";
-import { callContext, tempDir } from "./_test_helpers.ts";
+import { callContext, tempDir } from "../../testing/tool_helpers.ts";
 
 const files = {
   ".gitignore": "dist/\n",

@@ -5,7 +5,7 @@
  * @module
  */
 export * from "./tool.ts";
-export * from "./tool_schema.ts";
+export * from "./schema.ts";
 export * from "./workspace_path.ts";
 export * from "./base_tools.ts";
 export * from "./bash.ts";

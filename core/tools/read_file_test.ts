@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createReadFileTool } from "./read_file.ts";
-import { callContext, tempDir } from "./_test_helpers.ts";
+import { callContext, tempDir } from "../../testing/tool_helpers.ts";
 
 function numbered(from: number, to: number): string {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createBaseTools } from "./base_tools.ts";
-import { toolDefinition } from "./tool_schema.ts";
+import { toolDefinition } from "./schema.ts";
 
 const snapshotUrl = new URL("./testdata/tool_definitions.json", import.meta.url);
 const updateHint = "If the change is intended, run UPDATE_SNAPSHOTS=1 deno test -A core/tools/ " +

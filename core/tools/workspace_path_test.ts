@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
-import { tempDir } from "./_test_helpers.ts";
+import { tempDir } from "../../testing/tool_helpers.ts";
 
 Deno.test("workspace path resolves a relative path against the workspace", async () => {
   await using dir = await tempDir();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createWriteFileTool } from "./write_file.ts";
-import { callContext, tempDir } from "./_test_helpers.ts";
+import { callContext, tempDir } from "../../testing/tool_helpers.ts";
 
 Deno.test("write_file creates a file and its parent directories", async () => {
   await using dir = await tempDir();

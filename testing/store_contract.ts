@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { fixedClock, prompt } from "./_testing.ts";
-import type { EventListener, EventStore } from "./store.ts";
-import type { Envelope } from "./types.ts";
+import { fixedClock, prompt } from "./events.ts";
+import type { EventListener, EventStore } from "../events/store.ts";
+import type { Envelope } from "../events/event_types.ts";
 
 /** What the contract suite needs to open writers on one shared log. */
 export interface StoreHarness extends AsyncDisposable {

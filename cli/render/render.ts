@@ -1,5 +1,5 @@
-import type { Envelope } from "../events/types.ts";
-import type { AnyTool } from "../core/tools/tool.ts";
+import type { Envelope } from "../../events/event_types.ts";
+import type { AnyTool } from "../../core/tools/tool.ts";
 import type { Styles } from "./style.ts";
 
 /** Where rendered output goes. */

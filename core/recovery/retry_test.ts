@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ModelError } from "./model_client.ts";
+import { ModelError } from "../effects/model_client.ts";
 import { DEFAULT_RETRY_POLICY, retryDelay } from "./retry.ts";
 
 const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 250 };

@@ -1,5 +1,5 @@
-import type { ModelFailureKind, ModelResponded } from "../events/types.ts";
-import type { MessagesRequest } from "./request.ts";
+import type { ModelFailureKind, ModelResponded } from "../../events/event_types.ts";
+import type { MessagesRequest } from "../request/request_body.ts";
 
 /** A complete model response; recorded as the payload of `model.responded`. */
 export type ModelReply = ModelResponded;

@@ -3,7 +3,7 @@
  * `baseURL` / `ANTHROPIC_BASE_URL`. Replies come from a script and can be faults (429, 529,
  * 500, 400 "prompt is too long", a stream cut mid-message, a `max_tokens` stop).
  *
- * Standalone: `deno run -A tests/fake_anthropic.ts --scenario NAME [--port N]` prints the base
+ * Standalone: `deno run -A testing/fake_anthropic.ts --scenario NAME [--port N]` prints the base
  * URL on one line and serves until killed.
  *
  * @module
@@ -178,7 +178,7 @@ function messageOf(error: unknown): string {
 }
 
 async function main(args: readonly string[]): Promise<void> {
-  const usage = `Usage: deno run -A tests/fake_anthropic.ts --scenario NAME [--port N]\n` +
+  const usage = `Usage: deno run -A testing/fake_anthropic.ts --scenario NAME [--port N]\n` +
     `Scenarios: ${scenarioNames().join(", ")}`;
   const value = (flag: string) => {
     const at = args.indexOf(flag);

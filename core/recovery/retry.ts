@@ -1,5 +1,5 @@
-import type { ModelFailureKind } from "../events/types.ts";
-import type { ModelError } from "./model_client.ts";
+import type { ModelFailureKind } from "../../events/event_types.ts";
+import type { ModelError } from "../effects/model_client.ts";
 
 /** How model failures are retried. */
 export interface RetryPolicy {

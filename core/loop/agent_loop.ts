@@ -1,8 +1,13 @@
-import type { EventStore } from "../events/store.ts";
-import type { ConversationMessage, EventPayloads, EventType, NewEvent } from "../events/types.ts";
-import { awaitsModel, type Conversation, lastAssistantText } from "./conversation.ts";
-import type { SessionView, State } from "./state.ts";
-import { runTurn, type TurnDeps, type TurnResult } from "./turn.ts";
+import type { EventStore } from "../../events/store.ts";
+import type {
+  ConversationMessage,
+  EventPayloads,
+  EventType,
+  NewEvent,
+} from "../../events/event_types.ts";
+import { awaitsModel, type Conversation, lastAssistantText } from "../state/conversation.ts";
+import type { SessionView, State } from "../state/state.ts";
+import { runTurn, type TurnDeps, type TurnResult } from "./run_turn.ts";
 
 /** How a new session is set up; every field is recorded in `session.started`. */
 export interface SessionSetup {

@@ -4,8 +4,8 @@
  * `user.prompted` events with texts `<agent>:0`, `<agent>:1`, … in batches of random small size,
  * some of them synced.
  */
-import { openJsonlStore } from "./jsonl_store.ts";
-import type { NewEvent } from "./types.ts";
+import { openJsonlStore } from "../events/jsonl_store.ts";
+import type { NewEvent } from "../events/event_types.ts";
 
 /** mulberry32: a tiny deterministic PRNG, so a failing run can be repeated. */
 function random(seed: number): () => number {

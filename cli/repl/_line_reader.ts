@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import process from "node:process";
-import type { Sink } from "./render.ts";
+import type { Sink } from "../render/render.ts";
 
 /**
  * Reads prompts with node's readline: one interface for the whole session (a new one per line

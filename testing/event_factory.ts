@@ -1,4 +1,4 @@
-import type { Envelope, EventPayloads, EventType } from "../events/types.ts";
+import type { Envelope, EventPayloads, EventType } from "../events/event_types.ts";
 
 /** Build envelopes for given/when/then tests of the projections. */
 export function eventFactory(session = "s1", agent = "lead") {

@@ -1,6 +1,6 @@
-import type { PendingCall } from "./conversation.ts";
-import type { AnyTool } from "./tools/tool.ts";
-import { validateToolInput } from "./tools/tool_schema.ts";
+import type { PendingCall } from "../state/conversation.ts";
+import type { AnyTool } from "./tool.ts";
+import { validateToolInput } from "./schema.ts";
 
 /** The outcome of one tool call, as recorded in `tool.completed`. */
 export interface ToolOutcome {

@@ -1,4 +1,4 @@
-import type { ContentBlock, ConversationMessage, Envelope } from "../events/types.ts";
+import type { ContentBlock, ConversationMessage, Envelope } from "../../events/event_types.ts";
 
 /** A tool call the model asked for, as the conversation projection tracks it. */
 export interface PendingCall {

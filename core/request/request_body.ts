@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ConversationMessage } from "../events/types.ts";
+import type { ConversationMessage } from "../../events/event_types.ts";
 import type { SystemBlock } from "./system_prompt.ts";
 
 /** A tool as the Messages API receives it. */

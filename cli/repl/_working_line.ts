@@ -1,4 +1,4 @@
-import type { Sink } from "./render.ts";
+import type { Sink } from "../render/render.ts";
 
 /**
  * A sink that, while a turn runs in a terminal, shows a "working" line with the elapsed seconds

@@ -1,18 +1,14 @@
 import { MemoryEventStore } from "../events/memory_store.ts";
-import type { Envelope } from "../events/types.ts";
-import {
-  type FakeAnthropic,
-  type FakeScript,
-  startFakeAnthropic,
-} from "../tests/fake_anthropic.ts";
-import { createAnthropicModel } from "./anthropic_model.ts";
-import { DEFAULT_RETRY_POLICY, retryDelay } from "./retry.ts";
-import { AgentSession, type SessionDeps } from "./session.ts";
-import { abortableSleep } from "./sleep.ts";
-import { evolve, initialState } from "./state.ts";
-import { createToolExecutor } from "./tool_executor.ts";
-import { createBaseTools } from "./tools/base_tools.ts";
-import { toolDefinition } from "./tools/tool_schema.ts";
+import type { Envelope } from "../events/event_types.ts";
+import { type FakeAnthropic, type FakeScript, startFakeAnthropic } from "./fake_anthropic.ts";
+import { createAnthropicModel } from "../core/effects/anthropic_model.ts";
+import { DEFAULT_RETRY_POLICY, retryDelay } from "../core/recovery/retry.ts";
+import { AgentSession, type SessionDeps } from "../core/loop/agent_loop.ts";
+import { abortableSleep } from "../core/effects/sleep.ts";
+import { evolve, initialState } from "../core/state/state.ts";
+import { createToolExecutor } from "../core/tools/executor.ts";
+import { createBaseTools } from "../core/tools/base_tools.ts";
+import { toolDefinition } from "../core/tools/schema.ts";
 
 /** A live session against the fake HTTP model, with real tools in a temp workspace. */
 export interface TestSession extends AsyncDisposable {

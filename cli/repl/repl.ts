@@ -1,13 +1,13 @@
-import { AgentSession } from "../core/session.ts";
-import type { TurnResult } from "../core/turn.ts";
-import type { CommandIo } from "./io.ts";
-import { useColor } from "./io.ts";
+import { AgentSession } from "../../core/loop/agent_loop.ts";
+import type { TurnResult } from "../../core/loop/run_turn.ts";
+import type { CommandIo } from "../io.ts";
+import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
 import { WorkingLine } from "./_working_line.ts";
-import { Renderer } from "./render.ts";
-import type { Runtime } from "./runtime.ts";
-import { type ChosenSession, claim, newSessionSetup } from "./session_choice.ts";
-import { createStyles } from "./style.ts";
+import { Renderer } from "../render/render.ts";
+import type { Runtime } from "../runtime.ts";
+import { type ChosenSession, claim, newSessionSetup } from "../session_choice.ts";
+import { createStyles } from "../render/style.ts";
 
 const HELP = [
   "Commands:",

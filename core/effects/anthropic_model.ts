@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import type { ContentBlock, ModelFailureKind } from "../events/types.ts";
+import type { ContentBlock, ModelFailureKind } from "../../events/event_types.ts";
 import {
   ModelCancelledError,
   type ModelClient,
@@ -7,7 +7,7 @@ import {
   type ModelReply,
   type SendOptions,
 } from "./model_client.ts";
-import type { MessagesRequest } from "./request.ts";
+import type { MessagesRequest } from "../request/request_body.ts";
 
 /** Credentials and endpoint; each falls back to the SDK's own resolution when absent. */
 export interface AnthropicModelOptions {

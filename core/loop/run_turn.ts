@@ -4,18 +4,18 @@ import type {
   EventType,
   NewEvent,
   TurnEndReason,
-} from "../events/types.ts";
-import { awaitsModel, type PendingCall } from "./conversation.ts";
+} from "../../events/event_types.ts";
+import { awaitsModel, type PendingCall } from "../state/conversation.ts";
 import {
   ModelCancelledError,
   type ModelClient,
   ModelError,
   type ModelReply,
-} from "./model_client.ts";
-import { buildRequest, requestDigest, type ToolDefinition } from "./request.ts";
-import type { SessionView } from "./state.ts";
-import { buildSystemPrompt } from "./system_prompt.ts";
-import type { ToolExecutor } from "./tool_executor.ts";
+} from "../effects/model_client.ts";
+import { buildRequest, requestDigest, type ToolDefinition } from "../request/request_body.ts";
+import type { SessionView } from "../state/state.ts";
+import { buildSystemPrompt } from "../request/system_prompt.ts";
+import type { ToolExecutor } from "../tools/executor.ts";
 
 /** The effects a turn uses; tests and replay replace them. */
 export interface TurnDeps {

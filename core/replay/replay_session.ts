@@ -1,10 +1,10 @@
-import { MemoryEventStore } from "../events/memory_store.ts";
-import type { Envelope, EnvelopeOf } from "../events/types.ts";
-import { ModelCancelledError, type ModelClient, ModelError } from "./model_client.ts";
-import { canonicalJson, type ToolDefinition } from "./request.ts";
-import { AgentSession, type SessionDeps } from "./session.ts";
-import { evolve, initialState } from "./state.ts";
-import type { ToolExecutor } from "./tool_executor.ts";
+import { MemoryEventStore } from "../../events/memory_store.ts";
+import type { Envelope, EnvelopeOf } from "../../events/event_types.ts";
+import { ModelCancelledError, type ModelClient, ModelError } from "../effects/model_client.ts";
+import { canonicalJson, type ToolDefinition } from "../request/request_body.ts";
+import { AgentSession, type SessionDeps } from "../loop/agent_loop.ts";
+import { evolve, initialState } from "../state/state.ts";
+import type { ToolExecutor } from "../tools/executor.ts";
 
 /** The first point where the re-driven loop and the recorded log disagree. */
 export interface Divergence {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createBaseTools } from "./base_tools.ts";
-import { toolDefinition, validateToolInput } from "./tool_schema.ts";
+import { toolDefinition, validateToolInput } from "./schema.ts";
 import type { AnyTool } from "./tool.ts";
 
 const tools = createBaseTools({ workspace: "/nonexistent-workspace" });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import type { Envelope } from "../events/types.ts";
-import { message, overloaded, text, toolUse } from "../tests/fake_anthropic.ts";
-import { allSixTools, faultThen, plainAnswer, sequentialBash } from "../tests/scenarios.ts";
-import { startTestSession, type TestSession } from "./_test_session.ts";
-import { replaySession } from "./replay.ts";
+import type { Envelope } from "../../events/event_types.ts";
+import { message, overloaded, text, toolUse } from "../../testing/fake_anthropic.ts";
+import { allSixTools, faultThen, plainAnswer, sequentialBash } from "../../testing/scenarios.ts";
+import { startTestSession, type TestSession } from "../../testing/test_session.ts";
+import { replaySession } from "./replay_session.ts";
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 

@@ -1,4 +1,9 @@
-import { assertNever, type Envelope, type TurnEndReason, type Usage } from "../events/types.ts";
+import {
+  assertNever,
+  type Envelope,
+  type TurnEndReason,
+  type Usage,
+} from "../../events/event_types.ts";
 import { type Conversation, emptyConversation, evolveConversation } from "./conversation.ts";
 
 /** What a session is doing, as far as the log tells. */

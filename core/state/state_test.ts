@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { awaitsModel, forkHistory, lastAssistantText } from "./conversation.ts";
 import { foldEvents, leadConversation } from "./state.ts";
-import { eventFactory, respondedData, startedData } from "./_test_events.ts";
+import { eventFactory, respondedData, startedData } from "../../testing/event_factory.ts";
 
 Deno.test("a prompt, a tool call and its result fold into alternating messages", () => {
   const e = eventFactory();

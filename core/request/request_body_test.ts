@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildRequest, canonicalJson, requestDigest } from "./request.ts";
+import { buildRequest, canonicalJson, requestDigest } from "./request_body.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 
 const system = buildSystemPrompt({

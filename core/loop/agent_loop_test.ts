@@ -9,15 +9,15 @@ import {
   serverError,
   text,
   toolUse,
-} from "../tests/fake_anthropic.ts";
+} from "../../testing/fake_anthropic.ts";
 import {
   allSixTools,
   faultThen,
   plainAnswer,
   sequentialBash,
   SIX_TOOLS_EDITED,
-} from "../tests/scenarios.ts";
-import { startTestSession, types } from "./_test_session.ts";
+} from "../../testing/scenarios.ts";
+import { startTestSession, types } from "../../testing/test_session.ts";
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 

@@ -1,4 +1,4 @@
-import type { NewEvent } from "./types.ts";
+import type { NewEvent } from "../events/event_types.ts";
 
 /** A clock frozen at `iso` (test helper). */
 export function fixedClock(iso = "2026-11-22T10:00:00.000Z"): () => Date {

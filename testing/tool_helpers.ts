@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { ToolCallContext } from "./tool.ts";
+import type { ToolCallContext } from "../core/tools/tool.ts";
 
 /** A temporary directory removed on dispose. Test helper. */
 export interface TempDir extends AsyncDisposable {

@@ -1,46 +1,63 @@
 /**
- * rein: an event-sourced coding-agent harness. The public API for embedding: the event log,
- * the event types, the projections, the session loop, replay, and the tool definitions.
+ * rein: an event-sourced coding-agent harness. The public API for embedding: the event log and
+ * its types, the projections, the composition root and its agent loops, the mechanism contract,
+ * replay, and the tool contract with the base tools.
  * @module
  */
 export * from "./events/mod.ts";
 export {
+  appendToolResult,
   type Conversation,
   evolveConversation,
   type PendingCall,
 } from "./core/state/conversation.ts";
 export {
-  evolve,
-  foldEvents,
-  initialState,
-  leadConversation,
-  type SessionStatus,
+  addUsage,
+  agentOf,
+  type AgentStatus,
+  type AgentView,
+  emptyUsage,
+  type SessionsState,
   type SessionView,
-  type State,
-} from "./core/state/state.ts";
+  type UsageTotals,
+} from "./core/state/sessions.ts";
+export { evolve, foldEvents, initialState, sliceOf, type State } from "./core/state/state.ts";
+export type { Projection } from "./core/state/projection.ts";
 export {
-  AgentSession,
-  type RunOptions,
-  type SessionDeps,
-  type SessionSetup,
-} from "./core/loop/agent_loop.ts";
-export type { TurnDeps, TurnResult } from "./core/loop/run_turn.ts";
+  createHarness,
+  DEFAULT_AGENT,
+  type Harness,
+  type HarnessEffects,
+  type HarnessOptions,
+  MECHANISMS,
+} from "./core/harness.ts";
+export type { Mechanism } from "./core/mechanism.ts";
+export { AgentLoop, type SessionSetup } from "./core/loop/agent_loop.ts";
+export type { RunOptions, TurnResult } from "./core/loop/run_turn.ts";
+export type { GateDecision, StageContext, StageHandlers, Stages } from "./core/loop/stages.ts";
+export { closeCall, type Closing } from "./core/loop/close_call.ts";
+export { forkHistory } from "./core/loop/fork_history.ts";
 export {
+  type MessagesRequest,
   ModelCancelledError,
   type ModelClient,
   ModelError,
   type ModelReply,
 } from "./core/effects/model_client.ts";
 export { createAnthropicModel } from "./core/effects/anthropic_model.ts";
+export { liveEffects, type LiveEffectsOptions } from "./core/runner/live_effects.ts";
+export { type ActiveRun, Runner } from "./core/runner/runner.ts";
 export { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from "./core/recovery/retry.ts";
+export { assembleRequest } from "./core/request/assemble_request.ts";
+export { buildRequest, requestDigest } from "./core/request/request_body.ts";
+export { buildSystemPrompt, type SystemSection } from "./core/request/system_prompt.ts";
+export { type CallRunner, executeCall, type ToolRun } from "./core/tools/executor.ts";
 export {
-  buildRequest,
-  type MessagesRequest,
-  requestDigest,
-  type ToolDefinition,
-} from "./core/request/request_body.ts";
-export { buildSystemPrompt } from "./core/request/system_prompt.ts";
-export { createToolExecutor, type ToolExecutor, type ToolOutcome } from "./core/tools/executor.ts";
+  type PoolScope,
+  type ToolPool,
+  toolPool,
+  type ToolSource,
+} from "./core/tools/tool_pool.ts";
 export {
   type Divergence,
   eventsBySession,
@@ -48,5 +65,5 @@ export {
   replaySession,
 } from "./core/replay/replay_session.ts";
 export { createBaseTools } from "./core/tools/base_tools.ts";
-export { toolDefinition, validateToolInput } from "./core/tools/schema.ts";
-export type { AnyTool, Tool, ToolCallContext, ToolResult } from "./core/tools/tool.ts";
+export { type ToolDefinition, toolDefinition, validateToolInput } from "./core/tools/schema.ts";
+export type { AnyTool, Tool, ToolCallContext, ToolKind, ToolResult } from "./core/tools/tool.ts";

@@ -46,7 +46,7 @@ function turn(n: number): NewEvent[] {
   const origin = { session: `session-${Math.floor(n / 50)}`, agent: n % 7 === 0 ? "mate" : "lead" };
   const events: NewEvent[] = [
     { ...origin, type: "user.prompted", data: { text: words(n, 120) } },
-    { ...origin, type: "turn.started", data: { turnsBefore: n, maxTurns: null } },
+    { ...origin, type: "turn.started", data: { roundsBefore: n, maxTurns: null } },
   ];
   for (let round = 0; round < 3; round++) {
     const callId = `toolu_${n}_${round}`;
@@ -86,7 +86,7 @@ function turn(n: number): NewEvent[] {
       },
     );
   }
-  events.push({ ...origin, type: "turn.ended", data: { reason: "completed", turns: n + 1 } });
+  events.push({ ...origin, type: "turn.ended", data: { reason: "completed", rounds: n + 1 } });
   return events;
 }
 

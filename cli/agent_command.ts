@@ -1,15 +1,8 @@
 import type { Envelope } from "../events/event_types.ts";
 import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin } from "./io.ts";
-import {
-  DEFAULT_MAX_TOKENS,
-  DEFAULT_MODEL,
-  defaultLogPath,
-  openRuntime,
-  resolveWorkspace,
-  type RuntimeEnv,
-  userPath,
-} from "./runtime.ts";
+import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
+import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, openRuntime } from "./runtime.ts";
 import { chooseSession, type ChosenSession } from "./session_choice.ts";
 
 /** Flags of `rein agent`. */
@@ -58,7 +51,7 @@ export async function agentCommand(
     // Events appended while the session is chosen (session.started of a new session or a fork),
     // so that stream-json shows them too.
     const opening: Envelope[] = [];
-    const stopCollecting = runtime.store.subscribe((event) => opening.push(event));
+    const stopCollecting = runtime.harness.store.subscribe((event) => opening.push(event));
     chosen = await chooseSession(runtime, flags, {
       model,
       maxTokens: DEFAULT_MAX_TOKENS,

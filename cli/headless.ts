@@ -1,5 +1,5 @@
 import type { Envelope } from "../events/event_types.ts";
-import { addUsage, emptyUsage, type UsageTotals } from "../core/state/state.ts";
+import { addUsage, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
 import type { CommandIo } from "./io.ts";
 import type { Runtime } from "./runtime.ts";
@@ -46,12 +46,12 @@ export async function runHeadless(
   const progress = new Renderer(
     io.stderr,
     createStyles(useColor(io.stderrIsTerminal)),
-    runtime.tools,
+    (name) => runtime.harness.findTool(name),
   );
   if (options.format === "stream-json") {
     for (const event of options.opening ?? []) io.stdout.write(`${JSON.stringify(event)}\n`);
   }
-  const unsubscribe = runtime.store.subscribe((event: Envelope) => {
+  const unsubscribe = runtime.harness.store.subscribe((event: Envelope) => {
     if (event.session !== session.id) return;
     if (options.format === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);
     if (event.type === "model.failed" || event.type === "turn.ended") progress.event(event);
@@ -89,7 +89,7 @@ export async function runHeadless(
     is_error: reason !== "completed",
     result: text,
     session_id: session.id,
-    num_turns: result?.turns ?? 0,
+    num_turns: result?.rounds ?? 0,
     usage,
     duration_ms: Math.round(performance.now() - started),
   };

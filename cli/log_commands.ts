@@ -1,14 +1,9 @@
 import { readLog } from "../events/read_log.ts";
 import type { Envelope } from "../events/event_types.ts";
 import { eventsBySession, replaySession } from "../core/replay/replay_session.ts";
-import {
-  initialState,
-  leadConversation,
-  type SessionView,
-  type State,
-} from "../core/state/state.ts";
+import { initialState, type State } from "../core/state/state.ts";
+import { agentOf, type SessionView } from "../core/state/sessions.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
-import { toolDefinition } from "../core/tools/schema.ts";
 import type { CommandIo } from "./io.ts";
 import { useColor } from "./io.ts";
 import { Renderer } from "./render/render.ts";
@@ -31,7 +26,8 @@ export async function foldLog(path: string, io: CommandIo, at?: number): Promise
 /** `rein sessions`: the sessions of a log with start time, first prompt, turns and status. */
 export async function sessionsCommand(path: string, json: boolean, io: CommandIo): Promise<number> {
   const state = await foldLog(path, io);
-  const rows = state.order.map((id) => state.sessions[id]).filter((s): s is SessionView => !!s);
+  const rows = state.sessions.order.map((id) => state.sessions.byId[id])
+    .filter((s): s is SessionView => !!s);
   if (json) {
     io.stdout.write(`${JSON.stringify(rows.map(sessionSummary), null, 2)}\n`);
     return 0;
@@ -68,11 +64,11 @@ export async function stateCommand(
     io.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
     return 0;
   }
-  io.stdout.write(`${path} at seq ${state.lastSeq}: ${state.order.length} session(s)\n`);
-  for (const id of state.order) {
-    const view = state.sessions[id];
+  io.stdout.write(`${path} at seq ${state.lastSeq}: ${state.sessions.order.length} session(s)\n`);
+  for (const id of state.sessions.order) {
+    const view = state.sessions.byId[id];
     if (!view) continue;
-    const lead = leadConversation(view);
+    const lead = agentOf(view, view.mainAgent);
     io.stdout.write(
       [
         "",
@@ -83,7 +79,7 @@ export async function stateCommand(
         `  model      ${view.model}`,
         `  workspace  ${view.workspace}`,
         `  started    ${view.startedAt}`,
-        `  turns      ${lead.turns}`,
+        `  rounds     ${lead.rounds}`,
         `  messages   ${lead.messages.length}`,
         `  tokens     ${view.usage.input_tokens} in, ${view.usage.output_tokens} out, ${view.usage.cache_read_input_tokens} cache read`,
         `  pending    ${lead.pendingCalls.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
@@ -126,10 +122,9 @@ export async function replayCommand(
       continue;
     }
     const tools = createBaseTools({ workspace: first.data.workspace });
-    const renderer = new Renderer(io.stdout, styles, tools);
+    const renderer = new Renderer(io.stdout, styles, (name) => tools.find((t) => t.name === name));
     if (!options.quiet) renderer.line(styles.dim(`── session ${id} (${recorded.length} events)`));
     const result = await replaySession(recorded, {
-      toolDefinitions: tools.map(toolDefinition),
       ...(options.quiet ? {} : {
         onEvent: (event: Envelope) => renderer.event(event),
         onText: (text: string) => renderer.text(text),
@@ -157,7 +152,7 @@ function sessionSummary(view: SessionView) {
     id: view.id,
     startedAt: view.startedAt,
     firstPrompt: view.firstPrompt,
-    turns: leadConversation(view).turns,
+    turns: agentOf(view, view.mainAgent).rounds,
     status: view.status,
     model: view.model,
   };

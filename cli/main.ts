@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
 import { type CommandIo, processIo } from "./io.ts";
-import type { RuntimeEnv } from "./runtime.ts";
+import type { RuntimeEnv } from "./paths.ts";
 
 /** Build the `rein` command line. `run` receives each command's exit code. */
 export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number) => void) {
@@ -34,7 +34,7 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
     .option("--workspace <dir>", "workspace whose log to read")
     .option("--json", "print JSON")
     .action(async (flags) => {
-      const { defaultLogPath, resolveWorkspace, userPath } = await import("./runtime.ts");
+      const { defaultLogPath, resolveWorkspace, userPath } = await import("./paths.ts");
       const { sessionsCommand } = await import("./log_commands.ts");
       const log = flags.log
         ? userPath(flags.log, env, Deno.cwd())
@@ -49,7 +49,7 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
     .option("--json", "print the whole state as JSON")
     .action(async (log, flags) => {
       const { stateCommand } = await import("./log_commands.ts");
-      const { userPath } = await import("./runtime.ts");
+      const { userPath } = await import("./paths.ts");
       const path = userPath(log, env, Deno.cwd());
       exit(await stateCommand(path, { at: flags.at, json: flags.json ?? false }, io));
     });
@@ -62,7 +62,7 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
     .option("-q, --quiet", "print only the verdict")
     .action(async (log, flags) => {
       const { replayCommand } = await import("./log_commands.ts");
-      const { userPath } = await import("./runtime.ts");
+      const { userPath } = await import("./paths.ts");
       exit(
         await replayCommand(userPath(log, env, Deno.cwd()), {
           session: flags.session,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { secretValues } from "./runtime.ts";
+import { secretValues } from "./secrets.ts";
 
 function env(vars: Record<string, string>) {
   return { get: (name: string) => vars[name], toObject: () => ({ ...vars }) };

@@ -1,12 +1,9 @@
 import { readLog } from "../events/read_log.ts";
-import { forkHistory } from "../core/state/conversation.ts";
-import { AgentSession, type SessionSetup } from "../core/loop/agent_loop.ts";
-import {
-  initialState,
-  leadConversation,
-  type SessionView,
-  type State,
-} from "../core/state/state.ts";
+import { forkHistory } from "../core/loop/fork_history.ts";
+import { DEFAULT_AGENT } from "../core/harness.ts";
+import type { AgentLoop, SessionSetup } from "../core/loop/agent_loop.ts";
+import { initialState, type State } from "../core/state/state.ts";
+import { agentOf, type SessionView } from "../core/state/sessions.ts";
 import type { Runtime } from "./runtime.ts";
 import { SessionLease } from "./session_lease.ts";
 import { foldLogged } from "./fold.ts";
@@ -20,7 +17,7 @@ export interface SessionFlags {
 
 /** The chosen session, this process's lease on it, and how it was reopened (absent if new). */
 export interface ChosenSession {
-  session: AgentSession;
+  session: AgentLoop;
   lease: SessionLease;
   reopened?: "resume" | "continue";
 }
@@ -41,35 +38,36 @@ export async function chooseSession(
   if (chosen.length > 1) throw new Error("Use only one of --resume, --continue and --fork");
   const base = newSessionSetup(runtime, setup.model, setup.maxTokens, setup.newId());
   if (flags.resume !== undefined) {
-    const id = findSession(runtime.state, flags.resume);
+    const id = findSession(runtime.harness.state, flags.resume);
     const lease = await claim(runtime, id);
-    return { session: AgentSession.open(runtime.deps, id), lease, reopened: "resume" };
+    return { session: runtime.harness.openSession(id), lease, reopened: "resume" };
   }
   if (flags.continue) {
-    const id = latestSession(runtime.state);
+    const id = latestSession(runtime.harness.state);
     if (!id) throw new Error(`No session to continue in "${runtime.logPath}"`);
     const lease = await claim(runtime, id);
-    return { session: AgentSession.open(runtime.deps, id), lease, reopened: "continue" };
+    return { session: runtime.harness.openSession(id), lease, reopened: "continue" };
   }
   if (flags.fork !== undefined) {
     const match = /^(.+)@(\d+)$/.exec(flags.fork);
     if (!match) throw new Error(`Invalid --fork "${flags.fork}": expected SESSION@SEQ`);
-    const id = findSession(runtime.state, match[1] ?? "");
+    const { state } = runtime.harness;
+    const id = findSession(state, match[1] ?? "");
     const seq = Number(match[2]);
-    const source = runtime.state.sessions[id];
-    if (!source || seq > runtime.state.lastSeq) {
+    const source = state.sessions.byId[id];
+    if (!source || seq > state.lastSeq) {
       throw new Error(
-        `Invalid --fork "${flags.fork}": the log ends at seq ${runtime.state.lastSeq}`,
+        `Invalid --fork "${flags.fork}": the log ends at seq ${state.lastSeq}`,
       );
     }
     const before = await stateAt(runtime.logPath, seq);
-    const view = before.sessions[id];
+    const view = before.sessions.byId[id];
     if (!view) {
       throw new Error(`Invalid --fork "${flags.fork}": session ${id} starts after seq ${seq}`);
     }
-    const history = forkHistory(leadConversation(view));
+    const history = forkHistory(agentOf(view, view.mainAgent));
     const lease = await claim(runtime, base.id);
-    const session = await AgentSession.start(runtime.deps, {
+    const session = await runtime.harness.startSession({
       ...base,
       model: setup.model,
       forkedFrom: { session: id, seq },
@@ -78,17 +76,21 @@ export async function chooseSession(
     return { session, lease };
   }
   const lease = await claim(runtime, base.id);
-  return { session: await AgentSession.start(runtime.deps, base), lease };
+  return { session: await runtime.harness.startSession(base), lease };
 }
 
 /**
- * Take this process's lease on a session, then catch up on the log: the process that held the
+ * Take this process's lease on an agent of a session (its main agent unless named), then catch up on the log: the process that held the
  * lease until now may have appended its last events after this one read the log.
  */
-export async function claim(runtime: Runtime, id: string): Promise<SessionLease> {
-  const lease = await SessionLease.acquire(runtime.logPath, id);
+export async function claim(
+  runtime: Runtime,
+  id: string,
+  agent = runtime.harness.state.sessions.byId[id]?.mainAgent ?? DEFAULT_AGENT,
+): Promise<SessionLease> {
+  const lease = await SessionLease.acquire(runtime.logPath, id, agent);
   try {
-    await runtime.store.catchUp();
+    await runtime.harness.store.catchUp();
   } catch (error) {
     lease.release();
     throw error;
@@ -114,8 +116,8 @@ export function newSessionSetup(
 
 /** The id of the one session whose id starts with `prefix`. Throws if none or several match. */
 export function findSession(state: State, prefix: string): string {
-  if (state.sessions[prefix]) return prefix;
-  const matches = state.order.filter((id) => id.startsWith(prefix));
+  if (state.sessions.byId[prefix]) return prefix;
+  const matches = state.sessions.order.filter((id) => id.startsWith(prefix));
   if (matches.length === 1 && matches[0]) return matches[0];
   if (matches.length === 0) throw new Error(`No session "${prefix}" in the log`);
   throw new Error(`Session prefix "${prefix}" is ambiguous: ${matches.join(", ")}`);
@@ -124,8 +126,8 @@ export function findSession(state: State, prefix: string): string {
 /** The session with the most recent activity, or undefined for an empty log. */
 export function latestSession(state: State): string | undefined {
   let latest: SessionView | undefined;
-  for (const id of state.order) {
-    const view = state.sessions[id];
+  for (const id of state.sessions.order) {
+    const view = state.sessions.byId[id];
     if (view && (!latest || view.lastSeq > latest.lastSeq)) latest = view;
   }
   return latest?.id;

@@ -1,8 +1,8 @@
 import { dirname, join } from "node:path";
 
 /**
- * This process's claim on a session: an exclusive OS lock on `<log dir>/leases/<id>.lock`, held
- * for as long as the process works on the session. The kernel drops the lock when the process
+ * This process's claim on an agent of a session: an exclusive OS lock on
+ * `<log dir>/leases/<session>.<agent>.lock`, held for as long as the process drives that agent. The kernel drops the lock when the process
  * dies, even by SIGKILL, so a crashed session can be resumed at once, while a session another
  * live process is running cannot be reopened (two loops appending to one conversation would
  * close each other's calls as interrupted and corrupt it). Lock files are never deleted: deleting
@@ -22,10 +22,10 @@ export class SessionLease {
    * Claim `sessionId`. Throws, naming the other process, when a live process holds it. The file
    * records the holder's pid for that message only; the lock is the claim.
    */
-  static async acquire(logPath: string, sessionId: string): Promise<SessionLease> {
+  static async acquire(logPath: string, sessionId: string, agent: string): Promise<SessionLease> {
     const dir = join(dirname(logPath), "leases");
     await Deno.mkdir(dir, { recursive: true });
-    const path = join(dir, `${sessionId}.lock`);
+    const path = join(dir, `${encodeURIComponent(sessionId)}.${encodeURIComponent(agent)}.lock`);
     const file = await Deno.open(path, { read: true, write: true, create: true });
     if (!(await file.tryLock(true))) {
       file.close();

@@ -12,11 +12,39 @@ export type Upcaster = (raw: RawEvent) => RawEvent;
 /** Migration steps keyed by the version they upgrade from. */
 export type UpcasterTable = Readonly<Partial<Record<number, Upcaster>>>;
 
+/** The steps this build ships, one small function per version. */
+export const UPCASTERS: UpcasterTable = { 1: upcastV1 };
+
 /**
- * The steps this build ships. Empty while {@link CURRENT_VERSION} is 1: there is no older
- * format yet. When version 2 arrives, add `1: (raw) => …` here, one small function per version.
+ * v1 → v2: a model call is a round, not a turn (`turn.started.turnsBefore` → `roundsBefore`,
+ * `turn.ended.turns` → `rounds`), and every result the harness made up without running the tool
+ * names why in `outcome`: v1 wrote `interrupted` for calls that never started and nothing for a
+ * call cut off by max_tokens; both are `not_run` now (v1 worded both "Not run: …").
  */
-export const UPCASTERS: UpcasterTable = {};
+function upcastV1(raw: RawEvent): RawEvent {
+  const data = raw.data;
+  if (typeof data !== "object" || data === null) return raw;
+  const fields = data as Record<string, unknown>;
+  switch (raw.type) {
+    case "turn.started": {
+      const { turnsBefore, ...rest } = fields;
+      return { ...raw, data: { roundsBefore: turnsBefore, ...rest } };
+    }
+    case "turn.ended": {
+      const { reason, turns, ...rest } = fields;
+      return { ...raw, data: { reason, rounds: turns, ...rest } };
+    }
+    case "tool.completed": {
+      const notRun = typeof fields.content === "string" && fields.content.startsWith("Not run:");
+      if (!notRun || !(fields.outcome === undefined || fields.outcome === "interrupted")) {
+        return raw;
+      }
+      return { ...raw, data: { ...fields, outcome: "not_run" } };
+    }
+    default:
+      return raw;
+  }
+}
 
 /**
  * Bring `raw` from its version `raw.v` up to `target` by applying one step per version.

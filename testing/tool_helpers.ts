@@ -1,4 +1,5 @@
 import { dirname, join } from "node:path";
+import { initialState } from "../core/state/state.ts";
 import type { ToolCallContext } from "../core/tools/tool.ts";
 
 /** A temporary directory removed on dispose. Test helper. */
@@ -29,7 +30,14 @@ export async function tempDir(prefix = "rein_tools_"): Promise<TempDir> {
 
 /** A call context whose signal never aborts. */
 export function callContext(signal: AbortSignal = new AbortController().signal): ToolCallContext {
-  return { signal };
+  return {
+    signal,
+    session: "s1",
+    agent: "lead",
+    callId: "toolu_test",
+    cwd: "/",
+    view: () => initialState(),
+  };
 }
 
 /** Whether `pid` is a live process (zombies awaiting their reaper count as dead). Linux only. */

@@ -1,46 +1,158 @@
 /**
- * Fails when a module imports against the layer order `events/` ← `core/` ← `cli/`:
- * nothing in events/ imports core/ or cli/, nothing in core/ imports cli/.
+ * Fails when a relative import breaks the layer order.
+ * - Layers: `events/` ← `core/` ← `cli/`; top-level files such as mod.ts sit at the cli level.
+ * - testing/ may use events/, core/, cli/; production code (non-`_test.ts` files in the layers
+ *   and top-level files) must not use testing/, tests/ or bench/; only tests/ may use tests/.
+ * - Ranks in core/: effects ← projections ← state ← kernel (loop, request, tools, settings,
+ *   mechanism.ts) ← mechanisms (other folders; own folder plus allowed pairs) ← top (runner,
+ *   replay, harness.ts, mod.ts). Projections import only events/ and their folder's projections.
  * Run by `deno task check`; also exported for the test suite.
  */
-import { join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 
-const LAYERS = ["events", "core", "cli"] as const;
+const LAYERS = ["events", "core", "cli"];
+const SKIPPED = ["tests/golden", "node_modules", "dist", ".rein", ".git"];
+const RANKS = ["effects", "projection", "state", "kernel", "mechanism", "top"];
+const KERNEL = ["loop", "request", "tools", "settings", "mechanism.ts"];
+const TOP = ["runner", "replay", "harness.ts", "mod.ts"];
+/** Mechanism folders that may import another mechanism folder. */
+const MECHANISM_PAIRS = [
+  "protocols → teams",
+  "autonomy → teams",
+  "autonomy → tasks",
+  "worktrees → tasks",
+];
+const IMPORT =
+  /\b(?:import|export)[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\bimport\s+["']([^"']+)["']/g;
 
-/** Every import that breaks the layer order, as "file: imports target". */
-export async function layerViolations(root: string): Promise<string[]> {
-  const violations: string[] = [];
-  for (const [rank, layer] of LAYERS.entries()) {
-    const forbidden = LAYERS.slice(rank + 1);
-    for await (const file of walk(join(root, layer))) {
-      const text = await Deno.readTextFile(file);
-      for (
-        const match of text.matchAll(
-          /(?:import|export)[^"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
-        )
-      ) {
-        const specifier = match[1] ?? match[2] ?? "";
-        if (!specifier.startsWith(".")) continue;
-        const target = relative(root, resolve(file, "..", specifier));
-        const targetLayer = target.split("/")[0];
-        if (forbidden.some((f) => f === targetLayer)) {
-          violations.push(
-            `${
-              relative(root, file)
-            }: imports ${target} (${layer}/ must not depend on ${targetLayer}/)`,
-          );
-        }
-      }
-    }
-  }
-  return violations;
+/** Where a core/ file sits: its rank and the folder or file that names it. */
+interface CoreRank {
+  rank: number;
+  unit: string;
 }
 
-async function* walk(dir: string): AsyncGenerator<string> {
+/** Every import that breaks the layer order, as "file: imports target (rule)", sorted. */
+export async function layerViolations(root: string): Promise<string[]> {
+  const violations: string[] = [];
+  for await (const path of walk(root, root)) {
+    const file = relative(root, path);
+    if (file.startsWith("core/") && !coreRank(file)) {
+      violations.push(
+        `${file}: is not in a rank (put it in a folder of core/ or name it in the layer check)`,
+      );
+    }
+    for (const match of (await Deno.readTextFile(path)).matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2] ?? match[3] ?? "";
+      if (!specifier.startsWith(".")) continue;
+      const target = relative(root, resolve(dirname(path), specifier));
+      if (target.startsWith("..")) continue;
+      const reason = violation(file, target);
+      if (reason) violations.push(`${file}: imports ${target} (${reason})`);
+    }
+  }
+  return violations.sort();
+}
+
+/** The rule that `file` importing `target` breaks, if any (both relative to the root). */
+function violation(file: string, target: string): string | undefined {
+  const from = area(file);
+  const to = area(target);
+  if (from === "tests") return undefined;
+  if (to === "tests") return `${who(file)} must not depend on tests/`;
+  if (from === "bench" || !isLayered(from)) return undefined;
+  if (to === "bench") return `${who(file)} must not depend on bench/`;
+  if (to === "testing") {
+    return from === "testing" || isTest(file)
+      ? undefined
+      : `${who(file)} must not depend on testing/`;
+  }
+  if (from === "testing" || !isLayered(to)) return undefined;
+  if (layer(to) > layer(from)) {
+    return `${from}/ must not depend on ${to === "" ? `top-level ${target}` : `${to}/`}`;
+  }
+  return from === "core" && to === "core" ? coreViolation(file, target) : undefined;
+}
+
+/** The rank rule inside core/ that `file` importing `target` breaks, if any. */
+function coreViolation(file: string, target: string): string | undefined {
+  const from = coreRank(file);
+  const to = coreRank(target);
+  if (!from || !to || allowedInCore(from, to, file, target)) return undefined;
+  return `${from.unit} (${RANKS[from.rank]}) must not depend on ${to.unit} (${RANKS[to.rank]})`;
+}
+
+function allowedInCore(from: CoreRank, to: CoreRank, file: string, target: string): boolean {
+  const sameFolder = folder(file) === folder(target);
+  switch (RANKS[from.rank]) {
+    case "effects":
+      return to.rank === 0;
+    case "projection":
+      return to.rank === 1 && sameFolder;
+    case "mechanism":
+      return to.rank <= 3 || sameFolder ||
+        (to.rank === 4 && MECHANISM_PAIRS.includes(`${folder(file)} → ${folder(target)}`));
+    case "top":
+      return true;
+    default:
+      return to.rank <= from.rank;
+  }
+}
+
+/** The rank of a path under core/, or undefined for a stray file directly in core/. */
+function coreRank(path: string): CoreRank | undefined {
+  const name = folder(path);
+  const isFile = path.split("/").length === 2;
+  const unit = isFile ? path : `core/${name}/`;
+  if (isFile && !KERNEL.includes(name) && !TOP.includes(name)) return undefined;
+  if (name === "effects") return { rank: 0, unit };
+  if (name === "state") return { rank: 2, unit };
+  if (KERNEL.includes(name)) return { rank: 3, unit };
+  if (TOP.includes(name)) return { rank: 5, unit };
+  const file = basename(path);
+  if (file === "projection.ts" || file.endsWith("_projection.ts")) return { rank: 1, unit: path };
+  return { rank: 4, unit };
+}
+
+/** The second path segment: the folder (or file) directly under core/. */
+function folder(path: string): string {
+  return path.split("/")[1] ?? "";
+}
+
+/** The top-level directory of a path, or "" for a top-level file. */
+function area(path: string): string {
+  const parts = path.split("/");
+  return parts.length === 1 ? "" : parts[0] ?? "";
+}
+
+/** Top-level files count as the cli layer. */
+function layer(area: string): number {
+  return area === "" ? LAYERS.indexOf("cli") : LAYERS.indexOf(area);
+}
+
+/** events/, core/, cli/, testing/ and top-level files follow the layer order. */
+function isLayered(area: string): boolean {
+  return area === "" || area === "testing" || LAYERS.includes(area);
+}
+
+function isTest(file: string): boolean {
+  return LAYERS.includes(area(file)) && file.endsWith("_test.ts");
+}
+
+/** How a rule names the importing side. */
+function who(file: string): string {
+  const from = area(file);
+  if (isTest(file)) return `${from}/ test files`;
+  return from === "" || LAYERS.includes(from) ? "production code" : `${from}/`;
+}
+
+async function* walk(root: string, dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* walk(path);
-    else if (entry.isFile && path.endsWith(".ts")) yield path;
+    if (entry.isDirectory) {
+      if (!SKIPPED.includes(entry.name) && !SKIPPED.includes(relative(root, path))) {
+        yield* walk(root, path);
+      }
+    } else if (entry.isFile && path.endsWith(".ts")) yield path;
   }
 }
 
@@ -48,7 +160,7 @@ if (import.meta.main) {
   const root = resolve(new URL(".", import.meta.url).pathname, "..");
   const violations = await layerViolations(root);
   if (violations.length > 0) {
-    console.error(`Layer order violated (events/ ← core/ ← cli/):\n  ${violations.join("\n  ")}`);
+    console.error(`Layer order violated:\n  ${violations.join("\n  ")}`);
     Deno.exit(1);
   }
 }

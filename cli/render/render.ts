@@ -1,4 +1,4 @@
-import type { Envelope } from "../../events/event_types.ts";
+import { assertExhaustive, type Envelope } from "../../events/event_types.ts";
 import type { AnyTool } from "../../core/tools/tool.ts";
 import type { Styles } from "./style.ts";
 
@@ -20,15 +20,16 @@ type Block = "none" | "input" | "text" | "tool" | "notice";
 export class Renderer {
   readonly #out: Sink;
   readonly #styles: Styles;
-  readonly #tools: Map<string, AnyTool>;
+  readonly #tool: (name: string) => AnyTool | undefined;
   /** Where the cursor is: at the start of a line below a blank one, below text, or mid-line. */
   #column: "blank" | "start" | "mid" = "blank";
   #block: Block = "none";
 
-  constructor(out: Sink, styles: Styles, tools: readonly AnyTool[]) {
+  /** `tool` finds a tool by name, to summarize its calls in one line. */
+  constructor(out: Sink, styles: Styles, tool: (name: string) => AnyTool | undefined) {
     this.#out = out;
     this.#styles = styles;
-    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.#tool = tool;
   }
 
   /** Streamed assistant text; the first delta of a reply starts a new block. */
@@ -103,6 +104,8 @@ export class Renderer {
       case "model.requested":
       case "model.cancelled":
         break;
+      default:
+        assertExhaustive(event);
     }
   }
 
@@ -134,7 +137,7 @@ export class Renderer {
   }
 
   #summarize(name: string, input: unknown): string {
-    const tool = this.#tools.get(name);
+    const tool = this.#tool(name);
     let text: string;
     try {
       text = tool ? tool.summarize(input) : JSON.stringify(input);

@@ -1,5 +1,5 @@
-import { AgentSession } from "../../core/loop/agent_loop.ts";
-import type { TurnResult } from "../../core/loop/run_turn.ts";
+import type { RunOptions, TurnResult } from "../../core/loop/run_turn.ts";
+import { Runner } from "../../core/runner/runner.ts";
 import type { CommandIo } from "../io.ts";
 import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
@@ -35,13 +35,15 @@ export async function runRepl(
     io.stdoutIsTerminal,
     (seconds) => styles.dim(`✻ Working… ${seconds}s · Ctrl-C to cancel`),
   );
-  const renderer = new Renderer(working, styles, runtime.tools);
+  const { harness } = runtime;
+  const renderer = new Renderer(working, styles, (name) => harness.findTool(name));
   let session = chosen.session;
   let lease = chosen.lease;
-  runtime.deps.onText = (delta) => renderer.text(delta);
-  const unsubscribe = runtime.store.subscribe((event) => {
+  const onText = (delta: string) => renderer.text(delta);
+  const unsubscribe = harness.store.subscribe((event) => {
     if (event.session === session.id && event.type !== "user.prompted") renderer.event(event);
   });
+  const runner = new Runner();
   const reader = new LineReader(io.stdinIsTerminal, working);
   let cancel: (() => void) | null = null;
   const interrupt = () => {
@@ -50,15 +52,18 @@ export async function runRepl(
   };
   reader.onInterrupt = interrupt;
   Deno.addSignalListener("SIGINT", interrupt);
-  const run = async (work: (signal: AbortSignal) => Promise<TurnResult | null>) => {
-    const controller = new AbortController();
+  const run = async (work: (options: RunOptions) => Promise<TurnResult | null>) => {
+    const active = runner.run(
+      session,
+      ({ signal }) => work({ signal, maxTurns: options.maxTurns, onText }),
+    );
     cancel = () => {
       reader.discardQueued();
-      controller.abort();
+      active.cancel();
     };
     working.start();
     try {
-      return await work(controller.signal);
+      return await active.done;
     } finally {
       working.stop();
       cancel = null;
@@ -71,12 +76,7 @@ export async function runRepl(
   try {
     if (chosen.reopened) {
       if (session.hasUnfinishedWork) renderer.line(styles.dim("Continuing the unfinished turn…"));
-      await run((signal) =>
-        session.resume(chosen.reopened ?? "resume", undefined, {
-          signal,
-          maxTurns: options.maxTurns,
-        })
-      );
+      await run((run) => session.resume(chosen.reopened ?? "resume", undefined, run));
     }
     while (true) {
       renderer.gap();
@@ -96,12 +96,12 @@ export async function runRepl(
           const next = await claim(runtime, setup.id);
           lease.release();
           lease = next;
-          session = await AgentSession.start(runtime.deps, setup);
+          session = await harness.startSession(setup);
           renderer.line(styles.dim(`new session ${session.id}`));
         } else renderer.line(styles.red(`Unknown command "${command}". Type /help for the list`));
         continue;
       }
-      await run((signal) => session.prompt(input, { signal, maxTurns: options.maxTurns }));
+      await run((run) => session.prompt(input, run));
     }
   } finally {
     Deno.removeSignalListener("SIGINT", interrupt);

@@ -1,13 +1,13 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, ModelFailureKind } from "../../events/event_types.ts";
 import {
+  type MessagesRequest,
   ModelCancelledError,
   type ModelClient,
   ModelError,
   type ModelReply,
   type SendOptions,
 } from "./model_client.ts";
-import type { MessagesRequest } from "../request/request_body.ts";
 
 /** Credentials and endpoint; each falls back to the SDK's own resolution when absent. */
 export interface AnthropicModelOptions {
@@ -21,20 +21,27 @@ export interface AnthropicModelOptions {
  * the loop retries, so every attempt is an event.
  */
 export function createAnthropicModel(options: AnthropicModelOptions): ModelClient {
-  const client = new Anthropic({
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    ...(options.authToken ? { authToken: options.authToken } : {}),
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    maxRetries: 0,
-  });
+  // The SDK is the biggest import of a start: it loads while the log is opened and folded.
+  const sdk = import("@anthropic-ai/sdk").then((module) => module.default);
+  const client = sdk.then((Sdk) =>
+    new Sdk({
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      ...(options.authToken ? { authToken: options.authToken } : {}),
+      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+      maxRetries: 0,
+    })
+  );
+  // A failed load surfaces at the first send, not as an unhandled rejection.
+  client.catch(() => {});
   return {
     async send(body: MessagesRequest, { signal, onText }: SendOptions): Promise<ModelReply> {
       if (signal.aborted) throw new ModelCancelledError();
       let sawStop = false;
+      const Sdk = await sdk;
       try {
         const { stream: _stream, ...params } = body;
         // deno-lint-ignore no-explicit-any
-        const stream = client.messages.stream(params as any, { signal });
+        const stream = (await client).messages.stream(params as any, { signal });
         stream.on("streamEvent", (event) => {
           if (event.type === "message_stop") sawStop = true;
         });
@@ -55,18 +62,22 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         };
       } catch (error) {
         if (signal.aborted) throw new ModelCancelledError();
-        throw classifyError(error, sawStop);
+        throw classifyError(Sdk, error, sawStop);
       }
     },
   };
 }
 
 /** Turn whatever the SDK threw into a {@link ModelError}. Pure. */
-export function classifyError(error: unknown, sawStop = false): ModelError {
-  if (error instanceof Anthropic.APIConnectionError) {
+export function classifyError(
+  sdk: typeof Anthropic,
+  error: unknown,
+  sawStop = false,
+): ModelError {
+  if (error instanceof sdk.APIConnectionError) {
     return new ModelError(`Cannot reach the model API: ${error.message}`, { kind: "connection" });
   }
-  if (error instanceof Anthropic.APIError) {
+  if (error instanceof sdk.APIError) {
     const status = typeof error.status === "number" ? error.status : null;
     const detail = error.apiMessage ?? error.message;
     const kind = failureKind(status, error.type, detail);

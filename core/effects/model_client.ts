@@ -1,5 +1,33 @@
-import type { ModelFailureKind, ModelResponded } from "../../events/event_types.ts";
-import type { MessagesRequest } from "../request/request_body.ts";
+import type {
+  ConversationMessage,
+  ModelFailureKind,
+  ModelResponded,
+} from "../../events/event_types.ts";
+
+/** A text block of the `system` parameter. */
+export interface SystemBlock {
+  type: "text";
+  text: string;
+  cache_control?: { type: "ephemeral" };
+}
+
+/** A tool as a request carries it: its definition, and on the last one a cache breakpoint. */
+export interface RequestTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  cache_control?: { type: "ephemeral" };
+}
+
+/** The body of one Messages API request, exactly as sent. */
+export interface MessagesRequest {
+  model: string;
+  max_tokens: number;
+  system: SystemBlock[];
+  tools: RequestTool[];
+  messages: ConversationMessage[];
+  stream: true;
+}
 
 /** A complete model response; recorded as the payload of `model.responded`. */
 export type ModelReply = ModelResponded;

@@ -1,13 +1,10 @@
-import type { EventStore } from "../../events/store.ts";
-import type {
-  ConversationMessage,
-  EventPayloads,
-  EventType,
-  NewEvent,
-} from "../../events/event_types.ts";
-import { awaitsModel, type Conversation, lastAssistantText } from "../state/conversation.ts";
-import type { SessionView, State } from "../state/state.ts";
-import { runTurn, type TurnDeps, type TurnResult } from "./run_turn.ts";
+import type { ConversationMessage, NewEvent } from "../../events/event_types.ts";
+import { awaitsModel, lastAssistantText } from "../state/conversation.ts";
+import type { AgentView, SessionView } from "../state/sessions.ts";
+import { closeCall } from "./close_call.ts";
+import type { LoopDeps } from "./loop_deps.ts";
+import { type RunOptions, runTurn, type TurnResult } from "./run_turn.ts";
+import { TurnContext } from "./turn_context.ts";
 
 /** How a new session is set up; every field is recorded in `session.started`. */
 export interface SessionSetup {
@@ -20,72 +17,62 @@ export interface SessionSetup {
   history?: ConversationMessage[];
 }
 
-/** Everything a session needs from outside: the log, the projected state, and the effects. */
-export interface SessionDeps extends TurnDeps {
-  store: EventStore;
-  /** Kept current by the store's listener; the session only reads it. */
-  state: State;
-}
-
-/** Options of one run (a prompt, or the continuation of unfinished work). */
-export interface RunOptions {
-  signal: AbortSignal;
-  /** Bound on model rounds in this run; null for none. */
-  maxTurns: number | null;
-}
-
-const AGENT = "lead";
-
 /**
- * One agent session over the shared log. It holds no state of its own: everything it knows is
- * read from the projected `state`, so a live run, a resumed run and a replay behave the same.
+ * One agent of one session over the shared log: its prompts, turns and resumes. It holds no
+ * state of its own: everything it knows is read from the projected state, so a live run, a
+ * resumed run and a replay behave the same, and several agents of a session can run at once.
  * CLI modes (REPL, `-p`, replay) are thin adapters over this object.
  */
-export class AgentSession {
+export class AgentLoop {
+  /** The session id. */
   readonly id: string;
-  readonly #deps: SessionDeps;
+  /** The agent's name within the session. */
+  readonly agent: string;
+  readonly #context: TurnContext;
 
-  private constructor(deps: SessionDeps, id: string) {
-    this.#deps = deps;
+  private constructor(deps: LoopDeps, id: string, agent: string) {
     this.id = id;
+    this.agent = agent;
+    this.#context = new TurnContext(deps, id, agent);
   }
 
-  /** Start a new session: records `session.started` with a clock reading. */
-  static async start(deps: SessionDeps, setup: SessionSetup): Promise<AgentSession> {
-    const session = new AgentSession(deps, setup.id);
-    await session.#append("session.started", {
+  /** Start a new session with `agent` as its main agent: records `session.started`. */
+  static async start(deps: LoopDeps, setup: SessionSetup, agent: string): Promise<AgentLoop> {
+    const loop = new AgentLoop(deps, setup.id, agent);
+    await loop.#context.append([loop.#context.event("session.started", {
       model: setup.model,
       workspace: setup.workspace,
-      startedAt: deps.clock().toISOString(),
+      startedAt: deps.effects.clock().toISOString(),
       maxTokens: setup.maxTokens,
       platform: setup.platform,
       ...(setup.forkedFrom ? { forkedFrom: setup.forkedFrom } : {}),
       ...(setup.history ? { history: setup.history } : {}),
-    }, false);
-    return session;
+    })], { sync: false });
+    return loop;
   }
 
-  /** Attach to a session that exists in the log. Throws if it does not. */
-  static open(deps: SessionDeps, id: string): AgentSession {
-    if (!deps.state.sessions[id]) throw new Error(`No session "${id}" in the log`);
-    return new AgentSession(deps, id);
+  /** Attach to `agent` of a session that exists in the log. Throws if the session does not. */
+  static open(deps: LoopDeps, id: string, agent: string): AgentLoop {
+    if (!deps.state.sessions.byId[id]) throw new Error(`No session "${id}" in the log`);
+    return new AgentLoop(deps, id, agent);
+  }
+
+  /** Another agent of the same session, sharing this one's deps. */
+  sibling(agent: string): AgentLoop {
+    return new AgentLoop(this.#context.deps, this.id, agent);
   }
 
   /** The projected view of this session. */
   get view(): SessionView {
-    const view = this.#deps.state.sessions[this.id];
-    if (!view) throw new Error(`No session "${this.id}" in the log`);
-    return view;
+    return this.#context.view();
   }
 
-  /** The lead agent's conversation. */
-  get conversation(): Conversation {
-    const conversation = this.view.agents[AGENT];
-    if (!conversation) throw new Error(`Session "${this.id}" has no lead conversation`);
-    return conversation;
+  /** This agent's conversation, status and usage. */
+  get conversation(): AgentView {
+    return this.#context.agentView();
   }
 
-  /** The final text of the last answer. */
+  /** The final text of the agent's last answer. */
   get lastText(): string {
     return lastAssistantText(this.conversation);
   }
@@ -95,94 +82,69 @@ export class AgentSession {
    * user cancelled is not unfinished work: reopening the session waits for a new prompt.
    */
   get hasUnfinishedWork(): boolean {
-    const conversation = this.conversation;
-    if (conversation.openIntents.length > 0 || this.view.status === "unfinished") return true;
-    if (this.view.status === "cancelled") return false;
-    return conversation.pendingCalls.length > 0 || awaitsModel(conversation);
+    const agent = this.conversation;
+    if (agent.openIntents.length > 0 || agent.status === "unfinished") return true;
+    if (agent.status === "cancelled") return false;
+    return agent.pendingCalls.length > 0 || awaitsModel(agent);
   }
 
   /** Send a prompt and run the turn to its end. */
   async prompt(text: string, options: RunOptions): Promise<TurnResult> {
-    await this.#append("user.prompted", { text }, false);
-    return await runTurn(this.#turnContext(), { ...options, continuing: false });
+    const context = this.#context;
+    const before = await context.deps.stages.beforePrompt(context.stage(options.signal), text);
+    await context.append([...context.stamp(before), context.event("user.prompted", { text })], {
+      sync: false,
+    });
+    return await runTurn(context, { ...options, continuing: false });
   }
 
   /**
-   * Reopen the session after its process ended. Calls whose intent was recorded but whose result
-   * was not are closed as "interrupted: outcome unknown". With a prompt, the rest of the
-   * unfinished work is closed too and the prompt starts a new turn; without one, the unfinished
-   * turn is continued (calls that never started run, an unanswered request is asked again).
-   * Returns null when there was nothing to continue.
+   * Reopen the agent after its process ended. Calls whose intent was recorded but whose result
+   * was not are closed as interrupted (outcome unknown). With a prompt, the rest of the unfinished
+   * work is closed too and the prompt starts a new turn; without one, the unfinished turn is
+   * continued (calls that never started run, an unanswered request is asked again). Returns null
+   * when there was nothing to continue.
    */
   async resume(
     how: "resume" | "continue",
     prompt: string | undefined,
     options: RunOptions,
   ): Promise<TurnResult | null> {
-    const conversation = this.conversation;
-    const wasUnfinished = this.view.status === "unfinished";
-    const events: NewEvent[] = [this.#event("session.resumed", {
+    const context = this.#context;
+    const before = prompt === undefined
+      ? []
+      : await context.deps.stages.beforePrompt(context.stage(options.signal), prompt);
+    const agent = this.conversation;
+    const wasUnfinished = agent.status === "unfinished";
+    const events: NewEvent[] = [context.event("session.resumed", {
       how,
       withPrompt: prompt !== undefined,
       maxTurns: options.maxTurns,
     })];
-    for (const call of conversation.openIntents) {
-      events.push(this.#event("tool.completed", {
-        callId: call.id,
-        name: call.name,
-        content: "Interrupted: outcome unknown. The agent stopped while this call was running, " +
-          "so it may or may not have taken effect; check before repeating it.",
-        isError: true,
-        durationMs: 0,
-        outcome: "interrupted",
-      }));
+    for (const call of agent.openIntents) {
+      events.push(context.event("tool.completed", closeCall(call, { outcome: "interrupted" })));
     }
     if (prompt !== undefined) {
-      const intents = new Set(conversation.openIntents.map((call) => call.id));
-      for (const call of conversation.pendingCalls) {
+      const intents = new Set(agent.openIntents.map((call) => call.id));
+      for (const call of agent.pendingCalls) {
         if (intents.has(call.id)) continue;
-        events.push(this.#event("tool.completed", {
-          callId: call.id,
-          name: call.name,
-          content: "Not run: the session was interrupted before this call started.",
-          isError: true,
-          durationMs: 0,
-          outcome: "interrupted",
-        }));
+        const closed = closeCall(call, { outcome: "not_run", why: "superseded" });
+        events.push(context.event("tool.completed", closed));
       }
       if (wasUnfinished) {
-        events.push(this.#event("turn.ended", {
+        events.push(context.event("turn.ended", {
           reason: "interrupted",
-          turns: conversation.turns,
+          rounds: agent.rounds,
           message: "The process stopped before the turn ended",
         }));
       }
+      // The prompt goes in the same append: a crash can never separate it from the resume that
+      // announced it (replay relies on finding it).
+      events.push(...context.stamp(before), context.event("user.prompted", { text: prompt }));
     }
-    // The prompt goes in the same append: a crash can never separate it from the resume that
-    // announced it (replay relies on finding it).
-    if (prompt !== undefined) events.push(this.#event("user.prompted", { text: prompt }));
-    await this.#deps.store.append(events, { sync: true });
-    if (prompt !== undefined) {
-      return await runTurn(this.#turnContext(), { ...options, continuing: false });
-    }
+    await context.append(events, { sync: true });
+    if (prompt !== undefined) return await runTurn(context, { ...options, continuing: false });
     if (!this.hasUnfinishedWork) return null;
-    return await runTurn(this.#turnContext(), { ...options, continuing: wasUnfinished });
-  }
-
-  #turnContext() {
-    return {
-      deps: this.#deps,
-      view: () => this.view,
-      append: (events: NewEvent[], sync: boolean) => this.#deps.store.append(events, { sync }),
-      event: <T extends EventType>(type: T, data: EventPayloads[T]) => this.#event(type, data),
-    };
-  }
-
-  #event<T extends EventType>(type: T, data: EventPayloads[T]): NewEvent {
-    return { type, data, session: this.id, agent: AGENT } as NewEvent;
-  }
-
-  async #append<T extends EventType>(type: T, data: EventPayloads[T], sync: boolean) {
-    await this.#deps.store.append([this.#event(type, data)], { sync });
+    return await runTurn(context, { ...options, continuing: wasUnfinished });
   }
 }

@@ -24,7 +24,7 @@ const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 Deno.test("a plain answer is one model round between turn.started and turn.ended", async () => {
   await using t = await startTestSession(plainAnswer("Hi there"));
   const result = await t.session.prompt("hello", run());
-  assert.deepEqual(result, { reason: "completed", turns: 1 });
+  assert.deepEqual(result, { reason: "completed", rounds: 1 });
   assert.equal(t.session.lastText, "Hi there");
   assert.deepEqual(types(t.events()), [
     "session.started",
@@ -43,7 +43,7 @@ Deno.test("twenty sequential bash calls each record an intent, then a result", a
   await using t = await startTestSession(sequentialBash(20, (i) => `echo line-${i} >> out.txt`));
   const result = await t.session.prompt("run them", run());
   assert.equal(result.reason, "completed");
-  assert.equal(result.turns, 21);
+  assert.equal(result.rounds, 21);
   const events = t.events();
   const tools = events.filter((e) => e.type === "tool.requested" || e.type === "tool.completed");
   assert.equal(tools.length, 40);
@@ -168,7 +168,7 @@ Deno.test("--max-turns bounds a run and leaves a well-formed conversation", asyn
     maxTurns: 2,
   });
   assert.equal(result.reason, "max_turns");
-  assert.equal(result.turns, 2);
+  assert.equal(result.rounds, 2);
   assert.equal(t.session.conversation.pendingCalls.length, 0);
 });
 
@@ -183,12 +183,12 @@ Deno.test("resume closes an unfinished tool call as interrupted and runs calls t
       : message("finished")
   );
   // Simulate a process that died after recording the first call's intent.
-  const deps = t.deps;
-  const original = deps.tools;
-  deps.tools = { execute: () => new Promise(() => {}) };
+  const { effects } = t.harness.deps;
+  const original = effects.runCall;
+  effects.runCall = () => new Promise(() => {});
   const dying = t.session.prompt("go", run());
   await waitFor(() => t.events().some((e) => e.type === "tool.requested"));
-  deps.tools = original;
+  effects.runCall = original;
   void dying;
   const result = await t.reopen().resume("continue", undefined, run());
   assert.equal(result?.reason, "completed");
@@ -210,7 +210,7 @@ Deno.test("resume with a new prompt closes unfinished work instead of continuing
       ])
       : message("ok")
   );
-  t.deps.tools = { execute: () => new Promise(() => {}) };
+  t.harness.deps.effects.runCall = () => new Promise(() => {});
   void t.session.prompt("go", run());
   await waitFor(() => t.events().some((e) => e.type === "tool.requested"));
   const result = await t.reopen().resume("resume", "do something else", run());
@@ -220,7 +220,7 @@ Deno.test("resume with a new prompt closes unfinished work instead of continuing
     closing.map((e) => e.type === "tool.completed" && [e.data.callId, e.data.outcome]),
     [
       ["t1", "interrupted"],
-      ["t2", "interrupted"],
+      ["t2", "not_run"],
     ],
   );
   assert.ok(t.events().some((e) => e.type === "turn.ended" && e.data.reason === "interrupted"));
@@ -299,7 +299,7 @@ Deno.test("resume with a prompt records the resume, the closing results and the 
       ? message([toolUse("t1", "bash", { command: "echo one" })])
       : message("ok")
   );
-  t.deps.tools = { execute: () => new Promise(() => {}) };
+  t.harness.deps.effects.runCall = () => new Promise(() => {});
   void t.session.prompt("go", run());
   await waitFor(() => t.events().some((e) => e.type === "tool.requested"));
   const appends: string[][] = [];

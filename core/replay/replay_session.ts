@@ -1,10 +1,12 @@
 import { MemoryEventStore } from "../../events/memory_store.ts";
-import type { Envelope, EnvelopeOf } from "../../events/event_types.ts";
+import type { Envelope, EventType, NewEvent } from "../../events/event_types.ts";
 import { ModelCancelledError, type ModelClient, ModelError } from "../effects/model_client.ts";
-import { canonicalJson, type ToolDefinition } from "../request/request_body.ts";
-import { AgentSession, type SessionDeps } from "../loop/agent_loop.ts";
-import { evolve, initialState } from "../state/state.ts";
-import type { ToolExecutor } from "../tools/executor.ts";
+import { createHarness } from "../harness.ts";
+import type { AgentLoop } from "../loop/agent_loop.ts";
+import type { Mechanism } from "../mechanism.ts";
+import { canonicalJson } from "../request/request_body.ts";
+import { type CallRunner, executeCall, type ToolRun } from "../tools/executor.ts";
+import { AgentTape, comparable, isCancellation } from "./agent_tape.ts";
 
 /** The first point where the re-driven loop and the recorded log disagree. */
 export interface Divergence {
@@ -27,8 +29,8 @@ export interface ReplayResult {
 
 /** Options of {@link replaySession}. */
 export interface ReplayOptions {
-  /** The tool definitions the harness sends today (a change shows up as a divergence). */
-  toolDefinitions: readonly ToolDefinition[];
+  /** Mechanisms beyond rein's own, as the recording harness had them. */
+  mechanisms?: readonly Mechanism[];
   /** Every reproduced event, for rendering. */
   onEvent?: (event: Envelope) => void;
   /** Recorded assistant text, as a live run would have streamed it. */
@@ -39,57 +41,60 @@ class TapeEnded extends Error {}
 class Diverged extends Error {}
 
 /**
- * Re-drive the agent loop for one session with the model, tools, clock and retry delays served
- * from its recorded events: no network, no tool runs, no file writes. Every event the loop
- * produces is compared with the recorded one (timestamps and seq aside); the first mismatch is
- * returned as a {@link Divergence}. Where the recorded process died (the log ends, or a
+ * Re-drive one session's agents through the same harness as a live run, with the model, effect
+ * tools, clock and retry delays served from its recorded events: no network, no tool runs, no
+ * file writes. Decider tools and stage handlers run again. Events of each agent are compared with
+ * that agent's recorded events (timestamps and seq aside), so agents that ran at once compare
+ * independently of how their events interleaved; the first mismatch is returned as a
+ * {@link Divergence}. Events from outside an agent's loop (the mechanisms' `fedTypes`) are fed
+ * at their recorded positions. Where the recorded process died (an agent's events end, or a
  * `session.resumed` follows), the replay stops that run and continues as the resume did.
  */
 export async function replaySession(
   recorded: readonly Envelope[],
-  options: ReplayOptions,
+  options: ReplayOptions = {},
 ): Promise<ReplayResult> {
   const first = recorded[0];
   if (first?.type !== "session.started") {
     throw new Error("Cannot replay: the session's first event is not session.started");
   }
-  const state = initialState();
-  const store = new MemoryEventStore({ clock: () => new Date(first.data.startedAt) });
-  let cursor = 0;
-  let crashed = false;
+  const fed = new Set<EventType>((options.mechanisms ?? []).flatMap((m) => m.fedTypes ?? []));
+  const tapes = AgentTape.split(recorded, fed);
   let divergence: Divergence | null = null;
+  let tape = tapes.get(first.agent) as AgentTape;
   let controller = new AbortController();
 
-  store.subscribe((event) => {
-    if (divergence || crashed) return;
-    const expected = recorded[cursor];
-    if (!expected || (expected.type === "session.resumed" && event.type !== "session.resumed")) {
-      crashed = true; // the recorded process died here; what the loop does next never happened
-      return;
+  const accept = (event: Envelope): boolean => {
+    if (divergence || tape.crashed) return false;
+    const own = tapes.get(event.agent);
+    const expected = own?.next();
+    if (
+      !own || !expected || (expected.type === "session.resumed" && event.type !== "session.resumed")
+    ) {
+      if (own) own.crashed = true; // the recorded process died here; what follows never happened
+      else divergence = unexpected(event);
+      return false;
     }
-    const want = comparable(expected);
-    const got = comparable(event);
-    if (canonicalJson(want) !== canonicalJson(got)) {
+    if (canonicalJson(comparable(expected)) !== canonicalJson(comparable(event))) {
       divergence = {
         seq: expected.seq,
-        recorded: want,
-        replayed: got,
+        recorded: comparable(expected),
+        replayed: comparable(event),
         reason: mismatch(expected, event),
       };
-      return;
+      return false;
     }
-    evolve(state, event);
-    cursor += 1;
+    own.advance();
     options.onEvent?.(expected);
-    if (isCancellation(recorded[cursor])) controller.abort();
-  });
-
+    if (isCancellation(own.next())) controller.abort();
+    return true;
+  };
   const check = () => {
     if (divergence) throw new Diverged();
-    if (crashed) throw new TapeEnded();
+    if (tape.crashed) throw new TapeEnded();
   };
   const stuck = (what: string): never => {
-    const next = recorded[cursor];
+    const next = tape.next();
     if (!next || next.type === "session.resumed") throw new TapeEnded();
     divergence = {
       seq: next.seq,
@@ -100,88 +105,110 @@ export async function replaySession(
     throw new Diverged();
   };
 
+  /** Append the arrivals from outside the loop that the log has next for the running agent. */
+  const feed = async () => {
+    while (tape.nextIsFed() && !divergence) {
+      const { type, data, session, agent } = tape.next() as Envelope;
+      await harness.store.append([{ type, data, session, agent } as NewEvent]);
+    }
+  };
   const model: ModelClient = {
-    send(_body, { signal, onText }) {
+    async send(_body, { signal, onText }) {
+      await feed();
       check();
-      if (signal.aborted) return Promise.reject(new ModelCancelledError());
-      const next = recorded[cursor];
+      if (signal.aborted) throw new ModelCancelledError();
+      const next = tape.next();
       if (next?.type === "model.responded") {
         const text = next.data.content.flatMap((b) => b.type === "text" ? [b.text] : []).join("");
         if (text) onText?.(text);
-        return Promise.resolve(structuredClone(next.data));
+        return structuredClone(next.data);
       }
       if (next?.type === "model.failed") {
         const { message, kind, status } = next.data;
-        return Promise.reject(new ModelError(message, { kind, status }));
+        throw new ModelError(message, { kind, status });
       }
-      if (next?.type === "model.cancelled") return Promise.reject(new ModelCancelledError());
+      if (next?.type === "model.cancelled") throw new ModelCancelledError();
       return stuck("the model's answer");
     },
   };
-  const tools: ToolExecutor = {
-    execute(call) {
-      check();
-      const next = recorded[cursor];
-      if (next?.type === "tool.completed" && next.data.callId === call.id) {
-        const { content, isError, durationMs, outcome } = next.data;
-        return Promise.resolve({
-          content,
-          isError,
-          durationMs,
-          ...(outcome === "cancelled" ? { outcome } : {}),
-        });
-      }
-      return stuck(`the result of ${call.name} call ${call.id}`);
-    },
-  };
-  const deps: SessionDeps = {
-    store,
-    state,
-    model,
-    tools,
-    toolDefinitions: options.toolDefinitions,
-    clock: () => new Date(first.data.startedAt),
-    sleep: (_ms, signal) =>
-      signal.aborted ? Promise.reject(new Error("aborted")) : Promise.resolve(),
-    retryDelay: () => {
-      const next = recorded[cursor];
-      return next?.type === "model.failed" ? next.data.retryInMs : null;
-    },
-    ...(options.onText ? { onText: options.onText } : {}),
+  const runCall: CallRunner = async (call, tools, context) => {
+    await feed();
+    check();
+    const served = tape.servedRun(call.id);
+    if (!served) return stuck(`the result of ${call.name} call ${call.id}`);
+    if (tools.get(call.name)?.kind !== "decider") return served;
+    // A decider is pure over its input and the state: run it again, so --verify checks what it
+    // decides. Only its duration (a clock reading) comes from the log.
+    const run: ToolRun = await executeCall(call, tools, context, () => 0);
+    return { ...run, completed: { ...run.completed, durationMs: served.completed.durationMs } };
   };
 
-  let session: AgentSession | null = null;
-  while (cursor < recorded.length && !divergence) {
-    const input = recorded[cursor] as Envelope;
+  const clock = () => new Date(first.data.startedAt);
+  const harness = await createHarness({
+    openStore: (onEvent) =>
+      new MemoryEventStore({ clock, onEvent: (event) => accept(event) && onEvent(event) }),
+    workspace: first.data.workspace,
+    effects: {
+      model,
+      clock,
+      monotonicMs: () => 0,
+      sleep: (_ms, signal) =>
+        signal.aborted ? Promise.reject(new Error("aborted")) : Promise.resolve(),
+      retryDelay: () => {
+        const next = tape.next();
+        return next?.type === "model.failed" ? next.data.retryInMs : null;
+      },
+      runCall,
+    },
+    ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
+  });
+
+  const loops = new Map<string, AgentLoop>();
+  for (const input of recorded) {
+    if (divergence) break;
+    const own = tapes.get(input.agent) as AgentTape;
+    if (own.consumed(input)) continue;
+    tape = own;
+    tape.crashed = false;
     controller = new AbortController();
-    crashed = false;
-    const run = { signal: controller.signal, maxTurns: null as number | null };
+    const run = {
+      signal: controller.signal,
+      maxTurns: null as number | null,
+      ...(options.onText ? { onText: options.onText } : {}),
+    };
     try {
-      if (input.type === "session.started" && !session) {
+      const loop = loops.get(input.agent);
+      if (input.type === "session.started" && loops.size === 0) {
         const { data } = input;
-        session = await AgentSession.start(deps, {
-          id: input.session,
-          model: data.model,
-          workspace: data.workspace,
-          maxTokens: data.maxTokens,
-          platform: data.platform,
-          ...(data.forkedFrom ? { forkedFrom: data.forkedFrom } : {}),
-          ...(data.history ? { history: data.history } : {}),
-        });
-      } else if (input.type === "user.prompted" && session) {
-        const started = recorded[cursor + 1];
-        run.maxTurns = started?.type === "turn.started" ? started.data.maxTurns : null;
-        await session.prompt(input.data.text, run);
-      } else if (input.type === "session.resumed" && session) {
+        loops.set(
+          input.agent,
+          await harness.startSession({
+            id: input.session,
+            model: data.model,
+            workspace: data.workspace,
+            maxTokens: data.maxTokens,
+            platform: data.platform,
+            ...(data.forkedFrom ? { forkedFrom: data.forkedFrom } : {}),
+            ...(data.history ? { history: data.history } : {}),
+          }, input.agent),
+        );
+      } else if (input.type === "user.prompted" && loops.size > 0) {
+        const agent = loop ?? harness.openSession(input.session, input.agent);
+        loops.set(input.agent, agent);
+        run.maxTurns = tape.maxTurnsAfterPrompt();
+        await agent.prompt(input.data.text, run);
+      } else if (fed.has(input.type)) {
+        await feed();
+      } else if (input.type === "session.resumed" && loop) {
         run.maxTurns = input.data.maxTurns;
-        const prompt = input.data.withPrompt ? nextPrompt(recorded, cursor) : undefined;
-        await session.resume(input.data.how, prompt, run);
+        const prompt = input.data.withPrompt ? tape.promptAfterResume() : undefined;
+        await loop.resume(input.data.how, prompt, run);
       } else {
         divergence = {
           seq: input.seq,
           recorded: comparable(input),
           replayed: null,
-          reason: `the log has ${input.type} where the replayed session was idle`,
+          reason: `the log has ${input.type} where the replayed agent ${input.agent} was idle`,
         };
       }
     } catch (error) {
@@ -189,7 +216,8 @@ export async function replaySession(
       if (!(error instanceof TapeEnded)) throw error;
     }
   }
-  return { session: first.session, matched: cursor, divergence };
+  const matched = [...tapes.values()].reduce((sum, t) => sum + t.cursor, 0);
+  return { session: first.session, matched, divergence };
 }
 
 /** Group a log's events by session, in order of each session's start. Pure. */
@@ -203,13 +231,14 @@ export function eventsBySession(events: Iterable<Envelope>): Map<string, Envelop
   return sessions;
 }
 
-function comparable(event: { type: string; session: string; agent: string; data: unknown }) {
-  return JSON.parse(JSON.stringify({
-    type: event.type,
-    session: event.session,
-    agent: event.agent,
-    data: event.data,
-  }));
+function unexpected(event: Envelope): Divergence {
+  return {
+    seq: null,
+    recorded: null,
+    replayed: comparable(event),
+    reason: `the replayed loop produced ${event.type} for agent ${event.agent}, which the log ` +
+      "never recorded in this session",
+  };
 }
 
 /** Why a replayed event differs from the recorded one, in words. */
@@ -222,19 +251,4 @@ function mismatch(expected: Envelope, event: Envelope): string {
       "conversation, the system prompt or the tool definitions are not what was sent then";
   }
   return `the replayed loop produced a different ${event.type} than the log has`;
-}
-
-function isCancellation(event: Envelope | undefined): boolean {
-  if (!event) return false;
-  return (event.type === "tool.completed" && event.data.outcome === "cancelled") ||
-    event.type === "model.cancelled" ||
-    (event.type === "turn.ended" && event.data.reason === "cancelled");
-}
-
-function nextPrompt(recorded: readonly Envelope[], from: number): string | undefined {
-  for (let i = from + 1; i < recorded.length; i++) {
-    const event = recorded[i];
-    if (event?.type === "user.prompted") return (event as EnvelopeOf<"user.prompted">).data.text;
-  }
-  return undefined;
 }

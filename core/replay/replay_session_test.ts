@@ -8,7 +8,7 @@ import { replaySession } from "./replay_session.ts";
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 
 async function replayOf(t: TestSession, events = t.events()) {
-  return await replaySession(events, { toolDefinitions: t.deps.toolDefinitions });
+  return await replaySession(events);
 }
 
 Deno.test("a replayed run reproduces every recorded event without the model or the tools", async () => {
@@ -58,13 +58,14 @@ Deno.test("a run that died and was resumed replays through the crash and the res
       ])
       : message("done")
   );
-  const live = t.deps.tools;
-  t.deps.tools = { execute: () => new Promise(() => {}) };
+  const { effects } = t.harness.deps;
+  const live = effects.runCall;
+  effects.runCall = () => new Promise(() => {});
   void t.session.prompt("go", run());
   while (!t.events().some((e) => e.type === "tool.requested")) {
     await new Promise((r) => setTimeout(r, 5));
   }
-  t.deps.tools = live;
+  effects.runCall = live;
   await t.reopen().resume("continue", undefined, run());
   await t.reopen().resume("resume", "one more", run());
   const result = await replayOf(t);
@@ -103,8 +104,10 @@ Deno.test("an edited tool result is caught at the next model request", async () 
 Deno.test("a changed system prompt or tool set shows up as a divergence", async () => {
   await using t = await startTestSession(plainAnswer("hi"));
   await t.session.prompt("hello", run());
+  const extra = t.harness.findTool("read_file");
+  assert.ok(extra);
   const result = await replaySession(t.events(), {
-    toolDefinitions: t.deps.toolDefinitions.slice(1),
+    mechanisms: [{ name: "more tools", tools: () => [{ ...extra, name: "read_more" }] }],
   });
   const firstRequest = t.events().find((e) => e.type === "model.requested");
   assert.equal(result.divergence?.seq, firstRequest?.seq);

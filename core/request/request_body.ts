@@ -1,24 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ConversationMessage } from "../../events/event_types.ts";
-import type { SystemBlock } from "./system_prompt.ts";
-
-/** A tool as the Messages API receives it. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  input_schema: Record<string, unknown>;
-  cache_control?: { type: "ephemeral" };
-}
-
-/** The body of one Messages API request, exactly as sent. */
-export interface MessagesRequest {
-  model: string;
-  max_tokens: number;
-  system: SystemBlock[];
-  tools: ToolDefinition[];
-  messages: ConversationMessage[];
-  stream: true;
-}
+import type { MessagesRequest, SystemBlock } from "../effects/model_client.ts";
+import type { ToolDefinition } from "../tools/schema.ts";
 
 /** What a request is built from. */
 export interface RequestInput {

@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { buildRequest, canonicalJson, requestDigest } from "./request_body.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
+import { createBaseTools } from "../tools/base_tools.ts";
 
 const system = buildSystemPrompt({
   workspace: "/w",
   clockAtStart: "2026-11-22T10:00:00.000Z",
   platform: "linux x86_64",
   model: "m",
-  toolNames: ["bash"],
+  tools: [{ name: "bash" }],
 });
 const tools = [
   { name: "bash", description: "Run", input_schema: { type: "object" } },
@@ -63,7 +64,7 @@ Deno.test("the system prompt is the same for the same session, whatever the time
     clockAtStart: "2026-11-22T23:59:59.000Z",
     platform: "linux x86_64",
     model: "m",
-    toolNames: ["bash"],
+    tools: [{ name: "bash" }],
   });
   assert.deepEqual(later, system);
 });
@@ -74,7 +75,7 @@ Deno.test("the assembled system prompt matches its snapshot", async () => {
     clockAtStart: "2026-11-22T10:00:00.000Z",
     platform: "linux x86_64",
     model: "claude-sonnet-5-5",
-    toolNames: ["bash", "read_file", "write_file", "edit_file", "glob", "grep"],
+    tools: createBaseTools({ workspace: "/home/user/project" }),
   });
   const file = new URL("./testdata/system_prompt.json", import.meta.url);
   const actual = `${JSON.stringify(prompt, null, 2)}\n`;

@@ -1,3 +1,24 @@
+import type { SystemBlock } from "../effects/model_client.ts";
+
+/** A tool as the system prompt mentions it: its name and its line of guidance, if any. */
+export interface PromptTool {
+  name: string;
+  guidance?: string;
+}
+
+/**
+ * A block a mechanism adds to the system prompt (memory files, the skills catalogue, …).
+ * Sections are ordered by `stability`, most stable first, so that what changes least sits in the
+ * cached prefix; ties keep the order they were given in.
+ */
+export interface SystemSection {
+  /** Names the section in snapshots and diagnostics (`memory`, `skills`). */
+  id: string;
+  /** 0 never changes within a session … higher changes more often. */
+  stability: number;
+  text: string;
+}
+
 /** What the system prompt is assembled from; every field comes from the log, never the clock. */
 export interface SystemPromptInput {
   workspace: string;
@@ -5,38 +26,41 @@ export interface SystemPromptInput {
   clockAtStart: string;
   platform: string;
   model: string;
-  toolNames: readonly string[];
+  /** The agent's tool pool, in pool order. */
+  tools: readonly PromptTool[];
+  /** Mechanisms' sections, after the environment. */
+  sections?: readonly SystemSection[];
 }
 
-/** A text block of the `system` parameter. */
-export interface SystemBlock {
-  type: "text";
-  text: string;
-  cache_control?: { type: "ephemeral" };
-}
+const INTRO = [
+  "You are rein, a coding agent working in the user's terminal. You help with software",
+  "engineering: reading and changing code, running commands, debugging, explaining.",
+  "",
+  "How you work:",
+  "- Act, don't narrate: use the tools to inspect the workspace before you answer questions",
+  "  about it, and make changes with the tools rather than printing code for the user to paste.",
+];
+
+const HABITS = [
+  "- When a command fails, read the error and fix the cause instead of retrying blindly.",
+  "- Never invent file contents, command output or test results. If you are unsure, check.",
+  "- Be concise. When the task is done, say briefly what you did and what is left, if anything.",
+];
+
+/** Width of the guidance lines of the tools, as the rest of the prompt is wrapped. */
+const WRAP = 93;
 
 /**
- * Assemble the system prompt: who the agent is, how it works, the workspace, the date and the
- * tools. Pure: the same input gives byte-identical output from turn to turn, and the last block
- * carries a `cache_control` breakpoint so the provider's prompt cache can serve it.
+ * Assemble the system prompt: who the agent is and how it works (with a line of guidance from
+ * each tool of the pool that has one), the environment, then the mechanisms' sections by
+ * stability. Pure: the same input gives byte-identical output from round to round, and the last
+ * block carries a `cache_control` breakpoint so the provider's prompt cache can serve it.
  */
 export function buildSystemPrompt(input: SystemPromptInput): SystemBlock[] {
-  const identity = [
-    "You are rein, a coding agent working in the user's terminal. You help with software",
-    "engineering: reading and changing code, running commands, debugging, explaining.",
-    "",
-    "How you work:",
-    "- Act, don't narrate: use the tools to inspect the workspace before you answer questions",
-    "  about it, and make changes with the tools rather than printing code for the user to paste.",
-    "- Read a file before you edit it. Prefer edit_file for changes to existing files and",
-    "  write_file for new files. Keep changes focused on what was asked.",
-    "- Use glob and grep to find things, read_file to read them; use bash for builds, tests, git",
-    "  and anything else a shell does. Don't use bash to read or search files when a dedicated",
-    "  tool fits.",
-    "- When a command fails, read the error and fix the cause instead of retrying blindly.",
-    "- Never invent file contents, command output or test results. If you are unsure, check.",
-    "- Be concise. When the task is done, say briefly what you did and what is left, if anything.",
-  ].join("\n");
+  const guidance = input.tools.flatMap((tool) =>
+    tool.guidance ? [wrapBullet(tool.guidance, WRAP)] : []
+  );
+  const identity = [...INTRO, ...guidance, ...HABITS].join("\n");
   const environment = [
     "Environment:",
     `- Workspace: ${input.workspace} (all file paths are relative to it; tools cannot reach`,
@@ -44,10 +68,31 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemBlock[] {
     `- Platform: ${input.platform}`,
     `- Date: ${input.clockAtStart.slice(0, 10)}`,
     `- Model: ${input.model}`,
-    `- Tools: ${input.toolNames.join(", ")}`,
+    `- Tools: ${input.tools.map((tool) => tool.name).join(", ")}`,
   ].join("\n");
-  return [
-    { type: "text", text: identity },
-    { type: "text", text: environment, cache_control: { type: "ephemeral" } },
-  ];
+  const sections = [...(input.sections ?? [])]
+    .map((section, index) => ({ section, index }))
+    .sort((a, b) => a.section.stability - b.section.stability || a.index - b.index)
+    .map(({ section }) => section.text);
+  const texts = [identity, environment, ...sections];
+  return texts.map((text, i) =>
+    i === texts.length - 1
+      ? { type: "text", text, cache_control: { type: "ephemeral" } }
+      : { type: "text", text }
+  );
+}
+
+/** `text` as a "- " bullet wrapped at `width` columns, continuation lines indented two. Pure. */
+export function wrapBullet(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = "-";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line.length + 1 + word.length > width && line.trim() !== "-") {
+      lines.push(line);
+      line = " ";
+    }
+    line += ` ${word}`;
+  }
+  lines.push(line);
+  return lines.join("\n");
 }

@@ -1,4 +1,10 @@
-import type { ContentBlock, ConversationMessage, Envelope } from "../../events/event_types.ts";
+import {
+  assertExhaustive,
+  type ContentBlock,
+  type ConversationMessage,
+  type Envelope,
+  type ToolCompleted,
+} from "../../events/event_types.ts";
 
 /** A tool call the model asked for, as the conversation projection tracks it. */
 export interface PendingCall {
@@ -18,7 +24,7 @@ export interface Conversation {
   /** True between a `model.requested` and its response, failure or cancellation. */
   awaitingModel: boolean;
   /** Model rounds answered so far. */
-  turns: number;
+  rounds: number;
   /**
    * A tool_use the model was still writing when its reply hit the output token limit
    * (`stop_reason: max_tokens` with a tool_use last): its input may be incomplete, so it is not run.
@@ -36,7 +42,7 @@ export function emptyConversation(history: ConversationMessage[] = []): Conversa
     pendingCalls,
     openIntents: [],
     awaitingModel: false,
-    turns: 0,
+    rounds: 0,
     truncatedCallId: null,
   };
 }
@@ -60,7 +66,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
       break;
     case "model.responded": {
       conversation.awaitingModel = false;
-      conversation.turns += 1;
+      conversation.rounds += 1;
       const content = event.data.content;
       if (content.length > 0) {
         conversation.messages.push({ role: "assistant", content: content.map(toRequestBlock) });
@@ -80,20 +86,16 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
         input: event.data.input,
       });
       break;
-    case "tool.completed": {
-      const { callId } = event.data;
-      conversation.openIntents = conversation.openIntents.filter((call) => call.id !== callId);
-      conversation.pendingCalls = conversation.pendingCalls.filter((call) => call.id !== callId);
-      appendUserBlock(conversation, {
-        type: "tool_result",
-        tool_use_id: callId,
-        content: event.data.content,
-        ...(event.data.isError ? { is_error: true } : {}),
-      });
+    case "tool.completed":
+      appendToolResult(conversation, event.data);
       break;
-    }
+    case "session.started":
+    case "session.resumed":
+    case "turn.started":
+    case "turn.ended":
+      break;
     default:
-      break;
+      assertExhaustive(event);
   }
   return conversation;
 }
@@ -117,22 +119,19 @@ export function awaitsModel(conversation: Conversation): boolean {
 }
 
 /**
- * The history a fork starts from: the conversation's messages (copied), with every call that had
- * no result at the fork point closed as not run, so the fork neither re-runs the source's tools
- * nor sends a tool_use without its tool_result. Pure.
+ * Close a call with its result: it leaves the pending and open lists, and its `tool_result` joins
+ * the trailing user message. Mutates `conversation`; pure otherwise.
  */
-export function forkHistory(conversation: Conversation): ConversationMessage[] {
-  const copy = emptyConversation(structuredClone(conversation.messages));
-  for (const call of conversation.pendingCalls) {
-    appendUserBlock(copy, {
-      type: "tool_result",
-      tool_use_id: call.id,
-      content: "Not run in this session: it was forked from another session before this call's " +
-        "result was recorded.",
-      is_error: true,
-    });
-  }
-  return copy.messages;
+export function appendToolResult(conversation: Conversation, result: ToolCompleted): void {
+  const { callId } = result;
+  conversation.openIntents = conversation.openIntents.filter((call) => call.id !== callId);
+  conversation.pendingCalls = conversation.pendingCalls.filter((call) => call.id !== callId);
+  appendUserBlock(conversation, {
+    type: "tool_result",
+    tool_use_id: callId,
+    content: result.content,
+    ...(result.isError ? { is_error: true } : {}),
+  });
 }
 
 /**

@@ -1,145 +1,74 @@
-import {
-  assertNever,
-  type Envelope,
-  type TurnEndReason,
-  type Usage,
-} from "../../events/event_types.ts";
-import { type Conversation, emptyConversation, evolveConversation } from "./conversation.ts";
+import type { Envelope } from "../../events/event_types.ts";
+import type { Projection } from "./projection.ts";
+import { emptySessions, evolveSessions } from "./sessions.ts";
 
-/** What a session is doing, as far as the log tells. */
-export type SessionStatus =
-  /** Waiting for a prompt; the last turn ended normally. */
-  | "idle"
-  /** A turn started and never ended: it is running now, or its process died. */
-  | "unfinished"
-  | Exclude<TurnEndReason, "completed">;
+/**
+ * The root fold: one entry per concern, each a pure fold of the whole log into its own slice.
+ * A mechanism's projection joins the product with one line here.
+ */
+const ROOT = {
+  sessions: { initial: emptySessions, evolve: evolveSessions },
+};
 
-/** The projected view of one session. */
-export interface SessionView {
-  id: string;
-  /** `ts` of `session.started`. */
-  startedAt: string;
-  /** The clock reading recorded at start (drives the system prompt's date). */
-  clockAtStart: string;
-  model: string;
-  workspace: string;
-  platform: string;
-  maxTokens: number;
-  forkedFrom: { session: string; seq: number } | null;
-  firstPrompt: string | null;
-  status: SessionStatus;
-  /** Message of the last failed or cancelled turn. */
-  lastError: string | null;
-  /** Usage summed over every model response. */
-  usage: UsageTotals;
-  /** seq of the session's last event. */
+/** A concern's fold, as the loop over the root sees it: it mutates its slice in place. */
+type RootFold = (slice: unknown, event: Envelope) => unknown;
+
+type RootSlices = { [K in keyof typeof ROOT]: ReturnType<(typeof ROOT)[K]["initial"]> };
+
+/** The whole projected state of a log: the product of the concerns' slices. */
+export type State = RootSlices & {
+  /** seq of the last event folded. */
   lastSeq: number;
-  /** Conversation per agent ("lead", teammates …). */
-  agents: Record<string, Conversation>;
-}
+  /** Slices of projections registered with the harness (by key); see {@link Projection}. */
+  extensions: Record<string, unknown>;
+};
 
-/** Token counts summed over model responses. */
-export type UsageTotals = Required<{ [K in keyof Usage]: number }>;
-
-/** The whole projected state of a log. */
-export interface State {
-  sessions: Record<string, SessionView>;
-  /** Session ids in order of start. */
-  order: string[];
-  lastSeq: number;
-}
-
-/** The state of an empty log. */
-export function initialState(): State {
-  return { sessions: {}, order: [], lastSeq: 0 };
+/** The state of an empty log, with a slice for each registered projection. */
+export function initialState(extensions: readonly Projection[] = []): State {
+  const slices = Object.fromEntries(
+    Object.entries(ROOT).map(([key, slice]) => [key, slice.initial()]),
+  ) as RootSlices;
+  return {
+    ...slices,
+    lastSeq: 0,
+    extensions: Object.fromEntries(extensions.map((p) => [p.key, p.initial()])),
+  };
 }
 
 /**
- * Fold one event into the state. Mutates and returns `state` (the projection owns it). Reads no
- * clock, env, disk or network; never throws on a well-formed log: events of a session that
- * never started are ignored.
+ * Fold one event into the state: every concern of the root fold, then every registered
+ * projection. Mutates and returns `state` (the projection owns it). Reads no clock, env, disk or
+ * network; never throws on a well-formed log.
  */
-export function evolve(state: State, event: Envelope): State {
+export function evolve(
+  state: State,
+  event: Envelope,
+  extensions: readonly Projection[] = [],
+): State {
   state.lastSeq = event.seq;
-  if (event.type === "session.started") {
-    const { data } = event;
-    state.sessions[event.session] = {
-      id: event.session,
-      startedAt: event.ts,
-      clockAtStart: data.startedAt,
-      model: data.model,
-      workspace: data.workspace,
-      platform: data.platform,
-      maxTokens: data.maxTokens,
-      forkedFrom: data.forkedFrom ?? null,
-      firstPrompt: null,
-      status: "idle",
-      lastError: null,
-      usage: emptyUsage(),
-      lastSeq: event.seq,
-      agents: { [event.agent]: emptyConversation(data.history) },
-    };
-    state.order.push(event.session);
-    return state;
+  for (const [key, concern] of Object.entries(ROOT)) {
+    (concern.evolve as RootFold)(state[key as keyof RootSlices], event);
   }
-  const session = state.sessions[event.session];
-  if (!session) return state;
-  session.lastSeq = event.seq;
-  const conversation = session.agents[event.agent] ??= emptyConversation();
-  evolveConversation(conversation, event);
-  switch (event.type) {
-    case "user.prompted":
-      session.firstPrompt ??= event.data.text;
-      break;
-    case "turn.started":
-      session.status = "unfinished";
-      break;
-    case "turn.ended":
-      session.status = event.data.reason === "completed" ? "idle" : event.data.reason;
-      session.lastError = event.data.message ?? null;
-      break;
-    case "model.responded":
-      addUsage(session.usage, event.data.usage);
-      break;
-    case "session.resumed":
-    case "model.requested":
-    case "model.failed":
-    case "model.cancelled":
-    case "tool.requested":
-    case "tool.completed":
-      break;
-    default:
-      assertNever(event);
+  for (const projection of extensions) {
+    state.extensions[projection.key] = projection.evolve(state.extensions[projection.key], event);
   }
   return state;
 }
 
 /** Fold a sequence of events from the empty state. */
-export function foldEvents(events: Iterable<Envelope>): State {
-  let state = initialState();
-  for (const event of events) state = evolve(state, event);
+export function foldEvents(
+  events: Iterable<Envelope>,
+  extensions: readonly Projection[] = [],
+): State {
+  const state = initialState(extensions);
+  for (const event of events) evolve(state, event, extensions);
   return state;
 }
 
-/** The conversation of the lead agent of a session (empty if it has none). */
-export function leadConversation(session: SessionView): Conversation {
-  return session.agents["lead"] ?? emptyConversation();
-}
-
-/** Zero usage. */
-export function emptyUsage(): UsageTotals {
-  return {
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-  };
-}
-
-/** Add one response's usage to `total` (mutates it). */
-export function addUsage(total: UsageTotals, usage: Usage): void {
-  total.input_tokens += usage.input_tokens;
-  total.output_tokens += usage.output_tokens;
-  total.cache_creation_input_tokens += usage.cache_creation_input_tokens ?? 0;
-  total.cache_read_input_tokens += usage.cache_read_input_tokens ?? 0;
+/** The slice of a registered projection. Throws if it was not registered. */
+export function sliceOf<Slice>(state: State, projection: Projection<Slice>): Slice {
+  if (!(projection.key in state.extensions)) {
+    throw new Error(`Projection "${projection.key}" is not registered with this harness`);
+  }
+  return state.extensions[projection.key] as Slice;
 }

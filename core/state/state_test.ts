@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { awaitsModel, forkHistory, lastAssistantText } from "./conversation.ts";
-import { foldEvents, leadConversation } from "./state.ts";
+import { awaitsModel, lastAssistantText } from "./conversation.ts";
+import { agentOf } from "./sessions.ts";
+import { foldEvents } from "./state.ts";
 import { eventFactory, respondedData, startedData } from "../../testing/event_factory.ts";
 
 Deno.test("a prompt, a tool call and its result fold into alternating messages", () => {
@@ -8,7 +9,7 @@ Deno.test("a prompt, a tool call and its result fold into alternating messages",
   const state = foldEvents([
     e("session.started", startedData()),
     e("user.prompted", { text: "list files" }),
-    e("turn.started", { turnsBefore: 0, maxTurns: null }),
+    e("turn.started", { roundsBefore: 0, maxTurns: null }),
     e("model.requested", { model: "claude-test", digest: "d1", attempt: 1 }),
     e(
       "model.responded",
@@ -26,9 +27,9 @@ Deno.test("a prompt, a tool call and its result fold into alternating messages",
       durationMs: 3,
     }),
   ]);
-  const session = state.sessions["s1"];
+  const session = state.sessions.byId["s1"];
   assert.ok(session);
-  const lead = leadConversation(session);
+  const lead = agentOf(session, "lead");
   assert.deepEqual(lead.messages, [
     { role: "user", content: [{ type: "text", text: "list files" }] },
     {
@@ -40,7 +41,7 @@ Deno.test("a prompt, a tool call and its result fold into alternating messages",
     },
     { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "a.txt" }] },
   ]);
-  assert.equal(lead.turns, 1);
+  assert.equal(lead.rounds, 1);
   assert.deepEqual(lead.pendingCalls, []);
   assert.deepEqual(lead.openIntents, []);
   assert.equal(awaitsModel(lead), true);
@@ -63,7 +64,7 @@ Deno.test("a tool intent without a result stays open, and is what resume must cl
     ),
     e("tool.requested", { callId: "t1", name: "bash", input: { command: "sleep 9" } }),
   ]);
-  const lead = leadConversation(state.sessions["s1"]!);
+  const lead = agentOf(state.sessions.byId["s1"]!, "lead");
   assert.deepEqual(lead.openIntents.map((c) => c.id), ["t1"]);
   assert.deepEqual(lead.pendingCalls.map((c) => c.id), ["t1", "t2"]);
   assert.equal(awaitsModel(lead), false);
@@ -76,11 +77,11 @@ Deno.test("a prompt after a cancelled model call merges into the same user messa
     e("user.prompted", { text: "first" }),
     e("model.requested", { model: "claude-test", digest: "d", attempt: 1 }),
     e("model.cancelled", { attempt: 1 }),
-    e("turn.ended", { reason: "cancelled", turns: 0, message: "Cancelled by the user" }),
+    e("turn.ended", { reason: "cancelled", rounds: 0, message: "Cancelled by the user" }),
     e("user.prompted", { text: "second" }),
   ]);
-  const session = state.sessions["s1"]!;
-  const lead = leadConversation(session);
+  const session = state.sessions.byId["s1"]!;
+  const lead = agentOf(session, "lead");
   assert.equal(lead.messages.length, 1);
   assert.deepEqual(lead.messages[0]?.content.map((b) => b.text), ["first", "second"]);
   assert.equal(lead.awaitingModel, false);
@@ -101,15 +102,15 @@ Deno.test("a fork starts from the recorded history and knows its open calls", ()
       }),
     ),
   ]);
-  const session = state.sessions["fork"]!;
+  const session = state.sessions.byId["fork"]!;
   assert.deepEqual(session.forkedFrom, { session: "s1", seq: 5 });
-  assert.deepEqual(leadConversation(session).pendingCalls.map((c) => c.id), ["t9"]);
+  assert.deepEqual(agentOf(session, "lead").pendingCalls.map((c) => c.id), ["t9"]);
 });
 
 Deno.test("events of a session that never started are ignored, not thrown on", () => {
   const e = eventFactory("ghost");
   const state = foldEvents([e("user.prompted", { text: "boo" })]);
-  assert.deepEqual(state.order, []);
+  assert.deepEqual(state.sessions.order, []);
   assert.equal(state.lastSeq, 1);
 });
 
@@ -119,10 +120,10 @@ Deno.test("the last assistant text is the answer of the run", () => {
     e("session.started", startedData()),
     e("user.prompted", { text: "q" }),
     e("model.responded", respondedData([{ type: "text", text: "The answer" }])),
-    e("turn.ended", { reason: "completed", turns: 1 }),
+    e("turn.ended", { reason: "completed", rounds: 1 }),
   ]);
-  const session = state.sessions["s1"]!;
-  assert.equal(lastAssistantText(leadConversation(session)), "The answer");
+  const session = state.sessions.byId["s1"]!;
+  assert.equal(lastAssistantText(agentOf(session, "lead")), "The answer");
   assert.equal(session.status, "idle");
 });
 
@@ -147,37 +148,8 @@ Deno.test("tool results go before text in a user message, as the API requires", 
       durationMs: 1,
     }),
   ]);
-  const last = leadConversation(state.sessions["s1"]!).messages.at(-1);
+  const last = agentOf(state.sessions.byId["s1"]!, "lead").messages.at(-1);
   assert.deepEqual(last?.content.map((b) => b.type), ["tool_result", "text"]);
-});
-
-Deno.test("a fork closes the calls that had no result at the fork point, without re-running them", () => {
-  const e = eventFactory();
-  const state = foldEvents([
-    e("session.started", startedData()),
-    e("user.prompted", { text: "go" }),
-    e(
-      "model.responded",
-      respondedData([
-        { type: "tool_use", id: "a", name: "bash", input: { command: "echo a" } },
-        { type: "tool_use", id: "b", name: "bash", input: { command: "echo b" } },
-      ]),
-    ),
-    e("tool.requested", { callId: "a", name: "bash", input: { command: "echo a" } }),
-    e("tool.completed", { callId: "a", name: "bash", content: "a", isError: false, durationMs: 1 }),
-    e("tool.requested", { callId: "b", name: "bash", input: { command: "echo b" } }),
-  ]);
-  const source = leadConversation(state.sessions["s1"]!);
-  const history = forkHistory(source);
-  const results = history.at(-1)?.content ?? [];
-  assert.deepEqual(results.map((b) => [b.tool_use_id, b.is_error ?? false]), [["a", false], [
-    "b",
-    true,
-  ]]);
-  assert.match(String(results[1]?.content), /^Not run in this session: it was forked/);
-  assert.equal(source.messages.at(-1)?.content.length, 1, "the source conversation is untouched");
-  const fork = foldEvents([eventFactory("fork")("session.started", startedData({ history }))]);
-  assert.deepEqual(leadConversation(fork.sessions["fork"]!).pendingCalls, []);
 });
 
 Deno.test("a tool call cut off by max_tokens is marked so it is not run", () => {
@@ -193,5 +165,5 @@ Deno.test("a tool call cut off by max_tokens is marked so it is not run", () => 
       stopReason: "max_tokens",
     }),
   ]);
-  assert.equal(leadConversation(state.sessions["s1"]!).truncatedCallId, "w");
+  assert.equal(agentOf(state.sessions.byId["s1"]!, "lead").truncatedCallId, "w");
 });

@@ -64,6 +64,7 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
     name: "bash",
     description,
     schema,
+    kind: "effect",
     readOnly: false,
     summarize: (input) => summarizeCommand(input.command),
     run(input, context) {
@@ -82,7 +83,7 @@ async function runCommand(
   pdeathsig: Promise<boolean>,
 ): Promise<ToolResult> {
   if (context.signal.aborted) {
-    return { content: "Command cancelled before it started", isError: true };
+    return { content: "Command cancelled before it started", isError: true, cancelled: true };
   }
   const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
   // `exec 2>&1` sends stderr into the stdout pipe, so the two stay interleaved exactly as written.
@@ -163,7 +164,11 @@ async function runCommand(
   if (leftBehind) {
     notes.push("Background processes still running when the command ended were killed");
   }
-  return { content: notes.join("\n\n"), isError: ending !== "exited" || status.code !== 0 };
+  return {
+    content: notes.join("\n\n"),
+    isError: ending !== "exited" || status.code !== 0,
+    ...(ending === "cancelled" ? { cancelled: true } : {}),
+  };
 }
 
 /** Common signals by number, to name them from a shell's 128+N exit status. */

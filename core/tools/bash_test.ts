@@ -103,7 +103,11 @@ Deno.test("bash cancelled through the signal returns promptly and kills the grou
   const child = await readPid(join(dir.path, "child.pid"));
   controller.abort();
   const result = await within(10_000, running);
-  assert.deepEqual(result, { content: "waiting\n\nCommand cancelled", isError: true });
+  assert.deepEqual(result, {
+    content: "waiting\n\nCommand cancelled",
+    isError: true,
+    cancelled: true,
+  });
   assert.ok(await waitForDeath(child), `background process ${child} survived the cancel`);
 });
 
@@ -113,7 +117,11 @@ Deno.test("bash does not start a command whose call is already cancelled", async
   const controller = new AbortController();
   controller.abort();
   const result = await bash.run({ command: "touch ran" }, callContext(controller.signal));
-  assert.deepEqual(result, { content: "Command cancelled before it started", isError: true });
+  assert.deepEqual(result, {
+    content: "Command cancelled before it started",
+    isError: true,
+    cancelled: true,
+  });
   await assert.rejects(Deno.stat(join(dir.path, "ran")), Deno.errors.NotFound);
 });
 

@@ -43,7 +43,11 @@ export function createEditFileTool(deps: EditFileToolDeps): Tool<EditFileInput> 
     name: "edit_file",
     description,
     schema,
+    kind: "effect",
     readOnly: false,
+    guidance:
+      "Read a file before you edit it. Prefer edit_file for changes to existing files and " +
+      "write_file for new files. Keep changes focused on what was asked.",
     summarize: (input) => input.path,
     run: (input) => editFile(deps.workspace, deps.protectedPaths ?? [], input),
   };

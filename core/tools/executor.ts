@@ -1,57 +1,77 @@
+import type { EventOrigin, NewEvent, ToolCompleted } from "../../events/event_types.ts";
 import type { PendingCall } from "../state/conversation.ts";
-import type { AnyTool } from "./tool.ts";
 import { validateToolInput } from "./schema.ts";
+import type { AnyTool, ToolCallContext, ToolResult } from "./tool.ts";
 
-/** The outcome of one tool call, as recorded in `tool.completed`. */
-export interface ToolOutcome {
-  content: string;
-  isError: boolean;
-  durationMs: number;
-  outcome?: "cancelled";
+/** What running one call produced: the `tool.completed` payload and the tool's own events. */
+export interface ToolRun {
+  completed: ToolCompleted;
+  /** Events recorded with the result, already stamped with the call's session and agent. */
+  events: NewEvent[];
 }
 
 /**
- * Runs the model's tool calls. Implementations: {@link createToolExecutor} (live) and replay's
- * recorded executor. `execute` does not throw for tool failures; they come back as `isError`.
+ * How a call whose intent is recorded gets its result. Live: {@link executeCall}. Replay: an
+ * effect tool's recorded result and events are served from the log; a decider tool runs again.
+ * Never throws for tool failures.
  */
-export interface ToolExecutor {
-  execute(call: PendingCall, signal: AbortSignal): Promise<ToolOutcome>;
-}
+export type CallRunner = (
+  call: PendingCall,
+  tools: ReadonlyMap<string, AnyTool>,
+  context: ToolCallContext,
+) => Promise<ToolRun>;
 
 /**
- * The live executor: look the tool up, validate the input against its schema, run it, time it.
- * `monotonicMs` is the injected clock for durations.
+ * Run one call: look the tool up, validate the input against its schema, run it, time it with
+ * `monotonicMs`. An unknown tool, a bad input and a tool that throws all come back as error
+ * results worded for the model. The result is marked `cancelled` only when the tool says it
+ * stopped for the cancel, so a write that finished as the user pressed Ctrl-C is recorded as done.
  */
-export function createToolExecutor(
-  tools: readonly AnyTool[],
+export async function executeCall(
+  call: PendingCall,
+  tools: ReadonlyMap<string, AnyTool>,
+  context: ToolCallContext,
   monotonicMs: () => number,
-): ToolExecutor {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+): Promise<ToolRun> {
+  const started = monotonicMs();
+  const finish = (result: ToolResult) =>
+    toolRun(call, result, Math.round(monotonicMs() - started), context);
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const known = [...tools.keys()].join(", ");
+    return finish({
+      content: `Unknown tool "${call.name}". Available tools: ${known}`,
+      isError: true,
+    });
+  }
+  const input = validateToolInput(tool, call.input);
+  if (!input.ok) return finish({ content: input.message, isError: true });
+  try {
+    return finish(await tool.run(input.value, context));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return finish({ content: `Tool ${call.name} failed: ${message}`, isError: true });
+  }
+}
+
+/** A tool's result as it is recorded: the completion payload and its events stamped. Pure. */
+export function toolRun(
+  call: PendingCall,
+  result: ToolResult,
+  durationMs: number,
+  origin: EventOrigin,
+): ToolRun {
   return {
-    async execute(call, signal) {
-      const started = monotonicMs();
-      const finish = (content: string, isError: boolean): ToolOutcome => ({
-        content,
-        isError,
-        durationMs: Math.round(monotonicMs() - started),
-        ...(signal.aborted ? { outcome: "cancelled" as const } : {}),
-      });
-      const tool = byName.get(call.name);
-      if (!tool) {
-        return finish(
-          `Unknown tool "${call.name}". Available tools: ${[...byName.keys()].join(", ")}`,
-          true,
-        );
-      }
-      const input = validateToolInput(tool, call.input);
-      if (!input.ok) return finish(input.message, true);
-      try {
-        const result = await tool.run(input.value, { signal });
-        return finish(result.content, result.isError ?? false);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return finish(`Tool ${call.name} failed: ${message}`, true);
-      }
+    completed: {
+      callId: call.id,
+      name: call.name,
+      content: result.content,
+      isError: result.isError ?? false,
+      durationMs,
+      ...(result.cancelled ? { outcome: "cancelled" as const } : {}),
     },
+    events: (result.events ?? []).map((event) =>
+      ({ ...event, session: origin.session, agent: origin.agent }) as NewEvent
+    ),
   };
 }

@@ -41,7 +41,11 @@ export function createGlobTool(deps: GlobToolDeps): Tool<GlobInput> {
     name: "glob",
     description,
     schema,
+    kind: "effect",
     readOnly: true,
+    guidance: "Use glob and grep to find things, read_file to read them; use bash for builds, " +
+      "tests, git and anything else a shell does. Don't use bash to read or search files when a " +
+      "dedicated tool fits.",
     summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
     run: (input, context) => glob(deps.workspace, input, context),
   };

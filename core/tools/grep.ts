@@ -59,6 +59,7 @@ export function createGrepTool(deps: GrepToolDeps): Tool<GrepInput> {
     name: "grep",
     description,
     schema,
+    kind: "effect",
     readOnly: true,
     summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
     run: (input, context) => grep(deps.workspace, input, context),

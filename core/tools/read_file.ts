@@ -46,6 +46,7 @@ export function createReadFileTool(deps: ReadFileToolDeps): Tool<ReadFileInput> 
     name: "read_file",
     description,
     schema,
+    kind: "effect",
     readOnly: true,
     summarize: (input) => input.path,
     run: (input) => readFile(deps.workspace, input),

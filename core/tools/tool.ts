@@ -1,4 +1,6 @@
 import type { z } from "zod";
+import type { ReinEvent } from "../../events/event_types.ts";
+import type { State } from "../state/state.ts";
 
 /** What a tool hands back to the loop. A tool never throws into the loop. */
 export interface ToolResult {
@@ -6,13 +8,39 @@ export interface ToolResult {
   content: string;
   /** True when the call failed; worded for the model ("File not found: src/x.ts"). */
   isError?: boolean;
+  /** True when the tool stopped because the turn was cancelled (not when it finished first). */
+  cancelled?: boolean;
+  /**
+   * Events the call records, appended in the same batch as its `tool.completed` (before it), so a
+   * crash can never keep one without the other. The loop stamps their session and agent.
+   */
+  events?: ReinEvent[];
 }
 
 /** Per-call context the loop gives a tool. */
 export interface ToolCallContext {
   /** Aborted when the user cancels the turn; a tool stops its work and returns promptly. */
   signal: AbortSignal;
+  /** The session and the agent that made the call. */
+  session: string;
+  agent: string;
+  /** The model's tool_use id. */
+  callId: string;
+  /** The directory the agent works in (the workspace, or an agent's own worktree). */
+  cwd: string;
+  /** The projected state as it is now (caught up to the call's intent). */
+  view(): State;
 }
+
+/**
+ * How a tool's result is reproduced by replay:
+ * - `effect`: it touches the world (shell, files, network); replay serves its recorded result
+ *   and events and never runs it;
+ * - `decider`: a pure function of its input and `view()` (todos, tasks, mail); replay runs it
+ *   again, so `--verify` checks its decisions;
+ * - `composite`: it drives other loops (subagents, teammates); replay re-drives them.
+ */
+export type ToolKind = "effect" | "decider" | "composite";
 
 /**
  * A tool the model can call: a zod schema (its JSON Schema is what the model sees and what the
@@ -22,8 +50,14 @@ export interface Tool<Input = unknown> {
   name: string;
   description: string;
   schema: z.ZodType<Input>;
+  kind: ToolKind;
   /** True for tools with no side effects (safe to re-run after a crash). */
   readOnly: boolean;
+  /**
+   * A line of guidance for the system prompt's "How you work" list, present only while the tool
+   * is in the pool (so a subset of tools never sends advice about tools it lacks).
+   */
+  guidance?: string;
   /** The key argument shown on the one-line call summary (a command, a path, a pattern). */
   summarize(input: Input): string;
   run(input: Input, context: ToolCallContext): Promise<ToolResult>;

@@ -36,6 +36,7 @@ export function createWriteFileTool(deps: WriteFileToolDeps): Tool<WriteFileInpu
     name: "write_file",
     description,
     schema,
+    kind: "effect",
     readOnly: false,
     summarize: (input) => input.path,
     run: (input) => writeFile(deps.workspace, deps.protectedPaths ?? [], input),

@@ -1,0 +1,146 @@
+/**
+ * The composition root: the one place where the log, the projected state, the effects, the base
+ * tools and the mechanisms are wired into agent loops. The CLI, the tests and replay all build
+ * their sessions with {@link createHarness}; they differ only in the store and the effects they
+ * pass. A mechanism joins rein with one entry in {@link MECHANISMS} (or, for an embedder or a
+ * test, in `options.mechanisms`).
+ */
+import type { EventListener, EventStore } from "../events/store.ts";
+import type { Envelope } from "../events/event_types.ts";
+import type { ModelClient, ModelError } from "./effects/model_client.ts";
+import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
+import type { LoopDeps } from "./loop/loop_deps.ts";
+import { composeStages } from "./loop/stages.ts";
+import type { Mechanism } from "./mechanism.ts";
+import type { Settings } from "./settings/settings.ts";
+import type { Projection } from "./state/projection.ts";
+import { evolve, initialState, type State } from "./state/state.ts";
+import { createBaseTools } from "./tools/base_tools.ts";
+import { type CallRunner, executeCall } from "./tools/executor.ts";
+import type { AnyTool } from "./tools/tool.ts";
+import { type PoolScope, toolPool, type ToolSource } from "./tools/tool_pool.ts";
+
+/** The name of the agent a session starts with, unless told otherwise. */
+export const DEFAULT_AGENT = "lead";
+
+/** rein's own mechanisms, in the order their stages run. One line per mechanism. */
+export const MECHANISMS: readonly Mechanism[] = [];
+
+/** The effects a harness runs on: live ones for the CLI and tests, served ones for replay. */
+export interface HarnessEffects {
+  model: ModelClient;
+  /** Wall clock. */
+  clock: () => Date;
+  /** Monotonic milliseconds, for tool durations. */
+  monotonicMs: () => number;
+  /** Wait `ms`; rejects when `signal` aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Delay before retrying after `attempt` failed with `error`, or null to give up. */
+  retryDelay: (attempt: number, error: ModelError) => number | null;
+  /** How a call gets its result; live by default (run the tool). */
+  runCall?: CallRunner;
+}
+
+/** What a harness is built from. */
+export interface HarnessOptions {
+  /**
+   * Open the log with `onEvent` as its listener: it folds every event, those already in the log
+   * included, into the harness's state.
+   */
+  openStore(onEvent: EventListener): Promise<EventStore> | EventStore;
+  /** The workspace the base tools work in and are confined to. */
+  workspace: string;
+  /** rein's own files that the writing tools refuse to change (the log and its directory). */
+  protectedPaths?: readonly string[];
+  effects: HarnessEffects;
+  /** Merged settings (`.claude/settings*.json`); the mechanisms that use them read them here. */
+  settings?: Settings;
+  /** Mechanisms beyond rein's own (an embedder's, a test's), after them. */
+  mechanisms?: readonly Mechanism[];
+  /** Turn an error thrown while folding `event` into the error to report (file and line). */
+  foldError?: (error: unknown, event: Envelope) => Error;
+}
+
+/** A wired harness: start or open sessions, each a loop per agent. */
+export interface Harness {
+  readonly store: EventStore;
+  /** The projected state, kept current by the store's listener. */
+  readonly state: State;
+  readonly deps: LoopDeps;
+  readonly mechanisms: readonly Mechanism[];
+  readonly settings: Settings | undefined;
+  /** Start a new session driven by `agent` (the default agent unless given). */
+  startSession(setup: SessionSetup, agent?: string): Promise<AgentLoop>;
+  /** `agent` (the session's main agent unless given) of a session in the log. Throws if absent. */
+  openSession(id: string, agent?: string): AgentLoop;
+  /** The tool of that name in an agent's pool now, for rendering its calls. */
+  findTool(name: string, scope?: Partial<PoolScope>): AnyTool | undefined;
+  close(): Promise<void>;
+}
+
+/** Wire a harness. Opens the log through `options.openStore`; nothing else runs until asked. */
+export async function createHarness(options: HarnessOptions): Promise<Harness> {
+  const mechanisms = [...MECHANISMS, ...(options.mechanisms ?? [])];
+  const projections = mechanisms.flatMap((m) => (m.projection ? [m.projection] : []));
+  checkUnique(projections);
+  const state = initialState(projections);
+  const store = await options.openStore((event) => {
+    try {
+      evolve(state, event, projections);
+    } catch (error) {
+      throw options.foldError ? options.foldError(error, event) : error;
+    }
+  });
+  const baseTools = createBaseTools({
+    workspace: options.workspace,
+    protectedPaths: options.protectedPaths ?? [],
+  });
+  const sources: ToolSource[] = [
+    () => baseTools,
+    ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
+  ];
+  const { effects } = options;
+  const deps: LoopDeps = {
+    store,
+    state,
+    effects: {
+      model: effects.model,
+      clock: effects.clock,
+      sleep: effects.sleep,
+      retryDelay: effects.retryDelay,
+      runCall: effects.runCall ??
+        ((call, tools, context) => executeCall(call, tools, context, effects.monotonicMs)),
+    },
+    stages: composeStages(mechanisms.flatMap((m) => (m.stages ? [m.stages] : []))),
+    pool: (scope) => toolPool(scope, sources),
+    sections: (scope) => mechanisms.flatMap((m) => m.sections?.(scope) ?? []),
+    cwd: () => options.workspace,
+  };
+  return {
+    store,
+    state,
+    deps,
+    mechanisms,
+    settings: options.settings,
+    startSession: (setup, agent = DEFAULT_AGENT) => AgentLoop.start(deps, setup, agent),
+    openSession(id, agent) {
+      const view = state.sessions.byId[id];
+      if (!view) throw new Error(`No session "${id}" in the log`);
+      return AgentLoop.open(deps, id, agent ?? view.mainAgent);
+    },
+    findTool(name, scope = {}) {
+      const session = scope.session ?? state.sessions.order.at(-1) ?? "";
+      const agent = scope.agent ?? state.sessions.byId[session]?.mainAgent ?? DEFAULT_AGENT;
+      return deps.pool({ state, session, agent }).byName.get(name);
+    },
+    close: () => store.close(),
+  };
+}
+
+function checkUnique(projections: readonly Projection[]): void {
+  const seen = new Set<string>();
+  for (const { key } of projections) {
+    if (seen.has(key)) throw new Error(`Two mechanisms register the projection "${key}"`);
+    seen.add(key);
+  }
+}

@@ -1,0 +1,70 @@
+import { ModelCancelledError, ModelError, type ModelReply } from "../effects/model_client.ts";
+import { assembleRequest } from "../request/assemble_request.ts";
+import { requestDigest } from "../request/request_body.ts";
+import type { TurnContext } from "./turn_context.ts";
+
+/**
+ * Ask the model for this agent's next round, retrying per the policy. The request is assembled
+ * from the state for every attempt; each attempt, failure, wait and answer is an event.
+ */
+export async function callModel(
+  context: TurnContext,
+  signal: AbortSignal,
+  onText?: (delta: string) => void,
+): Promise<ModelReply | "cancelled" | ModelError> {
+  const { effects } = context.deps;
+  for (let attempt = 1;; attempt++) {
+    const scope = context.scope();
+    const body = assembleRequest(
+      scope.state,
+      context.session,
+      context.agent,
+      context.deps.pool(scope),
+      context.deps.sections(scope),
+    );
+    const digest = requestDigest(body);
+    await context.append(
+      [context.event("model.requested", { model: body.model, digest, attempt })],
+      { sync: false },
+    );
+    try {
+      const reply = await effects.model.send(body, onText ? { signal, onText } : { signal });
+      await context.append([context.event("model.responded", reply)], { sync: true });
+      return reply;
+    } catch (error) {
+      if (error instanceof ModelCancelledError) {
+        await context.append([context.event("model.cancelled", { attempt })], { sync: false });
+        return "cancelled";
+      }
+      if (!(error instanceof ModelError)) throw error;
+      const retryInMs = effects.retryDelay(attempt, error);
+      await context.append([context.event("model.failed", {
+        attempt,
+        kind: error.kind,
+        status: error.status,
+        message: error.message,
+        retryInMs,
+      })], { sync: false });
+      if (retryInMs === null) return error;
+      try {
+        await effects.sleep(retryInMs, signal);
+      } catch {
+        return "cancelled";
+      }
+    }
+  }
+}
+
+/** What a failed turn reports, naming the cause. */
+export function failureMessage(error: ModelError): string {
+  switch (error.kind) {
+    case "prompt_too_long":
+      return `${error.message}. The conversation is too long for the model; start a new session ` +
+        "or fork this one at an earlier point";
+    case "client_error":
+    case "unknown":
+      return error.message;
+    default:
+      return `${error.message} (gave up after retrying)`;
+  }
+}

@@ -1,0 +1,39 @@
+import type { EventStore } from "../../events/store.ts";
+import type { ModelClient, ModelError } from "../effects/model_client.ts";
+import type { SystemSection } from "../request/system_prompt.ts";
+import type { State } from "../state/state.ts";
+import type { CallRunner } from "../tools/executor.ts";
+import type { PoolScope, ToolPool } from "../tools/tool_pool.ts";
+import type { Stages } from "./stages.ts";
+
+/** The effects a loop uses; the harness gives live ones, replay gives ones served from the log. */
+export interface LoopEffects {
+  model: ModelClient;
+  /** Wall clock (read once, at session start). */
+  clock: () => Date;
+  /** Wait `ms`; rejects when `signal` aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Delay before retrying after `attempt` failed with `error`, or null to give up. */
+  retryDelay: (attempt: number, error: ModelError) => number | null;
+  /** Gives a call whose intent is recorded its result. */
+  runCall: CallRunner;
+}
+
+/**
+ * Everything an agent loop is wired with, built once by the composition root (`createHarness`)
+ * for the CLI, the tests and replay alike. The loop holds no state of its own: `state` is kept
+ * current by the store's listener, and the pool, the prompt sections and the stages are functions
+ * of it.
+ */
+export interface LoopDeps {
+  store: EventStore;
+  state: State;
+  effects: LoopEffects;
+  stages: Stages;
+  /** The tools an agent may call now. */
+  pool(scope: PoolScope): ToolPool;
+  /** The mechanisms' system prompt sections for an agent now. */
+  sections(scope: PoolScope): SystemSection[];
+  /** The directory an agent works in. */
+  cwd(scope: PoolScope): string;
+}

@@ -1,0 +1,58 @@
+import type { PendingCall } from "../state/conversation.ts";
+import { closeCall } from "./close_call.ts";
+import type { TurnContext } from "./turn_context.ts";
+
+/**
+ * Run the model's calls in order. Each passes the gate stage (hooks, permissions), then its
+ * intent is recorded and flushed, then it runs and its result is recorded with the tool's own
+ * events in one batch. A call cut off by max_tokens, a call after a cancel and a call the gate
+ * refuses are closed without running (see `closeCall`).
+ */
+export async function runCalls(
+  context: TurnContext,
+  calls: readonly PendingCall[],
+  signal: AbortSignal,
+): Promise<void> {
+  const truncated = context.agentView().truncatedCallId;
+  const stage = context.stage(signal);
+  for (const call of calls) {
+    if (call.id === truncated) {
+      const closed = closeCall(call, { outcome: "not_run", why: "truncated" });
+      await context.append([context.event("tool.completed", closed)], { sync: false });
+      continue;
+    }
+    if (signal.aborted) {
+      const closed = closeCall(call, { outcome: "cancelled" });
+      await context.append([context.event("tool.completed", closed)], { sync: false });
+      continue;
+    }
+    const gate = await context.deps.stages.gateCall(stage, call);
+    const decided = context.stamp(gate.events ?? []);
+    if (!gate.run) {
+      const closed = closeCall(call, { outcome: gate.outcome, reason: gate.reason });
+      await context.append([...decided, context.event("tool.completed", closed)], {
+        sync: false,
+      });
+      continue;
+    }
+    await context.append([
+      ...decided,
+      context.event("tool.requested", { callId: call.id, name: call.name, input: call.input }),
+    ], { sync: true });
+    const scope = context.scope();
+    const run = await context.deps.effects.runCall(call, context.deps.pool(scope).byName, {
+      signal,
+      session: context.session,
+      agent: context.agent,
+      callId: call.id,
+      cwd: context.deps.cwd(scope),
+      view: () => context.deps.state,
+    });
+    await context.append([...run.events, context.event("tool.completed", run.completed)], {
+      sync: false,
+    });
+    await context.append(context.stamp(await context.deps.stages.afterCall(stage, call, run)), {
+      sync: false,
+    });
+  }
+}

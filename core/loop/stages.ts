@@ -1,0 +1,111 @@
+import type { ReinEvent } from "../../events/event_types.ts";
+import type { ModelReply } from "../effects/model_client.ts";
+import type { PendingCall } from "../state/conversation.ts";
+import type { State } from "../state/state.ts";
+import type { ToolRun } from "../tools/executor.ts";
+import type { TurnResult } from "./run_turn.ts";
+
+/** What a stage handler sees: whose round it is and the state now. */
+export interface StageContext {
+  session: string;
+  agent: string;
+  /** The projected state, caught up to the last event appended. */
+  view(): State;
+  /** Aborted when the user cancels the turn. */
+  signal: AbortSignal;
+}
+
+/**
+ * A gate's verdict on a call: run it, or close it without running with a reason the model reads
+ * (`denied` by a rule, mode or person; `blocked` by a hook). `events` (a decision, a hook run) are
+ * recorded before the call's intent or closing result.
+ */
+export type GateDecision =
+  | { run: true; events?: ReinEvent[] }
+  | { run: false; outcome: "denied" | "blocked"; reason: string; events?: ReinEvent[] };
+
+/**
+ * The fixed points of a round where mechanisms attach (design.md §10), in the order the loop
+ * reaches them. Every handler is optional; events a handler returns are stamped with the session
+ * and agent and appended by the loop, so in replay the same handler produces the same events and
+ * `--verify` compares them.
+ */
+export interface StageHandlers {
+  /** A prompt was submitted: events recorded just before it (hook runs, memory notes). */
+  beforePrompt?(context: StageContext, prompt: string): Promise<ReinEvent[]>;
+  /** Before each model call: injected input, reminders, compaction, recorded before the request. */
+  beforeModel?(context: StageContext): Promise<ReinEvent[]>;
+  /**
+   * The model answered without tool calls: events to record, and whether to go on with another
+   * round (a Stop hook that says "not done yet" records input and continues).
+   */
+  afterModel?(
+    context: StageContext,
+    reply: ModelReply,
+  ): Promise<{ events: ReinEvent[]; continueTurn: boolean }>;
+  /** Before a call's intent is recorded: let it run, or close it without running. */
+  gateCall?(context: StageContext, call: PendingCall): Promise<GateDecision>;
+  /** After a call's result is recorded: events that follow it (post-call hooks). */
+  afterCall?(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
+  /** The turn ended: events after its end (memory extraction, idle behaviour). */
+  turnEnded?(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
+}
+
+/** The stages as the loop calls them: every mechanism's handlers, composed in order. */
+export interface Stages {
+  beforePrompt(context: StageContext, prompt: string): Promise<ReinEvent[]>;
+  beforeModel(context: StageContext): Promise<ReinEvent[]>;
+  afterModel(
+    context: StageContext,
+    reply: ModelReply,
+  ): Promise<{ events: ReinEvent[]; continueTurn: boolean }>;
+  gateCall(context: StageContext, call: PendingCall): Promise<GateDecision>;
+  afterCall(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
+  turnEnded(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
+}
+
+/**
+ * Compose handlers in order. Event lists are concatenated; `afterModel` continues the turn if any
+ * handler says so; `gateCall` stops at the first handler that refuses (the events of the handlers
+ * that let the call through are kept).
+ */
+export function composeStages(handlers: readonly StageHandlers[]): Stages {
+  const each = async <A extends unknown[]>(
+    pick: (h: StageHandlers) => ((...args: A) => Promise<ReinEvent[]>) | undefined,
+    ...args: A
+  ): Promise<ReinEvent[]> => {
+    const events: ReinEvent[] = [];
+    for (const handler of handlers) {
+      const stage = pick(handler);
+      if (stage) events.push(...await stage.apply(handler, args));
+    }
+    return events;
+  };
+  return {
+    beforePrompt: (context, prompt) => each((h) => h.beforePrompt, context, prompt),
+    beforeModel: (context) => each((h) => h.beforeModel, context),
+    afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
+    turnEnded: (context, result) => each((h) => h.turnEnded, context, result),
+    async afterModel(context, reply) {
+      const events: ReinEvent[] = [];
+      let continueTurn = false;
+      for (const handler of handlers) {
+        if (!handler.afterModel) continue;
+        const outcome = await handler.afterModel(context, reply);
+        events.push(...outcome.events);
+        continueTurn ||= outcome.continueTurn;
+      }
+      return { events, continueTurn };
+    },
+    async gateCall(context, call) {
+      const events: ReinEvent[] = [];
+      for (const handler of handlers) {
+        if (!handler.gateCall) continue;
+        const decision = await handler.gateCall(context, call);
+        events.push(...(decision.events ?? []));
+        if (!decision.run) return { ...decision, events };
+      }
+      return { run: true, events };
+    },
+  };
+}

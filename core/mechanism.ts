@@ -1,0 +1,30 @@
+import type { EventType } from "../events/event_types.ts";
+import type { StageHandlers } from "./loop/stages.ts";
+import type { SystemSection } from "./request/system_prompt.ts";
+import type { Projection } from "./state/projection.ts";
+import type { PoolScope, ToolSource } from "./tools/tool_pool.ts";
+
+/**
+ * What a mechanism plugs into the kernel, all optional: a projection of the log (for mechanisms
+ * outside the root fold), tools for the pool, sections of the system prompt, and handlers at the
+ * loop's fixed points. A mechanism is registered once, in the composition root
+ * (`createHarness`); the loop, the request builder and replay never name it.
+ */
+export interface Mechanism {
+  /** Names the mechanism in diagnostics (`todos`, `permissions`). */
+  name: string;
+  /** Folded into `state.extensions[projection.key]`. */
+  projection?: Projection;
+  /** Tools this mechanism adds to an agent's pool (may depend on the state: subsets, MCP). */
+  tools?: ToolSource;
+  /** System prompt sections for an agent now. */
+  sections?(scope: PoolScope): SystemSection[];
+  /** Handlers at the loop's fixed points. */
+  stages?: StageHandlers;
+  /**
+   * Event types that reach an agent from outside its loop (mail from another agent, a finished
+   * background job, a cron firing): replay feeds them at their recorded positions instead of
+   * expecting the loop to produce them.
+   */
+  fedTypes?: readonly EventType[];
+}

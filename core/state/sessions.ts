@@ -1,0 +1,161 @@
+import {
+  assertExhaustive,
+  type Envelope,
+  type TurnEndReason,
+  type Usage,
+} from "../../events/event_types.ts";
+import { type Conversation, emptyConversation, evolveConversation } from "./conversation.ts";
+
+/** What an agent is doing, as far as the log tells. */
+export type AgentStatus =
+  /** Waiting for a prompt; its last turn ended normally. */
+  | "idle"
+  /** A turn started and never ended: it is running now, or its process died. */
+  | "unfinished"
+  | Exclude<TurnEndReason, "completed">;
+
+/** Token counts summed over model responses. */
+export type UsageTotals = Required<{ [K in keyof Usage]: number }>;
+
+/** One agent of a session: its conversation, and how its turns went. */
+export interface AgentView extends Conversation {
+  name: string;
+  status: AgentStatus;
+  /** Message of the agent's last failed or cancelled turn. */
+  lastError: string | null;
+  /** Usage summed over the agent's model responses. */
+  usage: UsageTotals;
+}
+
+/** The projected view of one session. */
+export interface SessionView {
+  id: string;
+  /** `ts` of `session.started`. */
+  startedAt: string;
+  /** The clock reading recorded at start (drives the system prompt's date). */
+  clockAtStart: string;
+  model: string;
+  workspace: string;
+  platform: string;
+  maxTokens: number;
+  forkedFrom: { session: string; seq: number } | null;
+  /** The agent that started the session; its status is the session's. */
+  mainAgent: string;
+  firstPrompt: string | null;
+  /** Status of the main agent. */
+  status: AgentStatus;
+  /** Message of the main agent's last failed or cancelled turn. */
+  lastError: string | null;
+  /** Usage summed over every model response of every agent. */
+  usage: UsageTotals;
+  /** seq of the session's last event. */
+  lastSeq: number;
+  /** Every agent that has recorded an event in the session, by name. */
+  agents: Record<string, AgentView>;
+}
+
+/** The sessions of a log. */
+export interface SessionsState {
+  byId: Record<string, SessionView>;
+  /** Session ids in order of start. */
+  order: string[];
+}
+
+/** No sessions. */
+export function emptySessions(): SessionsState {
+  return { byId: {}, order: [] };
+}
+
+/**
+ * Fold one event into the sessions. Mutates and returns `sessions`. Pure otherwise; never throws
+ * on a well-formed log: events of a session that never started are ignored.
+ */
+export function evolveSessions(sessions: SessionsState, event: Envelope): SessionsState {
+  if (event.type === "session.started") {
+    const { data } = event;
+    sessions.byId[event.session] = {
+      id: event.session,
+      startedAt: event.ts,
+      clockAtStart: data.startedAt,
+      model: data.model,
+      workspace: data.workspace,
+      platform: data.platform,
+      maxTokens: data.maxTokens,
+      forkedFrom: data.forkedFrom ?? null,
+      mainAgent: event.agent,
+      firstPrompt: null,
+      status: "idle",
+      lastError: null,
+      usage: emptyUsage(),
+      lastSeq: event.seq,
+      agents: { [event.agent]: emptyAgent(event.agent, emptyConversation(data.history)) },
+    };
+    sessions.order.push(event.session);
+    return sessions;
+  }
+  const session = sessions.byId[event.session];
+  if (!session) return sessions;
+  session.lastSeq = event.seq;
+  const agent = session.agents[event.agent] ??= emptyAgent(event.agent, emptyConversation());
+  evolveConversation(agent, event);
+  switch (event.type) {
+    case "user.prompted":
+      if (event.agent === session.mainAgent) session.firstPrompt ??= event.data.text;
+      break;
+    case "turn.started":
+      agent.status = "unfinished";
+      break;
+    case "turn.ended":
+      agent.status = event.data.reason === "completed" ? "idle" : event.data.reason;
+      agent.lastError = event.data.message ?? null;
+      break;
+    case "model.responded":
+      addUsage(agent.usage, event.data.usage);
+      addUsage(session.usage, event.data.usage);
+      break;
+    case "session.resumed":
+    case "model.requested":
+    case "model.failed":
+    case "model.cancelled":
+    case "tool.requested":
+    case "tool.completed":
+      break;
+    default:
+      assertExhaustive(event);
+  }
+  if (event.agent === session.mainAgent) {
+    session.status = agent.status;
+    session.lastError = agent.lastError;
+  }
+  return sessions;
+}
+
+/**
+ * The view of `agent` in `session`: an empty one (idle, no messages) when the agent has recorded
+ * nothing yet. Pure.
+ */
+export function agentOf(session: SessionView, agent: string): AgentView {
+  return session.agents[agent] ?? emptyAgent(agent, emptyConversation());
+}
+
+/** Zero usage. */
+export function emptyUsage(): UsageTotals {
+  return {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
+}
+
+/** Add one response's usage to `total` (mutates it). */
+export function addUsage(total: UsageTotals, usage: Usage): void {
+  total.input_tokens += usage.input_tokens;
+  total.output_tokens += usage.output_tokens;
+  total.cache_creation_input_tokens += usage.cache_creation_input_tokens ?? 0;
+  total.cache_read_input_tokens += usage.cache_read_input_tokens ?? 0;
+}
+
+function emptyAgent(name: string, conversation: Conversation): AgentView {
+  return { ...conversation, name, status: "idle", lastError: null, usage: emptyUsage() };
+}

@@ -1,0 +1,79 @@
+import type { EventTable } from "./_payload.ts";
+
+/** Token counts as reported by the Messages API. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/** A message of the conversation as sent to the Messages API (`MessageParam`). */
+export interface ConversationMessage {
+  role: "user" | "assistant";
+  content: Array<Record<string, unknown> & { type: string }>;
+}
+
+/** A content block of an assistant message, stored exactly as the API returned it. */
+export type ContentBlock =
+  | { type: "text"; text: string; [k: string]: unknown }
+  | { type: "tool_use"; id: string; name: string; input: unknown; [k: string]: unknown }
+  | { type: "thinking"; thinking: string; signature: string; [k: string]: unknown }
+  | { type: "redacted_thinking"; data: string; [k: string]: unknown };
+
+/** Why a model call failed, as the retry policy sees it. */
+export type ModelFailureKind =
+  | "rate_limited" // 429
+  | "overloaded" // 529
+  | "server_error" // other 5xx
+  | "stream_cut" // the stream ended before message_stop
+  | "connection" // network error or timeout
+  | "prompt_too_long" // 400 prompt is too long
+  | "client_error" // other 4xx: not retried
+  | "unknown";
+
+export interface ModelRequested {
+  model: string;
+  /** sha256 (hex) of the canonical JSON of the request body. */
+  digest: string;
+  /** 1 for the first attempt, 2 for the first retry, … */
+  attempt: number;
+}
+
+export interface ModelResponded {
+  messageId: string;
+  model: string;
+  content: ContentBlock[];
+  stopReason: string | null;
+  usage: Usage;
+  requestId: string | null;
+}
+
+export interface ModelFailed {
+  attempt: number;
+  kind: ModelFailureKind;
+  status: number | null;
+  message: string;
+  /** Delay before the next attempt; null when no retry follows. */
+  retryInMs: number | null;
+}
+
+export interface ModelCancelled {
+  attempt: number;
+}
+
+/** Model rounds: each request's digest, and its answer, failure or cancellation. */
+export interface ModelEvents {
+  "model.requested": ModelRequested;
+  "model.responded": ModelResponded;
+  "model.failed": ModelFailed;
+  "model.cancelled": ModelCancelled;
+}
+
+/** The event types of ModelEvents, for validation on read. */
+export const MODEL_EVENTS: EventTable<ModelEvents> = {
+  "model.requested": true,
+  "model.responded": true,
+  "model.failed": true,
+  "model.cancelled": true,
+};

@@ -1,0 +1,69 @@
+import type { EventTable } from "./_payload.ts";
+import type { ConversationMessage } from "./model.ts";
+
+/** Why a turn ended. */
+export type TurnEndReason = "completed" | "max_turns" | "cancelled" | "failed" | "interrupted";
+
+export interface SessionStarted {
+  /** Model id used for requests. */
+  model: string;
+  /** Absolute workspace directory. */
+  workspace: string;
+  /** Clock reading taken at start; the system prompt's date comes from it. */
+  startedAt: string;
+  /** Output token limit per request. */
+  maxTokens: number;
+  /** Operating system the session ran on (part of the system prompt). */
+  platform: string;
+  /** Present when this session was forked from another one. */
+  forkedFrom?: { session: string; seq: number };
+  /** For a fork: the conversation of the source session as it was at `forkedFrom.seq`. */
+  history?: ConversationMessage[];
+}
+
+export interface SessionResumed {
+  /** How the session was reopened. */
+  how: "resume" | "continue";
+  /** True when the resume came with a new prompt: unfinished work is closed, not continued. */
+  withPrompt: boolean;
+  /** The bound on model rounds for the continued turn, null when unbounded. */
+  maxTurns: number | null;
+}
+
+export interface UserPrompted {
+  text: string;
+}
+
+/** A turn: from a prompt to the answer, made of one or more model rounds. */
+export interface TurnStarted {
+  /** Model rounds this agent did in the session before this turn began. */
+  roundsBefore: number;
+  /** The bound on model rounds for this turn (`--max-turns`), null when unbounded. */
+  maxTurns: number | null;
+}
+
+export interface TurnEnded {
+  reason: TurnEndReason;
+  /** Model rounds this agent did in the session so far. */
+  rounds: number;
+  /** Human-readable detail for failed/cancelled turns. */
+  message?: string;
+}
+
+/** Sessions and turns: what the user started and how each turn ended. */
+export interface SessionEvents {
+  "session.started": SessionStarted;
+  "session.resumed": SessionResumed;
+  "user.prompted": UserPrompted;
+  "turn.started": TurnStarted;
+  "turn.ended": TurnEnded;
+}
+
+/** The event types of SessionEvents, for validation on read. */
+export const SESSION_EVENTS: EventTable<SessionEvents> = {
+  "session.started": true,
+  "session.resumed": true,
+  "user.prompted": true,
+  "turn.started": true,
+  "turn.ended": true,
+};

@@ -1,0 +1,41 @@
+import type { EventTable } from "./_payload.ts";
+
+export interface ToolRequested {
+  /** The model's tool_use id. */
+  callId: string;
+  name: string;
+  input: unknown;
+}
+
+/**
+ * Why a call was closed without its tool producing the result (absent when the tool ran):
+ * - `cancelled`: the user cancelled the turn before or while it ran (the tool stopped);
+ * - `interrupted`: the process died while it ran, so its effect is unknown;
+ * - `not_run`: it never started (its input was cut off, or a new prompt superseded it);
+ * - `denied`: a permission rule, mode or person refused it;
+ * - `blocked`: a hook refused it.
+ */
+export type CallOutcome = "cancelled" | "interrupted" | "not_run" | "denied" | "blocked";
+
+export interface ToolCompleted {
+  callId: string;
+  name: string;
+  /** What the model sees as the tool_result content. */
+  content: string;
+  isError: boolean;
+  durationMs: number;
+  /** Set when the result was not produced by running the tool to its end. */
+  outcome?: CallOutcome;
+}
+
+/** Tool calls: the intent (flushed before the tool runs) and the result. */
+export interface ToolEvents {
+  "tool.requested": ToolRequested;
+  "tool.completed": ToolCompleted;
+}
+
+/** The event types of ToolEvents, for validation on read. */
+export const TOOL_EVENTS: EventTable<ToolEvents> = {
+  "tool.requested": true,
+  "tool.completed": true,
+};

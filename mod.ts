@@ -14,6 +14,7 @@ export {
 export {
   addUsage,
   agentOf,
+  mainAgentOf,
   type AgentStatus,
   type AgentView,
   emptyUsage,

@@ -2,7 +2,7 @@ import { readLog } from "../events/read_log.ts";
 import type { Envelope } from "../events/event_types.ts";
 import { eventsBySession, replaySession } from "../core/replay/replay_session.ts";
 import { initialState, type State } from "../core/state/state.ts";
-import { agentOf, type SessionView } from "../core/state/sessions.ts";
+import { mainAgentOf, type SessionView } from "../core/state/sessions.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
 import type { CommandIo } from "./io.ts";
 import { useColor } from "./io.ts";
@@ -68,7 +68,7 @@ export async function stateCommand(
   for (const id of state.sessions.order) {
     const view = state.sessions.byId[id];
     if (!view) continue;
-    const lead = agentOf(view, view.mainAgent);
+    const lead = mainAgentOf(view);
     io.stdout.write(
       [
         "",
@@ -152,7 +152,7 @@ function sessionSummary(view: SessionView) {
     id: view.id,
     startedAt: view.startedAt,
     firstPrompt: view.firstPrompt,
-    turns: agentOf(view, view.mainAgent).rounds,
+    turns: mainAgentOf(view).rounds,
     status: view.status,
     model: view.model,
   };

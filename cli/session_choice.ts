@@ -3,7 +3,7 @@ import { forkHistory } from "../core/loop/fork_history.ts";
 import { DEFAULT_AGENT } from "../core/harness.ts";
 import type { AgentLoop, SessionSetup } from "../core/loop/agent_loop.ts";
 import { initialState, type State } from "../core/state/state.ts";
-import { agentOf, type SessionView } from "../core/state/sessions.ts";
+import { mainAgentOf, type SessionView } from "../core/state/sessions.ts";
 import type { Runtime } from "./runtime.ts";
 import { SessionLease } from "./session_lease.ts";
 import { foldLogged } from "./fold.ts";
@@ -65,7 +65,7 @@ export async function chooseSession(
     if (!view) {
       throw new Error(`Invalid --fork "${flags.fork}": session ${id} starts after seq ${seq}`);
     }
-    const history = forkHistory(agentOf(view, view.mainAgent));
+    const history = forkHistory(mainAgentOf(view));
     const lease = await claim(runtime, base.id);
     const session = await runtime.harness.startSession({
       ...base,

@@ -138,6 +138,11 @@ export function agentOf(session: SessionView, agent: string): AgentView {
   return session.agents[agent] ?? emptyAgent(agent, emptyConversation());
 }
 
+/** The view of the agent that started `session`. Pure. */
+export function mainAgentOf(session: SessionView): AgentView {
+  return agentOf(session, session.mainAgent);
+}
+
 /** Zero usage. */
 export function emptyUsage(): UsageTotals {
   return {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { awaitsModel, lastAssistantText } from "./conversation.ts";
-import { agentOf } from "./sessions.ts";
+import { mainAgentOf } from "./sessions.ts";
 import { foldEvents } from "./state.ts";
 import { eventFactory, respondedData, startedData } from "../../testing/event_factory.ts";
 
@@ -29,7 +29,7 @@ Deno.test("a prompt, a tool call and its result fold into alternating messages",
   ]);
   const session = state.sessions.byId["s1"];
   assert.ok(session);
-  const lead = agentOf(session, "lead");
+  const lead = mainAgentOf(session);
   assert.deepEqual(lead.messages, [
     { role: "user", content: [{ type: "text", text: "list files" }] },
     {
@@ -64,7 +64,7 @@ Deno.test("a tool intent without a result stays open, and is what resume must cl
     ),
     e("tool.requested", { callId: "t1", name: "bash", input: { command: "sleep 9" } }),
   ]);
-  const lead = agentOf(state.sessions.byId["s1"]!, "lead");
+  const lead = mainAgentOf(state.sessions.byId["s1"]!);
   assert.deepEqual(lead.openIntents.map((c) => c.id), ["t1"]);
   assert.deepEqual(lead.pendingCalls.map((c) => c.id), ["t1", "t2"]);
   assert.equal(awaitsModel(lead), false);
@@ -81,7 +81,7 @@ Deno.test("a prompt after a cancelled model call merges into the same user messa
     e("user.prompted", { text: "second" }),
   ]);
   const session = state.sessions.byId["s1"]!;
-  const lead = agentOf(session, "lead");
+  const lead = mainAgentOf(session);
   assert.equal(lead.messages.length, 1);
   assert.deepEqual(lead.messages[0]?.content.map((b) => b.text), ["first", "second"]);
   assert.equal(lead.awaitingModel, false);
@@ -104,7 +104,7 @@ Deno.test("a fork starts from the recorded history and knows its open calls", ()
   ]);
   const session = state.sessions.byId["fork"]!;
   assert.deepEqual(session.forkedFrom, { session: "s1", seq: 5 });
-  assert.deepEqual(agentOf(session, "lead").pendingCalls.map((c) => c.id), ["t9"]);
+  assert.deepEqual(mainAgentOf(session).pendingCalls.map((c) => c.id), ["t9"]);
 });
 
 Deno.test("events of a session that never started are ignored, not thrown on", () => {
@@ -123,7 +123,7 @@ Deno.test("the last assistant text is the answer of the run", () => {
     e("turn.ended", { reason: "completed", rounds: 1 }),
   ]);
   const session = state.sessions.byId["s1"]!;
-  assert.equal(lastAssistantText(agentOf(session, "lead")), "The answer");
+  assert.equal(lastAssistantText(mainAgentOf(session)), "The answer");
   assert.equal(session.status, "idle");
 });
 
@@ -148,7 +148,7 @@ Deno.test("tool results go before text in a user message, as the API requires", 
       durationMs: 1,
     }),
   ]);
-  const last = agentOf(state.sessions.byId["s1"]!, "lead").messages.at(-1);
+  const last = mainAgentOf(state.sessions.byId["s1"]!).messages.at(-1);
   assert.deepEqual(last?.content.map((b) => b.type), ["tool_result", "text"]);
 });
 
@@ -165,5 +165,5 @@ Deno.test("a tool call cut off by max_tokens is marked so it is not run", () => 
       stopReason: "max_tokens",
     }),
   ]);
-  assert.equal(agentOf(state.sessions.byId["s1"]!, "lead").truncatedCallId, "w");
+  assert.equal(mainAgentOf(state.sessions.byId["s1"]!).truncatedCallId, "w");
 });

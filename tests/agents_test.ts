@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import type { Envelope } from "../events/event_types.ts";
+import { replaySession } from "../core/replay/replay_session.ts";
+import { Runner } from "../core/runner/runner.ts";
+import type { AgentView } from "../core/state/sessions.ts";
+import { message, text, toolUse } from "../testing/fake_anthropic.ts";
+import type { FakeScriptFn } from "../testing/fake_replies.ts";
+import type { FakeMessageParam } from "../testing/fake_request.ts";
+import { toolResultCount } from "../testing/scenarios.ts";
+import { startTestSession } from "../testing/test_session.ts";
+
+/**
+ * Each agent's conversation starts with its own task; the fake answers it with two slow bash
+ * rounds, then "<task> done". Which agent asks is read from the conversation, so the two agents'
+ * requests can arrive in any order.
+ */
+const twoSlowRounds: FakeScriptFn = (request) => {
+  const task = firstUserText(request.body?.messages ?? []);
+  const done = toolResultCount(request.body);
+  if (done >= 2) return message(`${task} done`);
+  return message([
+    text(`${task}: step ${done + 1}`),
+    toolUse(`toolu_${task}_${done + 1}`, "bash", { command: `sleep 0.2; echo ${task}` }),
+  ]);
+};
+
+function firstUserText(messages: readonly FakeMessageParam[]): string {
+  const first = messages[0];
+  if (!first) return "";
+  if (typeof first.content === "string") return first.content;
+  return first.content.flatMap((block) => block.type === "text" ? [String(block.text)] : []).join("");
+}
+
+Deno.test("two agents of one session run rounds concurrently in one process", async () => {
+  await using t = await startTestSession(twoSlowRounds);
+  const lead = t.session;
+  const helper = lead.sibling("helper");
+  const runner = new Runner();
+  const runs = [
+    runner.run(lead, ({ signal }) => lead.prompt("lead", { signal, maxTurns: null })),
+    runner.run(helper, ({ signal }) => helper.prompt("helper", { signal, maxTurns: null })),
+  ];
+  assert.equal(runner.active.length, 2);
+  assert.throws(
+    () => runner.run(helper, () => Promise.resolve(null)),
+    /Agent "helper" of session session-1 is already running/,
+  );
+  const results = await Promise.all(runs.map((run) => run.done));
+  assert.deepEqual(results.map((r) => r?.reason), ["completed", "completed"]);
+  assert.equal(lead.lastText, "lead done");
+  assert.equal(helper.lastText, "helper done");
+
+  // The rounds overlapped: the helper's first tool call started before the lead's turn ended.
+  const events = t.events();
+  const leadEnd = events.findIndex((e) => e.agent === "lead" && e.type === "turn.ended");
+  const helperCall = events.findIndex((e) => e.agent === "helper" && e.type === "tool.requested");
+  assert.ok(helperCall < leadEnd, "the helper ran while the lead's turn was under way");
+
+  const view = t.harness.state.sessions.byId["session-1"];
+  assert.ok(view);
+  assert.equal(view.mainAgent, "lead");
+  assert.deepEqual(Object.keys(view.agents).sort(), ["helper", "lead"]);
+  for (const name of ["lead", "helper"]) {
+    const agent: AgentView | undefined = view.agents[name];
+    assert.ok(agent);
+    assert.equal(agent.rounds, 3);
+    assert.equal(agent.status, "idle");
+    assert.equal(agent.messages.length, 6, `${name}: prompt, 2 × (call, result), answer`);
+  }
+  const perAgent = Object.values(view.agents).reduce((sum, a) => sum + a.usage.output_tokens, 0);
+  assert.equal(perAgent, view.usage.output_tokens, "the session's usage is its agents' sum");
+  assert.equal(view.firstPrompt, "lead", "the session's first prompt is its main agent's");
+});
+
+Deno.test("a session whose agents ran at once replays and verifies agent by agent", async () => {
+  await using t = await startTestSession(twoSlowRounds);
+  const helper = t.session.sibling("helper");
+  const signal = new AbortController().signal;
+  await Promise.all([
+    t.session.prompt("lead", { signal, maxTurns: null }),
+    helper.prompt("helper", { signal, maxTurns: null }),
+  ]);
+  const recorded: Envelope[] = t.events();
+  assert.ok(new Set(recorded.map((e) => e.agent)).size === 2);
+  const result = await replaySession(recorded);
+  assert.equal(result.divergence, null, JSON.stringify(result.divergence));
+  assert.equal(result.matched, recorded.length);
+});

@@ -1,4 +1,4 @@
-import type { Envelope } from "../events/event_types.ts";
+import type { Envelope, TurnEndReason } from "../events/event_types.ts";
 import { addUsage, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
 import type { CommandIo } from "./io.ts";
@@ -76,23 +76,16 @@ export async function runHeadless(
     unsubscribe();
   }
   const reason = result?.reason ?? "completed";
-  const text = reason === "completed" ? session.lastText : result?.message ?? reason;
-  const summary: HeadlessResult = {
-    type: "result",
-    subtype: reason === "completed"
-      ? "success"
-      : reason === "max_turns"
-      ? "error_max_turns"
-      : reason === "cancelled"
-      ? "error_cancelled"
-      : "error_during_execution",
-    is_error: reason !== "completed",
-    result: text,
-    session_id: session.id,
-    num_turns: result?.rounds ?? 0,
+  const summary = headlessResult({
+    reason,
+    rounds: result?.rounds ?? 0,
+    ...(result?.message === undefined ? {} : { message: result.message }),
+    lastText: session.lastText,
+    sessionId: session.id,
     usage,
-    duration_ms: Math.round(performance.now() - started),
-  };
+    durationMs: Math.round(performance.now() - started),
+  });
+  const text = summary.result;
   if (options.format === "text") {
     if (reason === "completed") io.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`);
   } else {
@@ -103,5 +96,52 @@ export async function runHeadless(
       `Session ${session.id} is saved; continue it with: rein agent --resume ${session.id}`,
     );
   }
+  return exitCode(reason);
+}
+
+/** What a headless run ended with, as {@link headlessResult} reads it. */
+export interface HeadlessOutcome {
+  /** Why the turn ended; `completed` when there was nothing to continue. */
+  reason: TurnEndReason;
+  /** Model rounds of the run (`num_turns`). */
+  rounds: number;
+  /** The turn's detail for a failed, cancelled or stopped turn. */
+  message?: string;
+  /** The assistant's last text, the result of a completed run. */
+  lastText: string;
+  sessionId: string;
+  usage: UsageTotals;
+  durationMs: number;
+}
+
+/**
+ * The result object of a headless run: `success` for a completed turn, else an error subtype
+ * (`error_max_turns`, `error_cancelled`, or `error_during_execution` for a failed or interrupted
+ * turn) whose `result` is the turn's message, or its reason when it has none. Pure.
+ */
+export function headlessResult(outcome: HeadlessOutcome): HeadlessResult {
+  const { reason } = outcome;
+  return {
+    type: "result",
+    subtype: SUBTYPES[reason],
+    is_error: reason !== "completed",
+    result: reason === "completed" ? outcome.lastText : outcome.message ?? reason,
+    session_id: outcome.sessionId,
+    num_turns: outcome.rounds,
+    usage: outcome.usage,
+    duration_ms: outcome.durationMs,
+  };
+}
+
+/** The exit code of a headless run: 0 when completed, 130 when cancelled, else 1. Pure. */
+export function exitCode(reason: TurnEndReason): number {
   return reason === "completed" ? 0 : reason === "cancelled" ? 130 : 1;
 }
+
+const SUBTYPES: Record<TurnEndReason, HeadlessResult["subtype"]> = {
+  completed: "success",
+  max_turns: "error_max_turns",
+  cancelled: "error_cancelled",
+  failed: "error_during_execution",
+  interrupted: "error_during_execution",
+};

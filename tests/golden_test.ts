@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { runCli } from "./_cli.ts";
+import { join } from "node:path";
+import { runCli, tempWorkspace } from "./_cli.ts";
 
 const GOLDEN = new URL("./golden/", import.meta.url);
 /** Replay may read the log and the environment; it gets no net, run or write permission. */
@@ -22,6 +23,26 @@ async function readLines(name: string): Promise<Line[]> {
   return (await Deno.readTextFile(new URL(name, GOLDEN))).split("\n").filter(Boolean).map((l) =>
     JSON.parse(l)
   );
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** six_tools.jsonl copied alone into a temp dir, and the workspace its session recorded. */
+async function sixToolsCopy(dir: string): Promise<{ copy: string; workspace: string }> {
+  const copy = join(dir, "six_tools.jsonl");
+  await Deno.copyFile(new URL("six_tools.jsonl", GOLDEN), copy);
+  const started = (await readLines("six_tools.jsonl")).find((l) => l.type === "session.started");
+  const workspace = started?.data.workspace;
+  assert.ok(typeof workspace === "string");
+  return { copy, workspace };
 }
 
 async function replayEdited(lines: Line[]) {
@@ -92,4 +113,36 @@ Deno.test("a golden with one tool result edited fails --verify at the next model
       `diverges at seq ${next?.seq}: the replayed loop would send a different model request`,
     ),
   );
+});
+
+Deno.test("a golden that writes and edits files replays with --verify while its workspace does not exist", async () => {
+  await using dir = await tempWorkspace();
+  const { copy, workspace } = await sixToolsCopy(dir.path);
+  // The workspace is part of the system prompt, so rewriting it in the copy would change every
+  // request's digest and fail --verify: the recorded one must simply be absent here.
+  assert.equal(
+    await exists(workspace),
+    false,
+    `"${workspace}", the workspace recorded in six_tools.jsonl, exists on this machine; ` +
+      "remove it (a golden run that did not clean up?) so replay is shown to need only the log",
+  );
+  const result = await runCli(["replay", copy, "--verify"], { permissions: REPLAY_ONLY });
+  assert.equal(result.code, 0, `${result.stdout}${result.stderr}\n${REGENERATE}`);
+  assert.match(result.stdout, /● write_file notes\/golden\.txt/);
+  assert.match(result.stdout, /● edit_file notes\/golden\.txt/);
+  assert.match(result.stdout, /all match the log/);
+  assert.equal(await exists(workspace), false, `replay created "${workspace}"`);
+  const beside = [];
+  for await (const entry of Deno.readDir(dir.path)) beside.push(entry.name);
+  assert.deepEqual(beside, ["six_tools.jsonl"], "replay wrote beside the log");
+});
+
+Deno.test("replay --verify needs read permission on the log file alone", async () => {
+  await using dir = await tempWorkspace();
+  const { copy } = await sixToolsCopy(dir.path);
+  const result = await runCli(["replay", copy, "--verify", "-q"], {
+    permissions: [`--allow-read=${copy}`, "--allow-env"],
+  });
+  assert.equal(result.code, 0, `${result.stdout}${result.stderr}`);
+  assert.match(result.stdout, /all match the log/);
 });

@@ -3,7 +3,8 @@ import type { Envelope } from "../events/event_types.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { message, text, toolUse } from "../testing/fake_anthropic.ts";
 import type { FakeScriptFn } from "../testing/fake_replies.ts";
-import { toolResultCount } from "../testing/scenarios.ts";
+import { echo, toolResultCount } from "../testing/scenarios.ts";
+import type { Mechanism } from "../core/mechanism.ts";
 import { startTestSession } from "../testing/test_session.ts";
 import { TALLY_LIMIT, tallyMechanism, tallyOf } from "../testing/toy_mechanism.ts";
 
@@ -80,4 +81,31 @@ Deno.test("replaying without the mechanism diverges at the first request, whose 
   const result = await replaySession(t.events());
   const firstRequest = t.events().find((e) => e.type === "model.requested");
   assert.equal(result.divergence?.seq, firstRequest?.seq);
+});
+
+/** A Stop-hook-like mechanism: the first time the lead answers, it asks for one more round. */
+const onceMore: Mechanism = {
+  name: "once more",
+  stages: {
+    afterModel(context) {
+      const view = context.view().sessions.byId[context.session];
+      const asked = view?.agents[context.agent]?.messages.some((m) =>
+        m.content.some((b) => b.type === "text" && b.text === "Check your answer once more.")
+      );
+      if (asked) return Promise.resolve({ events: [], continueTurn: false });
+      return Promise.resolve({
+        events: [{ type: "user.prompted", data: { text: "Check your answer once more." } }],
+        continueTurn: true,
+      });
+    },
+  },
+};
+
+Deno.test("an afterModel stage can continue the turn, and replay reproduces it", async () => {
+  await using t = await startTestSession(echo(), { mechanisms: [onceMore] });
+  const result = await t.session.prompt("hello", run());
+  assert.deepEqual(result, { reason: "completed", rounds: 2 });
+  assert.equal(t.session.lastText, "You said: Check your answer once more.");
+  const replayed = await replaySession(t.events(), { mechanisms: [onceMore] });
+  assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
 });

@@ -1,6 +1,7 @@
 import type { Envelope, TurnEndReason } from "../events/event_types.ts";
 import { addUsage, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
+import { Runner } from "../core/runner/runner.ts";
 import type { CommandIo } from "./io.ts";
 import type { Runtime } from "./runtime.ts";
 import type { ChosenSession } from "./session_choice.ts";
@@ -57,20 +58,24 @@ export async function runHeadless(
     if (event.type === "model.failed" || event.type === "turn.ended") progress.event(event);
     if (event.type === "model.responded") addUsage(usage, event.data.usage);
   });
-  const controller = new AbortController();
-  const onInterrupt = () => controller.abort();
+  if (!chosen.reopened && prompt === undefined) {
+    unsubscribe();
+    throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
+  }
+  const runner = new Runner();
+  const onInterrupt = () => runner.cancelAll();
   Deno.addSignalListener("SIGINT", onInterrupt);
   let result: TurnResult | null;
   try {
-    const run = { signal: controller.signal, maxTurns: options.maxTurns };
-    if (chosen.reopened) {
-      result = await session.resume(chosen.reopened, prompt, run);
-      if (result === null) progress.line(`Nothing to continue in session ${session.id}`);
-    } else if (prompt === undefined) {
-      throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
-    } else {
-      result = await session.prompt(prompt, run);
-    }
+    const { reopened } = chosen;
+    const active = runner.run(session, ({ signal }) => {
+      const run = { signal, maxTurns: options.maxTurns };
+      return reopened
+        ? session.resume(reopened, prompt, run)
+        : session.prompt(prompt as string, run);
+    });
+    result = await active.done;
+    if (result === null) progress.line(`Nothing to continue in session ${session.id}`);
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);
     unsubscribe();

@@ -9,6 +9,28 @@ export function fileIdentity(info: Deno.FileInfo): string | undefined {
 }
 
 /**
+ * Whether `path` may no longer name the file of `size` bytes whose {@link fileIdentity} is
+ * `identity` (undefined: not compared), from one `stat` and without a lock: true when the size or
+ * the file differs or the stat fails, and a catch-up under the lock should find out what
+ * happened. Never throws.
+ */
+export function pathMayHaveChanged(
+  path: string,
+  size: number,
+  identity: string | undefined,
+): boolean {
+  let info: Deno.FileInfo;
+  try {
+    // Sync on purpose: it runs on every idle poll, and an async stat costs a thread-pool trip.
+    info = Deno.statSync(path);
+  } catch {
+    return true;
+  }
+  if (info.size !== size) return true;
+  return identity !== undefined && fileIdentity(info) !== identity;
+}
+
+/**
  * Create a new empty file named `${base}${suffix}`, or `${base}-2${suffix}`, `-3`… when that
  * name is taken, and return its path. Never replaces an existing file.
  */

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import {
   copyOpenFile,
   createUniqueFile,
+  fileIdentity,
+  pathMayHaveChanged,
   placeUnlessTaken,
   startsWithContentOf,
 } from "./_log_files.ts";
@@ -40,4 +42,19 @@ Deno.test("an unlinked open file is copied whole and recognized as the start of 
   assert.equal(await startsWithContentOf(copy, file), false, "different");
   assert.equal(await startsWithContentOf(dir.path, file), false, "a directory");
   assert.equal(await startsWithContentOf(path, file), false, "missing");
+});
+
+Deno.test("a path may have changed when its size or file differs or it is gone", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "log");
+  await Deno.writeTextFile(path, "one\n");
+  const identity = fileIdentity(await Deno.stat(path));
+  assert.equal(pathMayHaveChanged(path, 4, identity), false);
+  assert.equal(pathMayHaveChanged(path, 3, identity), true, "another size");
+  await Deno.writeTextFile(`${path}.new`, "two\n");
+  await Deno.rename(`${path}.new`, path);
+  assert.equal(pathMayHaveChanged(path, 4, undefined), false, "identity not compared");
+  assert.equal(pathMayHaveChanged(path, 4, identity), identity !== undefined, "another file");
+  await Deno.remove(path);
+  assert.equal(pathMayHaveChanged(path, 4, identity), true, "gone");
 });

@@ -37,6 +37,30 @@ Deno.test("four processes appending 2,000 events each leave one gapless log of 8
   assert.equal((await readEvents(path)).length, 8000);
 });
 
+Deno.test("four processes raising one counter with appendDecided never decide on a stale count", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, ".rein", "events.jsonl");
+  const agents = ["w1", "w2", "w3", "w4"];
+  const results = await Promise.all(agents.map((agent, i) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", FIXTURE, path, agent, "150", String(i + 1), "count"],
+      stdout: "piped",
+      stderr: "piped",
+    }).output()
+  ));
+  for (const result of results) {
+    assert.equal(result.code, 0, new TextDecoder().decode(result.stderr));
+  }
+  const events = await readEvents(path);
+  assert.deepEqual(
+    events.map((e) => e.type === "user.prompted" ? e.data.text : e.type),
+    Array.from({ length: 600 }, (_, i) => `count:${i + 1}`),
+  );
+  for (const agent of agents) {
+    assert.equal(events.filter((e) => e.agent === agent).length, 150);
+  }
+});
+
 Deno.test("two stores in one process interleave appends without a gap", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "events.jsonl");

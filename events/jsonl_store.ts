@@ -5,12 +5,15 @@ import {
   copyOpenFile,
   createUniqueFile,
   fileIdentity,
+  pathMayHaveChanged,
   placeUnlessTaken,
   startsWithContentOf,
 } from "./_log_files.ts";
 import { type ScanEnd, scanLog } from "./_scan_log.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
-import type { AppendOptions, EventListener, EventStore } from "./store.ts";
+import { decidedEvents } from "./_decided_events.ts";
+import { pollForAppend } from "./_poll_for_append.ts";
+import type { AppendDecision, AppendOptions, EventListener, EventStore } from "./store.ts";
 import type { Envelope, NewEvent } from "./event_types.ts";
 import { UPCASTERS, type UpcasterTable } from "./upcast.ts";
 
@@ -44,7 +47,8 @@ export function openJsonlStore(path: string, options: JsonlStoreOptions): Promis
 /**
  * The event log as a JSONL file shared by every process of a workspace (design.md §1). Every
  * read, catch-up and append holds an exclusive `Deno.FsFile.lock`; calls on one object run one
- * at a time. A failed sync (or an append whose partial write cannot be undone) is fatal: every
+ * at a time. `waitForAppend` polls with one `stat` of `path` and takes the lock only when the
+ * file changed. A failed sync (or an append whose partial write cannot be undone) is fatal: every
  * later append and sync throws. Open it with {@link openJsonlStore}.
  *
  * Every append and catch-up first checks, under the lock, that `path` still names the open file
@@ -60,11 +64,12 @@ export function openJsonlStore(path: string, options: JsonlStoreOptions): Promis
  *   append, catch-up and sync throws that error.
  *
  * With several processes (or stores) on the log, restoring is serialized by the lock on the old
- * file: the first one to append restores, and the others find the restored file, which holds all
- * of the old content, and follow it. A writer that opened the path after the deletion and before
- * the restore starts a new log; the older writers then meet a different file and stop with a
- * rescue copy, so nothing is overwritten or lost, but they must be restarted. A torn tail in the
- * old file that a follower cut off before another writer looked also makes that writer stop.
+ * file: the first one to append or catch up (a waiting store catches up too) restores, and the
+ * others find the restored file, which holds all of the old content, and follow it. A writer that
+ * opened the path after the deletion and before the restore starts a new log; the older writers
+ * then meet a different file and stop with a rescue copy, so nothing is overwritten or lost, but
+ * they must be restarted. A torn tail in the old file that a follower cut off before another
+ * writer looked also makes that writer stop.
  * Where the platform reports no file number (`FileInfo.ino` is null) the check is skipped.
  */
 export class JsonlStore implements EventStore {
@@ -122,23 +127,17 @@ export class JsonlStore implements EventStore {
   }
 
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<Envelope[]> {
-    return this.#serialized(async () => {
+    return this.#serialized(() => {
       this.#assertWritable("append to");
-      if (events.length === 0) return [];
-      const envelopes = await this.#locked(async () => {
-        await this.#followPath();
-        await this.#readTail(false);
-        const ts = this.#clock().toISOString();
-        const batch = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact);
-        await this.#writeAll(this.#encoder.encode(batch.text));
-        this.#lastSeq += batch.envelopes.length;
-        if (options.sync === true) await this.#syncData();
-        return batch.envelopes;
-      });
-      const delivery = new Delivery(this.#listeners);
-      for (const envelope of envelopes) delivery.deliver(envelope);
-      delivery.rethrow();
-      return envelopes;
+      if (events.length === 0) return Promise.resolve([]);
+      return this.#appendLocked(() => events, options);
+    });
+  }
+
+  appendDecided(decide: AppendDecision, options: AppendOptions = {}): Promise<Envelope[]> {
+    return this.#serialized(() => {
+      this.#assertWritable("append to");
+      return this.#appendLocked(decide, options);
     });
   }
 
@@ -150,6 +149,11 @@ export class JsonlStore implements EventStore {
         return this.#readTail(true);
       });
     });
+  }
+
+  waitForAppend(afterSeq: number, signal: AbortSignal, pollMs = 50): Promise<Envelope[]> {
+    const log = { lastSeq: () => this.#lastSeq, poll: () => this.#poll() };
+    return pollForAppend(log, afterSeq, signal, pollMs);
   }
 
   sync(): Promise<void> {
@@ -174,6 +178,33 @@ export class JsonlStore implements EventStore {
       }
       return Promise.resolve();
     });
+  }
+
+  /** In the queue: under the lock catch up, decide and write; then deliver what was written. */
+  async #appendLocked(decide: AppendDecision, options: AppendOptions): Promise<Envelope[]> {
+    const envelopes = await this.#locked(async () => {
+      await this.#followPath();
+      await this.#readTail(false);
+      const events = decidedEvents(decide, this.#lastSeq);
+      if (events.length === 0) return [];
+      const ts = this.#clock().toISOString();
+      const batch = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact);
+      await this.#writeAll(this.#encoder.encode(batch.text));
+      this.#lastSeq += batch.envelopes.length;
+      if (options.sync === true) await this.#syncData();
+      return batch.envelopes;
+    });
+    const delivery = new Delivery(this.#listeners);
+    for (const envelope of envelopes) delivery.deliver(envelope);
+    delivery.rethrow();
+    return envelopes;
+  }
+
+  /** One poll of {@link waitForAppend}: catch up only when a `stat` says the log changed. */
+  #poll(): Promise<Envelope[]> {
+    this.#assertOpen("wait on");
+    const changed = pathMayHaveChanged(this.path, this.#end, this.#identity);
+    return changed ? this.catchUp() : Promise.resolve([]);
   }
 
   #serialized<T>(operation: () => Promise<T>): Promise<T> {

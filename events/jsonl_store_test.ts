@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LogCorruptionError, LogVersionError } from "./errors.ts";
 import { openJsonlStore } from "./jsonl_store.ts";
+import { CURRENT_VERSION } from "./event_types.ts";
+import { UPCASTERS } from "./upcast.ts";
 import { fixedClock, line, prompt, rejection, tempDir } from "../testing/events.ts";
 
 async function writeLog(path: string, lines: string[]): Promise<void> {
@@ -33,7 +35,11 @@ Deno.test("opening creates the log and its parent directories", async () => {
 });
 
 Deno.test("a line of bad JSON in the middle is refused with file, line and reason", async () => {
-  await assertRefused([line(1), '{"v":1,"seq":', line(3)], 2, /^unexpected end of JSON input$/);
+  await assertRefused(
+    [line(1), `{"v":${CURRENT_VERSION},"seq":`, line(3)],
+    2,
+    /^unexpected end of JSON input$/,
+  );
 });
 
 Deno.test("a line missing a field is refused with file, line and reason", async () => {
@@ -65,7 +71,7 @@ Deno.test("an empty line, an unknown type and invalid UTF-8 are refused", async 
 Deno.test("a log written by a newer rein is refused naming file, line and version", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "events.jsonl");
-  await writeLog(path, [line(1), line(2).replace('"v":1', '"v":7')]);
+  await writeLog(path, [line(1), line(2, undefined, 7)]);
   const error = await rejection(openJsonlStore(path, { clock: fixedClock() }));
   assert.ok(error instanceof LogVersionError);
   assert.equal(error.file, path);
@@ -80,19 +86,19 @@ Deno.test("a log written by a newer rein is refused naming file, line and versio
 Deno.test("old lines are upcast on open with the given upcaster table", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "events.jsonl");
-  const old = line(1, { prompt: "from v0" }).replace('"v":1', '"v":0');
-  await writeLog(path, [old, line(2)]);
+  await writeLog(path, [line(1, { prompt: "from v0" }, 0), line(2, undefined, 1), line(3)]);
   await assert.rejects(openJsonlStore(path, { clock: fixedClock() }), /no upcaster from version 0/);
   const texts: unknown[] = [];
   const store = await openJsonlStore(path, {
     clock: fixedClock(),
     onEvent: (e) => texts.push(e.v, e.data),
     upcasters: {
+      ...UPCASTERS,
       0: (raw) => ({ ...raw, data: { text: (raw.data as { prompt: string }).prompt } }),
     },
   });
   await store.close();
-  assert.deepEqual(texts, [1, { text: "from v0" }, 1, { text: "p2" }]);
+  assert.deepEqual(texts, [2, { text: "from v0" }, 2, { text: "p2" }, 2, { text: "p3" }]);
 });
 
 Deno.test("corruption written by another process is refused on catch-up", async () => {
@@ -198,4 +204,28 @@ Deno.test("after refusing a damaged line, trying again names the same line", asy
   assert.deepEqual(seen, [1, 2]);
   assert.equal(store.lastSeq, 2);
   await store.close();
+});
+
+Deno.test("an idle waitForAppend only stats the log; it locks once the file has grown", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  const store = await openJsonlStore(path, { clock: fixedClock() });
+  await store.append([prompt("a")]);
+  const original = Deno.FsFile.prototype.lock;
+  let locks = 0;
+  Deno.FsFile.prototype.lock = function (this: Deno.FsFile, exclusive?: boolean) {
+    locks++;
+    return original.call(this, exclusive);
+  };
+  try {
+    const waiting = store.waitForAppend(1, new AbortController().signal, 5);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal(locks, 0, "about ten idle polls, no lock");
+    await Deno.writeTextFile(path, `${line(2)}\n`, { append: true });
+    assert.deepEqual((await waiting).map((e) => [e.seq, e.data]), [[2, { text: "p2" }]]);
+    assert.equal(locks, 1);
+  } finally {
+    Deno.FsFile.prototype.lock = original;
+    await store.close();
+  }
 });

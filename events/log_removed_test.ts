@@ -90,6 +90,46 @@ Deno.test("two stores on a deleted log: one restores it, the other follows the r
   }
 });
 
+Deno.test("a waiting store follows the log another writer restored and sees its append", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, ".rein", "events.jsonl");
+  const notices: string[] = [];
+  const open = (name: string) =>
+    openJsonlStore(path, { clock: fixedClock(), onNotice: (m) => notices.push(`${name}: ${m}`) });
+  const a = await open("a");
+  const b = await open("b");
+  try {
+    await a.append([prompt("a1")]);
+    await b.catchUp();
+    // Its first poll finds nothing new; the next comes well after a has restored the log.
+    const waiting = b.waitForAppend(1, AbortSignal.timeout(2000), 100);
+    await Deno.remove(join(dir.path, ".rein"), { recursive: true });
+    await a.append([prompt("a2")]);
+    assert.deepEqual((await waiting).map((e) => [e.seq, e.data]), [[2, { text: "a2" }]]);
+    assert.equal(notices.length, 2);
+    assert.match(notices[0]!, /^a: .* was deleted while rein was running; restored it/);
+    assert.match(notices[1]!, /^b: .* by a file that holds all of its content .*continuing/);
+    assert.deepEqual(await seqsAndTexts(path), [[1, { text: "a1" }], [2, { text: "a2" }]]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+Deno.test("a waiting store stops when its log is replaced by another file", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  const store = await openJsonlStore(path, { clock: fixedClock() });
+  await store.append([prompt("a")]);
+  const waiting = rejection(store.waitForAppend(1, AbortSignal.timeout(2000), 5));
+  const other = join(dir.path, "other.jsonl");
+  await Deno.writeTextFile(other, `${line(1, { text: "someone else" })}\n${line(2)}\n`);
+  await Deno.rename(other, path);
+  assert.match(String(await waiting), /was replaced by another file while rein was running/);
+  await store.close();
+  assert.deepEqual((await seqsAndTexts(path)).length, 2, "the other file is left as it was");
+});
+
 Deno.test("a log replaced by another file stops the store and rescues the open file", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "events.jsonl");

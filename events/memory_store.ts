@@ -2,7 +2,8 @@ import { Delivery } from "./_delivery.ts";
 import { encodeEvents } from "./_encode.ts";
 import { parseEnvelope } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
-import type { AppendOptions, EventListener, EventStore } from "./store.ts";
+import { decidedEvents } from "./_decided_events.ts";
+import type { AppendDecision, AppendOptions, EventListener, EventStore } from "./store.ts";
 import type { Envelope, NewEvent } from "./event_types.ts";
 
 /** How to create a {@link MemoryEventStore}. */
@@ -20,13 +21,16 @@ export interface MemoryStoreOptions {
 /** The log that connected in-memory writers share, as processes share one file. */
 interface SharedLog {
   events: Envelope[];
+  /** Pending `waitForAppend` calls of every writer; each checks whether it is done. */
+  waiters: Set<() => void>;
 }
 
 /**
  * An {@link EventStore} kept in memory, with the same semantics as the JSONL store: gapless
  * seq, listeners in seq order, redaction, parsed-back envelopes, closed stores refuse work.
- * `connect` gives another writer on the same log, to exercise catch-up. Used for replay and
- * tests. The constructor throws TypeError when `events` is not a gapless log from seq 1.
+ * `connect` gives another writer on the same log, to exercise catch-up; `waitForAppend` wakes
+ * on any connected writer's append instead of polling. Used for replay and tests. The
+ * constructor throws TypeError when `events` is not a gapless log from seq 1.
  */
 export class MemoryEventStore implements EventStore {
   readonly #clock: () => Date;
@@ -39,7 +43,7 @@ export class MemoryEventStore implements EventStore {
   constructor(options: MemoryStoreOptions) {
     this.#clock = options.clock;
     this.#redact = createRedactor(options.secrets ?? []);
-    this.#shared = { events: validateInitial(options.events ?? []) };
+    this.#shared = { events: validateInitial(options.events ?? []), waiters: new Set() };
     if (options.onEvent) this.#listeners.push(options.onEvent);
     this.#pull();
   }
@@ -71,19 +75,44 @@ export class MemoryEventStore implements EventStore {
   async append(events: readonly NewEvent[], _options: AppendOptions = {}): Promise<Envelope[]> {
     this.#assertOpen("append to");
     if (events.length === 0) return [];
-    this.#pull();
-    const ts = this.#clock().toISOString();
-    const { envelopes } = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact);
-    for (const envelope of envelopes) this.#shared.events.push(envelope);
-    this.#lastSeq += envelopes.length;
-    this.#deliver(envelopes);
-    return envelopes;
+    return this.#appendNow(() => events);
+  }
+
+  // deno-lint-ignore require-await
+  async appendDecided(decide: AppendDecision, _options: AppendOptions = {}): Promise<Envelope[]> {
+    this.#assertOpen("append to");
+    return this.#appendNow(decide);
   }
 
   // deno-lint-ignore require-await
   async catchUp(): Promise<Envelope[]> {
     this.#assertOpen("catch up on");
     return this.#pull();
+  }
+
+  waitForAppend(afterSeq: number, signal: AbortSignal, _pollMs?: number): Promise<Envelope[]> {
+    const waiters = this.#shared.waiters;
+    return new Promise((resolve, reject) => {
+      const settle = (): void => {
+        try {
+          signal.throwIfAborted();
+          this.#assertOpen("wait on");
+          if (this.#shared.events.length <= afterSeq) return;
+          stop();
+          resolve(this.#pull());
+        } catch (error) {
+          stop();
+          reject(error);
+        }
+      };
+      const stop = (): void => {
+        waiters.delete(settle);
+        signal.removeEventListener("abort", settle);
+      };
+      waiters.add(settle);
+      signal.addEventListener("abort", settle);
+      settle();
+    });
   }
 
   // deno-lint-ignore require-await
@@ -101,6 +130,27 @@ export class MemoryEventStore implements EventStore {
   // deno-lint-ignore require-await
   async close(): Promise<void> {
     this.#closed = true;
+    this.#wakeWaiters();
+  }
+
+  /** Catch up, decide on the caught-up state, append what was decided: all in one step. */
+  #appendNow(decide: AppendDecision): Envelope[] {
+    this.#pull();
+    const events = decidedEvents(decide, this.#lastSeq);
+    if (events.length === 0) return [];
+    const ts = this.#clock().toISOString();
+    const { envelopes } = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact);
+    for (const envelope of envelopes) this.#shared.events.push(envelope);
+    this.#lastSeq += envelopes.length;
+    this.#wakeWaiters();
+    this.#deliver(envelopes);
+    return envelopes;
+  }
+
+  /** Let every pending `waitForAppend` on the log check again, after the current step. */
+  #wakeWaiters(): void {
+    const waiters = this.#shared.waiters;
+    if (waiters.size > 0) queueMicrotask(() => waiters.forEach((settle) => settle()));
   }
 
   #pull(): Envelope[] {

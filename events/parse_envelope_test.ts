@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { parseEnvelope } from "./parse_envelope.ts";
+import { CURRENT_VERSION } from "./event_types.ts";
 
 const VALID = {
-  v: 1,
+  v: CURRENT_VERSION,
   seq: 3,
   ts: "2026-11-22T10:00:00.000Z",
   type: "tool.requested",

@@ -10,6 +10,13 @@ export interface AppendOptions {
 export type EventListener = (event: Envelope) => void;
 
 /**
+ * Chooses what to append from the caller's state, as folded by its listeners, given the `seq` of
+ * the last event that state includes. Synchronous and pure over that state: it must not await,
+ * perform I/O, or call the store. Returning no events appends nothing.
+ */
+export type AppendDecision = (lastSeq: number) => readonly NewEvent[];
+
+/**
  * An append-only, totally ordered event log shared by every session and agent of a workspace.
  * Implementations: the JSONL file store (`jsonl_store.ts`) and the in-memory store
  * (`memory_store.ts`); both pass the same contract suite.
@@ -24,8 +31,31 @@ export interface EventStore {
    * Throws if the store is closed or a previous sync failed (a failed sync is fatal).
    */
   append(events: readonly NewEvent[], options?: AppendOptions): Promise<Envelope[]>;
+  /**
+   * The race rule "decide on the caught-up state under the lock", for appends that depend on
+   * what others did (claiming a task, taking a lease). Under the log lock: catch up on other
+   * writers' appends and deliver them to listeners, so state folded by listeners is current;
+   * call `decide(lastSeq)` exactly once; append what it returned as
+   * {@link EventStore.append} does. Resolves with the stored envelopes, `[]` when `decide`
+   * returned none. Rejects like {@link EventStore.append}, with what `decide` throws (nothing
+   * is appended then), with a listener's error from the catch-up (before `decide` is called),
+   * and with a TypeError when `decide` returns something other than an array (say, a promise).
+   */
+  appendDecided(decide: AppendDecision, options?: AppendOptions): Promise<Envelope[]>;
   /** Deliver to listeners anything other writers appended since the last read; returns it. */
   catchUp(): Promise<Envelope[]>;
+  /**
+   * Wait until the log holds an event with `seq` > `afterSeq` (appended by any writer, this one
+   * included), then resolve with what this call caught up, delivered to listeners as
+   * {@link EventStore.catchUp} does. Resolves at once when the log is already past `afterSeq`;
+   * the result can then be empty (those events were delivered earlier), so read progress from
+   * {@link EventStore.lastSeq} or the listeners' state. The JSONL store polls every `pollMs`
+   * (default 50) with one `stat` and takes the lock only when the file changed; the memory
+   * store wakes on the next append and ignores `pollMs`. Rejects with `signal.reason` when
+   * `signal` aborts (events caught up meanwhile still reach the listeners), with the error of a
+   * failed catch-up, and when the store is or gets closed.
+   */
+  waitForAppend(afterSeq: number, signal: AbortSignal, pollMs?: number): Promise<Envelope[]>;
   /** Flush written data to disk. Throws (and poisons the store) on failure. */
   sync(): Promise<void>;
   /** Register a listener for every later event; returns a function that removes it. */

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { encodeEvents } from "./_encode.ts";
 import { openJsonlStore } from "./jsonl_store.ts";
 import type { Envelope, NewEvent } from "./event_types.ts";
-import { fixedClock, prompt, tempDir } from "../testing/events.ts";
+import { fixedClock, line, prompt, tempDir } from "../testing/events.ts";
 
 const encoder = new TextEncoder();
 
@@ -109,7 +109,7 @@ Deno.test("a torn tail left by a crashed writer is repaired at the next append",
     onNotice: (m) => notices.push(m),
   });
   await store.append([prompt("a")]);
-  await Deno.writeTextFile(path, '{"v":1,"seq":2,"ts":"2026', { append: true });
+  await Deno.writeTextFile(path, line(2).slice(0, 30), { append: true });
   const [next] = await store.append([prompt("b")]);
   assert.equal(next?.seq, 2);
   assert.equal(notices.length, 1);

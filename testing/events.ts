@@ -1,4 +1,4 @@
-import type { NewEvent } from "../events/event_types.ts";
+import { CURRENT_VERSION, type NewEvent } from "../events/event_types.ts";
 
 /** A clock frozen at `iso` (test helper). */
 export function fixedClock(iso = "2026-11-22T10:00:00.000Z"): () => Date {
@@ -19,10 +19,17 @@ export async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
   };
 }
 
-/** One envelope line as the store writes it (test helper for hand-made logs). */
-export function line(seq: number, data: Record<string, unknown> = { text: `p${seq}` }): string {
+/**
+ * One `user.prompted` envelope line as the store writes it, at version `v` (default: the current
+ * one), for hand-made logs (test helper).
+ */
+export function line(
+  seq: number,
+  data: Record<string, unknown> = { text: `p${seq}` },
+  v: number = CURRENT_VERSION,
+): string {
   return JSON.stringify({
-    v: 1,
+    v,
     seq,
     ts: "2026-11-22T10:00:00.000Z",
     type: "user.prompted",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fixedClock, prompt } from "./events.ts";
-import type { EventListener, EventStore } from "../events/store.ts";
-import type { Envelope } from "../events/event_types.ts";
+import type { AppendDecision, EventListener, EventStore } from "../events/store.ts";
+import { CURRENT_VERSION, type Envelope, type NewEvent } from "../events/event_types.ts";
 
 /** What the contract suite needs to open writers on one shared log. */
 export interface StoreHarness extends AsyncDisposable {
@@ -26,7 +26,7 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
     const second = await store.append([prompt("c")], { sync: true });
     assert.deepEqual([...first, ...second].map((e) => e.seq), [1, 2, 3]);
     assert.deepEqual(first[0], {
-      v: 1,
+      v: CURRENT_VERSION,
       seq: 1,
       ts: fixedClock()().toISOString(),
       type: "user.prompted",
@@ -86,14 +86,16 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
     },
   );
 
-  contract("a closed store refuses to append, catch up or sync", async (h) => {
+  contract("a closed store refuses to append, catch up, sync or wait", async (h) => {
     const store = await h.open({});
     await store.append([prompt("a")]);
     await store.close();
     await store.close();
     await assert.rejects(store.append([prompt("b")]), /closed/);
+    await assert.rejects(store.appendDecided(() => [prompt("b")]), /closed/);
     await assert.rejects(store.catchUp(), /closed/);
     await assert.rejects(store.sync(), /closed/);
+    await assert.rejects(store.waitForAppend(0, new AbortController().signal), /closed/);
   });
 
   contract("a known secret is redacted from what is stored and returned", async (h) => {
@@ -128,4 +130,159 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
       assert.equal((await store.append([prompt("c")]))[0]?.seq, 3);
     },
   );
+
+  contract(
+    "appendDecided: a writer deciding after another's claim sees it and appends nothing",
+    async (h) => {
+      const alice = claimant("alice");
+      const bob = claimant("bob");
+      const a = await h.open({ onEvent: alice.evolve });
+      const b = await h.open({ onEvent: bob.evolve });
+      const won = await a.appendDecided(alice.decide, { sync: true });
+      assert.deepEqual(won.map((e) => [e.seq, e.agent, e.data]), [[1, "alice", CLAIM]]);
+      assert.equal(bob.owner, undefined, "bob has not caught up yet");
+      assert.deepEqual(await b.appendDecided(bob.decide), []);
+      assert.equal(bob.owner, "alice");
+      assert.deepEqual(bob.decidedAt, [1], "decided once, on the caught-up state");
+      assert.deepEqual(alice.decidedAt, [0]);
+      assert.equal(b.lastSeq, 1);
+      assert.equal((await h.persisted()).split("claim task-1").length - 1, 1);
+    },
+  );
+
+  contract("appendDecided: of four writers claiming at once, exactly one claims", async (h) => {
+    const claimants = ["w1", "w2", "w3", "w4"].map(claimant);
+    const stores: EventStore[] = [];
+    for (const c of claimants) stores.push(await h.open({ onEvent: c.evolve }));
+    const results = await Promise.all(stores.map((s, i) => s.appendDecided(claimants[i]!.decide)));
+    const claims = results.flat();
+    assert.equal(claims.length, 1);
+    for (const c of claimants) {
+      assert.equal(c.owner, claims[0]!.agent);
+      assert.equal(c.decidedAt.length, 1);
+    }
+  });
+
+  contract("appendDecided: a decide that throws or awaits appends nothing", async (h) => {
+    const store = await h.open({});
+    await store.append([prompt("a")]);
+    const refusal = new Error("no decision");
+    await assert.rejects(
+      store.appendDecided(() => {
+        throw refusal;
+      }),
+      (error) => error === refusal,
+    );
+    const awaiting = (() => Promise.resolve([prompt("x")])) as unknown as AppendDecision;
+    await assert.rejects(store.appendDecided(awaiting), TypeError);
+    assert.equal(store.lastSeq, 1);
+    assert.equal((await store.append([prompt("b")]))[0]!.seq, 2);
+    assert.ok(!(await h.persisted()).includes('"x"'));
+  });
+
+  contract("waitForAppend resolves with another writer's later append", async (h) => {
+    const seen: number[] = [];
+    const waiter = await h.open({ onEvent: (e) => seen.push(e.seq) });
+    const writer = await h.open({});
+    let settled = false;
+    const waiting = waiter.waitForAppend(0, new AbortController().signal).finally(() => {
+      settled = true;
+    });
+    const writing = sleep(30).then(() => writer.append([prompt("late", "mate")]));
+    await sleep(10);
+    assert.equal(settled, false, "an idle log keeps it waiting");
+    const caught = await waiting;
+    await writing;
+    assert.deepEqual(caught.map((e) => [e.seq, e.agent]), [[1, "mate"]]);
+    assert.deepEqual(seen, [1]);
+    assert.equal(waiter.lastSeq, 1);
+  });
+
+  contract("waitForAppend resolves at once when the log is already past afterSeq", async (h) => {
+    const waiter = await h.open({});
+    const writer = await h.open({});
+    await writer.append([prompt("a", "mate"), prompt("b", "mate")]);
+    const signal = new AbortController().signal;
+    const caught = await soon(waiter.waitForAppend(0, signal, 60_000));
+    assert.deepEqual(caught.map((e) => e.seq), [1, 2], "what it had not caught up yet");
+    assert.deepEqual(await soon(waiter.waitForAppend(1, signal, 60_000)), []);
+    assert.deepEqual(await soon(writer.waitForAppend(0, signal, 60_000)), []);
+  });
+
+  contract("waitForAppend wakes on this store's own append too", async (h) => {
+    const store = await h.open({});
+    const waiting = store.waitForAppend(0, new AbortController().signal, 5);
+    await store.append([prompt("a")]);
+    assert.deepEqual(await soon(waiting), [], "the append delivered the event itself");
+  });
+
+  contract("waitForAppend rejects with the abort reason, before or while waiting", async (h) => {
+    const store = await h.open({});
+    const reason = new Error("stop waiting");
+    const early = new AbortController();
+    early.abort(reason);
+    await assert.rejects(store.waitForAppend(0, early.signal), (error) => error === reason);
+    const late = new AbortController();
+    const waiting = assert.rejects(store.waitForAppend(0, late.signal, 5), (e) => e === reason);
+    await sleep(20);
+    late.abort(reason);
+    await soon(waiting);
+    assert.equal((await store.append([prompt("a")]))[0]!.seq, 1);
+  });
+
+  contract("closing a store rejects its pending waitForAppend", async (h) => {
+    const store = await h.open({});
+    const waiting = assert.rejects(
+      store.waitForAppend(0, new AbortController().signal, 5),
+      /closed/,
+    );
+    await sleep(10);
+    await store.close();
+    await soon(waiting);
+  });
+}
+
+const CLAIM = { text: "claim task-1" };
+
+/** A writer that wants task-1: its listener-folded view of the owner and its decision. */
+interface Claimant {
+  owner: string | undefined;
+  /** The `lastSeq` of every call of `decide`. */
+  decidedAt: number[];
+  evolve: EventListener;
+  decide: AppendDecision;
+}
+
+function claimant(agent: string): Claimant {
+  const self: Claimant = {
+    owner: undefined,
+    decidedAt: [],
+    evolve(event) {
+      if (event.type === "user.prompted" && event.data.text === CLAIM.text) {
+        self.owner ??= event.agent;
+      }
+    },
+    decide(lastSeq): NewEvent[] {
+      self.decidedAt.push(lastSeq);
+      return self.owner === undefined ? [prompt(CLAIM.text, agent)] : [];
+    },
+  };
+  return self;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** `promise`, or a rejection if it has not settled within a second. */
+async function soon<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("Expected to settle at once, still pending")), 1000);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

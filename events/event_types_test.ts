@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { EVENT_TYPES } from "./event_types.ts";
+import { MODEL_EVENTS } from "./payloads/model.ts";
+import { SESSION_EVENTS } from "./payloads/session.ts";
+import { TOOL_EVENTS } from "./payloads/tool.ts";
+
+const TABLES = { SESSION_EVENTS, MODEL_EVENTS, TOOL_EVENTS };
+
+Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {
+  const declared = Object.values(TABLES).flatMap((table) => Object.keys(table));
+  assert.deepEqual(
+    declared.filter((type, index) => declared.indexOf(type) !== index),
+    [],
+    "no type is declared by two mechanisms (the merged table would keep only the last)",
+  );
+  assert.deepEqual(
+    EVENT_TYPES.filter((type, index) => EVENT_TYPES.indexOf(type) !== index),
+    [],
+    "EVENT_TYPES has no duplicates",
+  );
+  assert.deepEqual([...EVENT_TYPES].sort(), declared.sort());
+});
+
+Deno.test("every event type is named noun.verb in lower case", () => {
+  for (const type of EVENT_TYPES) assert.match(type, /^[a-z]+\.[a-z]+(_[a-z]+)*$/);
+});

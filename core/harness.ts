@@ -44,10 +44,13 @@ export interface HarnessEffects {
 /** What a harness is built from. */
 export interface HarnessOptions {
   /**
-   * Open the log with `onEvent` as its listener: it folds every event, those already in the log
-   * included, into the harness's state.
+   * Open the log with `onEvent` as its listener (it folds every event, those already in the log
+   * included, into the harness's state), accepting the mechanisms' own `eventTypes`.
    */
-  openStore(onEvent: EventListener): Promise<EventStore> | EventStore;
+  openStore(
+    onEvent: EventListener,
+    format: { eventTypes: readonly string[] },
+  ): Promise<EventStore> | EventStore;
   /** The workspace the base tools work in and are confined to. */
   workspace: string;
   /** rein's own files that the writing tools refuse to change (the log and its directory). */
@@ -84,13 +87,14 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const projections = mechanisms.flatMap((m) => (m.projection ? [m.projection] : []));
   checkUnique(projections);
   const state = initialState(projections);
+  const eventTypes = mechanisms.flatMap((m) => m.eventTypes ?? []);
   const store = await options.openStore((event) => {
     try {
       evolve(state, event, projections);
     } catch (error) {
       throw options.foldError ? options.foldError(error, event) : error;
     }
-  });
+  }, { eventTypes });
   const baseTools = createBaseTools({
     workspace: options.workspace,
     protectedPaths: options.protectedPaths ?? [],

@@ -13,6 +13,11 @@ import type { PoolScope, ToolSource } from "./tools/tool_pool.ts";
 export interface Mechanism {
   /** Names the mechanism in diagnostics (`todos`, `permissions`). */
   name: string;
+  /**
+   * Event types the mechanism records that rein does not declare (an embedder's or a test's,
+   * declared in TypeScript through `ExtensionPayloads`); the log accepts them on append and read.
+   */
+  eventTypes?: readonly string[];
   /** Folded into `state.extensions[projection.key]`. */
   projection?: Projection;
   /** Tools this mechanism adds to an agent's pool (may depend on the state: subsets, MCP). */

@@ -3,6 +3,12 @@ import { parseEnvelope } from "./parse_envelope.ts";
 import { CURRENT_VERSION, type Envelope } from "./event_types.ts";
 import { type RawEvent, upcast, type UpcasterTable } from "./upcast.ts";
 
+/** How lines of a log are read: the upcaster steps, and the event types it may hold. */
+export interface LogFormat {
+  upcasters: UpcasterTable;
+  knownTypes: ReadonlySet<string>;
+}
+
 /**
  * Turn the text of line `line` of `file` (without its `\n`) into a validated, upcast envelope
  * whose `seq` equals `line` (seq is gapless from 1, one event per line).
@@ -12,7 +18,7 @@ export function decodeLine(
   text: string,
   file: string,
   line: number,
-  upcasters: UpcasterTable,
+  format: LogFormat,
 ): Envelope {
   if (text.length === 0) throw new LogCorruptionError(file, line, "empty line");
   let raw: unknown;
@@ -21,8 +27,8 @@ export function decodeLine(
   } catch (error) {
     throw new LogCorruptionError(file, line, jsonReason(error), { cause: error });
   }
-  if (isRecord(raw) && raw.v !== CURRENT_VERSION) raw = upcastLine(raw, file, line, upcasters);
-  const envelope = parseEnvelope(raw);
+  if (isRecord(raw) && raw.v !== CURRENT_VERSION) raw = upcastLine(raw, file, line, format.upcasters);
+  const envelope = parseEnvelope(raw, format.knownTypes);
   if (typeof envelope === "string") throw new LogCorruptionError(file, line, envelope);
   if (envelope.seq !== line) {
     throw new LogCorruptionError(file, line, seqReason(envelope.seq, line));

@@ -20,6 +20,7 @@ export function encodeEvents(
   firstSeq: number,
   ts: string,
   redact: Redactor,
+  knownTypes?: ReadonlySet<string>,
 ): EncodedBatch {
   const lines: string[] = [];
   const envelopes: Envelope[] = [];
@@ -37,7 +38,7 @@ export function encodeEvents(
         agent: event.agent,
         data: event.data,
       }));
-      envelope = parseEnvelope(JSON.parse(line));
+      envelope = parseEnvelope(JSON.parse(line), knownTypes);
     } catch (error) {
       throw new TypeError(`Cannot append "${event.type}" event: ${String(error)}`, {
         cause: error,

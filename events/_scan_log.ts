@@ -1,7 +1,6 @@
 import { LogCorruptionError } from "./errors.ts";
-import { decodeLine } from "./_decode_line.ts";
+import { decodeLine, type LogFormat } from "./_decode_line.ts";
 import type { Envelope } from "./event_types.ts";
-import type { UpcasterTable } from "./upcast.ts";
 
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 10;
@@ -37,7 +36,7 @@ export async function* scanLog(
   file: Deno.FsFile,
   name: string,
   range: ScanRange,
-  upcasters: UpcasterTable,
+  format: LogFormat,
   visit: (event: Envelope) => void,
 ): AsyncGenerator<number, ScanEnd, undefined> {
   let buffer = new Uint8Array(CHUNK_SIZE);
@@ -71,7 +70,7 @@ export async function* scanLog(
         line++;
         let event: Envelope;
         try {
-          event = decodeLine(text.slice(from, to), name, line, upcasters);
+          event = decodeLine(text.slice(from, to), name, line, format);
         } catch (error) {
           // Report how far the good lines before this one reach, so a caller that keeps an
           // offset stays consistent with what it was given; then fail.

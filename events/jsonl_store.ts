@@ -10,6 +10,8 @@ import {
   startsWithContentOf,
 } from "./_log_files.ts";
 import { type ScanEnd, scanLog } from "./_scan_log.ts";
+import type { LogFormat } from "./_decode_line.ts";
+import { knownEventTypes } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { decidedEvents } from "./_decided_events.ts";
 import { pollForAppend } from "./_poll_for_append.ts";
@@ -32,6 +34,8 @@ export interface JsonlStoreOptions {
   onNotice?: (message: string) => void;
   /** Upcaster steps for old lines; default: the shipped `UPCASTERS`. */
   upcasters?: UpcasterTable;
+  /** Event types of mechanisms declared outside rein that the log may hold. */
+  eventTypes?: readonly string[];
 }
 
 /**
@@ -81,7 +85,7 @@ export class JsonlStore implements EventStore {
   readonly #clock: () => Date;
   readonly #redact: Redactor;
   readonly #notice: (message: string) => void;
-  readonly #upcasters: UpcasterTable;
+  readonly #format: LogFormat;
   readonly #encoder = new TextEncoder();
   #listeners: EventListener[] = [];
   #queue: Promise<unknown> = Promise.resolve();
@@ -104,7 +108,10 @@ export class JsonlStore implements EventStore {
     this.#clock = options.clock;
     this.#redact = createRedactor(options.secrets ?? []);
     this.#notice = options.onNotice ?? (() => {});
-    this.#upcasters = options.upcasters ?? UPCASTERS;
+    this.#format = {
+      upcasters: options.upcasters ?? UPCASTERS,
+      knownTypes: knownEventTypes(options.eventTypes),
+    };
     if (options.onEvent) this.#listeners.push(options.onEvent);
   }
 
@@ -188,7 +195,7 @@ export class JsonlStore implements EventStore {
       const events = decidedEvents(decide, this.#lastSeq);
       if (events.length === 0) return [];
       const ts = this.#clock().toISOString();
-      const batch = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact);
+      const batch = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact, this.#format.knownTypes);
       await this.#writeAll(this.#encoder.encode(batch.text));
       this.#lastSeq += batch.envelopes.length;
       if (options.sync === true) await this.#syncData();
@@ -323,7 +330,7 @@ export class JsonlStore implements EventStore {
     }
     const range = { start: this.#end, firstLine: this.#lastSeq + 1 };
     const delivery = new Delivery(this.#listeners);
-    const scan = scanLog(this.#file, this.path, range, this.#upcasters, (event) => {
+    const scan = scanLog(this.#file, this.path, range, this.#format, (event) => {
       this.#lastSeq = event.seq;
       if (collect) caught.push(event);
       delivery.deliver(event);

@@ -1,6 +1,6 @@
 import { Delivery } from "./_delivery.ts";
 import { encodeEvents } from "./_encode.ts";
-import { parseEnvelope } from "./parse_envelope.ts";
+import { knownEventTypes, parseEnvelope } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { decidedEvents } from "./_decided_events.ts";
 import type { AppendDecision, AppendOptions, EventListener, EventStore } from "./store.ts";
@@ -16,6 +16,8 @@ export interface MemoryStoreOptions {
   onEvent?: EventListener;
   /** The log's existing events, e.g. read from a file for replay; seq must run 1, 2, 3… */
   events?: readonly Envelope[];
+  /** Event types of mechanisms declared outside rein that the log may hold. */
+  eventTypes?: readonly string[];
 }
 
 /** The log that connected in-memory writers share, as processes share one file. */
@@ -35,6 +37,7 @@ interface SharedLog {
 export class MemoryEventStore implements EventStore {
   readonly #clock: () => Date;
   readonly #redact: Redactor;
+  readonly #knownTypes: ReadonlySet<string>;
   #shared: SharedLog;
   #listeners: EventListener[] = [];
   #lastSeq = 0;
@@ -43,7 +46,11 @@ export class MemoryEventStore implements EventStore {
   constructor(options: MemoryStoreOptions) {
     this.#clock = options.clock;
     this.#redact = createRedactor(options.secrets ?? []);
-    this.#shared = { events: validateInitial(options.events ?? []), waiters: new Set() };
+    this.#knownTypes = knownEventTypes(options.eventTypes);
+    this.#shared = {
+      events: validateInitial(options.events ?? [], this.#knownTypes),
+      waiters: new Set(),
+    };
     if (options.onEvent) this.#listeners.push(options.onEvent);
     this.#pull();
   }
@@ -139,7 +146,7 @@ export class MemoryEventStore implements EventStore {
     const events = decidedEvents(decide, this.#lastSeq);
     if (events.length === 0) return [];
     const ts = this.#clock().toISOString();
-    const { envelopes } = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact);
+    const { envelopes } = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact, this.#knownTypes);
     for (const envelope of envelopes) this.#shared.events.push(envelope);
     this.#lastSeq += envelopes.length;
     this.#wakeWaiters();
@@ -171,9 +178,12 @@ export class MemoryEventStore implements EventStore {
   }
 }
 
-function validateInitial(events: readonly Envelope[]): Envelope[] {
+function validateInitial(
+  events: readonly Envelope[],
+  knownTypes: ReadonlySet<string>,
+): Envelope[] {
   return events.map((event, index) => {
-    const checked = parseEnvelope(event);
+    const checked = parseEnvelope(event, knownTypes);
     if (typeof checked === "string") {
       throw new TypeError(`Cannot use initial event ${index + 1}: ${checked}`);
     }

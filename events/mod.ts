@@ -8,7 +8,7 @@ export * from "./event_types.ts";
 export type * from "./store.ts";
 export { LogCorruptionError, LogVersionError } from "./errors.ts";
 export { type RawEvent, upcast, type Upcaster, UPCASTERS, type UpcasterTable } from "./upcast.ts";
-export { parseEnvelope } from "./parse_envelope.ts";
+export { knownEventTypes, parseEnvelope } from "./parse_envelope.ts";
 export { createRedactor, MIN_SECRET_LENGTH, REDACTED, type Redactor } from "./redact.ts";
 export { JsonlStore, type JsonlStoreOptions, openJsonlStore } from "./jsonl_store.ts";
 export { readEvents, readLog, type ReadLogOptions } from "./read_log.ts";

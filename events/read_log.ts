@@ -1,6 +1,7 @@
 import { type ScanEnd, scanLog } from "./_scan_log.ts";
 import type { Envelope } from "./event_types.ts";
 import { UPCASTERS, type UpcasterTable } from "./upcast.ts";
+import { knownEventTypes } from "./parse_envelope.ts";
 
 /** How to read a log with {@link readLog}. */
 export interface ReadLogOptions {
@@ -10,6 +11,8 @@ export interface ReadLogOptions {
   onNotice?: (message: string) => void;
   /** Upcaster steps for old lines; default: the shipped `UPCASTERS`. */
   upcasters?: UpcasterTable;
+  /** Event types of mechanisms declared outside rein that the log may hold. */
+  eventTypes?: readonly string[];
 }
 
 /**
@@ -96,8 +99,11 @@ class LogReader implements AsyncIterableIterator<Envelope> {
       if (upTo < 1) return this.#finish();
       this.#file = await Deno.open(this.#path, { read: true });
       const range = { start: 0, firstLine: 1, until: upTo };
-      const upcasters = this.#options.upcasters ?? UPCASTERS;
-      this.#scan = scanLog(this.#file, this.#path, range, upcasters, (e) => this.#batch.push(e));
+      const format = {
+        upcasters: this.#options.upcasters ?? UPCASTERS,
+        knownTypes: knownEventTypes(this.#options.eventTypes),
+      };
+      this.#scan = scanLog(this.#file, this.#path, range, format, (e) => this.#batch.push(e));
     }
     const step = await this.#scan.next();
     if (!step.done) return;

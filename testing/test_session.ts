@@ -31,7 +31,8 @@ export async function startTestSession(
   const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-test-" }));
   let store: MemoryEventStore | undefined;
   const harness = await createHarness({
-    openStore: (onEvent) => store = new MemoryEventStore({ clock: () => new Date(), onEvent }),
+    openStore: (onEvent, { eventTypes }) =>
+      store = new MemoryEventStore({ clock: () => new Date(), onEvent, eventTypes }),
     workspace,
     effects: liveEffects({
       baseURL: fake.url,

@@ -61,6 +61,7 @@ export const tallyAddTool: Tool<z.infer<typeof schema>> = {
 /** The tally mechanism, as a harness registers it. */
 export const tallyMechanism: Mechanism = {
   name: "tally",
+  eventTypes: ["tally.added"],
   projection: tallyProjection,
   tools: () => [tallyAddTool],
   sections(scope) {

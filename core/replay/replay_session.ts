@@ -145,8 +145,12 @@ export async function replaySession(
 
   const clock = () => new Date(first.data.startedAt);
   const harness = await createHarness({
-    openStore: (onEvent) =>
-      new MemoryEventStore({ clock, onEvent: (event) => accept(event) && onEvent(event) }),
+    openStore: (onEvent, { eventTypes }) =>
+      new MemoryEventStore({
+        clock,
+        eventTypes,
+        onEvent: (event) => accept(event) && onEvent(event),
+      }),
     workspace: first.data.workspace,
     effects: {
       model,

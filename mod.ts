@@ -14,10 +14,10 @@ export {
 export {
   addUsage,
   agentOf,
-  mainAgentOf,
   type AgentStatus,
   type AgentView,
   emptyUsage,
+  mainAgentOf,
   type SessionsState,
   type SessionView,
   type UsageTotals,

@@ -1,9 +1,25 @@
-import { Command, InvalidArgumentError, Option } from "@commander-js/extra-typings";
+import type { AgentFlags } from "./agent_command.ts";
 import { type CommandIo, processIo } from "./io.ts";
 import type { RuntimeEnv } from "./paths.ts";
 
-/** Build the `rein` command line. `run` receives each command's exit code. */
-export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number) => void) {
+/** Values of `--output-format`. */
+const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+
+/**
+ * Build the `rein` command line (commander, imported here: it takes ~20 ms to load, which a plain
+ * agent run skips, see {@link plainAgentFlags}). `exit` receives each command's exit code.
+ */
+export async function buildProgram(
+  io: CommandIo,
+  env: RuntimeEnv,
+  exit: (code: number) => void,
+) {
+  const { Command, InvalidArgumentError, Option } = await import("@commander-js/extra-typings");
+  const positiveInt = (value: string) => {
+    const n = parsePositiveInt(value);
+    if (n === undefined) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+    return n;
+  };
   const program = new Command("rein")
     .description("An event-sourced coding agent: every step is logged, any run can be replayed")
     .version("0.1.0")
@@ -14,7 +30,7 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
     .option("-p, --print [prompt]", "headless: run one prompt (or stdin), print the result, exit")
     .addOption(
       new Option("--output-format <format>", "with -p: text, json or stream-json")
-        .choices(["text", "json", "stream-json"] as const).default("text" as const),
+        .choices(OUTPUT_FORMATS).default("text" as const),
     )
     .option("--model <model>", "model id (default: $ANTHROPIC_MODEL or claude-sonnet-5-5)")
     .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
@@ -74,23 +90,89 @@ export function buildProgram(io: CommandIo, env: RuntimeEnv, exit: (code: number
   return program;
 }
 
-function positiveInt(value: string): number {
+/** `value` as a positive integer (as `Number` reads it), or undefined. Pure. */
+function parsePositiveInt(value: string): number | undefined {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+/** Options of `rein agent` whose value is a plain string, and the flag each sets. */
+const STRING_OPTIONS = {
+  "--model": "model",
+  "--log": "log",
+  "--workspace": "workspace",
+  "--resume": "resume",
+  "--fork": "fork",
+} as const;
+
+/**
+ * The flags of a plain agent run, `rein [agent] [options]`, read without commander, or undefined
+ * for anything else, which commander then parses: another command, help or version, an unknown
+ * option, `--option=value` or `-cp`, an argument, an option value that begins with "-", an
+ * invalid value (commander words those errors). For what it accepts it gives what commander
+ * gives: the last of a repeated option wins, and `-p` takes the next argument as its prompt
+ * unless that is an option. Pure.
+ */
+export function plainAgentFlags(args: readonly string[]): AgentFlags | undefined {
+  const flags: AgentFlags = { outputFormat: "text" };
+  for (let i = args[0] === "agent" ? 1 : 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    const next = args[i + 1];
+    if (arg === "-c" || arg === "--continue") {
+      flags.continue = true;
+    } else if (arg === "-p" || arg === "--print") {
+      if (next === undefined || (next.length > 1 && next.startsWith("-"))) {
+        // commander takes a negative number ("-5") as the prompt: leave that to it.
+        if (next !== undefined && /^-[\d.]/.test(next)) return undefined;
+        flags.print = true;
+      } else {
+        flags.print = next;
+        i++;
+      }
+    } else if (next === undefined || next.startsWith("-")) {
+      return undefined;
+    } else if (Object.hasOwn(STRING_OPTIONS, arg)) {
+      flags[STRING_OPTIONS[arg as keyof typeof STRING_OPTIONS]] = next;
+      i++;
+    } else if (arg === "--output-format" && isOutputFormat(next)) {
+      flags.outputFormat = next;
+      i++;
+    } else if (arg === "--max-turns" && parsePositiveInt(next) !== undefined) {
+      flags.maxTurns = parsePositiveInt(next);
+      i++;
+    } else {
+      return undefined;
+    }
   }
-  return n;
+  return flags;
+}
+
+function isOutputFormat(value: string): value is AgentFlags["outputFormat"] {
+  return (OUTPUT_FORMATS as readonly string[]).includes(value);
+}
+
+/** Run `rein` with `args` (without the program name); resolves to the exit code. */
+async function main(args: string[]): Promise<number> {
+  const io = processIo();
+  try {
+    const flags = plainAgentFlags(args);
+    if (flags) {
+      const { agentCommand } = await import("./agent_command.ts");
+      return await agentCommand(flags, Deno.env, io);
+    }
+    let code = 0;
+    const program = await buildProgram(io, Deno.env, (c) => code = c);
+    await program.parseAsync(args, { from: "user" });
+    return code;
+  } catch (error) {
+    io.stderr.write(`rein: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
 }
 
 if (import.meta.main) {
-  const io = processIo();
-  let code = 0;
-  const program = buildProgram(io, Deno.env, (c) => code = c);
-  try {
-    await program.parseAsync(Deno.args, { from: "user" });
-  } catch (error) {
-    io.stderr.write(`rein: ${error instanceof Error ? error.message : String(error)}\n`);
-    code = 1;
-  }
-  Deno.exit(code);
+  // Not awaited at the top level: the stack trace of an error raised under an awaiting top level
+  // (the first one comes early: a file that does not exist yet) includes the module's top-level
+  // code, and in the bundle V8 then reparses all of it to find the frame's position (~25 ms).
+  main(Deno.args).then((code) => Deno.exit(code));
 }

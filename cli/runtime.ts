@@ -21,8 +21,11 @@ export interface Runtime {
 }
 
 /**
- * Open a live harness: the model SDK starts loading, the log is opened and folded, and the
- * settings files are read, all at once. Settings diagnostics are reported through `onNotice`.
+ * Open a live harness. The settings files are read and the log directory is checked first, then
+ * the model SDK starts loading in the background, and the log is opened and folded as soon as
+ * the settings are in; only the first model request waits for the SDK. Start-up is bound by the
+ * CPU (loading modules), not by these few reads, so what matters is that none of them waits for
+ * another to be issued. Settings diagnostics are reported through `onNotice`.
  */
 export async function openRuntime(options: {
   workspace: string;
@@ -31,6 +34,11 @@ export async function openRuntime(options: {
   onNotice: (message: string) => void;
 }): Promise<Runtime> {
   const { workspace, env, logPath } = options;
+  const settings = loadSettings({ workspace, home: env.get("HOME") }).then((loaded) => {
+    for (const d of loaded.diagnostics) options.onNotice(`${d.path}: ${d.message}`);
+    return loaded.items.settings;
+  });
+  const ignored = ignoreLogDirectory(logPath, workspace);
   const effects = liveEffects({
     apiKey: env.get("ANTHROPIC_API_KEY"),
     authToken: env.get("ANTHROPIC_AUTH_TOKEN"),
@@ -39,11 +47,11 @@ export async function openRuntime(options: {
       ? { retry: { baseDelayMs: Number(env.get("REIN_RETRY_BASE_MS")) } }
       : {}),
   });
-  const settings = loadSettings({ workspace, home: env.get("HOME") });
-  await ignoreLogDirectory(logPath, workspace);
+  const [loaded] = await Promise.all([settings, ignored]);
   const harness = await createHarness({
-    openStore: (onEvent) =>
+    openStore: (onEvent, { eventTypes }) =>
       openJsonlStore(logPath, {
+        eventTypes,
         clock: () => new Date(),
         secrets: secretValues(env, options.onNotice),
         onEvent,
@@ -52,10 +60,7 @@ export async function openRuntime(options: {
     workspace,
     protectedPaths: [resolve(logPath, ".."), logPath],
     effects,
-    settings: await settings.then((loaded) => {
-      for (const d of loaded.diagnostics) options.onNotice(`${d.path}: ${d.message}`);
-      return loaded.items.settings;
-    }),
+    settings: loaded,
     foldError: (error, event) => foldError(logPath, error, event),
   });
   return { workspace, logPath, harness, close: () => harness.close() };

@@ -27,7 +27,9 @@ export function decodeLine(
   } catch (error) {
     throw new LogCorruptionError(file, line, jsonReason(error), { cause: error });
   }
-  if (isRecord(raw) && raw.v !== CURRENT_VERSION) raw = upcastLine(raw, file, line, format.upcasters);
+  if (isRecord(raw) && raw.v !== CURRENT_VERSION) {
+    raw = upcastLine(raw, file, line, format.upcasters);
+  }
   const envelope = parseEnvelope(raw, format.knownTypes);
   if (typeof envelope === "string") throw new LogCorruptionError(file, line, envelope);
   if (envelope.seq !== line) {

@@ -195,7 +195,13 @@ export class JsonlStore implements EventStore {
       const events = decidedEvents(decide, this.#lastSeq);
       if (events.length === 0) return [];
       const ts = this.#clock().toISOString();
-      const batch = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact, this.#format.knownTypes);
+      const batch = encodeEvents(
+        events,
+        this.#lastSeq + 1,
+        ts,
+        this.#redact,
+        this.#format.knownTypes,
+      );
       await this.#writeAll(this.#encoder.encode(batch.text));
       this.#lastSeq += batch.envelopes.length;
       if (options.sync === true) await this.#syncData();

@@ -146,7 +146,13 @@ export class MemoryEventStore implements EventStore {
     const events = decidedEvents(decide, this.#lastSeq);
     if (events.length === 0) return [];
     const ts = this.#clock().toISOString();
-    const { envelopes } = encodeEvents(events, this.#lastSeq + 1, ts, this.#redact, this.#knownTypes);
+    const { envelopes } = encodeEvents(
+      events,
+      this.#lastSeq + 1,
+      ts,
+      this.#redact,
+      this.#knownTypes,
+    );
     for (const envelope of envelopes) this.#shared.events.push(envelope);
     this.#lastSeq += envelopes.length;
     this.#wakeWaiters();

@@ -71,7 +71,9 @@ export const tallyMechanism: Mechanism = {
   stages: {
     gateCall(context, call) {
       const by = (call.input as { by?: unknown })?.by;
-      if (call.name !== "tally_add" || typeof by !== "number") return Promise.resolve({ run: true });
+      if (call.name !== "tally_add" || typeof by !== "number") {
+        return Promise.resolve({ run: true });
+      }
       const total = tallyOf(context.view(), context.session);
       if (total + by <= TALLY_LIMIT) return Promise.resolve({ run: true });
       return Promise.resolve({

@@ -28,7 +28,9 @@ function firstUserText(messages: readonly FakeMessageParam[]): string {
   const first = messages[0];
   if (!first) return "";
   if (typeof first.content === "string") return first.content;
-  return first.content.flatMap((block) => block.type === "text" ? [String(block.text)] : []).join("");
+  return first.content.flatMap((block) => block.type === "text" ? [String(block.text)] : []).join(
+    "",
+  );
 }
 
 Deno.test("two agents of one session run rounds concurrently in one process", async () => {

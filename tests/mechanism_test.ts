@@ -42,7 +42,10 @@ Deno.test("a mechanism registered through the composition root alone adds its ev
   );
   assert.ok(refused?.type === "tool.completed");
   assert.equal(refused.data.outcome, "denied");
-  assert.equal(refused.data.content, `Permission denied: the tally would pass ${TALLY_LIMIT} (it is 7)`);
+  assert.equal(
+    refused.data.content,
+    `Permission denied: the tally would pass ${TALLY_LIMIT} (it is 7)`,
+  );
   assert.ok(
     !t.events().some((e) => e.type === "tool.requested" && e.data.callId === "toolu_tally_3"),
     "a refused call records no intent",

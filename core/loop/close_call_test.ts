@@ -28,7 +28,10 @@ Deno.test("every call closed without running is an error result naming its outco
     assert.equal(closed.callId, "toolu_1");
     assert.equal(closed.name, "bash");
   }
-  assert.equal(closings[5]?.content, "Permission denied: Bash(rm *) is denied in .claude/settings.json");
+  assert.equal(
+    closings[5]?.content,
+    "Permission denied: Bash(rm *) is denied in .claude/settings.json",
+  );
   assert.equal(closings[6]?.content, "Blocked by a hook: lint hook exited 2");
   assert.match(closings[1]?.content ?? "", /^Interrupted: outcome unknown/);
   assert.match(closings[2]?.content ?? "", /max_tokens/);

@@ -1,7 +1,9 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { baseInputSchema } from "./_base_input_schema.ts";
 import { CappedOutput } from "./_capped_output.ts";
 import { errorMessage, formatNumber } from "./_format.ts";
-import type { Tool, ToolCallContext, ToolResult } from "./tool.ts";
+import { lazySchema } from "./schema.ts";
+import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 
 /** Default and maximum command timeouts, in milliseconds. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -10,18 +12,21 @@ const OUTPUT_MAX_CHARS = 30_000;
 /** How long to keep reading after the command ends, for pipes held by escaped processes. */
 const PIPE_DRAIN_MS = 500;
 
-const schema = z.strictObject({
-  command: z.string().min(1).describe("The bash command to run"),
-  timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(
-    `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
-  ),
-  description: z.string().optional().describe(
-    'What the command does in 5-10 words, shown to the user, e.g. "Run the unit tests"',
-  ),
-});
+/** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
+function inputSchema(z: Zod) {
+  return z.strictObject({
+    command: z.string().min(1).describe("The bash command to run"),
+    timeout: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(
+      `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
+    ),
+    description: z.string().optional().describe(
+      'What the command does in 5-10 words, shown to the user, e.g. "Run the unit tests"',
+    ),
+  });
+}
 
 /** Input of the bash tool. */
-export type BashInput = z.infer<typeof schema>;
+export type BashInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /**
  * Runs `bash "$@"` as a child and exits with its status; on SIGTERM (sent by the kernel when
@@ -63,7 +68,8 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
   return {
     name: "bash",
     description,
-    schema,
+    schema: lazySchema(inputSchema),
+    inputSchema: baseInputSchema("bash"),
     kind: "effect",
     readOnly: false,
     summarize: (input) => summarizeCommand(input.command),

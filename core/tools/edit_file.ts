@@ -1,25 +1,30 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { baseInputSchema } from "./_base_input_schema.ts";
 import { errorMessage, plural } from "./_format.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { decodeText, notTextMessage } from "./_text_file.ts";
-import type { Tool, ToolResult } from "./tool.ts";
+import { lazySchema } from "./schema.ts";
+import type { Tool, ToolResult, Zod } from "./tool.ts";
 import { protectedPathMessage, resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
 
-const schema = z.strictObject({
-  path: z.string().min(1).describe(
-    "Path of the file to edit, relative to the workspace root (absolute paths must lie inside the workspace)",
-  ),
-  old_string: z.string().describe(
-    "The exact text to replace, including whitespace and indentation; it must occur exactly once unless replace_all is true",
-  ),
-  new_string: z.string().describe("The text to put in its place (must differ from old_string)"),
-  replace_all: z.boolean().optional().describe(
-    "Replace every occurrence of old_string instead of requiring exactly one (default false)",
-  ),
-});
+/** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
+function inputSchema(z: Zod) {
+  return z.strictObject({
+    path: z.string().min(1).describe(
+      "Path of the file to edit, relative to the workspace root (absolute paths must lie inside the workspace)",
+    ),
+    old_string: z.string().describe(
+      "The exact text to replace, including whitespace and indentation; it must occur exactly once unless replace_all is true",
+    ),
+    new_string: z.string().describe("The text to put in its place (must differ from old_string)"),
+    replace_all: z.boolean().optional().describe(
+      "Replace every occurrence of old_string instead of requiring exactly one (default false)",
+    ),
+  });
+}
 
 /** Input of the edit_file tool. */
-export type EditFileInput = z.infer<typeof schema>;
+export type EditFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** What the edit_file tool needs from its surroundings. */
 export interface EditFileToolDeps {
@@ -42,7 +47,8 @@ export function createEditFileTool(deps: EditFileToolDeps): Tool<EditFileInput> 
   return {
     name: "edit_file",
     description,
-    schema,
+    schema: lazySchema(inputSchema),
+    inputSchema: baseInputSchema("edit_file"),
     kind: "effect",
     readOnly: false,
     guidance:

@@ -44,9 +44,9 @@ export async function executeCall(
       isError: true,
     });
   }
-  const input = validateToolInput(tool, call.input);
-  if (!input.ok) return finish({ content: input.message, isError: true });
   try {
+    const input = await validateToolInput(tool, call.input);
+    if (!input.ok) return finish({ content: input.message, isError: true });
     return finish(await tool.run(input.value, context));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -39,7 +39,10 @@ Deno.test("a call that finished as the user pressed Ctrl-C is recorded as done, 
 });
 
 Deno.test("a call the tool stopped for the cancel is recorded as cancelled", async () => {
-  const tools = new Map([["fake", fakeTool({ content: "Stopped", isError: true, cancelled: true })]]);
+  const tools = new Map([[
+    "fake",
+    fakeTool({ content: "Stopped", isError: true, cancelled: true }),
+  ]]);
   const run = await executeCall(call, tools, callContext(cancelled()), clock);
   assert.equal(run.completed.outcome, "cancelled");
   assert.equal(run.completed.isError, true);

@@ -1,24 +1,26 @@
-// @ts-types="@types/picomatch"
-import picomatch from "picomatch";
-import { z } from "zod";
+import type { z } from "zod";
+import { baseInputSchema } from "./_base_input_schema.ts";
 import { errorMessage, formatNumber, plural } from "./_format.ts";
-import { walkFiles } from "./_walk.ts";
-import type { Tool, ToolCallContext, ToolResult } from "./tool.ts";
+import { lazySchema } from "./schema.ts";
+import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import { resolveInWorkspace } from "./workspace_path.ts";
 
 const MAX_RESULTS = 200;
 
-const schema = z.strictObject({
-  pattern: z.string().min(1).describe(
-    'Glob pattern matched against paths relative to the search directory, e.g. "**/*.ts" or "src/**/*.{js,jsx}"',
-  ),
-  path: z.string().optional().describe(
-    "Directory to search in, relative to the workspace root (default: the workspace root)",
-  ),
-});
+/** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
+function inputSchema(z: Zod) {
+  return z.strictObject({
+    pattern: z.string().min(1).describe(
+      'Glob pattern matched against paths relative to the search directory, e.g. "**/*.ts" or "src/**/*.{js,jsx}"',
+    ),
+    path: z.string().optional().describe(
+      "Directory to search in, relative to the workspace root (default: the workspace root)",
+    ),
+  });
+}
 
 /** Input of the glob tool. */
-export type GlobInput = z.infer<typeof schema>;
+export type GlobInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** What the glob tool needs from its surroundings. */
 export interface GlobToolDeps {
@@ -40,7 +42,8 @@ export function createGlobTool(deps: GlobToolDeps): Tool<GlobInput> {
   return {
     name: "glob",
     description,
-    schema,
+    schema: lazySchema(inputSchema),
+    inputSchema: baseInputSchema("glob"),
     kind: "effect",
     readOnly: true,
     guidance: "Use glob and grep to find things, read_file to read them; use bash for builds, " +
@@ -71,6 +74,12 @@ async function glob(
   const notDirectory = await checkDirectory(dir.path, dir.relative);
   if (notDirectory) return { content: notDirectory, isError: true };
 
+  // picomatch and the walker (with `ignore`) load on the first search, not at start-up.
+  const [{ default: picomatch }, { walkFiles }] = await Promise.all([
+    // @ts-types="@types/picomatch"
+    import("picomatch"),
+    import("./_walk.ts"),
+  ]);
   let isMatch: (path: string) => boolean;
   try {
     isMatch = picomatch(pattern, { dot: true });

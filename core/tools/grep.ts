@@ -1,41 +1,44 @@
-// @ts-types="@types/picomatch"
-import picomatch from "picomatch";
 import { basename } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { baseInputSchema } from "./_base_input_schema.ts";
 import { errorMessage } from "./_format.ts";
-import { decodeText } from "./_text_file.ts";
-import { type WalkedFile, walkFiles } from "./_walk.ts";
 import { GrepOutput } from "./_grep_output.ts";
-import type { Tool, ToolCallContext, ToolResult } from "./tool.ts";
+import { decodeText } from "./_text_file.ts";
+import type { WalkedFile } from "./_walk.ts";
+import { lazySchema } from "./schema.ts";
+import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import { resolveInWorkspace } from "./workspace_path.ts";
 
 /** Files larger than this are skipped (they are rarely source and would crowd the output). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-const schema = z.strictObject({
-  pattern: z.string().min(1).describe(
-    'JavaScript regular expression to search for, e.g. "function\\s+\\w+" or "TODO|FIXME"',
-  ),
-  path: z.string().optional().describe(
-    "File or directory to search, relative to the workspace root (default: the workspace root)",
-  ),
-  glob: z.string().optional().describe(
-    'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (matched against file names) or "src/**/*.ts" (matched against paths relative to path)',
-  ),
-  ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)"),
-  output_mode: z.enum(["files_with_matches", "content", "count"]).optional().describe(
-    '"files_with_matches" (default) lists the files that match; "content" shows matching lines as path:line:text; "count" shows path:count per file',
-  ),
-  context: z.number().int().min(0).max(50).optional().describe(
-    "Lines of context to show before and after each match (content mode only; default 0)",
-  ),
-  head_limit: z.number().int().min(1).optional().describe(
-    "Show only the first N entries: lines in content mode, files otherwise",
-  ),
-});
+/** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
+function inputSchema(z: Zod) {
+  return z.strictObject({
+    pattern: z.string().min(1).describe(
+      'JavaScript regular expression to search for, e.g. "function\\s+\\w+" or "TODO|FIXME"',
+    ),
+    path: z.string().optional().describe(
+      "File or directory to search, relative to the workspace root (default: the workspace root)",
+    ),
+    glob: z.string().optional().describe(
+      'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (matched against file names) or "src/**/*.ts" (matched against paths relative to path)',
+    ),
+    ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)"),
+    output_mode: z.enum(["files_with_matches", "content", "count"]).optional().describe(
+      '"files_with_matches" (default) lists the files that match; "content" shows matching lines as path:line:text; "count" shows path:count per file',
+    ),
+    context: z.number().int().min(0).max(50).optional().describe(
+      "Lines of context to show before and after each match (content mode only; default 0)",
+    ),
+    head_limit: z.number().int().min(1).optional().describe(
+      "Show only the first N entries: lines in content mode, files otherwise",
+    ),
+  });
+}
 
 /** Input of the grep tool. */
-export type GrepInput = z.infer<typeof schema>;
+export type GrepInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** What the grep tool needs from its surroundings. */
 export interface GrepToolDeps {
@@ -58,7 +61,8 @@ export function createGrepTool(deps: GrepToolDeps): Tool<GrepInput> {
   return {
     name: "grep",
     description,
-    schema,
+    schema: lazySchema(inputSchema),
+    inputSchema: baseInputSchema("grep"),
     kind: "effect",
     readOnly: true,
     summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
@@ -73,6 +77,12 @@ async function grep(
 ): Promise<ToolResult> {
   const regex = compile(input.pattern, input.ignore_case ? "i" : "");
   if (typeof regex === "string") return { content: regex, isError: true };
+  // picomatch and the walker (with `ignore`) load on the first search, not at start-up.
+  const [{ default: picomatch }, { walkFiles }] = await Promise.all([
+    // @ts-types="@types/picomatch"
+    import("picomatch"),
+    import("./_walk.ts"),
+  ]);
   let fileFilter: ((file: WalkedFile, searchRelative: string) => boolean) | undefined;
   if (input.glob !== undefined) {
     const glob = input.glob;

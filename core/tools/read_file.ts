@@ -1,28 +1,33 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { baseInputSchema } from "./_base_input_schema.ts";
 import { errorMessage, formatNumber, plural } from "./_format.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { looksBinary, notTextMessage } from "./_text_file.ts";
-import type { Tool, ToolResult } from "./tool.ts";
+import { lazySchema } from "./schema.ts";
+import type { Tool, ToolResult, Zod } from "./tool.ts";
 import { resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 const MAX_OUTPUT_CHARS = 100_000;
 
-const schema = z.strictObject({
-  path: z.string().min(1).describe(
-    "Path of the file to read, relative to the workspace root (absolute paths must lie inside the workspace)",
-  ),
-  offset: z.number().int().min(1).optional().describe(
-    "1-based line number to start reading from (default 1); use it with limit for large files",
-  ),
-  limit: z.number().int().min(1).optional().describe(
-    `Maximum number of lines to read (default ${DEFAULT_LIMIT})`,
-  ),
-});
+/** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
+function inputSchema(z: Zod) {
+  return z.strictObject({
+    path: z.string().min(1).describe(
+      "Path of the file to read, relative to the workspace root (absolute paths must lie inside the workspace)",
+    ),
+    offset: z.number().int().min(1).optional().describe(
+      "1-based line number to start reading from (default 1); use it with limit for large files",
+    ),
+    limit: z.number().int().min(1).optional().describe(
+      `Maximum number of lines to read (default ${DEFAULT_LIMIT})`,
+    ),
+  });
+}
 
 /** Input of the read_file tool. */
-export type ReadFileInput = z.infer<typeof schema>;
+export type ReadFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** What the read_file tool needs from its surroundings. */
 export interface ReadFileToolDeps {
@@ -45,7 +50,8 @@ export function createReadFileTool(deps: ReadFileToolDeps): Tool<ReadFileInput> 
   return {
     name: "read_file",
     description,
-    schema,
+    schema: lazySchema(inputSchema),
+    inputSchema: baseInputSchema("read_file"),
     kind: "effect",
     readOnly: true,
     summarize: (input) => input.path,

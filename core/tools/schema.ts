@@ -1,5 +1,5 @@
-import { z } from "zod";
-import type { AnyTool, Tool } from "./tool.ts";
+import type { z } from "zod";
+import type { AnyTool, Tool, Zod } from "./tool.ts";
 
 /** A tool as the Messages API expects it in `tools`. */
 export interface ToolDefinition {
@@ -34,28 +34,78 @@ const KEY_ORDER = [
 ];
 
 /**
- * The definition the model sees for `tool`: its name, description and input JSON Schema (the
- * schema's `$schema` key and zod's implicit safe-integer bounds dropped, keys in a stable order).
- * Pure.
+ * The definition the model sees for `tool`: its name, description and input JSON Schema, the
+ * precomputed `inputSchema` when the tool has one, else {@link inputJsonSchema} of its schema.
+ * Pure. Throws for a tool whose schema is built on first use and that gives no `inputSchema`.
  */
 export function toolDefinition(tool: AnyTool): ToolDefinition {
-  const schema = z.toJSONSchema(tool.schema, {
+  let inputSchema = tool.inputSchema;
+  if (inputSchema === undefined) {
+    if (typeof tool.schema === "function") {
+      throw new Error(
+        `Tool "${tool.name}" builds its schema on first use, so it needs inputSchema`,
+      );
+    }
+    inputSchema = inputJsonSchema(tool.schema);
+  }
+  return { name: tool.name, description: tool.description, input_schema: inputSchema };
+}
+
+/**
+ * The JSON Schema of the input `schema` accepts, as the model sees it: the `$schema` key and
+ * zod's implicit safe-integer bounds dropped, keys in a stable order. Pure.
+ */
+export function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = schema.toJSONSchema({
     io: "input",
     override: ({ jsonSchema }) => {
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
     },
   }) as Record<string, unknown>;
-  delete schema.$schema;
-  return { name: tool.name, description: tool.description, input_schema: orderKeys(schema) };
+  delete json.$schema;
+  return orderKeys(json);
 }
 
 /**
- * Checks `input` against the tool's schema. On failure the message names every wrong field, e.g.
- * `Invalid input for read_file: "path" is required; "limit" must be a number`. Pure.
+ * A tool's `schema` built on first use: `build` gets zod's functions once zod is imported, so a
+ * tool module written this way does not load zod (~12 ms) when it is loaded. The tool must then
+ * give `inputSchema`.
  */
-export function validateToolInput<Input>(tool: Tool<Input>, input: unknown): ToolInputCheck<Input> {
-  const result = tool.schema.safeParse(input);
+export function lazySchema<Schema extends z.ZodType>(
+  build: (z: Zod) => Schema,
+): () => Promise<Schema> {
+  return () => import("./_zod.ts").then(build);
+}
+
+const schemas = new WeakMap<AnyTool, Promise<z.ZodType>>();
+
+/**
+ * The tool's zod schema, built the first time it is asked for when the tool builds it on first
+ * use, then kept for that tool object. Rejects if building it fails (and tries again next time).
+ */
+export function loadToolSchema<Input>(tool: Tool<Input>): Promise<z.ZodType<Input>> {
+  const { schema } = tool;
+  if (typeof schema !== "function") return Promise.resolve(schema);
+  let loaded = schemas.get(tool) as Promise<z.ZodType<Input>> | undefined;
+  if (!loaded) {
+    loaded = schema();
+    schemas.set(tool, loaded);
+    loaded.catch(() => schemas.delete(tool));
+  }
+  return loaded;
+}
+
+/**
+ * Checks `input` against the tool's schema (built first if it is built on first use). On failure
+ * the message names every wrong field, e.g. `Invalid input for read_file: "path" is required;
+ * "limit" must be a number`. Rejects only if the schema cannot be built.
+ */
+export async function validateToolInput<Input>(
+  tool: Tool<Input>,
+  input: unknown,
+): Promise<ToolInputCheck<Input>> {
+  const result = (await loadToolSchema(tool)).safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const problems = result.error.issues.map((issue) => describeIssue(issue, input));
   return { ok: false, message: `Invalid input for ${tool.name}: ${problems.join("; ")}` };

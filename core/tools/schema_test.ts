@@ -53,22 +53,22 @@ Deno.test("every field the model sees has a description", () => {
   }
 });
 
-Deno.test("validateToolInput returns the parsed value for valid input", () => {
-  assert.deepEqual(validateToolInput(tool("read_file"), { path: "a.ts", limit: 10 }), {
+Deno.test("validateToolInput returns the parsed value for valid input", async () => {
+  assert.deepEqual(await validateToolInput(tool("read_file"), { path: "a.ts", limit: 10 }), {
     ok: true,
     value: { path: "a.ts", limit: 10 },
   });
 });
 
-Deno.test("validateToolInput names each missing or mistyped field", () => {
-  assert.deepEqual(validateToolInput(tool("read_file"), { limit: "10" }), {
+Deno.test("validateToolInput names each missing or mistyped field", async () => {
+  assert.deepEqual(await validateToolInput(tool("read_file"), { limit: "10" }), {
     ok: false,
     message: 'Invalid input for read_file: "path" is required; "limit" must be a number',
   });
 });
 
-Deno.test("validateToolInput explains bounds, integers, enums and unknown fields", () => {
-  const check = validateToolInput(tool("read_file"), {
+Deno.test("validateToolInput explains bounds, integers, enums and unknown fields", async () => {
+  const check = await validateToolInput(tool("read_file"), {
     path: "",
     offset: 0,
     limit: 1.5,
@@ -80,19 +80,19 @@ Deno.test("validateToolInput explains bounds, integers, enums and unknown fields
       'Invalid input for read_file: "path" must not be empty; "offset" must be at least 1; ' +
       '"limit" must be an integer; unknown field "file_path"',
   });
-  assert.deepEqual(validateToolInput(tool("grep"), { pattern: "x", output_mode: "lines" }), {
+  assert.deepEqual(await validateToolInput(tool("grep"), { pattern: "x", output_mode: "lines" }), {
     ok: false,
     message:
       'Invalid input for grep: "output_mode" must be one of "files_with_matches", "content", "count"',
   });
-  assert.deepEqual(validateToolInput(tool("bash"), { command: "ls", timeout: 900_000 }), {
+  assert.deepEqual(await validateToolInput(tool("bash"), { command: "ls", timeout: 900_000 }), {
     ok: false,
     message: 'Invalid input for bash: "timeout" must be at most 600000',
   });
 });
 
-Deno.test("validateToolInput refuses input that is not an object", () => {
-  assert.deepEqual(validateToolInput(tool("glob"), "**/*.ts"), {
+Deno.test("validateToolInput refuses input that is not an object", async () => {
+  assert.deepEqual(await validateToolInput(tool("glob"), "**/*.ts"), {
     ok: false,
     message: "Invalid input for glob: expected an object with the tool's fields, not a string",
   });

@@ -42,6 +42,9 @@ export interface ToolCallContext {
  */
 export type ToolKind = "effect" | "decider" | "composite";
 
+/** The zod functions a schema built on first use receives (see `lazySchema`). */
+export type Zod = typeof import("./_zod.ts");
+
 /**
  * A tool the model can call: a zod schema (its JSON Schema is what the model sees and what the
  * model's input is validated against) and a `run` that never throws.
@@ -49,7 +52,19 @@ export type ToolKind = "effect" | "decider" | "composite";
 export interface Tool<Input = unknown> {
   name: string;
   description: string;
-  schema: z.ZodType<Input>;
+  /**
+   * The input's zod schema, or a function that imports and builds it, called on the tool's first
+   * call (`lazySchema`), so that loading the tool does not load zod. A tool whose schema is built
+   * on first use must give `inputSchema`.
+   */
+  schema: z.ZodType<Input> | (() => Promise<z.ZodType<Input>>);
+  /**
+   * The JSON Schema the model sees (the definition's `input_schema`), when the tool ships it
+   * precomputed, so that no request has to derive it from `schema`. It must equal what `schema`
+   * gives: the base tools take theirs from the generated `base_tool_definitions.json`, which a
+   * test compares with zod's output.
+   */
+  inputSchema?: Record<string, unknown>;
   kind: ToolKind;
   /** True for tools with no side effects (safe to re-run after a crash). */
   readOnly: boolean;

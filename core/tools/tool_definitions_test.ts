@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createBaseTools } from "./base_tools.ts";
-import { toolDefinition } from "./schema.ts";
+import { inputJsonSchema, loadToolSchema, toolDefinition } from "./schema.ts";
 
-const snapshotUrl = new URL("./testdata/tool_definitions.json", import.meta.url);
+const snapshotUrl = new URL("./base_tool_definitions.json", import.meta.url);
 const updateHint = "If the change is intended, run UPDATE_SNAPSHOTS=1 deno test -A core/tools/ " +
   "and review the diff of the snapshot";
 
@@ -18,9 +18,18 @@ function firstDifference(expected: string, actual: string): string {
   }`;
 }
 
+/** The base tools' definitions as their zod schemas give them, not as the tools ship them. */
+function derivedDefinitions() {
+  const tools = createBaseTools({ workspace: "/nonexistent-workspace" });
+  return Promise.all(tools.map(async (tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: inputJsonSchema(await loadToolSchema(tool)),
+  })));
+}
+
 Deno.test("the tool definitions the model sees match the committed snapshot", async () => {
-  const definitions = createBaseTools({ workspace: "/nonexistent-workspace" }).map(toolDefinition);
-  const actual = `${JSON.stringify(definitions, null, 2)}\n`;
+  const actual = `${JSON.stringify(await derivedDefinitions(), null, 2)}\n`;
   if (Deno.env.get("UPDATE_SNAPSHOTS") === "1") {
     await Deno.writeTextFile(snapshotUrl, actual);
     return;
@@ -38,4 +47,13 @@ Deno.test("the tool definitions the model sees match the committed snapshot", as
       }\n${updateHint}`,
     );
   }
+});
+
+Deno.test("the base tools send the snapshot's definitions, byte for byte what zod gives", async () => {
+  const tools = createBaseTools({ workspace: "/nonexistent-workspace" });
+  assert.equal(
+    JSON.stringify(tools.map(toolDefinition)),
+    JSON.stringify(await derivedDefinitions()),
+    updateHint,
+  );
 });

@@ -1,18 +1,23 @@
 import { dirname } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { baseInputSchema } from "./_base_input_schema.ts";
 import { countLines, errorMessage, plural } from "./_format.ts";
-import type { Tool, ToolResult } from "./tool.ts";
+import { lazySchema } from "./schema.ts";
+import type { Tool, ToolResult, Zod } from "./tool.ts";
 import { protectedPathMessage, resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
 
-const schema = z.strictObject({
-  path: z.string().min(1).describe(
-    "Path of the file to write, relative to the workspace root (absolute paths must lie inside the workspace)",
-  ),
-  content: z.string().describe("The complete new content of the file"),
-});
+/** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
+function inputSchema(z: Zod) {
+  return z.strictObject({
+    path: z.string().min(1).describe(
+      "Path of the file to write, relative to the workspace root (absolute paths must lie inside the workspace)",
+    ),
+    content: z.string().describe("The complete new content of the file"),
+  });
+}
 
 /** Input of the write_file tool. */
-export type WriteFileInput = z.infer<typeof schema>;
+export type WriteFileInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** What the write_file tool needs from its surroundings. */
 export interface WriteFileToolDeps {
@@ -35,7 +40,8 @@ export function createWriteFileTool(deps: WriteFileToolDeps): Tool<WriteFileInpu
   return {
     name: "write_file",
     description,
-    schema,
+    schema: lazySchema(inputSchema),
+    inputSchema: baseInputSchema("write_file"),
     kind: "effect",
     readOnly: false,
     summarize: (input) => input.path,

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { buildProgram, plainAgentFlags } from "./main.ts";
+
+/** What commander makes of `args` for the agent command, or undefined when it is not one. */
+async function commanderFlags(args: string[]): Promise<unknown> {
+  const sink = { write: () => {} };
+  const io = { stdout: sink, stderr: sink } as unknown as Parameters<typeof buildProgram>[0];
+  const program = await buildProgram(io, { get: () => undefined, toObject: () => ({}) }, () => {});
+  let flags: unknown;
+  program.commands.find((c) => c.name() === "agent")?.action((...args: unknown[]) => {
+    flags = { ...(args.at(-2) as Record<string, unknown>) };
+  });
+  program.exitOverride();
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync(args, { from: "user" });
+  } catch {
+    return undefined;
+  }
+  return flags;
+}
+
+const CASES = [
+  [],
+  ["agent"],
+  ["-p", "fix the test"],
+  ["agent", "-p", "fix it", "--output-format", "stream-json"],
+  ["--print", "hi", "--model", "claude-x", "--max-turns", "3"],
+  ["-p", "--output-format", "json"],
+  ["-p"],
+  ["-c"],
+  ["--continue", "-p", "go on"],
+  ["--resume", "3f0c", "--workspace", "../other", "--log", "/tmp/l.jsonl"],
+  ["--fork", "3f0c@12", "-p", "try again"],
+  ["-p", "x", "--max-turns", "0"],
+  ["-p", "x", "--output-format", "yaml"],
+  ["-p", "-5"],
+  ["--unknown"],
+  ["sessions"],
+  ["replay", "log.jsonl"],
+];
+
+Deno.test("the fast path reads a plain agent call exactly as commander does, or leaves it to commander", async () => {
+  for (const args of CASES) {
+    const fast = plainAgentFlags(args);
+    if (fast === undefined) continue;
+    assert.deepEqual(fast, await commanderFlags(args), `args: ${JSON.stringify(args)}`);
+  }
+  assert.equal(plainAgentFlags(["sessions"]), undefined);
+  assert.equal(plainAgentFlags(["-p", "x", "--max-turns", "0"]), undefined);
+  assert.equal(plainAgentFlags(["--unknown"]), undefined);
+});

@@ -35,7 +35,7 @@ export async function openRuntime(options: {
 }): Promise<Runtime> {
   const { workspace, env, logPath } = options;
   const settings = loadSettings({ workspace, home: env.get("HOME") }).then((loaded) => {
-    for (const d of loaded.diagnostics) options.onNotice(`${d.path}: ${d.message}`);
+    for (const d of loaded.diagnostics) options.onNotice(d.message);
     return loaded.items.settings;
   });
   const ignored = ignoreLogDirectory(logPath, workspace);

@@ -22,7 +22,7 @@ export async function callModel(
       context.deps.pool(scope),
       context.deps.sections(scope),
     );
-    const digest = requestDigest(body);
+    const digest = await requestDigest(body);
     await context.append(
       [context.event("model.requested", { model: body.model, digest, attempt })],
       { sync: false },

@@ -34,7 +34,7 @@ Deno.test("the request marks cache breakpoints on the last tool and the last mes
   assert.equal(body.stream, true);
 });
 
-Deno.test("the digest ignores key order and changes with any content", () => {
+Deno.test("the digest ignores key order and changes with any content", async () => {
   const a = buildRequest({
     model: "m",
     maxTokens: 1,
@@ -43,7 +43,7 @@ Deno.test("the digest ignores key order and changes with any content", () => {
     messages: [{ role: "user", content: [{ type: "text", text: "x" }] }],
   });
   const b = JSON.parse(JSON.stringify(a, Object.keys(a).reverse()));
-  assert.equal(requestDigest(a), requestDigest({ ...b, ...a }));
+  assert.equal(await requestDigest(a), await requestDigest({ ...b, ...a }));
   const c = buildRequest({
     model: "m",
     maxTokens: 1,
@@ -51,7 +51,7 @@ Deno.test("the digest ignores key order and changes with any content", () => {
     tools,
     messages: [{ role: "user", content: [{ type: "text", text: "y" }] }],
   });
-  assert.notEqual(requestDigest(a), requestDigest(c));
+  assert.notEqual(await requestDigest(a), await requestDigest(c));
   assert.equal(
     canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } }),
     '{"a":{"c":[3,{"e":2,"f":1}],"d":2},"b":1}',

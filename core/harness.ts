@@ -7,9 +7,8 @@
  */
 import type { EventListener, EventStore } from "../events/store.ts";
 import type { Envelope } from "../events/event_types.ts";
-import type { ModelClient, ModelError } from "./effects/model_client.ts";
 import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
-import type { LoopDeps } from "./loop/loop_deps.ts";
+import type { LoopDeps, LoopEffects } from "./loop/loop_deps.ts";
 import { composeStages } from "./loop/stages.ts";
 import type { Mechanism } from "./mechanism.ts";
 import type { Settings } from "./settings/settings.ts";
@@ -26,20 +25,16 @@ export const DEFAULT_AGENT = "lead";
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
 export const MECHANISMS: readonly Mechanism[] = [];
 
-/** The effects a harness runs on: live ones for the CLI and tests, served ones for replay. */
-export interface HarnessEffects {
-  model: ModelClient;
-  /** Wall clock. */
-  clock: () => Date;
+/**
+ * The effects a harness runs on: live ones for the CLI and tests, served ones for replay. As the
+ * loop's (see `LoopEffects`), with a monotonic clock for tool durations and the call runner
+ * optional (live by default: run the tool).
+ */
+export type HarnessEffects = Omit<LoopEffects, "runCall"> & {
   /** Monotonic milliseconds, for tool durations. */
   monotonicMs: () => number;
-  /** Wait `ms`; rejects when `signal` aborts. */
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** Delay before retrying after `attempt` failed with `error`, or null to give up. */
-  retryDelay: (attempt: number, error: ModelError) => number | null;
-  /** How a call gets its result; live by default (run the tool). */
   runCall?: CallRunner;
-}
+};
 
 /** What a harness is built from. */
 export interface HarnessOptions {
@@ -103,17 +98,14 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     () => baseTools,
     ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
   ];
-  const { effects } = options;
+  const { monotonicMs, runCall, ...effects } = options.effects;
   const deps: LoopDeps = {
     store,
     state,
     effects: {
-      model: effects.model,
-      clock: effects.clock,
-      sleep: effects.sleep,
-      retryDelay: effects.retryDelay,
-      runCall: effects.runCall ??
-        ((call, tools, context) => executeCall(call, tools, context, effects.monotonicMs)),
+      ...effects,
+      runCall: runCall ??
+        ((call, tools, context) => executeCall(call, tools, context, monotonicMs)),
     },
     stages: composeStages(mechanisms.flatMap((m) => (m.stages ? [m.stages] : []))),
     pool: (scope) => toolPool(scope, sources),

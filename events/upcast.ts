@@ -15,6 +15,12 @@ export type UpcasterTable = Readonly<Partial<Record<number, Upcaster>>>;
 /** The steps this build ships, one small function per version. */
 export const UPCASTERS: UpcasterTable = { 1: upcastV1 };
 
+/** How v1 worded a call cut off by max_tokens and a call a new prompt superseded. */
+const V1_NOT_RUN = [
+  "Not run: your reply hit the output token limit (max_tokens) while this call was being written",
+  "Not run: the session was interrupted before this call started.",
+];
+
 /**
  * v1 → v2: a model call is a round, not a turn (`turn.started.turnsBefore` → `roundsBefore`,
  * `turn.ended.turns` → `rounds`), and every result the harness made up without running the tool
@@ -35,8 +41,11 @@ function upcastV1(raw: RawEvent): RawEvent {
       return { ...raw, data: { reason, rounds: turns, ...rest } };
     }
     case "tool.completed": {
-      const notRun = typeof fields.content === "string" && fields.content.startsWith("Not run:");
-      if (!notRun || !(fields.outcome === undefined || fields.outcome === "interrupted")) {
+      // Only the two results v1's loop made up, never a tool's own output that says "Not run".
+      const made = fields.isError === true && fields.durationMs === 0 &&
+        typeof fields.content === "string" &&
+        V1_NOT_RUN.some((prefix) => (fields.content as string).startsWith(prefix));
+      if (!made || !(fields.outcome === undefined || fields.outcome === "interrupted")) {
         return raw;
       }
       return { ...raw, data: { ...fields, outcome: "not_run" } };

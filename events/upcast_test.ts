@@ -33,6 +33,10 @@ function completed(content: string, outcome?: string): Record<string, unknown> {
   return outcome === undefined ? data : { ...data, outcome };
 }
 
+const CUT_OFF =
+  "Not run: your reply hit the output token limit (max_tokens) while this call was being written, so its input may be incomplete.";
+const SUPERSEDED = "Not run: the session was interrupted before this call started.";
+
 Deno.test("the shipped table has exactly one step for each version below the current one", () => {
   const versions = Object.keys(UPCASTERS).map(Number).sort((a, b) => a - b);
   assert.deepEqual(versions, Array.from({ length: CURRENT_VERSION - 1 }, (_, i) => i + 1));
@@ -61,20 +65,20 @@ Deno.test("v1 → v2: turn.ended's turns becomes rounds, the reason and message 
 });
 
 Deno.test("v1 → v2: a 'Not run:' result without outcome or marked interrupted becomes not_run", () => {
-  const cutOff = v1("tool.completed", completed("Not run: the input was cut off by max_tokens"));
+  const cutOff = v1("tool.completed", completed(CUT_OFF));
   assert.deepEqual(toV2(cutOff), {
     ...cutOff,
     v: 2,
-    data: completed("Not run: the input was cut off by max_tokens", "not_run"),
+    data: completed(CUT_OFF, "not_run"),
   });
   const neverStarted = v1(
     "tool.completed",
-    completed("Not run: a new prompt superseded this call", "interrupted"),
+    completed(SUPERSEDED, "interrupted"),
   );
   assert.deepEqual(toV2(neverStarted), {
     ...neverStarted,
     v: 2,
-    data: completed("Not run: a new prompt superseded this call", "not_run"),
+    data: completed(SUPERSEDED, "not_run"),
   });
 });
 
@@ -86,6 +90,9 @@ Deno.test("v1 → v2: other tool results keep their outcome, or their lack of on
     completed("total 0"),
     completed("not run: lower case is not the marker"),
     completed("Exit code 1. Not run: only the start counts"),
+    { ...completed(SUPERSEDED), isError: false },
+    { ...completed(CUT_OFF), durationMs: 12 },
+    completed("Not run: dry-run mode"),
   ];
   for (const data of untouched) {
     const given = v1("tool.completed", data);
@@ -113,7 +120,7 @@ Deno.test("v1 → v2 does not mutate the line it is given", () => {
   const lines = [
     v1("turn.started", { turnsBefore: 3, maxTurns: null }),
     v1("turn.ended", { reason: "completed", turns: 3 }),
-    v1("tool.completed", completed("Not run: cut off", "interrupted")),
+    v1("tool.completed", completed(SUPERSEDED, "interrupted")),
   ];
   const before = structuredClone(lines);
   for (const given of lines) toV2(given);
@@ -125,7 +132,7 @@ Deno.test("a v1 log reads back as v2 through readLog, and the file is left as it
   const path = join(dir.path, "events.jsonl");
   const text = [
     v1("turn.started", { turnsBefore: 0, maxTurns: null }, 1),
-    v1("tool.completed", completed("Not run: cut off by max_tokens"), 2),
+    v1("tool.completed", completed(CUT_OFF), 2),
     v1("turn.ended", { reason: "max_turns", turns: 2 }, 3),
   ].map((raw) => `${JSON.stringify(raw)}\n`).join("");
   await Deno.writeTextFile(path, text);
@@ -133,7 +140,7 @@ Deno.test("a v1 log reads back as v2 through readLog, and the file is left as it
   const read = await readEvents(path, { upcasters: UPCASTERS });
   assert.deepEqual(read.map((e) => [e.v, e.seq, e.type, e.data]), [
     [2, 1, "turn.started", { roundsBefore: 0, maxTurns: null }],
-    [2, 2, "tool.completed", completed("Not run: cut off by max_tokens", "not_run")],
+    [2, 2, "tool.completed", completed(CUT_OFF, "not_run")],
     [2, 3, "turn.ended", { reason: "max_turns", rounds: 2 }],
   ]);
   const streamed: Envelope[] = [];

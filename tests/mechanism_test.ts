@@ -90,12 +90,8 @@ Deno.test("replaying without the mechanism diverges at the first request, whose 
 const onceMore: Mechanism = {
   name: "once more",
   stages: {
-    afterModel(context) {
-      const view = context.view().sessions.byId[context.session];
-      const asked = view?.agents[context.agent]?.messages.some((m) =>
-        m.content.some((b) => b.type === "text" && b.text === "Check your answer once more.")
-      );
-      if (asked) return Promise.resolve({ events: [], continueTurn: false });
+    afterModel(_context, _reply, continued) {
+      if (continued > 0) return Promise.resolve({ events: [], continueTurn: false });
       return Promise.resolve({
         events: [{ type: "user.prompted", data: { text: "Check your answer once more." } }],
         continueTurn: true,

@@ -1,5 +1,6 @@
 import type {
   ConversationMessage,
+  EventOrigin,
   ModelFailureKind,
   ModelResponded,
 } from "../../events/event_types.ts";
@@ -34,6 +35,8 @@ export type ModelReply = ModelResponded;
 
 /** Options of one model call. */
 export interface SendOptions {
+  /** Whose round this is (replay serves each agent's recorded answers). */
+  origin: EventOrigin;
   signal: AbortSignal;
   /** Called with each piece of assistant text as it streams in. */
   onText?: (delta: string) => void;

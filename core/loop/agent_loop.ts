@@ -91,6 +91,7 @@ export class AgentLoop {
   /** Send a prompt and run the turn to its end. */
   async prompt(text: string, options: RunOptions): Promise<TurnResult> {
     const context = this.#context;
+    await context.settle();
     const before = await context.deps.stages.beforePrompt(context.stage(options.signal), text);
     await context.append([...context.stamp(before), context.event("user.prompted", { text })], {
       sync: false,
@@ -111,6 +112,7 @@ export class AgentLoop {
     options: RunOptions,
   ): Promise<TurnResult | null> {
     const context = this.#context;
+    await context.settle();
     const before = prompt === undefined
       ? []
       : await context.deps.stages.beforePrompt(context.stage(options.signal), prompt);

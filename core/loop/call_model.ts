@@ -13,7 +13,9 @@ export async function callModel(
   onText?: (delta: string) => void,
 ): Promise<ModelReply | "cancelled" | ModelError> {
   const { effects } = context.deps;
+  const origin = { session: context.session, agent: context.agent };
   for (let attempt = 1;; attempt++) {
+    await context.settle();
     const scope = context.scope();
     const body = assembleRequest(
       scope.state,
@@ -28,7 +30,8 @@ export async function callModel(
       { sync: false },
     );
     try {
-      const reply = await effects.model.send(body, onText ? { signal, onText } : { signal });
+      const options = onText ? { signal, onText, origin } : { signal, origin };
+      const reply = await effects.model.send(body, options);
       await context.append([context.event("model.responded", reply)], { sync: true });
       return reply;
     } catch (error) {
@@ -37,7 +40,7 @@ export async function callModel(
         return "cancelled";
       }
       if (!(error instanceof ModelError)) throw error;
-      const retryInMs = effects.retryDelay(attempt, error);
+      const retryInMs = effects.retryDelay(attempt, error, origin);
       await context.append([context.event("model.failed", {
         attempt,
         kind: error.kind,

@@ -1,3 +1,4 @@
+import type { EventOrigin } from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import type { ModelClient, ModelError } from "../effects/model_client.ts";
 import type { SystemSection } from "../request/system_prompt.ts";
@@ -13,10 +14,17 @@ export interface LoopEffects {
   clock: () => Date;
   /** Wait `ms`; rejects when `signal` aborts. */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** Delay before retrying after `attempt` failed with `error`, or null to give up. */
-  retryDelay: (attempt: number, error: ModelError) => number | null;
+  /** Delay before `origin`'s next attempt after `attempt` failed with `error`, or null to give up. */
+  retryDelay: (attempt: number, error: ModelError, origin: EventOrigin) => number | null;
   /** Gives a call whose intent is recorded its result. */
   runCall: CallRunner;
+  /**
+   * Wait until what `origin` is about to read is as it was when the recorded run read it: the
+   * loop calls it before every step that reads the state (a stage, a request, a call). Live, in
+   * one process, there is nothing to wait for; replay waits until every event the log has before
+   * the agent's next one has been reproduced, so agents that ran at once see the same state.
+   */
+  settle?: (origin: EventOrigin) => Promise<void>;
 }
 
 /**

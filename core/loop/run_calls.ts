@@ -26,6 +26,7 @@ export async function runCalls(
       await context.append([context.event("tool.completed", closed)], { sync: false });
       continue;
     }
+    await context.settle();
     const gate = await context.deps.stages.gateCall(stage, call);
     const decided = context.stamp(gate.events ?? []);
     if (!gate.run) {
@@ -39,6 +40,7 @@ export async function runCalls(
       ...decided,
       context.event("tool.requested", { callId: call.id, name: call.name, input: call.input }),
     ], { sync: true });
+    await context.settle();
     const scope = context.scope();
     const run = await context.deps.effects.runCall(call, context.deps.pool(scope).byName, {
       signal,
@@ -51,6 +53,7 @@ export async function runCalls(
     await context.append([...run.events, context.event("tool.completed", run.completed)], {
       sync: false,
     });
+    await context.settle();
     await context.append(context.stamp(await context.deps.stages.afterCall(stage, call, run)), {
       sync: false,
     });

@@ -44,35 +44,55 @@ export async function runTurn(
     });
   }
   let rounds = 0;
+  let continued = 0;
+  let ending = false;
   const end = async (reason: TurnEndReason, message?: string): Promise<TurnResult> => {
+    ending = true;
     const total = context.agentView().rounds;
     const data = message === undefined
       ? { reason, rounds: total }
       : { reason, rounds: total, message };
     await context.append([context.event("turn.ended", data)], { sync: true });
     const result = message === undefined ? { reason, rounds } : { reason, rounds, message };
+    await context.settle();
     await context.append(context.stamp(await stages.turnEnded(stage, result)), { sync: false });
     return result;
   };
-  while (true) {
-    const pending = context.agentView().pendingCalls;
-    if (pending.length > 0) {
-      await runCalls(context, pending, signal);
-      continue;
+  try {
+    return await loop();
+  } catch (error) {
+    // A stage handler or an effect failed: the turn ends as failed, so the log says so and a
+    // reopened session does not take it for a crash. An error while ending (the log itself
+    // failed) goes up as it is.
+    if (ending) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    return await end("failed", `Stopped by an internal error: ${detail}`);
+  }
+
+  async function loop(): Promise<TurnResult> {
+    while (true) {
+      const pending = context.agentView().pendingCalls;
+      if (pending.length > 0) {
+        await runCalls(context, pending, signal);
+        continue;
+      }
+      if (signal.aborted) return await end("cancelled", "Cancelled by the user");
+      if (!awaitsModel(context.agentView())) return await end("completed");
+      if (maxTurns !== null && rounds >= maxTurns) {
+        return await end("max_turns", `Stopped after ${maxTurns} model turns (--max-turns)`);
+      }
+      await context.settle();
+      await context.append(context.stamp(await stages.beforeModel(stage)), { sync: false });
+      const outcome = await callModel(context, signal, options.onText);
+      if (outcome === "cancelled") return await end("cancelled", "Cancelled by the user");
+      if (outcome instanceof ModelError) return await end("failed", failureMessage(outcome));
+      rounds += 1;
+      if (outcome.content.some((block) => block.type === "tool_use")) continue;
+      await context.settle();
+      const after = await stages.afterModel(stage, outcome, continued);
+      await context.append(context.stamp(after.events), { sync: false });
+      if (!after.continueTurn) return await end("completed");
+      continued += 1;
     }
-    if (signal.aborted) return await end("cancelled", "Cancelled by the user");
-    if (!awaitsModel(context.agentView())) return await end("completed");
-    if (maxTurns !== null && rounds >= maxTurns) {
-      return await end("max_turns", `Stopped after ${maxTurns} model turns (--max-turns)`);
-    }
-    await context.append(context.stamp(await stages.beforeModel(stage)), { sync: false });
-    const outcome = await callModel(context, signal, options.onText);
-    if (outcome === "cancelled") return await end("cancelled", "Cancelled by the user");
-    if (outcome instanceof ModelError) return await end("failed", failureMessage(outcome));
-    rounds += 1;
-    if (outcome.content.some((block) => block.type === "tool_use")) continue;
-    const after = await stages.afterModel(stage, outcome);
-    await context.append(context.stamp(after.events), { sync: false });
-    if (!after.continueTurn) return await end("completed");
   }
 }

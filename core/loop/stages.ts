@@ -37,11 +37,14 @@ export interface StageHandlers {
   beforeModel?(context: StageContext): Promise<ReinEvent[]>;
   /**
    * The model answered without tool calls: events to record, and whether to go on with another
-   * round (a Stop hook that says "not done yet" records input and continues).
+   * round (a Stop hook that says "not done yet" records input and continues). `continued` counts
+   * how often this turn was continued so already, so a handler can stop insisting (Claude Code's
+   * `stop_hook_active`).
    */
   afterModel?(
     context: StageContext,
     reply: ModelReply,
+    continued: number,
   ): Promise<{ events: ReinEvent[]; continueTurn: boolean }>;
   /** Before a call's intent is recorded: let it run, or close it without running. */
   gateCall?(context: StageContext, call: PendingCall): Promise<GateDecision>;
@@ -58,6 +61,7 @@ export interface Stages {
   afterModel(
     context: StageContext,
     reply: ModelReply,
+    continued: number,
   ): Promise<{ events: ReinEvent[]; continueTurn: boolean }>;
   gateCall(context: StageContext, call: PendingCall): Promise<GateDecision>;
   afterCall(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
@@ -86,12 +90,12 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     beforeModel: (context) => each((h) => h.beforeModel, context),
     afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
     turnEnded: (context, result) => each((h) => h.turnEnded, context, result),
-    async afterModel(context, reply) {
+    async afterModel(context, reply, continued) {
       const events: ReinEvent[] = [];
       let continueTurn = false;
       for (const handler of handlers) {
         if (!handler.afterModel) continue;
-        const outcome = await handler.afterModel(context, reply);
+        const outcome = await handler.afterModel(context, reply, continued);
         events.push(...outcome.events);
         continueTurn ||= outcome.continueTurn;
       }

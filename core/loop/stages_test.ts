@@ -60,7 +60,7 @@ Deno.test("the turn continues after an answer when any handler says so", async (
     { afterModel: () => Promise.resolve({ events: [], continueTurn: false }) },
     { afterModel: () => Promise.resolve({ events: [note("not done")], continueTurn: true }) },
   ]);
-  assert.deepEqual(await stages.afterModel(context, reply), {
+  assert.deepEqual(await stages.afterModel(context, reply, 0), {
     events: [note("not done")],
     continueTurn: true,
   });

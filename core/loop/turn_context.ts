@@ -8,6 +8,7 @@ import type {
 import { agentOf, type AgentView, type SessionView } from "../state/sessions.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import type { LoopDeps } from "./loop_deps.ts";
+import { LOOP_EVENT_TYPES } from "./loop_events.ts";
 import type { StageContext } from "./stages.ts";
 
 /** One agent's loop as its stages see it: the deps, whose it is, and how it records. */
@@ -49,11 +50,21 @@ export class TurnContext {
     return { type, data, session: this.session, agent: this.agent } as NewEvent;
   }
 
-  /** Stamp events made by a tool or a stage as this agent's. */
+  /** Stamp events made by a stage as this agent's. Throws for a type only the loop records. */
   stamp(events: readonly ReinEvent[]): NewEvent[] {
+    const owned = events.find((event) => LOOP_EVENT_TYPES.has(event.type));
+    if (owned) {
+      throw new Error(`A stage returned a ${owned.type} event, which only the loop records`);
+    }
     return events.map((event) =>
       ({ ...event, session: this.session, agent: this.agent }) as NewEvent
     );
+  }
+
+  /** Wait until the state is what this agent's next step read when it was recorded. */
+  settle(): Promise<void> {
+    return this.deps.effects.settle?.({ session: this.session, agent: this.agent }) ??
+      Promise.resolve();
   }
 
   /** Append a batch; `sync` flushes it to disk before returning (tool intents, turn ends). */

@@ -1,37 +1,31 @@
-import type { Envelope, EventType } from "../../events/event_types.ts";
+import type { Envelope } from "../../events/event_types.ts";
+import { LOOP_EVENT_TYPES as LOOP_TYPES } from "../loop/loop_events.ts";
 import type { ToolRun } from "../tools/executor.ts";
 
 /**
  * One agent's recorded events in a session, with a cursor: what the replayed loop of that agent
- * must produce next. Events of fed types (arrivals from outside the loop) are marked so the
- * replay can feed them instead of expecting them.
+ * must produce next. `index` places each event in the session's order.
  */
 export class AgentTape {
   readonly events: readonly Envelope[];
-  readonly #fed: ReadonlySet<EventType>;
   readonly #index: ReadonlyMap<number, number>;
   cursor = 0;
-  /** Set when the loop went past the point where the recorded process died. */
-  crashed = false;
 
-  constructor(events: readonly Envelope[], fed: ReadonlySet<EventType>) {
+  constructor(events: readonly Envelope[], index: ReadonlyMap<number, number>) {
     this.events = events;
-    this.#fed = fed;
-    this.#index = new Map(events.map((event, i) => [event.seq, i]));
+    this.#index = index;
   }
 
   /** Split a session's events into one tape per agent. Pure. */
-  static split(
-    recorded: readonly Envelope[],
-    fed: ReadonlySet<EventType>,
-  ): Map<string, AgentTape> {
+  static split(recorded: readonly Envelope[]): Map<string, AgentTape> {
+    const index = new Map(recorded.map((event, i) => [event.seq, i]));
     const byAgent = new Map<string, Envelope[]>();
     for (const event of recorded) {
       const list = byAgent.get(event.agent);
       if (list) list.push(event);
       else byAgent.set(event.agent, [event]);
     }
-    return new Map([...byAgent].map(([agent, events]) => [agent, new AgentTape(events, fed)]));
+    return new Map([...byAgent].map(([agent, events]) => [agent, new AgentTape(events, index)]));
   }
 
   /** The recorded event the loop must produce next, if any. */
@@ -39,51 +33,75 @@ export class AgentTape {
     return this.events[this.cursor];
   }
 
+  /** The last event reproduced. */
+  last(): Envelope | undefined {
+    return this.events[this.cursor - 1];
+  }
+
+  /** Where `event` stands in the session's order. */
+  indexOf(event: Envelope): number {
+    return this.#index.get(event.seq) ?? Infinity;
+  }
+
   advance(): void {
     this.cursor += 1;
   }
 
-  /** True when `event` (of this tape) was already reproduced. */
-  consumed(event: Envelope): boolean {
-    return (this.#index.get(event.seq) ?? Infinity) < this.cursor;
-  }
-
-  /** True when the next event arrives from outside the loop and is to be fed. */
-  nextIsFed(): boolean {
-    const next = this.next();
-    return next !== undefined && this.#fed.has(next.type);
-  }
-
   /**
    * What the recorded run of call `callId` produced, from the cursor on: the call's own events
-   * and its `tool.completed`; undefined when the next events are not that call's result.
+   * and its `tool.completed`, and the index of the first of them; undefined when the next events
+   * are not that call's result.
    */
-  servedRun(callId: string): ToolRun | undefined {
-    const events = [];
+  servedRun(callId: string): (ToolRun & { firstIndex: number }) | undefined {
+    const events: Envelope[] = [];
     for (let i = this.cursor; i < this.events.length; i++) {
       const event = this.events[i] as Envelope;
       if (event.type === "tool.completed") {
         if (event.data.callId !== callId) return undefined;
-        return { events: events.map(origin), completed: structuredClone(event.data) };
+        return {
+          events: events.map(origin),
+          completed: structuredClone(event.data),
+          firstIndex: this.indexOf(events[0] ?? event),
+        };
       }
-      if (event.type.startsWith("tool.") || event.type.startsWith("model.")) return undefined;
-      if (event.type === "session.resumed" || event.type.startsWith("turn.")) return undefined;
+      if (LOOP_TYPES.has(event.type)) return undefined;
       events.push(event);
     }
     return undefined;
   }
 
-  /** The `--max-turns` of the turn a prompt at the cursor started. */
-  maxTurnsAfterPrompt(): number | null {
-    const started = this.events[this.cursor + 1];
-    return started?.type === "turn.started" ? started.data.maxTurns : null;
+  /**
+   * The input that starts the agent's next run, from the cursor on (a stage's events may come
+   * before it): a prompt with the bound of the turn it starts, a resume, or the session's start.
+   */
+  nextInput(): Envelope | undefined {
+    for (let i = this.cursor; i < this.events.length; i++) {
+      const event = this.events[i] as Envelope;
+      if (
+        event.type === "user.prompted" || event.type === "session.resumed" ||
+        event.type === "session.started"
+      ) return event;
+      if (LOOP_TYPES.has(event.type)) return undefined;
+    }
+    return undefined;
   }
 
-  /** The prompt that came with the resume at the cursor. */
-  promptAfterResume(): string | undefined {
-    for (let i = this.cursor + 1; i < this.events.length; i++) {
+  /** The `--max-turns` of the turn the first `turn.started` after `from` begins. */
+  maxTurnsAfter(from: Envelope): number | null {
+    for (let i = this.events.indexOf(from) + 1; i < this.events.length; i++) {
+      const event = this.events[i];
+      if (event?.type === "turn.started") return event.data.maxTurns;
+      if (event?.type === "turn.ended" || event?.type === "session.resumed") break;
+    }
+    return null;
+  }
+
+  /** The prompt that came with the resume `from`. */
+  promptAfter(from: Envelope): string | undefined {
+    for (let i = this.events.indexOf(from) + 1; i < this.events.length; i++) {
       const event = this.events[i];
       if (event?.type === "user.prompted") return event.data.text;
+      if (event?.type === "turn.started") break;
     }
     return undefined;
   }

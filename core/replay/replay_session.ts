@@ -1,12 +1,14 @@
 import { MemoryEventStore } from "../../events/memory_store.ts";
-import type { Envelope, EventType, NewEvent } from "../../events/event_types.ts";
+import type { Envelope, EventOrigin, EventType, NewEvent } from "../../events/event_types.ts";
+import type { EventStore } from "../../events/store.ts";
 import { ModelCancelledError, type ModelClient, ModelError } from "../effects/model_client.ts";
 import { createHarness } from "../harness.ts";
 import type { AgentLoop } from "../loop/agent_loop.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { canonicalJson } from "../request/request_body.ts";
-import { type CallRunner, executeCall, type ToolRun } from "../tools/executor.ts";
+import { type CallRunner, executeCall } from "../tools/executor.ts";
 import { AgentTape, comparable, isCancellation } from "./agent_tape.ts";
+import { ReplayOrder } from "./replay_order.ts";
 
 /** The first point where the re-driven loop and the recorded log disagree. */
 export interface Divergence {
@@ -37,18 +39,31 @@ export interface ReplayOptions {
   onText?: (delta: string) => void;
 }
 
-class TapeEnded extends Error {}
+/** The replay stopped at a divergence. */
 class Diverged extends Error {}
+/** The recorded process died here: what the replayed loop would do next never happened. */
+class TapeEnded extends Error {}
+
+/** A run of one agent under replay: the process (epoch) it belongs to, and its cancel. */
+interface AgentRun {
+  /** Index of the first event of the next process (a `session.resumed`), or the session's end. */
+  epochEnd: number;
+  controller: AbortController;
+  done: Promise<void>;
+  active: boolean;
+}
 
 /**
- * Re-drive one session's agents through the same harness as a live run, with the model, effect
+ * Re-drive a session's agents through the same harness as a live run, with the model, effect
  * tools, clock and retry delays served from its recorded events: no network, no tool runs, no
- * file writes. Decider tools and stage handlers run again. Events of each agent are compared with
- * that agent's recorded events (timestamps and seq aside), so agents that ran at once compare
- * independently of how their events interleaved; the first mismatch is returned as a
- * {@link Divergence}. Events from outside an agent's loop (the mechanisms' `fedTypes`) are fed
- * at their recorded positions. Where the recorded process died (an agent's events end, or a
- * `session.resumed` follows), the replay stops that run and continues as the resume did.
+ * file writes. Decider tools and stage handlers run again. Agents that ran at once run at once
+ * again, and every append waits until the events the log has before it are reproduced, so the
+ * log's one total order is rebuilt and each agent reads the state it read then. Each produced
+ * event is compared with the recorded one (timestamps and seq aside); the first mismatch is
+ * returned as a {@link Divergence}. Events from outside the loops (the mechanisms' `fedTypes`)
+ * are fed at their recorded positions. Where the recorded process died (a `session.resumed`
+ * follows, or the log ends mid-turn), the runs of that process stop and replay continues as the
+ * resume did.
  */
 export async function replaySession(
   recorded: readonly Envelope[],
@@ -58,99 +73,135 @@ export async function replaySession(
   if (first?.type !== "session.started") {
     throw new Error("Cannot replay: the session's first event is not session.started");
   }
-  const fed = new Set<EventType>((options.mechanisms ?? []).flatMap((m) => m.fedTypes ?? []));
-  const tapes = AgentTape.split(recorded, fed);
+  const tapes = AgentTape.split(recorded);
+  const order = new ReplayOrder(recorded.length);
+  const runs = new Map<string, AgentRun>();
+  const resumes = recorded.flatMap((event, i) => event.type === "session.resumed" ? [i] : []);
   let divergence: Divergence | null = null;
-  let tape = tapes.get(first.agent) as AgentTape;
-  let controller = new AbortController();
-
-  const accept = (event: Envelope): boolean => {
-    if (divergence || tape.crashed) return false;
-    const own = tapes.get(event.agent);
-    const expected = own?.next();
-    if (
-      !own || !expected || (expected.type === "session.resumed" && event.type !== "session.resumed")
-    ) {
-      if (own) own.crashed = true; // the recorded process died here; what follows never happened
-      else divergence = unexpected(event);
-      return false;
-    }
-    if (canonicalJson(comparable(expected)) !== canonicalJson(comparable(event))) {
-      divergence = {
-        seq: expected.seq,
-        recorded: comparable(expected),
-        replayed: comparable(event),
-        reason: mismatch(expected, event),
-      };
-      return false;
-    }
-    own.advance();
-    options.onEvent?.(expected);
-    if (isCancellation(own.next())) controller.abort();
-    return true;
-  };
-  const check = () => {
-    if (divergence) throw new Diverged();
-    if (tape.crashed) throw new TapeEnded();
-  };
-  const stuck = (what: string): never => {
-    const next = tape.next();
-    if (!next || next.type === "session.resumed") throw new TapeEnded();
-    divergence = {
-      seq: next.seq,
-      recorded: comparable(next),
-      replayed: null,
-      reason: `the replayed loop waits for ${what} where the log has ${next.type}`,
-    };
+  const diverge = (found: Divergence): never => {
+    divergence ??= found;
+    order.stop(new Diverged());
     throw new Diverged();
   };
-
-  /** Append the arrivals from outside the loop that the log has next for the running agent. */
-  const feed = async () => {
-    while (tape.nextIsFed() && !divergence) {
-      const { type, data, session, agent } = tape.next() as Envelope;
-      await harness.store.append([{ type, data, session, agent } as NewEvent]);
+  const tapeOf = (agent: string) => tapes.get(agent) as AgentTape;
+  /** The recorded event `agent` must produce next, or a crash/divergence when there is none. */
+  const expected = (agent: string, produced: string): { event: Envelope; index: number } => {
+    if (divergence) throw new Diverged();
+    const tape = tapes.get(agent);
+    if (!tape) {
+      return diverge({
+        seq: null,
+        recorded: null,
+        replayed: produced,
+        reason: `the replayed loop produced ${produced} for agent ${agent}, which the log never ` +
+          "recorded in this session",
+      });
     }
+    const event = tape.next();
+    const index = event ? tape.indexOf(event) : Infinity;
+    if (event && index < (runs.get(agent)?.epochEnd ?? Infinity)) return { event, index };
+    // Past the agent's recorded events in this process: it died here, unless its turn had
+    // ended, in which case the log is complete and the loop is doing something new.
+    if (tape.last()?.type !== "turn.ended") throw new TapeEnded();
+    return diverge({
+      seq: event?.seq ?? null,
+      recorded: event ? comparable(event) : null,
+      replayed: produced,
+      reason: `the replayed loop produced ${produced} for agent ${agent} after its turn ended, ` +
+        "which the log does not have",
+    });
   };
+
   const model: ModelClient = {
-    async send(_body, { signal, onText }) {
-      await feed();
-      check();
-      if (signal.aborted) throw new ModelCancelledError();
-      const next = tape.next();
-      if (next?.type === "model.responded") {
+    send(_body, { signal, onText, origin }) {
+      const { event: next } = expected(origin.agent, "a model request");
+      if (signal.aborted) return Promise.reject(new ModelCancelledError());
+      if (next.type === "model.responded") {
         const text = next.data.content.flatMap((b) => b.type === "text" ? [b.text] : []).join("");
         if (text) onText?.(text);
-        return structuredClone(next.data);
+        return Promise.resolve(structuredClone(next.data));
       }
-      if (next?.type === "model.failed") {
+      if (next.type === "model.failed") {
         const { message, kind, status } = next.data;
-        throw new ModelError(message, { kind, status });
+        return Promise.reject(new ModelError(message, { kind, status }));
       }
-      if (next?.type === "model.cancelled") throw new ModelCancelledError();
-      return stuck("the model's answer");
+      if (next.type === "model.cancelled") return Promise.reject(new ModelCancelledError());
+      return Promise.reject(stuck(next, "the model's answer"));
     },
   };
+  const stuck = (next: Envelope, what: string): Error => {
+    if (next.type === "session.resumed") return new TapeEnded();
+    try {
+      diverge({
+        seq: next.seq,
+        recorded: comparable(next),
+        replayed: null,
+        reason: `the replayed loop waits for ${what} where the log has ${next.type}`,
+      });
+    } catch (error) {
+      return error as Error;
+    }
+    return new Diverged();
+  };
   const runCall: CallRunner = async (call, tools, context) => {
-    await feed();
-    check();
-    const served = tape.servedRun(call.id);
-    if (!served) return stuck(`the result of ${call.name} call ${call.id}`);
-    if (tools.get(call.name)?.kind !== "decider") return served;
-    // A decider is pure over its input and the state: run it again, so --verify checks what it
-    // decides. Only its duration (a clock reading) comes from the log.
-    const run: ToolRun = await executeCall(call, tools, context, () => 0);
-    return { ...run, completed: { ...run.completed, durationMs: served.completed.durationMs } };
+    const { event: next } = expected(context.agent, `the result of ${call.name}`);
+    const served = tapeOf(context.agent).servedRun(call.id);
+    if (!served) throw stuck(next, `the result of ${call.name} call ${call.id}`);
+    const { firstIndex, ...run } = served;
+    if (tools.get(call.name)?.kind !== "decider") return run;
+    // A decider is pure over its input and the state: run it again on the state it saw, so
+    // --verify checks what it decides. Only its duration (a clock reading) comes from the log.
+    await order.before(firstIndex);
+    const again = await executeCall(call, tools, context, () => 0);
+    return { ...again, completed: { ...again.completed, durationMs: run.completed.durationMs } };
+  };
+  const settle = async (origin: EventOrigin) => {
+    const tape = tapes.get(origin.agent);
+    const next = tape?.next();
+    if (!tape || !next) return;
+    const index = tape.indexOf(next);
+    if (index < (runs.get(origin.agent)?.epochEnd ?? Infinity)) await order.before(index);
   };
 
+  const accept = (event: Envelope): boolean => {
+    if (divergence) return false;
+    const tape = tapeOf(event.agent);
+    const want = tape.next();
+    if (!want || canonicalJson(comparable(want)) !== canonicalJson(comparable(event))) {
+      divergence ??= {
+        seq: want?.seq ?? null,
+        recorded: want ? comparable(want) : null,
+        replayed: comparable(event),
+        reason: want ? mismatch(want, event) : `the log has no more events of ${event.agent}`,
+      };
+      order.stop(new Diverged());
+      return false;
+    }
+    tape.advance();
+    options.onEvent?.(want);
+    if (isCancellation(tape.next())) runs.get(event.agent)?.controller.abort();
+    order.done(tape.indexOf(want));
+    return true;
+  };
   const clock = () => new Date(first.data.startedAt);
-  const harness = await createHarness({
-    openStore: (onEvent, { eventTypes }) =>
-      new MemoryEventStore({
+  let raw: MemoryEventStore | undefined;
+  const live = await createHarness({
+    openStore: (onEvent, { eventTypes }) => {
+      raw = new MemoryEventStore({
         clock,
         eventTypes,
         onEvent: (event) => accept(event) && onEvent(event),
-      }),
+      });
+      return orderedStore(raw, async (events) => {
+        const head = events[0];
+        if (!head) return;
+        const { index } = expected(head.agent, head.type);
+        await order.before(index);
+        if (divergence) throw new Diverged();
+      }, () => {
+        if (divergence) throw new Diverged();
+      });
+    },
     workspace: first.data.workspace,
     effects: {
       model,
@@ -158,35 +209,37 @@ export async function replaySession(
       monotonicMs: () => 0,
       sleep: (_ms, signal) =>
         signal.aborted ? Promise.reject(new Error("aborted")) : Promise.resolve(),
-      retryDelay: () => {
-        const next = tape.next();
+      retryDelay: (_attempt, _error, origin) => {
+        const next = tapes.get(origin.agent)?.next();
         return next?.type === "model.failed" ? next.data.retryInMs : null;
       },
       runCall,
+      settle,
     },
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });
-
+  const fed = new Set<EventType>(live.mechanisms.flatMap((m) => m.fedTypes ?? []));
   const loops = new Map<string, AgentLoop>();
-  for (const input of recorded) {
-    if (divergence) break;
-    const own = tapes.get(input.agent) as AgentTape;
-    if (own.consumed(input)) continue;
-    tape = own;
-    tape.crashed = false;
-    controller = new AbortController();
-    const run = {
+
+  /** Start the run of `agent` whose first event is at `index`. */
+  const start = (agent: string, index: number) => {
+    const tape = tapeOf(agent);
+    const input = tape.nextInput();
+    const controller = new AbortController();
+    const epochEnd = resumes.find((r) => r > index) ?? recorded.length;
+    const run: AgentRun = { epochEnd, controller, done: Promise.resolve(), active: true };
+    runs.set(agent, run);
+    const runOptions = {
       signal: controller.signal,
       maxTurns: null as number | null,
       ...(options.onText ? { onText: options.onText } : {}),
     };
-    try {
-      const loop = loops.get(input.agent);
-      if (input.type === "session.started" && loops.size === 0) {
+    const work = async () => {
+      if (input?.type === "session.started" && loops.size === 0) {
         const { data } = input;
         loops.set(
-          input.agent,
-          await harness.startSession({
+          agent,
+          await live.startSession({
             id: input.session,
             model: data.model,
             workspace: data.workspace,
@@ -194,34 +247,95 @@ export async function replaySession(
             platform: data.platform,
             ...(data.forkedFrom ? { forkedFrom: data.forkedFrom } : {}),
             ...(data.history ? { history: data.history } : {}),
-          }, input.agent),
+          }, agent),
         );
-      } else if (input.type === "user.prompted" && loops.size > 0) {
-        const agent = loop ?? harness.openSession(input.session, input.agent);
-        loops.set(input.agent, agent);
-        run.maxTurns = tape.maxTurnsAfterPrompt();
-        await agent.prompt(input.data.text, run);
-      } else if (fed.has(input.type)) {
-        await feed();
-      } else if (input.type === "session.resumed" && loop) {
-        run.maxTurns = input.data.maxTurns;
-        const prompt = input.data.withPrompt ? tape.promptAfterResume() : undefined;
-        await loop.resume(input.data.how, prompt, run);
+      } else if (input?.type === "user.prompted" && loops.size > 0) {
+        const loop = loops.get(agent) ?? live.openSession(input.session, agent);
+        loops.set(agent, loop);
+        await loop.prompt(input.data.text, { ...runOptions, maxTurns: tape.maxTurnsAfter(input) });
+      } else if (input?.type === "session.resumed" && loops.has(agent)) {
+        const prompt = input.data.withPrompt ? tape.promptAfter(input) : undefined;
+        const loop = loops.get(agent) as AgentLoop;
+        await loop.resume(input.data.how, prompt, { ...runOptions, maxTurns: input.data.maxTurns });
       } else {
-        divergence = {
-          seq: input.seq,
-          recorded: comparable(input),
+        const event = recorded[index] as Envelope;
+        diverge({
+          seq: event.seq,
+          recorded: comparable(event),
           replayed: null,
-          reason: `the log has ${input.type} where the replayed agent ${input.agent} was idle`,
-        };
+          reason: `the log has ${event.type} where the replayed agent ${agent} was idle`,
+        });
       }
-    } catch (error) {
-      if (error instanceof Diverged) break;
-      if (!(error instanceof TapeEnded)) throw error;
+    };
+    run.done = work().catch((error) => {
+      if (!(error instanceof Diverged) && !(error instanceof TapeEnded)) {
+        divergence ??= {
+          seq: null,
+          recorded: null,
+          replayed: null,
+          reason: `the replayed loop failed: ${error instanceof Error ? error.message : error}`,
+        };
+        order.stop(new Diverged());
+      }
+    }).finally(() => {
+      run.active = false;
+      order.nudge();
+    });
+  };
+  while (!divergence) {
+    const index = order.progress + 1;
+    const event = recorded[index];
+    if (!event) break;
+    const run = runs.get(event.agent);
+    if (fed.has(event.type)) {
+      const { type, data, session, agent } = event;
+      await (raw as MemoryEventStore).append([{ type, data, session, agent } as NewEvent]);
+    } else if (run?.active && event.type !== "session.resumed") {
+      await order.changed();
+    } else if (run?.active) {
+      await run.done; // the previous process's run ends at the resume
+    } else {
+      start(event.agent, index);
+      await order.changed();
     }
   }
-  const matched = [...tapes.values()].reduce((sum, t) => sum + t.cursor, 0);
+  await Promise.all([...runs.values()].map((run) => run.done));
+  const matched = [...tapes.values()].reduce((sum, tape) => sum + tape.cursor, 0);
   return { session: first.session, matched, divergence };
+}
+
+/**
+ * `store` with every append held by `before` (which waits for its turn in the recorded order)
+ * and checked by `after`. The other operations pass through.
+ */
+function orderedStore(
+  store: EventStore,
+  before: (events: readonly NewEvent[]) => Promise<void>,
+  after: () => void,
+): EventStore {
+  return {
+    get lastSeq() {
+      return store.lastSeq;
+    },
+    async append(events, options) {
+      await before(events);
+      const envelopes = await store.append(events, options);
+      after();
+      return envelopes;
+    },
+    async appendDecided(decide, options) {
+      const events = decide(store.lastSeq);
+      await before(events);
+      const envelopes = await store.append(events, options);
+      after();
+      return envelopes;
+    },
+    catchUp: () => store.catchUp(),
+    waitForAppend: (afterSeq, signal, pollMs) => store.waitForAppend(afterSeq, signal, pollMs),
+    sync: () => store.sync(),
+    subscribe: (listener) => store.subscribe(listener),
+    close: () => store.close(),
+  };
 }
 
 /** Group a log's events by session, in order of each session's start. Pure. */
@@ -233,16 +347,6 @@ export function eventsBySession(events: Iterable<Envelope>): Map<string, Envelop
     else sessions.set(event.session, [event]);
   }
   return sessions;
-}
-
-function unexpected(event: Envelope): Divergence {
-  return {
-    seq: null,
-    recorded: null,
-    replayed: comparable(event),
-    reason: `the replayed loop produced ${event.type} for agent ${event.agent}, which the log ` +
-      "never recorded in this session",
-  };
 }
 
 /** Why a replayed event differs from the recorded one, in words. */

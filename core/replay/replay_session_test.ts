@@ -28,7 +28,7 @@ Deno.test("retries, failures and cancellations replay exactly", async () => {
   await using t = await startTestSession(
     faultThen(
       [overloaded(), overloaded(), overloaded(), overloaded()],
-      sequentialBash(2, () => "sleep 20"),
+      sequentialBash(2, (i) => i === 1 ? "sleep 20" : "true"),
     ),
   );
   await t.session.prompt("fails after retries", run());

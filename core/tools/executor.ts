@@ -1,5 +1,6 @@
 import type { EventOrigin, NewEvent, ToolCompleted } from "../../events/event_types.ts";
 import type { PendingCall } from "../state/conversation.ts";
+import { LOOP_EVENT_TYPES } from "../loop/loop_events.ts";
 import { validateToolInput } from "./schema.ts";
 import type { AnyTool, ToolCallContext, ToolResult } from "./tool.ts";
 
@@ -47,7 +48,16 @@ export async function executeCall(
   try {
     const input = await validateToolInput(tool, call.input);
     if (!input.ok) return finish({ content: input.message, isError: true });
-    return finish(await tool.run(input.value, context));
+    const result = await tool.run(input.value, context);
+    const owned = result.events?.find((event) => LOOP_EVENT_TYPES.has(event.type));
+    if (owned) {
+      return finish({
+        content: `Tool ${call.name} failed: it returned a ${owned.type} event, which only the ` +
+          "loop records",
+        isError: true,
+      });
+    }
+    return finish(result);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return finish({ content: `Tool ${call.name} failed: ${message}`, isError: true });

@@ -70,3 +70,23 @@ Deno.test("an unknown tool, a bad input and a throwing tool come back as error r
   assert.equal(thrown.completed.content, "Tool fake failed: disk full");
   for (const run of [unknown, bad, thrown]) assert.equal(run.completed.isError, true);
 });
+
+Deno.test("a tool that returns an event only the loop records fails instead of recording it", async () => {
+  const tools = new Map([[
+    "fake",
+    fakeTool({
+      content: "ok",
+      events: [{
+        type: "tool.completed",
+        data: { callId: "toolu_1", name: "fake", content: "x", isError: false, durationMs: 0 },
+      }],
+    }),
+  ]]);
+  const run = await executeCall(call, tools, callContext(), clock);
+  assert.deepEqual(run.events, []);
+  assert.equal(run.completed.isError, true);
+  assert.match(
+    run.completed.content,
+    /returned a tool\.completed event, which only the loop records/,
+  );
+});

@@ -98,6 +98,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     () => baseTools,
     ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
   ];
+  const filters = mechanisms.flatMap((m) => (m.filterTools ? [m.filterTools] : []));
   const { monotonicMs, runCall, ...effects } = options.effects;
   const deps: LoopDeps = {
     store,
@@ -108,7 +109,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         ((call, tools, context) => executeCall(call, tools, context, monotonicMs)),
     },
     stages: composeStages(mechanisms.flatMap((m) => (m.stages ? [m.stages] : []))),
-    pool: (scope) => toolPool(scope, sources),
+    pool: (scope) => toolPool(scope, sources, filters),
     sections: (scope) => mechanisms.flatMap((m) => m.sections?.(scope) ?? []),
     cwd: () => options.workspace,
   };

@@ -2,7 +2,7 @@ import type { EventType } from "../events/event_types.ts";
 import type { StageHandlers } from "./loop/stages.ts";
 import type { SystemSection } from "./request/system_prompt.ts";
 import type { Projection } from "./state/projection.ts";
-import type { PoolScope, ToolSource } from "./tools/tool_pool.ts";
+import type { PoolScope, ToolFilter, ToolSource } from "./tools/tool_pool.ts";
 
 /**
  * What a mechanism plugs into the kernel, all optional: a projection of the log (for mechanisms
@@ -22,6 +22,8 @@ export interface Mechanism {
   projection?: Projection;
   /** Tools this mechanism adds to an agent's pool (may depend on the state: subsets, MCP). */
   tools?: ToolSource;
+  /** Narrows an agent's pool (a subagent's subset of tools, a read-only mode). */
+  filterTools?: ToolFilter;
   /** System prompt sections for an agent now. */
   sections?(scope: PoolScope): SystemSection[];
   /** Handlers at the loop's fixed points. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Envelope } from "../events/event_types.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
+import type { Mechanism } from "../core/mechanism.ts";
 import { Runner } from "../core/runner/runner.ts";
 import type { AgentView } from "../core/state/sessions.ts";
 import { message, text, toolUse } from "../testing/fake_anthropic.ts";
@@ -87,4 +88,30 @@ Deno.test("a session whose agents ran at once replays and verifies agent by agen
   const result = await replaySession(recorded);
   assert.equal(result.divergence, null, JSON.stringify(result.divergence));
   assert.equal(result.matched, recorded.length);
+});
+
+Deno.test("a mechanism can narrow one agent's tools without touching the others'", async () => {
+  const readOnlyHelper: Mechanism = {
+    name: "read-only helper",
+    filterTools: (scope, tools) =>
+      scope.agent === "helper" ? tools.filter((tool) => tool.readOnly) : tools,
+  };
+  await using t = await startTestSession(twoSlowRounds, { mechanisms: [readOnlyHelper] });
+  const helper = t.session.sibling("helper");
+  const signal = new AbortController().signal;
+  await Promise.all([
+    t.session.prompt("lead", { signal, maxTurns: 1 }),
+    helper.prompt("helper", { signal, maxTurns: 1 }),
+  ]);
+  const toolsOf = (task: string) =>
+    t.fake.requests.find((r) => firstUserText(r.body?.messages ?? []) === task)?.body?.tools
+      ?.map((tool) => tool.name);
+  assert.deepEqual(toolsOf("helper"), ["read_file", "glob", "grep"]);
+  assert.equal(toolsOf("lead")?.length, 6);
+  const refused = t.events().find((e) => e.agent === "helper" && e.type === "tool.completed");
+  assert.ok(refused?.type === "tool.completed");
+  assert.match(
+    refused.data.content,
+    /^Unknown tool "bash"\. Available tools: read_file, glob, grep/,
+  );
 });

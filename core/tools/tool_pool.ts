@@ -12,6 +12,12 @@ export interface PoolScope {
 /** A source of tools: the base tools, a mechanism's tools, an MCP server's tools. */
 export type ToolSource = (scope: PoolScope) => readonly AnyTool[];
 
+/**
+ * Narrows a pool: keeps the tools an agent may see (a subagent's subset, a plan mode's read-only
+ * tools). Gets the pool so far, returns the tools to keep, in order.
+ */
+export type ToolFilter = (scope: PoolScope, tools: readonly AnyTool[]) => readonly AnyTool[];
+
 /** The tools one agent may call in its next round, with the definitions the model sees. */
 export interface ToolPool {
   tools: readonly AnyTool[];
@@ -20,16 +26,23 @@ export interface ToolPool {
 }
 
 /**
- * Assemble the pool of `scope`'s agent from `sources`, in order; the first tool of a name wins.
+ * Assemble the pool of `scope`'s agent from `sources`, in order (the first tool of a name wins),
+ * then narrow it by `filters`, in order.
  * Definitions (JSON Schemas) are computed once per tool object and cached, so assembling a pool
  * for every round costs a few lookups.
  */
-export function toolPool(scope: PoolScope, sources: readonly ToolSource[]): ToolPool {
-  const byName = new Map<string, AnyTool>();
+export function toolPool(
+  scope: PoolScope,
+  sources: readonly ToolSource[],
+  filters: readonly ToolFilter[] = [],
+): ToolPool {
+  const unique = new Map<string, AnyTool>();
   for (const source of sources) {
-    for (const tool of source(scope)) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    for (const tool of source(scope)) if (!unique.has(tool.name)) unique.set(tool.name, tool);
   }
-  const tools = [...byName.values()];
+  let tools: readonly AnyTool[] = [...unique.values()];
+  for (const filter of filters) tools = filter(scope, tools);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return { tools, definitions: tools.map(cachedDefinition), byName };
 }
 

@@ -115,3 +115,28 @@ Deno.test("a mechanism can narrow one agent's tools without touching the others'
     /^Unknown tool "bash"\. Available tools: read_file, glob, grep/,
   );
 });
+
+Deno.test("an agent whose process died mid-call never runs that call again, however it is reopened", async () => {
+  await using t = await startTestSession(twoSlowRounds);
+  const { effects } = t.harness.deps;
+  const live = effects.runCall;
+  effects.runCall = () => new Promise(() => {}); // the process dies while the call runs
+  const helper = t.session.sibling("helper");
+  void helper.prompt("helper", { signal: new AbortController().signal, maxTurns: null });
+  while (!t.events().some((e) => e.agent === "helper" && e.type === "tool.requested")) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  effects.runCall = live;
+  // A new process prompts the helper without a resume: the open call is closed, not re-run.
+  const result = await t.reopen().sibling("helper").prompt("helper again", {
+    signal: new AbortController().signal,
+    maxTurns: 1,
+  });
+  assert.equal(result.reason, "max_turns");
+  const first = t.events().filter((e) =>
+    e.type === "tool.completed" && e.data.callId === "toolu_helper_1"
+  );
+  assert.equal(first.length, 1);
+  assert.ok(first[0]?.type === "tool.completed");
+  assert.equal(first[0].data.outcome, "interrupted");
+});

@@ -5,17 +5,26 @@ import type { TurnContext } from "./turn_context.ts";
 /**
  * Run the model's calls in order. Each passes the gate stage (hooks, permissions), then its
  * intent is recorded and flushed, then it runs and its result is recorded with the tool's own
- * events in one batch. A call cut off by max_tokens, a call after a cancel and a call the gate
- * refuses are closed without running (see `closeCall`).
+ * events in one batch. A call whose intent a dead process recorded, a call cut off by
+ * max_tokens, a call after a cancel and a call the gate refuses are closed without running (see
+ * `closeCall`).
  */
 export async function runCalls(
   context: TurnContext,
   calls: readonly PendingCall[],
   signal: AbortSignal,
 ): Promise<void> {
-  const truncated = context.agentView().truncatedCallId;
+  const { truncatedCallId: truncated, openIntents } = context.agentView();
+  const started = new Set(openIntents.map((call) => call.id));
   const stage = context.stage(signal);
   for (const call of calls) {
+    if (started.has(call.id)) {
+      // Its intent is recorded and its result is not: a process died while it ran. It is never
+      // run twice, whichever way the agent was reopened.
+      const closed = closeCall(call, { outcome: "interrupted" });
+      await context.append([context.event("tool.completed", closed)], { sync: false });
+      continue;
+    }
     if (call.id === truncated) {
       const closed = closeCall(call, { outcome: "not_run", why: "truncated" });
       await context.append([context.event("tool.completed", closed)], { sync: false });

@@ -55,6 +55,7 @@ export { buildSystemPrompt, type SystemSection } from "./core/request/system_pro
 export { type CallRunner, executeCall, type ToolRun } from "./core/tools/executor.ts";
 export {
   type PoolScope,
+  type ToolFilter,
   type ToolPool,
   toolPool,
   type ToolSource,

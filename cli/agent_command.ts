@@ -2,7 +2,8 @@ import type { Envelope } from "../events/event_types.ts";
 import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
-import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL, openRuntime } from "./runtime.ts";
+import { openRuntime } from "./runtime.ts";
+import { chooseModel } from "./model_choice.ts";
 import { chooseSession, type ChosenSession } from "./session_choice.ts";
 
 /** Flags of `rein agent`. */
@@ -26,7 +27,6 @@ export async function agentCommand(
 ): Promise<number> {
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
-  const model = flags.model ?? env.get("ANTHROPIC_MODEL") ?? DEFAULT_MODEL;
   const headless = flags.print !== undefined;
   let prompt = typeof flags.print === "string" ? flags.print : undefined;
   if (prompt !== undefined && !prompt.trim()) {
@@ -47,24 +47,33 @@ export async function agentCommand(
   });
   let chosen: ChosenSession | undefined;
   try {
+    const { model, maxTokens } = chooseModel({
+      flag: flags.model,
+      env: env.get("ANTHROPIC_MODEL"),
+      setting: runtime.harness.settings?.model,
+    });
     const newId = () => crypto.randomUUID();
     // Events appended while the session is chosen (session.started of a new session or a fork),
     // so that stream-json shows them too.
     const opening: Envelope[] = [];
     const stopCollecting = runtime.harness.store.subscribe((event) => opening.push(event));
-    chosen = await chooseSession(runtime, flags, {
-      model,
-      maxTokens: DEFAULT_MAX_TOKENS,
-      newId,
-    }).finally(stopCollecting);
-    const { session, reopened } = chosen;
-    const recorded = session.view.workspace;
-    if (reopened && recorded !== workspace) {
-      throw new Error(
-        `Session ${session.id} works in "${recorded}", not in "${workspace}": ` +
-          `run rein there, or pass --workspace "${recorded}"`,
-      );
+    try {
+      chosen = await chooseSession(runtime, flags, { model, maxTokens, newId });
+      const recorded = chosen.session.view.workspace;
+      if (chosen.reopened && recorded !== workspace) {
+        throw new Error(
+          `Session ${chosen.session.id} works in "${recorded}", not in "${workspace}": ` +
+            `run rein there, or pass --workspace "${recorded}"`,
+        );
+      }
+      // --model with --resume/--continue switches the reopened session's model, on the record.
+      if (chosen.reopened && flags.model !== undefined) {
+        await chosen.session.switchModel(model, maxTokens);
+      }
+    } finally {
+      stopCollecting();
     }
+    const { session } = chosen;
     const maxTurns = flags.maxTurns ?? null;
     if (headless) {
       const { runHeadless } = await import("./headless.ts");
@@ -84,7 +93,7 @@ export async function agentCommand(
     return await runRepl(
       runtime,
       chosen,
-      { maxTurns, model, maxTokens: DEFAULT_MAX_TOKENS, newId },
+      { maxTurns, model, maxTokens, newId },
       io,
     );
   } finally {

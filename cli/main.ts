@@ -32,7 +32,10 @@ export async function buildProgram(
       new Option("--output-format <format>", "with -p: text, json or stream-json")
         .choices(OUTPUT_FORMATS).default("text" as const),
     )
-    .option("--model <model>", "model id (default: $ANTHROPIC_MODEL or claude-sonnet-5-5)")
+    .option(
+      "--model <model>",
+      "model id or alias: opus, sonnet, haiku, fable (default: claude-sonnet-5)",
+    )
     .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
     .option("--workspace <dir>", "directory the agent works in (default: where you started it)")
     .option("--resume <id>", "reopen a session by id (a unique prefix is enough)")

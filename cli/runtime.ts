@@ -7,11 +7,6 @@ import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
 import { secretValues } from "./secrets.ts";
 
-/** The model used when neither --model nor ANTHROPIC_MODEL says otherwise. */
-export const DEFAULT_MODEL = "claude-sonnet-5-5";
-/** Output token limit per request. */
-export const DEFAULT_MAX_TOKENS = 32_000;
-
 /** A live harness on a workspace's log, as the CLI opens it. */
 export interface Runtime {
   workspace: string;

@@ -128,11 +128,26 @@ Deno.test("/help lists the slash commands without asking the model", async () =>
   await using agent = await startAgent(fake);
   await waitForPrompt(agent.terminal);
   const help = await exchange(agent.terminal, "/help");
-  for (const command of ["/help", "/session", "/new", "/exit"]) {
+  for (const command of ["/help", "/session", "/new", "/model", "/exit"]) {
     assert.match(help, new RegExp(`^\\s+${command}\\s+\\S`, "m"), `${command} missing:\n${help}`);
   }
   assert.match(help, /\n\n>$/);
   assert.equal(fake.requests.length, 0, "a slash command reached the model");
+});
+
+Deno.test("/model lists the models, switches to one, and the next prompt uses it", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  const list = await exchange(agent.terminal, "/model");
+  assert.match(list, /model claude-sonnet-5/);
+  assert.match(list, /claude-haiku-4-5 +haiku/);
+  const switched = await exchange(agent.terminal, "/model haiku");
+  assert.match(switched, /model claude-sonnet-5 → claude-haiku-4-5/);
+  const refused = await exchange(agent.terminal, "/model haiku[1m]");
+  assert.match(refused, /has no 1M-token window/);
+  await exchange(agent.terminal, "hello");
+  assert.equal(fake.requests.at(-1)?.body?.model, "claude-haiku-4-5");
 });
 
 Deno.test("Ctrl-C cancels a running bash call promptly and the session stays usable", async () => {

@@ -99,6 +99,9 @@ export class Renderer {
       case "session.resumed":
         this.line(s.dim(`— resumed (${event.data.how})`));
         break;
+      case "model.switched":
+        this.line(s.dim(`— model ${event.data.from} → ${event.data.model}`));
+        break;
       case "session.started":
       case "turn.started":
       case "model.requested":

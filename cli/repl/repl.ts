@@ -1,5 +1,7 @@
 import type { RunOptions, TurnResult } from "../../core/loop/run_turn.ts";
 import { Runner } from "../../core/runner/runner.ts";
+import { describeModels } from "../../core/models/catalogue.ts";
+import { modelChoice } from "../model_choice.ts";
 import type { CommandIo } from "../io.ts";
 import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
@@ -14,6 +16,7 @@ const HELP = [
   "  /help      show this help",
   "  /session   show the session id and the log file",
   "  /new       start a new session in this workspace",
+  "  /model [m] switch the model (an id or opus, sonnet, haiku, fable); lists them without one",
   "  /exit      leave (Ctrl-D also leaves)",
   "Ctrl-C cancels the running turn; the session stays usable.",
 ].join("\n");
@@ -91,8 +94,23 @@ export async function runRepl(
         if (command === "/help") renderer.line(HELP);
         else if (command === "/session") {
           renderer.line(`session ${session.id}\nlog     ${runtime.logPath}`);
+        } else if (command === "/model") {
+          const name = input.slice(command.length).trim();
+          if (!name) {
+            renderer.line(
+              `model ${session.conversation.model}\n\n${describeModels().join("\n")}`,
+            );
+          } else {
+            try {
+              const choice = modelChoice(name);
+              await session.switchModel(choice.model, choice.maxTokens);
+            } catch (error) {
+              renderer.line(styles.red((error as Error).message));
+            }
+          }
         } else if (command === "/new") {
-          const setup = newSessionSetup(runtime, options.model, options.maxTokens, options.newId());
+          const { model, maxTokens } = session.conversation;
+          const setup = newSessionSetup(runtime, model, maxTokens, options.newId());
           const next = await claim(runtime, setup.id);
           lease.release();
           lease = next;

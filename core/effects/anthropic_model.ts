@@ -14,7 +14,13 @@ export interface AnthropicModelOptions {
   apiKey?: string | undefined;
   authToken?: string | undefined;
   baseURL?: string | undefined;
+  /** Model ids to suggest when the API does not know the one asked for. */
+  knownModels?: readonly string[];
 }
+
+/** A model id ending in this selects its 1M-token window: sent without it, with the beta. */
+const ONE_MILLION = "[1m]";
+const ONE_MILLION_BETA = "context-1m-2025-08-07";
 
 /**
  * The Messages API through `npm:@anthropic-ai/sdk`, streaming. The SDK's own retries are off:
@@ -39,9 +45,13 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       let sawStop = false;
       const Sdk = await sdk;
       try {
-        const { stream: _stream, ...params } = body;
-        // deno-lint-ignore no-explicit-any
-        const stream = (await client).messages.stream(params as any, { signal });
+        const { stream: _stream, model, ...params } = body;
+        const million = model.endsWith(ONE_MILLION);
+        const stream = (await client).messages.stream(
+          // deno-lint-ignore no-explicit-any
+          { ...params, model: million ? model.slice(0, -ONE_MILLION.length) : model } as any,
+          million ? { signal, headers: { "anthropic-beta": ONE_MILLION_BETA } } : { signal },
+        );
         stream.on("streamEvent", (event) => {
           if (event.type === "message_stop") sawStop = true;
         });
@@ -62,6 +72,19 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         };
       } catch (error) {
         if (signal.aborted) throw new ModelCancelledError();
+        if (
+          error instanceof Sdk.APIError && error.status === 404 && error.type === "not_found_error"
+        ) {
+          const known = options.knownModels?.length
+            ? ` (known: ${options.knownModels.join(", ")})`
+            : "";
+          throw new ModelError(
+            `Model "${body.model}" was not found at ${
+              options.baseURL ?? "https://api.anthropic.com"
+            }; choose one with --model${known}`,
+            { kind: "client_error", status: 404 },
+          );
+        }
         throw classifyError(Sdk, error, sawStop);
       }
     },

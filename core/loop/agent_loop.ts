@@ -88,6 +88,19 @@ export class AgentLoop {
     return agent.pendingCalls.length > 0 || awaitsModel(agent);
   }
 
+  /**
+   * Use `model` (with output limit `maxTokens`) for this agent's rounds from now on: records
+   * `model.switched`. Does nothing when it is already the agent's model and limit.
+   */
+  async switchModel(model: string, maxTokens: number): Promise<void> {
+    const { model: from, maxTokens: before } = this.conversation;
+    if (from === model && before === maxTokens) return;
+    const context = this.#context;
+    await context.append([context.event("model.switched", { model, maxTokens, from })], {
+      sync: false,
+    });
+  }
+
   /** Send a prompt and run the turn to its end. */
   async prompt(text: string, options: RunOptions): Promise<TurnResult> {
     const context = this.#context;

@@ -14,6 +14,7 @@ export const LOOP_EVENT_TYPES: ReadonlySet<string> = new Set<EventType>([
   "model.responded",
   "model.failed",
   "model.cancelled",
+  "model.switched",
   "tool.requested",
   "tool.completed",
 ]);

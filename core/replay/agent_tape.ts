@@ -72,14 +72,15 @@ export class AgentTape {
 
   /**
    * The input that starts the agent's next run, from the cursor on (a stage's events may come
-   * before it): a prompt with the bound of the turn it starts, a resume, or the session's start.
+   * before it): a prompt with the bound of the turn it starts, a resume, a switch of model, or
+   * the session's start.
    */
   nextInput(): Envelope | undefined {
     for (let i = this.cursor; i < this.events.length; i++) {
       const event = this.events[i] as Envelope;
       if (
         event.type === "user.prompted" || event.type === "session.resumed" ||
-        event.type === "session.started"
+        event.type === "session.started" || event.type === "model.switched"
       ) return event;
       if (LOOP_TYPES.has(event.type)) return undefined;
     }

@@ -253,6 +253,10 @@ export async function replaySession(
         const loop = loops.get(agent) ?? live.openSession(input.session, agent);
         loops.set(agent, loop);
         await loop.prompt(input.data.text, { ...runOptions, maxTurns: tape.maxTurnsAfter(input) });
+      } else if (input?.type === "model.switched" && loops.size > 0) {
+        const loop = loops.get(agent) ?? live.openSession(input.session, agent);
+        loops.set(agent, loop);
+        await loop.switchModel(input.data.model, input.data.maxTokens);
       } else if (input?.type === "session.resumed" && loops.has(agent)) {
         const prompt = input.data.withPrompt ? tape.promptAfter(input) : undefined;
         const loop = loops.get(agent) as AgentLoop;

@@ -20,18 +20,19 @@ export function assembleRequest(
 ): MessagesRequest {
   const view = state.sessions.byId[session];
   if (!view) throw new Error(`No session "${session}" in the log`);
+  const own = agentOf(view, agent);
   return buildRequest({
-    model: view.model,
-    maxTokens: view.maxTokens,
+    model: own.model,
+    maxTokens: own.maxTokens,
     system: buildSystemPrompt({
       workspace: view.workspace,
       clockAtStart: view.clockAtStart,
       platform: view.platform,
-      model: view.model,
+      model: own.model,
       tools: pool.tools,
       sections,
     }),
     tools: pool.definitions,
-    messages: agentOf(view, agent).messages,
+    messages: own.messages,
   });
 }

@@ -1,5 +1,6 @@
 import { createAnthropicModel } from "../effects/anthropic_model.ts";
 import { abortableSleep } from "../effects/sleep.ts";
+import { MODELS } from "../models/catalogue.ts";
 import type { HarnessEffects } from "../harness.ts";
 import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from "../recovery/retry.ts";
 
@@ -20,7 +21,7 @@ export interface LiveEffectsOptions {
 export function liveEffects(options: LiveEffectsOptions): HarnessEffects {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   return {
-    model: createAnthropicModel(options),
+    model: createAnthropicModel({ ...options, knownModels: MODELS.map((m) => m.id) }),
     clock: () => new Date(),
     monotonicMs: () => performance.now(),
     sleep: abortableSleep,

@@ -91,6 +91,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
       break;
     case "session.started":
     case "session.resumed":
+    case "model.switched":
     case "turn.started":
     case "turn.ended":
       break;

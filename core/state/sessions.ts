@@ -20,6 +20,9 @@ export type UsageTotals = Required<{ [K in keyof Usage]: number }>;
 /** One agent of a session: its conversation, and how its turns went. */
 export interface AgentView extends Conversation {
   name: string;
+  /** The model of the agent's requests, and their output limit. */
+  model: string;
+  maxTokens: number;
   status: AgentStatus;
   /** Message of the agent's last failed or cancelled turn. */
   lastError: string | null;
@@ -34,6 +37,7 @@ export interface SessionView {
   startedAt: string;
   /** The clock reading recorded at start (drives the system prompt's date). */
   clockAtStart: string;
+  /** The main agent's model now (the session's first, unless switched), and its output limit. */
   model: string;
   workspace: string;
   platform: string;
@@ -88,7 +92,9 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       lastError: null,
       usage: emptyUsage(),
       lastSeq: event.seq,
-      agents: { [event.agent]: emptyAgent(event.agent, emptyConversation(data.history)) },
+      agents: {
+        [event.agent]: emptyAgent(event.agent, data, emptyConversation(data.history)),
+      },
     };
     sessions.order.push(event.session);
     return sessions;
@@ -96,7 +102,11 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
   const session = sessions.byId[event.session];
   if (!session) return sessions;
   session.lastSeq = event.seq;
-  const agent = session.agents[event.agent] ??= emptyAgent(event.agent, emptyConversation());
+  const agent = session.agents[event.agent] ??= emptyAgent(
+    event.agent,
+    session,
+    emptyConversation(),
+  );
   evolveConversation(agent, event);
   switch (event.type) {
     case "user.prompted":
@@ -112,6 +122,14 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "model.responded":
       addUsage(agent.usage, event.data.usage);
       addUsage(session.usage, event.data.usage);
+      break;
+    case "model.switched":
+      agent.model = event.data.model;
+      agent.maxTokens = event.data.maxTokens;
+      if (event.agent === session.mainAgent) {
+        session.model = event.data.model;
+        session.maxTokens = event.data.maxTokens;
+      }
       break;
     case "session.resumed":
     case "model.requested":
@@ -135,7 +153,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
  * nothing yet. Pure.
  */
 export function agentOf(session: SessionView, agent: string): AgentView {
-  return session.agents[agent] ?? emptyAgent(agent, emptyConversation());
+  return session.agents[agent] ?? emptyAgent(agent, session, emptyConversation());
 }
 
 /** The view of the agent that started `session`. Pure. */
@@ -161,6 +179,18 @@ export function addUsage(total: UsageTotals, usage: Usage): void {
   total.cache_read_input_tokens += usage.cache_read_input_tokens ?? 0;
 }
 
-function emptyAgent(name: string, conversation: Conversation): AgentView {
-  return { ...conversation, name, status: "idle", lastError: null, usage: emptyUsage() };
+function emptyAgent(
+  name: string,
+  session: { model: string; maxTokens: number },
+  conversation: Conversation,
+): AgentView {
+  return {
+    ...conversation,
+    name,
+    model: session.model,
+    maxTokens: session.maxTokens,
+    status: "idle",
+    lastError: null,
+    usage: emptyUsage(),
+  };
 }

@@ -62,8 +62,18 @@ export interface ModelCancelled {
   attempt: number;
 }
 
+/** An agent's model changed (`/model`, `--model` on a resume), from its next round on. */
+export interface ModelSwitched {
+  model: string;
+  /** Output token limit per request with the new model. */
+  maxTokens: number;
+  /** The model it replaces. */
+  from: string;
+}
+
 /** Model rounds: each request's digest, and its answer, failure or cancellation. */
 export interface ModelEvents {
+  "model.switched": ModelSwitched;
   "model.requested": ModelRequested;
   "model.responded": ModelResponded;
   "model.failed": ModelFailed;
@@ -72,6 +82,7 @@ export interface ModelEvents {
 
 /** The event types of ModelEvents, for validation on read. */
 export const MODEL_EVENTS: EventTable<ModelEvents> = {
+  "model.switched": true,
   "model.requested": true,
   "model.responded": true,
   "model.failed": true,

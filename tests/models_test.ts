@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { apiError, startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { echo, plainAnswer } from "../testing/scenarios.ts";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-api03-MODELS-TEST-0123456789";
+
+Deno.test("a new session uses claude-sonnet-5 unless the settings file names another model", async () => {
+  await using fake = await startFakeAnthropic({ script: plainAnswer("ok") });
+  await using ws = await tempWorkspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const plain = await runCli(["-p", "hi", "--workspace", ws.path], { env });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(fake.requests[0]?.body?.model, "claude-sonnet-5");
+  assert.equal(fake.requests[0]?.body?.max_tokens, 32_000);
+
+  await Deno.mkdir(`${ws.path}/.claude`);
+  await Deno.writeTextFile(`${ws.path}/.claude/settings.json`, '{"model": "haiku"}');
+  const set = await runCli(["-p", "hi", "--workspace", ws.path], { env });
+  assert.equal(set.code, 0, set.stderr);
+  assert.equal(fake.requests[1]?.body?.model, "claude-haiku-4-5");
+
+  const flagged = await runCli(["-p", "hi", "--workspace", ws.path, "--model", "opus[1m]"], {
+    env,
+  });
+  assert.equal(flagged.code, 0, flagged.stderr);
+  assert.equal(fake.requests[2]?.body?.model, "claude-opus-4-8");
+  assert.equal(fake.requests[2]?.headers["anthropic-beta"], "context-1m-2025-08-07");
+});
+
+Deno.test("--model with --resume switches the session's model on the record, and replay follows", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const first = await runCli(["-p", "one", "--workspace", ws.path, "--output-format", "json"], {
+    env,
+  });
+  assert.equal(first.code, 0, first.stderr);
+  const id = JSON.parse(first.stdout).session_id as string;
+  const again = await runCli(
+    ["--resume", id, "--model", "haiku", "-p", "two", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(fake.requests.map((r) => r.body?.model), [
+    "claude-sonnet-5",
+    "claude-haiku-4-5",
+  ]);
+  const log = `${ws.path}/.rein/events.jsonl`;
+  const switched = (await readLogLines(log)).filter((e) => e.type === "model.switched");
+  assert.deepEqual(switched.map((e) => e.data), [
+    { model: "claude-haiku-4-5", maxTokens: 32_000, from: "claude-sonnet-5" },
+  ]);
+  const replay = await runCli(["replay", log, "--verify", "--quiet"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("a model the API does not know fails at once with one line naming it and the endpoint", async () => {
+  await using fake = await startFakeAnthropic({
+    script: [apiError(404, { errorType: "not_found_error", message: "model: claude-x" })],
+  });
+  await using ws = await tempWorkspace();
+  const result = await runCli(["-p", "hi", "--workspace", ws.path, "--model", "claude-x"], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 1);
+  assert.equal(fake.requests.length, 1, "a missing model is not retried");
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `Model "claude-x" was not found at ${fake.url.replaceAll(".", "\\.")}; choose one with ` +
+        "--model \\(known: claude-opus-4-8, claude-sonnet-5, ",
+    ),
+  );
+});

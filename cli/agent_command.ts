@@ -9,6 +9,7 @@ import { chooseSession, type ChosenSession } from "./session_choice.ts";
 /** Flags of `rein agent`. */
 export interface AgentFlags {
   print?: string | true | undefined;
+  verbose?: boolean | undefined;
   outputFormat: OutputFormat;
   model?: string | undefined;
   log?: string | undefined;
@@ -84,6 +85,11 @@ export async function agentCommand(
         {
           format: flags.outputFormat,
           maxTurns,
+          apiKeySource: env.get("ANTHROPIC_API_KEY")
+            ? "ANTHROPIC_API_KEY"
+            : env.get("ANTHROPIC_AUTH_TOKEN")
+            ? "ANTHROPIC_AUTH_TOKEN"
+            : "none",
           opening: opening.filter((event) => event.session === session.id),
         },
         io,

@@ -1,5 +1,12 @@
-import type { Envelope, TurnEndReason } from "../events/event_types.ts";
-import { addUsage, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
+import type { Envelope } from "../events/event_types.ts";
+import {
+  assistantLine,
+  exitCode,
+  headlessResult,
+  initLine,
+  toolResultLine,
+} from "./claude_output.ts";
+import { addUsage, agentOf, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
 import { Runner } from "../core/runner/runner.ts";
 import type { CommandIo } from "./io.ts";
@@ -9,20 +16,11 @@ import { Renderer } from "./render/render.ts";
 import { createStyles } from "./render/style.ts";
 import { useColor } from "./io.ts";
 
-/** Output formats of `-p`. */
-export type OutputFormat = "text" | "json" | "stream-json";
-
-/** The object `--output-format json` prints (and `stream-json` ends with). */
-export interface HeadlessResult {
-  type: "result";
-  subtype: "success" | "error_max_turns" | "error_during_execution" | "error_cancelled";
-  is_error: boolean;
-  result: string;
-  session_id: string;
-  num_turns: number;
-  usage: UsageTotals;
-  duration_ms: number;
-}
+/**
+ * Output formats of `-p`: the answer as text, Claude Code's `json` result or `stream-json` lines,
+ * or rein's own `events` as they are appended.
+ */
+export type OutputFormat = "text" | "json" | "stream-json" | "events";
 
 /**
  * Run one prompt (or the continuation of a reopened session) without a terminal UI and print
@@ -36,27 +34,55 @@ export async function runHeadless(
   options: {
     format: OutputFormat;
     maxTurns: number | null;
-    /** Events of this session appended before the run (its `session.started`), for stream-json. */
+    /** Events of this session appended before the run (its `session.started`), for `events`. */
     opening?: readonly Envelope[];
+    /** Which credential the model client uses, as `init` reports it. */
+    apiKeySource: string;
   },
   io: CommandIo,
 ): Promise<number> {
   const started = performance.now();
   const { session } = chosen;
-  const usage = emptyUsage();
+  const { harness } = runtime;
+  const usageByModel: Record<string, UsageTotals> = {};
+  let stopReason: string | null = null;
+  let apiMs = 0;
+  let asked = 0;
   const progress = new Renderer(
     io.stderr,
     createStyles(useColor(io.stderrIsTerminal)),
-    (name) => runtime.harness.findTool(name),
+    (name) => harness.findTool(name),
   );
+  const print = (line: unknown) => io.stdout.write(`${JSON.stringify(line)}\n`);
+  if (options.format === "events") { for (const event of options.opening ?? []) print(event); }
   if (options.format === "stream-json") {
-    for (const event of options.opening ?? []) io.stdout.write(`${JSON.stringify(event)}\n`);
+    print(initLine({
+      cwd: session.view.workspace,
+      sessionId: session.id,
+      tools: harness.deps.pool({ state: harness.state, session: session.id, agent: session.agent })
+        .tools.map((tool) => tool.name),
+      model: session.conversation.model,
+      apiKeySource: options.apiKeySource,
+    }));
   }
-  const unsubscribe = runtime.harness.store.subscribe((event: Envelope) => {
+  const unsubscribe = harness.store.subscribe((event: Envelope) => {
     if (event.session !== session.id) return;
-    if (options.format === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);
+    if (options.format === "events") print(event);
     if (event.type === "model.failed" || event.type === "turn.ended") progress.event(event);
-    if (event.type === "model.responded") addUsage(usage, event.data.usage);
+    if (event.type === "model.requested") asked = performance.now();
+    if (event.type === "model.failed" || event.type === "model.cancelled") {
+      apiMs += performance.now() - asked;
+    }
+    if (event.type === "model.responded") {
+      apiMs += performance.now() - asked;
+      stopReason = event.data.stopReason;
+      const model = agentOf(session.view, event.agent).model;
+      addUsage(usageByModel[model] ??= emptyUsage(), event.data.usage);
+      if (options.format === "stream-json") print(assistantLine(event));
+    }
+    if (event.type === "tool.completed" && options.format === "stream-json") {
+      print(toolResultLine(event));
+    }
   });
   if (!chosen.reopened && prompt === undefined) {
     unsubscribe();
@@ -86,15 +112,17 @@ export async function runHeadless(
     rounds: result?.rounds ?? 0,
     ...(result?.message === undefined ? {} : { message: result.message }),
     lastText: session.lastText,
+    stopReason,
     sessionId: session.id,
-    usage,
+    usageByModel,
     durationMs: Math.round(performance.now() - started),
+    durationApiMs: Math.round(apiMs),
   });
   const text = summary.result;
   if (options.format === "text") {
     if (reason === "completed") io.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`);
   } else {
-    io.stdout.write(`${JSON.stringify(summary)}\n`);
+    print(summary);
   }
   if (reason !== "completed") {
     progress.line(
@@ -103,50 +131,3 @@ export async function runHeadless(
   }
   return exitCode(reason);
 }
-
-/** What a headless run ended with, as {@link headlessResult} reads it. */
-export interface HeadlessOutcome {
-  /** Why the turn ended; `completed` when there was nothing to continue. */
-  reason: TurnEndReason;
-  /** Model rounds of the run (`num_turns`). */
-  rounds: number;
-  /** The turn's detail for a failed, cancelled or stopped turn. */
-  message?: string;
-  /** The assistant's last text, the result of a completed run. */
-  lastText: string;
-  sessionId: string;
-  usage: UsageTotals;
-  durationMs: number;
-}
-
-/**
- * The result object of a headless run: `success` for a completed turn, else an error subtype
- * (`error_max_turns`, `error_cancelled`, or `error_during_execution` for a failed or interrupted
- * turn) whose `result` is the turn's message, or its reason when it has none. Pure.
- */
-export function headlessResult(outcome: HeadlessOutcome): HeadlessResult {
-  const { reason } = outcome;
-  return {
-    type: "result",
-    subtype: SUBTYPES[reason],
-    is_error: reason !== "completed",
-    result: reason === "completed" ? outcome.lastText : outcome.message ?? reason,
-    session_id: outcome.sessionId,
-    num_turns: outcome.rounds,
-    usage: outcome.usage,
-    duration_ms: outcome.durationMs,
-  };
-}
-
-/** The exit code of a headless run: 0 when completed, 130 when cancelled, else 1. Pure. */
-export function exitCode(reason: TurnEndReason): number {
-  return reason === "completed" ? 0 : reason === "cancelled" ? 130 : 1;
-}
-
-const SUBTYPES: Record<TurnEndReason, HeadlessResult["subtype"]> = {
-  completed: "success",
-  max_turns: "error_max_turns",
-  cancelled: "error_cancelled",
-  failed: "error_during_execution",
-  interrupted: "error_during_execution",
-};

@@ -4,6 +4,7 @@ import { eventsBySession, replaySession } from "../core/replay/replay_session.ts
 import { initialState, type State } from "../core/state/state.ts";
 import { mainAgentOf, type SessionView } from "../core/state/sessions.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
+import { formatCost, totalCost } from "../core/models/cost.ts";
 import type { CommandIo } from "./io.ts";
 import { useColor } from "./io.ts";
 import { Renderer } from "./render/render.ts";
@@ -37,7 +38,7 @@ export async function sessionsCommand(path: string, json: boolean, io: CommandIo
     return 0;
   }
   io.stdout.write(
-    `${pad("SESSION", 36)}  ${pad("STARTED", 19)}  ${pad("TURNS", 5)}  ${
+    `${pad("SESSION", 36)}  ${pad("STARTED", 19)}  ${pad("TURNS", 5)}  ${pad("COST", 7)}  ${
       pad("STATUS", 11)
     }  FIRST PROMPT\n`,
   );
@@ -47,7 +48,9 @@ export async function sessionsCommand(path: string, json: boolean, io: CommandIo
     io.stdout.write(
       `${pad(s.id, 36)}  ${pad(s.startedAt.slice(0, 19).replace("T", " "), 19)}  ${
         pad(String(s.turns), 5)
-      }  ${pad(s.status, 11)}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}\n`,
+      }  ${pad(formatCost(s.costUsd), 7)}  ${pad(s.status, 11)}  ${
+        prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt
+      }\n`,
     );
   }
   return 0;
@@ -155,6 +158,7 @@ function sessionSummary(view: SessionView) {
     turns: mainAgentOf(view).rounds,
     status: view.status,
     model: view.model,
+    costUsd: totalCost(view.usageByModel),
   };
 }
 

@@ -3,7 +3,7 @@ import { type CommandIo, processIo } from "./io.ts";
 import type { RuntimeEnv } from "./paths.ts";
 
 /** Values of `--output-format`. */
-const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+const OUTPUT_FORMATS = ["text", "json", "stream-json", "events"] as const;
 
 /**
  * Build the `rein` command line (commander, imported here: it takes ~20 ms to load, which a plain
@@ -29,9 +29,13 @@ export async function buildProgram(
     .description("Run the agent: interactive, or headless with -p")
     .option("-p, --print [prompt]", "headless: run one prompt (or stdin), print the result, exit")
     .addOption(
-      new Option("--output-format <format>", "with -p: text, json or stream-json")
+      new Option(
+        "--output-format <format>",
+        "with -p: text, json or stream-json (Claude Code's shapes), or events (rein's log lines)",
+      )
         .choices(OUTPUT_FORMATS).default("text" as const),
     )
+    .option("--verbose", "accepted for Claude Code compatibility (stream-json is always full)")
     .option(
       "--model <model>",
       "model id or alias: opus, sonnet, haiku, fable (default: claude-sonnet-5)",

@@ -82,7 +82,7 @@ Deno.test("--output-format json prints one result object", async () => {
   assert.equal(typeof out.duration_ms, "number");
 });
 
-Deno.test("--output-format stream-json prints each event as it is appended, then the result", async () => {
+Deno.test("--output-format events prints each event as it is appended, then the result", async () => {
   await using fake = await startFakeAnthropic({ script: sequentialBash(1, () => "echo hi") });
   await using ws = await tempWorkspace();
   const result = await runCli([
@@ -90,7 +90,7 @@ Deno.test("--output-format stream-json prints each event as it is appended, then
     "-p",
     "go",
     "--output-format",
-    "stream-json",
+    "events",
     "--workspace",
     ws.path,
   ], {
@@ -166,7 +166,10 @@ Deno.test("--continue and --resume carry the conversation; sessions lists them",
   );
   const sessions = await runCli(["sessions", "--workspace", ws.path], { env });
   assert.equal(sessions.code, 0, sessions.stderr);
-  assert.match(sessions.stdout, new RegExp(`${id}\\s+\\S+ \\S+\\s+3\\s+idle\\s+first`));
+  assert.match(
+    sessions.stdout,
+    new RegExp(`${id}\\s+\\S+ \\S+\\s+3\\s+\\$[0-9.]+\\s+idle\\s+first`),
+  );
   assert.match(sessions.stdout, /another session/);
 });
 

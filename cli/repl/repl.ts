@@ -2,6 +2,7 @@ import type { RunOptions, TurnResult } from "../../core/loop/run_turn.ts";
 import { Runner } from "../../core/runner/runner.ts";
 import { describeModels } from "../../core/models/catalogue.ts";
 import { modelChoice } from "../model_choice.ts";
+import { costReport } from "./cost_report.ts";
 import type { CommandIo } from "../io.ts";
 import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
@@ -17,6 +18,7 @@ const HELP = [
   "  /session   show the session id and the log file",
   "  /new       start a new session in this workspace",
   "  /model [m] switch the model (an id or opus, sonnet, haiku, fable); lists them without one",
+  "  /cost      show this session's tokens and dollars",
   "  /exit      leave (Ctrl-D also leaves)",
   "Ctrl-C cancels the running turn; the session stays usable.",
 ].join("\n");
@@ -94,6 +96,8 @@ export async function runRepl(
         if (command === "/help") renderer.line(HELP);
         else if (command === "/session") {
           renderer.line(`session ${session.id}\nlog     ${runtime.logPath}`);
+        } else if (command === "/cost") {
+          renderer.line(costReport(session.view));
         } else if (command === "/model") {
           const name = input.slice(command.length).trim();
           if (!name) {

@@ -28,6 +28,8 @@ export interface AgentView extends Conversation {
   lastError: string | null;
   /** Usage summed over the agent's model responses. */
   usage: UsageTotals;
+  /** The same, per model asked (the id requests named, `[1m]` included). */
+  usageByModel: Record<string, UsageTotals>;
 }
 
 /** The projected view of one session. */
@@ -52,6 +54,8 @@ export interface SessionView {
   lastError: string | null;
   /** Usage summed over every model response of every agent. */
   usage: UsageTotals;
+  /** The same, per model asked. */
+  usageByModel: Record<string, UsageTotals>;
   /** seq of the session's last event. */
   lastSeq: number;
   /** Every agent that has recorded an event in the session, by name. */
@@ -91,6 +95,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       status: "idle",
       lastError: null,
       usage: emptyUsage(),
+      usageByModel: {},
       lastSeq: event.seq,
       agents: {
         [event.agent]: emptyAgent(event.agent, data, emptyConversation(data.history)),
@@ -122,6 +127,8 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "model.responded":
       addUsage(agent.usage, event.data.usage);
       addUsage(session.usage, event.data.usage);
+      addUsage(agent.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
+      addUsage(session.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       break;
     case "model.switched":
       agent.model = event.data.model;
@@ -192,5 +199,6 @@ function emptyAgent(
     status: "idle",
     lastError: null,
     usage: emptyUsage(),
+    usageByModel: {},
   };
 }

@@ -1,0 +1,143 @@
+/**
+ * rein's `-p --output-format json|stream-json` read as a program written for Claude Code reads
+ * them: every field compat.md names, with its type (shapes of Claude Code 2.1.197).
+ */
+import assert from "node:assert/strict";
+import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { sequentialBash } from "../testing/scenarios.ts";
+import { runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-api03-OUTPUT-TEST-0123456789";
+
+type Kind = "string" | "number" | "boolean" | "object" | "array" | "null" | "string|null";
+
+/** Fails naming the first field that is missing or of the wrong type. */
+function assertShape(value: unknown, shape: Record<string, Kind>, where: string) {
+  assert.ok(typeof value === "object" && value !== null, `${where} is not an object`);
+  for (const [field, kind] of Object.entries(shape)) {
+    const v = (value as Record<string, unknown>)[field];
+    const actual = v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
+    const ok = kind === "string|null" ? actual === "string" || actual === "null" : actual === kind;
+    assert.ok(ok, `${where}.${field} should be ${kind}, found ${actual}`);
+  }
+}
+
+const RESULT: Record<string, Kind> = {
+  type: "string",
+  subtype: "string",
+  is_error: "boolean",
+  duration_ms: "number",
+  duration_api_ms: "number",
+  num_turns: "number",
+  result: "string",
+  stop_reason: "string|null",
+  session_id: "string",
+  total_cost_usd: "number",
+  usage: "object",
+  modelUsage: "object",
+  permission_denials: "array",
+};
+const USAGE: Record<string, Kind> = {
+  input_tokens: "number",
+  cache_creation_input_tokens: "number",
+  cache_read_input_tokens: "number",
+  output_tokens: "number",
+};
+const MODEL_USAGE: Record<string, Kind> = {
+  inputTokens: "number",
+  outputTokens: "number",
+  cacheReadInputTokens: "number",
+  cacheCreationInputTokens: "number",
+  costUSD: "number",
+  contextWindow: "number",
+  maxOutputTokens: "number",
+};
+
+function assertResult(result: Record<string, unknown>) {
+  assertShape(result, RESULT, "result");
+  assertShape(result.usage, USAGE, "result.usage");
+  const models = Object.entries(result.modelUsage as Record<string, unknown>);
+  assert.deepEqual(models.map(([model]) => model), ["claude-sonnet-5"]);
+  for (const [model, usage] of models) assertShape(usage, MODEL_USAGE, `modelUsage.${model}`);
+}
+
+async function run(format: string) {
+  await using fake = await startFakeAnthropic({ script: sequentialBash(1, () => "echo hi") });
+  await using ws = await tempWorkspace();
+  const out = await runCli(
+    ["-p", "go", "--output-format", format, "--verbose", "--workspace", ws.path],
+    { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY } },
+  );
+  assert.equal(out.code, 0, out.stderr);
+  return { stdout: out.stdout, workspace: ws.path };
+}
+
+Deno.test("--output-format json prints Claude Code's result object", async () => {
+  const { stdout } = await run("json");
+  const result = JSON.parse(stdout);
+  assertResult(result);
+  assert.equal(result.type, "result");
+  assert.equal(result.subtype, "success");
+  assert.equal(result.result, "Done: ran 1 commands");
+  assert.equal(result.num_turns, 2);
+  assert.equal(result.stop_reason, "end_turn");
+  assert.ok(result.total_cost_usd > 0);
+  assert.equal(result.total_cost_usd, result.modelUsage["claude-sonnet-5"].costUSD);
+});
+
+Deno.test("--output-format stream-json prints init, the messages, then the result", async () => {
+  const { stdout, workspace } = await run("stream-json");
+  const lines = stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(lines.map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ""}`), [
+    "system/init",
+    "assistant",
+    "user",
+    "assistant",
+    "result/success",
+  ]);
+  const [init, firstAnswer, toolResult, lastAnswer, result] = lines;
+  assertShape(init, {
+    cwd: "string",
+    session_id: "string",
+    tools: "array",
+    mcp_servers: "array",
+    model: "string",
+    permissionMode: "string",
+    slash_commands: "array",
+    agents: "array",
+    skills: "array",
+  }, "init");
+  assert.equal(init.cwd, workspace);
+  assert.equal(init.model, "claude-sonnet-5");
+  assert.ok(init.tools.includes("bash"));
+  for (const answer of [firstAnswer, lastAnswer]) {
+    assertShape(
+      answer,
+      { message: "object", parent_tool_use_id: "null", session_id: "string" },
+      "assistant",
+    );
+    assertShape(answer.message, {
+      id: "string",
+      type: "string",
+      role: "string",
+      model: "string",
+      content: "array",
+      usage: "object",
+    }, "assistant.message");
+  }
+  assert.equal(firstAnswer.message.content.at(-1).type, "tool_use");
+  assertShape(
+    toolResult,
+    { message: "object", parent_tool_use_id: "null", session_id: "string" },
+    "user",
+  );
+  assert.deepEqual(Object.keys(toolResult.message.content[0]).sort(), [
+    "content",
+    "is_error",
+    "tool_use_id",
+    "type",
+  ]);
+  assert.equal(toolResult.message.content[0].tool_use_id, firstAnswer.message.content.at(-1).id);
+  assertResult(result);
+  for (const line of lines) assert.equal(line.session_id, init.session_id);
+});

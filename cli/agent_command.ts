@@ -40,6 +40,12 @@ export async function agentCommand(
   if (headless && prompt === undefined && !reopening) {
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
+  if (!env.get("ANTHROPIC_API_KEY") && !env.get("ANTHROPIC_AUTH_TOKEN")) {
+    throw new Error(
+      "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, with " +
+        "ANTHROPIC_BASE_URL for another endpoint)",
+    );
+  }
   const runtime = await openRuntime({
     workspace,
     logPath,

@@ -52,6 +52,7 @@ export async function runHeadless(
     io.stderr,
     createStyles(useColor(io.stderrIsTerminal)),
     (name) => harness.findTool(name),
+    { maxAttempts: runtime.maxAttempts },
   );
   const print = (line: unknown) => io.stdout.write(`${JSON.stringify(line)}\n`);
   if (options.format === "events") { for (const event of options.opening ?? []) print(event); }

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { openJsonlStore } from "../events/jsonl_store.ts";
 import { createHarness, type Harness } from "../core/harness.ts";
 import { liveEffects } from "../core/runner/live_effects.ts";
+import { DEFAULT_RETRY_POLICY, retryPolicyFromEnv } from "../core/recovery/retry.ts";
 import { loadSettings } from "../core/settings/load_settings.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
@@ -12,6 +13,8 @@ export interface Runtime {
   workspace: string;
   logPath: string;
   harness: Harness;
+  /** Attempts per model request, for the retry line. */
+  maxAttempts: number;
   close(): Promise<void>;
 }
 
@@ -34,13 +37,12 @@ export async function openRuntime(options: {
     return loaded.items.settings;
   });
   const ignored = ignoreLogDirectory(logPath, workspace);
+  const retry = retryPolicyFromEnv((name) => env.get(name));
   const effects = liveEffects({
     apiKey: env.get("ANTHROPIC_API_KEY"),
     authToken: env.get("ANTHROPIC_AUTH_TOKEN"),
     baseURL: env.get("ANTHROPIC_BASE_URL"),
-    ...(env.get("REIN_RETRY_BASE_MS")
-      ? { retry: { baseDelayMs: Number(env.get("REIN_RETRY_BASE_MS")) } }
-      : {}),
+    retry,
   });
   const [loaded] = await Promise.all([settings, ignored]);
   const harness = await createHarness({
@@ -58,5 +60,6 @@ export async function openRuntime(options: {
     settings: loaded,
     foldError: (error, event) => foldError(logPath, error, event),
   });
-  return { workspace, logPath, harness, close: () => harness.close() };
+  const maxAttempts = retry.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts;
+  return { workspace, logPath, harness, maxAttempts, close: () => harness.close() };
 }

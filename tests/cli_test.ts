@@ -250,7 +250,7 @@ Deno.test("when the model keeps failing the user is told and the session stays r
   assert.equal(result.code, 1);
   assert.match(result.stderr, /529/);
   assert.match(result.stderr, /rein agent --resume [0-9a-f-]{36}/);
-  assert.equal(fake.requests.length, 8, "eight attempts in all");
+  assert.equal(fake.requests.length, 10, "ten attempts in all");
   failing = false;
   const again = await runCli(["agent", "--continue", "-p", "--workspace", ws.path], { env });
   assert.equal(again.code, 0, again.stderr);

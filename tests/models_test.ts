@@ -75,3 +75,46 @@ Deno.test("a model the API does not know fails at once with one line naming it a
     ),
   );
 });
+
+Deno.test("starting without an API key says so at once, before any session is recorded", async () => {
+  await using ws = await tempWorkspace();
+  const result = await runCli(["-p", "hi", "--workspace", ws.path], { env: {} });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /No API key: set ANTHROPIC_API_KEY/);
+  await assert.rejects(Deno.stat(`${ws.path}/.rein/events.jsonl`), Deno.errors.NotFound);
+});
+
+Deno.test("a refused connection fails after a short retry, naming the URL", async () => {
+  await using ws = await tempWorkspace();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close(); // nothing listens there now
+  const url = `http://127.0.0.1:${port}`;
+  const result = await runCli(["-p", "hi", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: KEY, REIN_RETRY_BASE_MS: "1" },
+  });
+  assert.equal(result.code, 1);
+  assert.match(
+    result.stderr,
+    new RegExp(`Cannot reach the model API at ${url.replaceAll(".", "\\.")}: `),
+  );
+  const failures = (await readLogLines(`${ws.path}/.rein/events.jsonl`))
+    .filter((e) => e.type === "model.failed");
+  assert.equal(failures.length, 3, "three attempts, then it stops");
+});
+
+Deno.test("a 401 is not retried and says which variable to set", async () => {
+  await using fake = await startFakeAnthropic({
+    script: [apiError(401, { errorType: "authentication_error", message: "invalid x-api-key" })],
+  });
+  await using ws = await tempWorkspace();
+  const result = await runCli(["-p", "hi", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 1);
+  assert.equal(fake.requests.length, 1);
+  assert.match(
+    result.stderr,
+    /refused the credentials \(401: invalid x-api-key\): set ANTHROPIC_API_KEY/,
+  );
+});

@@ -1,4 +1,8 @@
-import { assertExhaustive, type Envelope } from "../../events/event_types.ts";
+import {
+  assertExhaustive,
+  type Envelope,
+  type ModelFailureKind,
+} from "../../events/event_types.ts";
 import type { AnyTool } from "../../core/tools/tool.ts";
 import type { Styles } from "./style.ts";
 
@@ -21,15 +25,25 @@ export class Renderer {
   readonly #out: Sink;
   readonly #styles: Styles;
   readonly #tool: (name: string) => AnyTool | undefined;
+  readonly #maxAttempts: number | undefined;
   /** Where the cursor is: at the start of a line below a blank one, below text, or mid-line. */
   #column: "blank" | "start" | "mid" = "blank";
   #block: Block = "none";
 
-  /** `tool` finds a tool by name, to summarize its calls in one line. */
-  constructor(out: Sink, styles: Styles, tool: (name: string) => AnyTool | undefined) {
+  /**
+   * `tool` finds a tool by name, to summarize its calls in one line; `maxAttempts` (when known)
+   * completes the retry line's "attempt 2/10".
+   */
+  constructor(
+    out: Sink,
+    styles: Styles,
+    tool: (name: string) => AnyTool | undefined,
+    options: { maxAttempts?: number } = {},
+  ) {
     this.#out = out;
     this.#styles = styles;
     this.#tool = tool;
+    this.#maxAttempts = options.maxAttempts;
   }
 
   /** Streamed assistant text; the first delta of a reply starts a new block. */
@@ -83,11 +97,15 @@ export class Renderer {
         break;
       case "model.failed": {
         // A failure that is not retried ends the turn, and turn.ended reports it.
-        const { retryInMs, message, attempt } = event.data;
+        const { retryInMs, attempt, kind, status } = event.data;
         if (retryInMs === null) break;
-        const next = `retrying in ${(retryInMs / 1000).toFixed(1)}s (attempt ${attempt + 1})`;
+        const max = this.#maxAttempts === undefined ? "" : `/${this.#maxAttempts}`;
+        const what = `${FAILURE_WORDS[kind]}${status === null ? "" : ` (${status})`}`;
+        const wait = `${(retryInMs / 1000).toFixed(1)}s`;
         if (this.#block !== "notice") this.#startBlock("notice");
-        this.line(s.yellow(`${message}; ${next}`));
+        this.line(
+          s.yellow(`${what} — retrying in ${wait}, attempt ${attempt + 1}${max} (Ctrl-C stops)`),
+        );
         break;
       }
       case "model.responded":
@@ -190,3 +208,15 @@ export function resultSummary(
 function truncate(line: string): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
+
+/** How a retried failure is named on the retry line. */
+const FAILURE_WORDS: Record<ModelFailureKind, string> = {
+  rate_limited: "rate limited",
+  overloaded: "overloaded",
+  server_error: "server error",
+  stream_cut: "stream cut",
+  connection: "connection failed",
+  prompt_too_long: "prompt too long",
+  client_error: "request refused",
+  unknown: "model call failed",
+};

@@ -87,7 +87,7 @@ Deno.test("a cancelled tool result renders as Cancelled", () => {
 Deno.test("a model failure that will be retried shows when and which attempt comes next", () => {
   const { renderer, output, event } = plainRenderer();
   renderer.event(event("model.failed", failed({ attempt: 1, retryInMs: 2500 })));
-  assert.equal(output(), "Overloaded; retrying in 2.5s (attempt 2)\n");
+  assert.equal(output(), "overloaded (529) — retrying in 2.5s, attempt 2 (Ctrl-C stops)\n");
 });
 
 Deno.test("a model failure that is not retried shows nothing: the turn's end reports it", () => {
@@ -131,7 +131,7 @@ Deno.test("a retry notice after a tool block is set off by a blank line", () => 
   renderer.event(event("turn.ended", { reason: "failed", rounds: 1, message: "Gave up" }));
   assert.equal(
     output(),
-    "● bash x\n  ⎿  ok\n\nOverloaded; retrying in 2.0s (attempt 2)\n✗ Gave up\n",
+    "● bash x\n  ⎿  ok\n\noverloaded (529) — retrying in 2.0s, attempt 2 (Ctrl-C stops)\n✗ Gave up\n",
   );
 });
 
@@ -176,4 +176,19 @@ Deno.test("resultSummary of an empty or blank result is (No output)", () => {
 Deno.test("resultSummary cuts a long line at 100 characters", () => {
   const { head } = resultSummary("x".repeat(150));
   assert.equal(head, `${"x".repeat(99)}…`);
+});
+
+Deno.test("the retry line counts attempts against the limit when the renderer knows it", () => {
+  const lines: string[] = [];
+  const renderer = new Renderer(
+    { write: (text) => lines.push(text) },
+    createStyles(false),
+    () => undefined,
+    { maxAttempts: 10 },
+  );
+  renderer.event(eventFactory()("model.failed", failed({ kind: "rate_limited", status: 429 })));
+  assert.equal(
+    lines.join(""),
+    "rate limited (429) — retrying in 2.0s, attempt 2/10 (Ctrl-C stops)\n",
+  );
 });

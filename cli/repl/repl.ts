@@ -41,7 +41,9 @@ export async function runRepl(
     (seconds) => styles.dim(`✻ Working… ${seconds}s · Ctrl-C to cancel`),
   );
   const { harness } = runtime;
-  const renderer = new Renderer(working, styles, (name) => harness.findTool(name));
+  const renderer = new Renderer(working, styles, (name) => harness.findTool(name), {
+    maxAttempts: runtime.maxAttempts,
+  });
   let session = chosen.session;
   let lease = chosen.lease;
   const onText = (delta: string) => renderer.text(delta);

@@ -18,6 +18,9 @@ export interface AnthropicModelOptions {
   knownModels?: readonly string[];
 }
 
+/** Where the SDK sends requests when no base URL is given. */
+const DEFAULT_ENDPOINT = "https://api.anthropic.com";
+
 /** A model id ending in this selects its 1M-token window: sent without it, with the beta. */
 const ONE_MILLION = "[1m]";
 const ONE_MILLION_BETA = "context-1m-2025-08-07";
@@ -80,12 +83,12 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
             : "";
           throw new ModelError(
             `Model "${body.model}" was not found at ${
-              options.baseURL ?? "https://api.anthropic.com"
+              options.baseURL ?? DEFAULT_ENDPOINT
             }; choose one with --model${known}`,
             { kind: "client_error", status: 404 },
           );
         }
-        throw classifyError(Sdk, error, sawStop);
+        throw classifyError(Sdk, error, sawStop, options.baseURL ?? DEFAULT_ENDPOINT);
       }
     },
   };
@@ -96,18 +99,23 @@ export function classifyError(
   sdk: typeof Anthropic,
   error: unknown,
   sawStop = false,
+  endpoint = DEFAULT_ENDPOINT,
 ): ModelError {
   if (error instanceof sdk.APIConnectionError) {
-    return new ModelError(`Cannot reach the model API: ${error.message}`, { kind: "connection" });
+    const cause = error.cause instanceof Error ? error.cause.message : error.message;
+    return new ModelError(`Cannot reach the model API at ${endpoint}: ${cause}`, {
+      kind: "connection",
+    });
   }
   if (error instanceof sdk.APIError) {
     const status = typeof error.status === "number" ? error.status : null;
     const detail = error.apiMessage ?? error.message;
     const kind = failureKind(status, error.type, detail);
-    return new ModelError(
-      status === null ? `Model API error: ${detail}` : `Model API error ${status}: ${detail}`,
-      { kind, status, retryAfterMs: retryAfterMs(error.headers) },
-    );
+    return new ModelError(describeStatus(status, detail, endpoint), {
+      kind,
+      status,
+      retryAfterMs: retryAfterMs(error.headers),
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   if (/Could not resolve authentication method/.test(message)) {
@@ -124,6 +132,25 @@ export function classifyError(
     });
   }
   return new ModelError(`Model call failed: ${message}`, { kind: "unknown" });
+}
+
+/** One line naming what went wrong and, for what retrying cannot fix, what to do. Pure. */
+function describeStatus(status: number | null, detail: string, endpoint: string): string {
+  switch (status) {
+    case null:
+      return `Model API error: ${detail}`;
+    case 401:
+      return `The model API at ${endpoint} refused the credentials (401: ${detail}): set ` +
+        "ANTHROPIC_API_KEY to a valid key (or ANTHROPIC_AUTH_TOKEN for a bearer token)";
+    case 403:
+      return `The model API at ${endpoint} denied the request (403: ${detail}): check that the ` +
+        "key's organisation may use this model and endpoint";
+    case 413:
+      return `The request is too large for the model API (413: ${detail}): remove large files ` +
+        "from the conversation, or start a new session";
+    default:
+      return `Model API error ${status}: ${detail}`;
+  }
 }
 
 function failureKind(

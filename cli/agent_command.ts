@@ -12,6 +12,7 @@ export interface AgentFlags {
   verbose?: boolean | undefined;
   outputFormat: OutputFormat;
   model?: string | undefined;
+  fallbackModel?: string | undefined;
   log?: string | undefined;
   workspace?: string | undefined;
   resume?: string | undefined;
@@ -59,13 +60,22 @@ export async function agentCommand(
       env: env.get("ANTHROPIC_MODEL"),
       setting: runtime.harness.settings?.model,
     });
+    const fallbackName = flags.fallbackModel ?? runtime.harness.settings?.fallbackModel;
+    const fallbackModel = fallbackName === undefined
+      ? undefined
+      : chooseModel({ flag: fallbackName }).model;
     const newId = () => crypto.randomUUID();
     // Events appended while the session is chosen (session.started of a new session or a fork),
     // so that stream-json shows them too.
     const opening: Envelope[] = [];
     const stopCollecting = runtime.harness.store.subscribe((event) => opening.push(event));
     try {
-      chosen = await chooseSession(runtime, flags, { model, maxTokens, newId });
+      chosen = await chooseSession(runtime, flags, {
+        model,
+        maxTokens,
+        newId,
+        ...(fallbackModel ? { fallbackModel } : {}),
+      });
       const recorded = chosen.session.view.workspace;
       if (chosen.reopened && recorded !== workspace) {
         throw new Error(

@@ -69,7 +69,7 @@ export async function runHeadless(
   const unsubscribe = harness.store.subscribe((event: Envelope) => {
     if (event.session !== session.id) return;
     if (options.format === "events") print(event);
-    if (event.type === "model.failed" || event.type === "turn.ended") progress.event(event);
+    if (PROGRESS.has(event.type)) progress.event(event);
     if (event.type === "model.requested") asked = performance.now();
     if (event.type === "model.failed" || event.type === "model.cancelled") {
       apiMs += performance.now() - asked;
@@ -132,3 +132,6 @@ export async function runHeadless(
   }
   return exitCode(reason);
 }
+
+/** Events shown on stderr while a headless run works: retries, model switches, how it ended. */
+const PROGRESS: ReadonlySet<string> = new Set(["model.failed", "model.switched", "turn.ended"]);

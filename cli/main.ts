@@ -45,6 +45,10 @@ export async function buildProgram(
     .option("--resume <id>", "reopen a session by id (a unique prefix is enough)")
     .option("-c, --continue", "reopen the latest session of the log")
     .option("--fork <id@seq>", "start a new session from another one's history up to seq")
+    .option(
+      "--fallback-model <model>",
+      "model to use for the rest of a turn when the model is overloaded 3 times in a row",
+    )
     .option("--max-turns <n>", "stop a run after n model turns", positiveInt)
     .action(async (flags) => {
       const { agentCommand } = await import("./agent_command.ts");
@@ -110,6 +114,7 @@ const STRING_OPTIONS = {
   "--workspace": "workspace",
   "--resume": "resume",
   "--fork": "fork",
+  "--fallback-model": "fallbackModel",
 } as const;
 
 /**

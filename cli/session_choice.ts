@@ -30,13 +30,16 @@ export interface ChosenSession {
 export async function chooseSession(
   runtime: Runtime,
   flags: SessionFlags,
-  setup: { model: string; maxTokens: number; newId: () => string },
+  setup: { model: string; maxTokens: number; newId: () => string; fallbackModel?: string },
 ): Promise<ChosenSession> {
   const chosen = [flags.resume, flags.continue, flags.fork].filter((f) =>
     f !== undefined && f !== false
   );
   if (chosen.length > 1) throw new Error("Use only one of --resume, --continue and --fork");
-  const base = newSessionSetup(runtime, setup.model, setup.maxTokens, setup.newId());
+  const base = {
+    ...newSessionSetup(runtime, setup.model, setup.maxTokens, setup.newId()),
+    ...(setup.fallbackModel ? { fallbackModel: setup.fallbackModel } : {}),
+  };
   if (flags.resume !== undefined) {
     const id = findSession(runtime.harness.state, flags.resume);
     const lease = await claim(runtime, id);

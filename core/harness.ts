@@ -11,6 +11,7 @@ import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
 import type { LoopDeps, LoopEffects } from "./loop/loop_deps.ts";
 import { composeStages } from "./loop/stages.ts";
 import type { Mechanism } from "./mechanism.ts";
+import { fallbackStages } from "./recovery/fallback.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
 import { evolve, initialState, type State } from "./state/state.ts";
@@ -23,7 +24,9 @@ import { type PoolScope, toolPool, type ToolSource } from "./tools/tool_pool.ts"
 export const DEFAULT_AGENT = "lead";
 
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
-export const MECHANISMS: readonly Mechanism[] = [];
+export const MECHANISMS: readonly Mechanism[] = [
+  { name: "recovery", stages: fallbackStages },
+];
 
 /**
  * The effects a harness runs on: live ones for the CLI and tests, served ones for replay. As the

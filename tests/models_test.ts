@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { apiError, startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { apiError, message, overloaded, startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { echo, plainAnswer } from "../testing/scenarios.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
@@ -117,4 +117,36 @@ Deno.test("a 401 is not retried and says which variable to set", async () => {
     result.stderr,
     /refused the credentials \(401: invalid x-api-key\): set ANTHROPIC_API_KEY/,
   );
+});
+
+Deno.test("after three overloaded answers in a row the fallback model finishes the turn, then the model returns", async () => {
+  await using fake = await startFakeAnthropic({
+    script: (request) =>
+      request.body?.model === "claude-haiku-4-5" ? message("from the fallback") : overloaded(),
+  });
+  await using ws = await tempWorkspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, REIN_RETRY_BASE_MS: "1" };
+  const result = await runCli(
+    ["-p", "hi", "--workspace", ws.path, "--fallback-model", "haiku"],
+    { env },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "from the fallback\n");
+  assert.match(result.stderr, /claude-sonnet-5 is overloaded: using claude-haiku-4-5 for the rest/);
+  assert.deepEqual(fake.requests.map((r) => r.body?.model), [
+    "claude-sonnet-5",
+    "claude-sonnet-5",
+    "claude-sonnet-5",
+    "claude-haiku-4-5",
+  ]);
+  const log = `${ws.path}/.rein/events.jsonl`;
+  const switches = (await readLogLines(log)).filter((e) => e.type === "model.switched");
+  assert.deepEqual(switches.map((e) => e.data), [
+    { model: "claude-haiku-4-5", maxTokens: 32_000, from: "claude-sonnet-5", reason: "fallback" },
+    { model: "claude-sonnet-5", maxTokens: 32_000, from: "claude-haiku-4-5", reason: "restore" },
+  ]);
+  const replay = await runCli(["replay", log, "--verify", "--quiet"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });

@@ -117,9 +117,13 @@ export class Renderer {
       case "session.resumed":
         this.line(s.dim(`— resumed (${event.data.how})`));
         break;
-      case "model.switched":
-        this.line(s.dim(`— model ${event.data.from} → ${event.data.model}`));
+      case "model.switched": {
+        const { from, model, reason } = event.data;
+        if (reason === "fallback") {
+          this.line(s.yellow(`${from} is overloaded: using ${model} for the rest of this turn`));
+        } else this.line(s.dim(`— model ${from} → ${model}`));
         break;
+      }
       case "session.started":
       case "turn.started":
       case "model.requested":

@@ -13,6 +13,8 @@ export interface SessionSetup {
   workspace: string;
   maxTokens: number;
   platform: string;
+  /** The model to fall back to when the model keeps being overloaded. */
+  fallbackModel?: string;
   forkedFrom?: { session: string; seq: number };
   history?: ConversationMessage[];
 }
@@ -45,6 +47,7 @@ export class AgentLoop {
       startedAt: deps.effects.clock().toISOString(),
       maxTokens: setup.maxTokens,
       platform: setup.platform,
+      ...(setup.fallbackModel ? { fallbackModel: setup.fallbackModel } : {}),
       ...(setup.forkedFrom ? { forkedFrom: setup.forkedFrom } : {}),
       ...(setup.history ? { history: setup.history } : {}),
     })], { sync: false });

@@ -41,19 +41,25 @@ export async function callModel(
       }
       if (!(error instanceof ModelError)) throw error;
       const retryInMs = effects.retryDelay(attempt, error, origin);
-      await context.append([context.event("model.failed", {
+      const failure = {
         attempt,
         kind: error.kind,
         status: error.status,
         message: error.message,
         retryInMs,
-      })], { sync: false });
+      };
+      await context.append([context.event("model.failed", failure)], { sync: false });
       if (retryInMs === null) return error;
       try {
         await effects.sleep(retryInMs, signal);
       } catch {
         return "cancelled";
       }
+      await context.settle();
+      const stage = context.stage(signal);
+      await context.append(context.stamp(await context.deps.stages.modelFailed(stage, failure)), {
+        sync: false,
+      });
     }
   }
 }

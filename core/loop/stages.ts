@@ -1,4 +1,4 @@
-import type { ReinEvent } from "../../events/event_types.ts";
+import type { ModelFailed, ReinEvent } from "../../events/event_types.ts";
 import type { ModelReply } from "../effects/model_client.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import type { State } from "../state/state.ts";
@@ -46,6 +46,11 @@ export interface StageHandlers {
     reply: ModelReply,
     continued: number,
   ): Promise<{ events: ReinEvent[]; continueTurn: boolean }>;
+  /**
+   * A model call failed and is about to be retried: events recorded before the next attempt (a
+   * fallback model for an overloaded one), whose request is assembled from the state after them.
+   */
+  modelFailed?(context: StageContext, failure: ModelFailed): Promise<ReinEvent[]>;
   /** Before a call's intent is recorded: let it run, or close it without running. */
   gateCall?(context: StageContext, call: PendingCall): Promise<GateDecision>;
   /** After a call's result is recorded: events that follow it (post-call hooks). */
@@ -63,6 +68,7 @@ export interface Stages {
     reply: ModelReply,
     continued: number,
   ): Promise<{ events: ReinEvent[]; continueTurn: boolean }>;
+  modelFailed(context: StageContext, failure: ModelFailed): Promise<ReinEvent[]>;
   gateCall(context: StageContext, call: PendingCall): Promise<GateDecision>;
   afterCall(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
   turnEnded(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
@@ -88,6 +94,7 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
   return {
     beforePrompt: (context, prompt) => each((h) => h.beforePrompt, context, prompt),
     beforeModel: (context) => each((h) => h.beforeModel, context),
+    modelFailed: (context, failure) => each((h) => h.modelFailed, context, failure),
     afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
     turnEnded: (context, result) => each((h) => h.turnEnded, context, result),
     async afterModel(context, reply, continued) {

@@ -245,6 +245,7 @@ export async function replaySession(
             workspace: data.workspace,
             maxTokens: data.maxTokens,
             platform: data.platform,
+            ...(data.fallbackModel ? { fallbackModel: data.fallbackModel } : {}),
             ...(data.forkedFrom ? { forkedFrom: data.forkedFrom } : {}),
             ...(data.history ? { history: data.history } : {}),
           }, agent),

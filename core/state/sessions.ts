@@ -23,6 +23,10 @@ export interface AgentView extends Conversation {
   /** The model of the agent's requests, and their output limit. */
   model: string;
   maxTokens: number;
+  /** The model the agent fell back from in this turn (to go back to at its end), or null. */
+  fellBackFrom: { model: string; maxTokens: number } | null;
+  /** Overloaded (529) failures in a row of the request under way. */
+  overloadedInARow: number;
   status: AgentStatus;
   /** Message of the agent's last failed or cancelled turn. */
   lastError: string | null;
@@ -45,6 +49,8 @@ export interface SessionView {
   platform: string;
   maxTokens: number;
   forkedFrom: { session: string; seq: number } | null;
+  /** The model to fall back to when the model keeps being overloaded, or null. */
+  fallbackModel: string | null;
   /** The agent that started the session; its status is the session's. */
   mainAgent: string;
   firstPrompt: string | null;
@@ -90,6 +96,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       platform: data.platform,
       maxTokens: data.maxTokens,
       forkedFrom: data.forkedFrom ?? null,
+      fallbackModel: data.fallbackModel ?? null,
       mainAgent: event.agent,
       firstPrompt: null,
       status: "idle",
@@ -124,13 +131,21 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       agent.status = event.data.reason === "completed" ? "idle" : event.data.reason;
       agent.lastError = event.data.message ?? null;
       break;
+    case "model.failed":
+      agent.overloadedInARow = event.data.kind === "overloaded" ? agent.overloadedInARow + 1 : 0;
+      break;
     case "model.responded":
+      agent.overloadedInARow = 0;
       addUsage(agent.usage, event.data.usage);
       addUsage(session.usage, event.data.usage);
       addUsage(agent.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       addUsage(session.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       break;
     case "model.switched":
+      if (event.data.reason === "fallback") {
+        agent.fellBackFrom ??= { model: agent.model, maxTokens: agent.maxTokens };
+      } else agent.fellBackFrom = null;
+      agent.overloadedInARow = 0;
       agent.model = event.data.model;
       agent.maxTokens = event.data.maxTokens;
       if (event.agent === session.mainAgent) {
@@ -140,7 +155,6 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       break;
     case "session.resumed":
     case "model.requested":
-    case "model.failed":
     case "model.cancelled":
     case "tool.requested":
     case "tool.completed":
@@ -196,6 +210,8 @@ function emptyAgent(
     name,
     model: session.model,
     maxTokens: session.maxTokens,
+    fellBackFrom: null,
+    overloadedInARow: 0,
     status: "idle",
     lastError: null,
     usage: emptyUsage(),

@@ -69,6 +69,11 @@ export interface ModelSwitched {
   maxTokens: number;
   /** The model it replaces. */
   from: string;
+  /**
+   * Why: absent when the user chose it; `fallback` when the model kept being overloaded (for the
+   * rest of the turn); `restore` when the turn that fell back ended.
+   */
+  reason?: "fallback" | "restore";
 }
 
 /** Model rounds: each request's digest, and its answer, failure or cancellation. */

@@ -15,6 +15,8 @@ export interface SessionStarted {
   maxTokens: number;
   /** Operating system the session ran on (part of the system prompt). */
   platform: string;
+  /** The model to fall back to when the model keeps being overloaded (`--fallback-model`). */
+  fallbackModel?: string;
   /** Present when this session was forked from another one. */
   forkedFrom?: { session: string; seq: number };
   /** For a fork: the conversation of the source session as it was at `forkedFrom.seq`. */

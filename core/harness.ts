@@ -11,7 +11,7 @@ import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
 import type { LoopDeps, LoopEffects } from "./loop/loop_deps.ts";
 import { composeStages } from "./loop/stages.ts";
 import type { Mechanism } from "./mechanism.ts";
-import { fallbackStages } from "./recovery/fallback.ts";
+import { recoveryMechanism } from "./recovery/recovery.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
 import { evolve, initialState, type State } from "./state/state.ts";
@@ -25,7 +25,7 @@ export const DEFAULT_AGENT = "lead";
 
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
 export const MECHANISMS: readonly Mechanism[] = [
-  { name: "recovery", stages: fallbackStages },
+  recoveryMechanism,
 ];
 
 /**

@@ -21,6 +21,7 @@ const MECHANISM_PAIRS = [
   "autonomy → teams",
   "autonomy → tasks",
   "worktrees → tasks",
+  "recovery → models",
 ];
 const IMPORT =
   /\b(?:import|export)[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\bimport\s+["']([^"']+)["']/g;

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { apiError, message, overloaded, startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import {
+  apiError,
+  maxTokens,
+  message,
+  overloaded,
+  startFakeAnthropic,
+} from "../testing/fake_anthropic.ts";
 import { echo, plainAnswer } from "../testing/scenarios.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
@@ -145,6 +151,29 @@ Deno.test("after three overloaded answers in a row the fallback model finishes t
     { model: "claude-haiku-4-5", maxTokens: 32_000, from: "claude-sonnet-5", reason: "fallback" },
     { model: "claude-sonnet-5", maxTokens: 32_000, from: "claude-haiku-4-5", reason: "restore" },
   ]);
+  const replay = await runCli(["replay", log, "--verify", "--quiet"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("an answer cut at the output limit is escalated, then continued once, and replays", async () => {
+  let asked = 0;
+  await using fake = await startFakeAnthropic({
+    script: () => {
+      asked += 1;
+      if (asked === 1) return maxTokens("set aside");
+      if (asked === 2) return maxTokens("first half, ");
+      return message("second half.");
+    },
+  });
+  await using ws = await tempWorkspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const result = await runCli(["-p", "write it all", "--workspace", ws.path], { env });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "first half, second half.\n");
+  assert.deepEqual(fake.requests.map((r) => r.body?.max_tokens), [32_000, 64_000, 64_000]);
+  const log = `${ws.path}/.rein/events.jsonl`;
   const replay = await runCli(["replay", log, "--verify", "--quiet"], {
     permissions: ["--allow-read", "--allow-env"],
   });

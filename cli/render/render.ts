@@ -124,6 +124,12 @@ export class Renderer {
         } else this.line(s.dim(`— model ${from} → ${model}`));
         break;
       }
+      case "model.discarded":
+        this.line(s.dim("— the answer hit the output limit: asking again with the full limit"));
+        break;
+      case "model.continued":
+        this.line(s.dim("— the answer hit the output limit again: asking it to go on"));
+        break;
       case "session.started":
       case "turn.started":
       case "model.requested":

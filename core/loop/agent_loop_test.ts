@@ -122,11 +122,45 @@ Deno.test("a prompt that is too long fails at once without retrying", async () =
   assert.equal(t.fake.requests.length, 1);
 });
 
-Deno.test("a max_tokens stop without tool calls ends the turn with the partial answer", async () => {
-  await using t = await startTestSession(faultThen(maxTokens("cut short"), plainAnswer("x")));
+Deno.test("an answer cut at the output limit is asked again with the full limit, then continued", async () => {
+  const asked: number[] = [];
+  await using t = await startTestSession((request) => {
+    asked.push(request.body?.max_tokens ?? 0);
+    const n = asked.length;
+    if (n === 1) return maxTokens("set aside");
+    if (n < 4) return maxTokens(`part ${n - 1}, `);
+    return message("the end.");
+  });
   const result = await t.session.prompt("hi", run());
   assert.equal(result.reason, "completed");
-  assert.equal(t.session.lastText, "cut short");
+  // 1024 (the session's limit), then the model's full limit (32k for a model rein does not know).
+  assert.deepEqual(asked, [1024, 32_000, 32_000, 32_000]);
+  assert.equal(t.session.lastText, "part 1, part 2, the end.");
+  assert.deepEqual(
+    types(t.events()).filter((type) => type.startsWith("model.") && type !== "model.requested"),
+    [
+      "model.responded",
+      "model.discarded",
+      "model.switched",
+      "model.responded",
+      "model.continued",
+      "model.responded",
+      "model.continued",
+      "model.responded",
+      "model.switched",
+    ],
+  );
+  assert.equal(t.session.conversation.maxTokens, 1024, "the turn's limit is restored at its end");
+  const sent = t.fake.requests[1]?.body?.messages ?? [];
+  assert.equal(sent.length, 1, "the set-aside answer is not sent back");
+});
+
+Deno.test("continuations stop after three, keeping what the answer had", async () => {
+  await using t = await startTestSession(() => maxTokens("more, "));
+  const result = await t.session.prompt("hi", run());
+  assert.equal(result.reason, "completed");
+  assert.equal(t.fake.requests.length, 5, "the first ask, the full-limit ask, three continuations");
+  assert.equal(t.session.lastText, "more, more, more, more, ");
 });
 
 Deno.test("cancelling during a long bash call kills it, closes the turn, and the session goes on", async () => {

@@ -1,25 +1,9 @@
 import type { ReinEvent } from "../../events/event_types.ts";
-import type { StageHandlers } from "../loop/stages.ts";
 import { agentOf } from "../state/sessions.ts";
 import type { State } from "../state/state.ts";
 
 /** Overloaded (529) failures in a row on one request after which the fallback model is used. */
 export const FALLBACK_AFTER = 3;
-
-/**
- * Error recovery beyond retrying (s11): after {@link FALLBACK_AFTER} overloaded failures in a
- * row, an agent whose session has a fallback model switches to it for the rest of the turn, and
- * back when the turn ends. Both switches are `model.switched` events, decided from the state
- * alone, so replay makes the same decisions.
- */
-export const fallbackStages: StageHandlers = {
-  modelFailed(context) {
-    return Promise.resolve(fallBack(context.view(), context.session, context.agent));
-  },
-  turnEnded(context) {
-    return Promise.resolve(restore(context.view(), context.session, context.agent));
-  },
-};
 
 /** The switch to the fallback model, when it is due. Pure. */
 export function fallBack(state: State, session: string, agent: string): ReinEvent[] {

@@ -89,6 +89,14 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "tool.completed":
       appendToolResult(conversation, event.data);
       break;
+    case "model.discarded":
+      if (conversation.messages.at(-1)?.role === "assistant") conversation.messages.pop();
+      conversation.pendingCalls = [];
+      conversation.truncatedCallId = null;
+      break;
+    case "model.continued":
+      appendUserBlock(conversation, { type: "text", text: event.data.text });
+      break;
     case "session.started":
     case "session.resumed":
     case "model.switched":
@@ -101,17 +109,33 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
   return conversation;
 }
 
-/** The text of the last assistant message, joined; "" when there is none. */
+/** The input that asks an answer cut off at the output limit to go on. */
+export const CONTINUE_PROMPT =
+  "Your answer was cut off at the output limit. Continue exactly where it stopped, without " +
+  "repeating anything.";
+
+/**
+ * The text of the last answer, joined: the last assistant message, with the parts before it that
+ * were cut off at the output limit and continued. "" when there is none.
+ */
 export function lastAssistantText(conversation: Conversation): string {
+  const parts: string[] = [];
   for (let i = conversation.messages.length - 1; i >= 0; i--) {
     const message = conversation.messages[i];
-    if (message?.role !== "assistant") continue;
-    return message.content
-      .filter((block) => block.type === "text")
-      .map((block) => String(block.text))
-      .join("");
+    if (!message) break;
+    if (message.role === "assistant") {
+      parts.unshift(
+        message.content.filter((block) => block.type === "text").map((b) => String(b.text)).join(
+          "",
+        ),
+      );
+      continue;
+    }
+    const continued = parts.length > 0 && message.content.length === 1 &&
+      message.content[0]?.type === "text" && message.content[0].text === CONTINUE_PROMPT;
+    if (!continued) break;
   }
-  return "";
+  return parts.join("");
 }
 
 /** True when the last message is the user's (a prompt or tool results) and awaits an answer. */

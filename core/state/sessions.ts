@@ -27,6 +27,8 @@ export interface AgentView extends Conversation {
   fellBackFrom: { model: string; maxTokens: number } | null;
   /** Overloaded (529) failures in a row of the request under way. */
   overloadedInARow: number;
+  /** Answers of this turn continued after hitting the output limit. */
+  continuations: number;
   status: AgentStatus;
   /** Message of the agent's last failed or cancelled turn. */
   lastError: string | null;
@@ -126,6 +128,10 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       break;
     case "turn.started":
       agent.status = "unfinished";
+      agent.continuations = 0;
+      break;
+    case "model.continued":
+      agent.continuations += 1;
       break;
     case "turn.ended":
       agent.status = event.data.reason === "completed" ? "idle" : event.data.reason;
@@ -142,7 +148,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       addUsage(session.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       break;
     case "model.switched":
-      if (event.data.reason === "fallback") {
+      if (event.data.reason === "fallback" || event.data.reason === "escalate") {
         agent.fellBackFrom ??= { model: agent.model, maxTokens: agent.maxTokens };
       } else agent.fellBackFrom = null;
       agent.overloadedInARow = 0;
@@ -156,6 +162,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "session.resumed":
     case "model.requested":
     case "model.cancelled":
+    case "model.discarded":
     case "tool.requested":
     case "tool.completed":
       break;
@@ -212,6 +219,7 @@ function emptyAgent(
     maxTokens: session.maxTokens,
     fellBackFrom: null,
     overloadedInARow: 0,
+    continuations: 0,
     status: "idle",
     lastError: null,
     usage: emptyUsage(),

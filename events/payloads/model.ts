@@ -70,15 +70,29 @@ export interface ModelSwitched {
   /** The model it replaces. */
   from: string;
   /**
-   * Why: absent when the user chose it; `fallback` when the model kept being overloaded (for the
-   * rest of the turn); `restore` when the turn that fell back ended.
+   * Why: absent when the user chose it; `fallback` when the model kept being overloaded, and
+   * `escalate` (the model's full output limit) when an answer hit the limit, both for the rest of
+   * the turn; `restore` when such a turn ended.
    */
-  reason?: "fallback" | "restore";
+  reason?: "fallback" | "escalate" | "restore";
+}
+
+/** An answer is set aside, to ask the same request again (with a larger output limit). */
+export interface ModelDiscarded {
+  messageId: string;
+  reason: "max_tokens";
+}
+
+/** An answer cut off at the output limit is asked to go on, with this text as input. */
+export interface ModelContinued {
+  text: string;
 }
 
 /** Model rounds: each request's digest, and its answer, failure or cancellation. */
 export interface ModelEvents {
   "model.switched": ModelSwitched;
+  "model.discarded": ModelDiscarded;
+  "model.continued": ModelContinued;
   "model.requested": ModelRequested;
   "model.responded": ModelResponded;
   "model.failed": ModelFailed;
@@ -88,6 +102,8 @@ export interface ModelEvents {
 /** The event types of ModelEvents, for validation on read. */
 export const MODEL_EVENTS: EventTable<ModelEvents> = {
   "model.switched": true,
+  "model.discarded": true,
+  "model.continued": true,
   "model.requested": true,
   "model.responded": true,
   "model.failed": true,

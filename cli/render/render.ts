@@ -48,6 +48,7 @@ export class Renderer {
 
   /** Streamed assistant text; the first delta of a reply starts a new block. */
   text(delta: string): void {
+    delta = stripControls(delta);
     if (this.#block !== "text") {
       delta = delta.replace(/^\n+/, "");
       if (!delta) return;
@@ -175,7 +176,7 @@ export class Renderer {
     } catch {
       text = JSON.stringify(input);
     }
-    return truncate((text ?? "").split("\n")[0] ?? "");
+    return truncate(stripControls(text ?? "").split("\n")[0] ?? "");
   }
 
   #startBlock(block: Block) {
@@ -204,7 +205,7 @@ export class Renderer {
 export function resultSummary(
   content: string,
 ): { head: string; more: number; last: string | null } {
-  const lines = content.replace(/\s+$/, "").split("\n");
+  const lines = stripControls(content).replace(/\s+$/, "").split("\n");
   const first = lines.findIndex((line) => line.trim() !== "");
   if (first === -1) return { head: "(No output)", more: 0, last: null };
   const more = lines.length - first - 1;
@@ -214,6 +215,20 @@ export function resultSummary(
     last: more > 0 ? truncate(lines.at(-1)?.trim() ?? "") : null,
   };
 }
+
+/**
+ * `text` without terminal control sequences (CSI, OSC, other escapes) or control characters
+ * other than newline and tab: what the model or a command prints cannot retitle, clear or
+ * reprogram the user's terminal. Pure.
+ */
+export function stripControls(text: string): string {
+  return text.replace(CONTROLS, "");
+}
+
+// ESC [ … final byte | ESC ] … (BEL | ESC \) | ESC and one byte | C0 controls but \t \n | DEL, C1.
+const CONTROLS =
+  // deno-lint-ignore no-control-regex
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 function truncate(line: string): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { EventPayloads } from "../../events/event_types.ts";
 import { createBaseTools } from "../../core/tools/base_tools.ts";
 import { eventFactory, respondedData } from "../../testing/event_factory.ts";
-import { Renderer, resultSummary } from "./render.ts";
+import { Renderer, resultSummary, stripControls } from "./render.ts";
 import { createStyles } from "./style.ts";
 
 /** A renderer writing plain text to a string, with the real base tools to summarize calls. */
@@ -191,4 +191,16 @@ Deno.test("the retry line counts attempts against the limit when the renderer kn
     lines.join(""),
     "rate limited (429) — retrying in 2.0s, attempt 2/10 (Ctrl-C stops)\n",
   );
+});
+
+Deno.test("text and tool output cannot send control sequences to the terminal", () => {
+  assert.equal(
+    stripControls("a\x1b[2Jb\x1b]0;owned\x07c\x1b]8;;http://x\x1b\\d\u009be\x07f"),
+    "abcdef",
+  );
+  assert.equal(stripControls("keep\ttabs\nand lines"), "keep\ttabs\nand lines");
+  const { renderer, output } = plainRenderer();
+  renderer.text("hello \x1b[31mred\x1b[0m\x1b]2;title\x07 world");
+  assert.equal(output(), "hello red world");
+  assert.equal(resultSummary("\x1b[1mbold\x1b[0m").head, "bold");
 });

@@ -67,7 +67,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "model.responded": {
       conversation.awaitingModel = false;
       conversation.rounds += 1;
-      const content = event.data.content;
+      const content = usableBlocks(event.data.content, conversation.messages);
       if (content.length > 0) {
         conversation.messages.push({ role: "assistant", content: content.map(toRequestBlock) });
       }
@@ -191,6 +191,32 @@ function toolUses(content: readonly { type: string; [k: string]: unknown }[]): P
   return calls;
 }
 
+/** The names the Messages API accepts for a tool. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+
+/**
+ * The blocks of an answer that can be sent back, so that a model that misbehaves cannot make
+ * the next request invalid: empty text blocks, tool calls without a usable name, and tool calls
+ * whose id the conversation already has (they would get two results) are left out. Pure.
+ */
+function usableBlocks(
+  content: readonly ContentBlock[],
+  messages: readonly ConversationMessage[],
+): ContentBlock[] {
+  const seen = new Set<string>();
+  for (const message of messages) {
+    for (const block of message.content) if (block.type === "tool_use") seen.add(String(block.id));
+  }
+  return content.filter((block) => {
+    if (block.type === "text") return block.text.trim() !== "";
+    if (block.type !== "tool_use") return true;
+    if (typeof block.name !== "string" || !TOOL_NAME.test(block.name)) return false;
+    if (typeof block.id !== "string" || !block.id || seen.has(block.id)) return false;
+    seen.add(block.id);
+    return true;
+  });
+}
+
 /** Strip response-only fields (e.g. `citations: null`) so a block can be sent back. */
 function toRequestBlock(block: ContentBlock): ConversationMessage["content"][number] {
   switch (block.type) {
@@ -199,8 +225,14 @@ function toRequestBlock(block: ContentBlock): ConversationMessage["content"][num
         type: "text",
         text: block.text,
       };
-    case "tool_use":
-      return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+    case "tool_use": {
+      // The API takes only an object as a call's input; the tool's result says what was wrong.
+      const input = typeof block.input === "object" && block.input !== null &&
+          !Array.isArray(block.input)
+        ? block.input
+        : {};
+      return { type: "tool_use", id: block.id, name: block.name, input };
+    }
     default:
       return { ...block };
   }

@@ -167,3 +167,33 @@ Deno.test("a tool call cut off by max_tokens is marked so it is not run", () => 
   ]);
   assert.equal(mainAgentOf(state.sessions.byId["s1"]!).truncatedCallId, "w");
 });
+
+Deno.test("what a misbehaving model sends back is made valid before it joins the history", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "go" }),
+    e(
+      "model.responded",
+      respondedData([
+        { type: "text", text: "" },
+        { type: "tool_use", id: "t1", name: "bash", input: { command: "ls" } },
+        { type: "tool_use", id: "t1", name: "bash", input: { command: "rm -rf /" } },
+        { type: "tool_use", id: "t2", name: "", input: {} },
+        { type: "tool_use", id: "t3", name: "read_file", input: "a.txt" },
+      ]),
+    ),
+  ]);
+  const lead = mainAgentOf(state.sessions.byId["s1"]!);
+  assert.deepEqual(lead.messages.at(-1), {
+    role: "assistant",
+    content: [
+      { type: "tool_use", id: "t1", name: "bash", input: { command: "ls" } },
+      { type: "tool_use", id: "t3", name: "read_file", input: {} },
+    ],
+  });
+  assert.deepEqual(lead.pendingCalls, [
+    { id: "t1", name: "bash", input: { command: "ls" } },
+    { id: "t3", name: "read_file", input: "a.txt" },
+  ]);
+});

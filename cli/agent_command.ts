@@ -19,6 +19,7 @@ export interface AgentFlags {
   continue?: boolean | undefined;
   fork?: string | undefined;
   maxTurns?: number | undefined;
+  maxBudgetUsd?: number | undefined;
 }
 
 /** `rein agent`: the interactive session, or one headless run with -p. Returns the exit code. */
@@ -101,6 +102,7 @@ export async function agentCommand(
         {
           format: flags.outputFormat,
           maxTurns,
+          ...(flags.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: flags.maxBudgetUsd }),
           apiKeySource: env.get("ANTHROPIC_API_KEY")
             ? "ANTHROPIC_API_KEY"
             : env.get("ANTHROPIC_AUTH_TOKEN")
@@ -115,7 +117,13 @@ export async function agentCommand(
     return await runRepl(
       runtime,
       chosen,
-      { maxTurns, model, maxTokens, newId },
+      {
+        maxTurns,
+        model,
+        maxTokens,
+        newId,
+        ...(flags.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: flags.maxBudgetUsd }),
+      },
       io,
     );
   } finally {

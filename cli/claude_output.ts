@@ -29,7 +29,7 @@ export interface ModelUsageEntry {
 /** The object `--output-format json` prints, and `stream-json` ends with. */
 export interface HeadlessResult {
   type: "result";
-  subtype: "success" | "error_max_turns" | "error_during_execution";
+  subtype: "success" | "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
   is_error: boolean;
   duration_ms: number;
   duration_api_ms: number;
@@ -192,6 +192,7 @@ export function toolResultLine(event: EnvelopeOf<"tool.completed">) {
 const SUBTYPES: Record<TurnEndReason, HeadlessResult["subtype"]> = {
   completed: "success",
   max_turns: "error_max_turns",
+  max_budget: "error_max_budget_usd",
   cancelled: "error_during_execution",
   failed: "error_during_execution",
   interrupted: "error_during_execution",

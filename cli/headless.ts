@@ -34,6 +34,7 @@ export async function runHeadless(
   options: {
     format: OutputFormat;
     maxTurns: number | null;
+    maxBudgetUsd?: number;
     /** Events of this session appended before the run (its `session.started`), for `events`. */
     opening?: readonly Envelope[];
     /** Which credential the model client uses, as `init` reports it. */
@@ -96,7 +97,12 @@ export async function runHeadless(
   try {
     const { reopened } = chosen;
     const active = runner.run(session, ({ signal }) => {
-      const run = { signal, maxTurns: options.maxTurns };
+      const budget = options.maxBudgetUsd;
+      const run = {
+        signal,
+        maxTurns: options.maxTurns,
+        ...(budget === undefined ? {} : { maxBudgetUsd: budget }),
+      };
       return reopened
         ? session.resume(reopened, prompt, run)
         : session.prompt(prompt as string, run);

@@ -15,6 +15,13 @@ export async function buildProgram(
   exit: (code: number) => void,
 ) {
   const { Command, InvalidArgumentError, Option } = await import("@commander-js/extra-typings");
+  const positiveDollars = (value: string) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) {
+      throw new InvalidArgumentError(`"${value}" is not a positive number of dollars`);
+    }
+    return n;
+  };
   const positiveInt = (value: string) => {
     const n = parsePositiveInt(value);
     if (n === undefined) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
@@ -50,6 +57,11 @@ export async function buildProgram(
       "model to use for the rest of a turn when the model is overloaded 3 times in a row",
     )
     .option("--max-turns <n>", "stop a run after n model turns", positiveInt)
+    .option(
+      "--max-budget-usd <dollars>",
+      "stop a run before a request once it has spent this many dollars",
+      positiveDollars,
+    )
     .action(async (flags) => {
       const { agentCommand } = await import("./agent_command.ts");
       exit(await agentCommand(flags, env, io));

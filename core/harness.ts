@@ -12,6 +12,7 @@ import type { LoopDeps, LoopEffects } from "./loop/loop_deps.ts";
 import { composeStages } from "./loop/stages.ts";
 import type { Mechanism } from "./mechanism.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
+import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
 import { evolve, initialState, type State } from "./state/state.ts";
@@ -115,6 +116,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     pool: (scope) => toolPool(scope, sources, filters),
     sections: (scope) => mechanisms.flatMap((m) => m.sections?.(scope) ?? []),
     cwd: () => options.workspace,
+    price: costOf,
   };
   return {
     store,

@@ -6,7 +6,7 @@ import {
   overloaded,
   startFakeAnthropic,
 } from "../testing/fake_anthropic.ts";
-import { echo, plainAnswer } from "../testing/scenarios.ts";
+import { echo, plainAnswer, sequentialBash } from "../testing/scenarios.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
 const KEY = "sk-ant-api03-MODELS-TEST-0123456789";
@@ -174,6 +174,31 @@ Deno.test("an answer cut at the output limit is escalated, then continued once, 
   assert.equal(result.stdout, "first half, second half.\n");
   assert.deepEqual(fake.requests.map((r) => r.body?.max_tokens), [32_000, 64_000, 64_000]);
   const log = `${ws.path}/.rein/events.jsonl`;
+  const replay = await runCli(["replay", log, "--verify", "--quiet"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("--max-budget-usd ends a run before the request that would spend past it, and replays", async () => {
+  await using fake = await startFakeAnthropic({
+    script: sequentialBash(5, (i) => `echo ${i}`),
+  });
+  await using ws = await tempWorkspace();
+  // Each answer of the fake costs about 3,900 input tokens on Sonnet: ~$0.012.
+  const result = await runCli(
+    ["-p", "go", "--workspace", ws.path, "--max-budget-usd", "0.02", "--output-format", "json"],
+    { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY } },
+  );
+  assert.equal(result.code, 1);
+  const out = JSON.parse(result.stdout);
+  assert.equal(out.subtype, "error_max_budget_usd");
+  assert.match(out.result, /Stopped at the budget of \$0\.02 \(--max-budget-usd\)/);
+  assert.ok(out.total_cost_usd >= 0.02);
+  assert.ok(fake.requests.length < 6, "it stopped before the work was done");
+  const log = `${ws.path}/.rein/events.jsonl`;
+  const started = (await readLogLines(log)).find((e) => e.type === "turn.started");
+  assert.equal((started?.data as { maxBudgetUsd?: number }).maxBudgetUsd, 0.02);
   const replay = await runCli(["replay", log, "--verify", "--quiet"], {
     permissions: ["--allow-read", "--allow-env"],
   });

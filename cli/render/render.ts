@@ -161,6 +161,8 @@ export class Renderer {
     else if (data.reason === "cancelled") notice = s.yellow("⏹ Cancelled");
     else if (data.reason === "max_turns") {
       notice = s.yellow(`⏹ ${data.message ?? "Stopped at --max-turns"}`);
+    } else if (data.reason === "max_budget") {
+      notice = s.yellow(`⏹ ${data.message ?? "Stopped at --max-budget-usd"}`);
     } else if (data.reason === "interrupted") {
       notice = s.yellow("⏹ The previous run was interrupted");
     } else return;

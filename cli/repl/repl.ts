@@ -31,7 +31,13 @@ const HELP = [
 export async function runRepl(
   runtime: Runtime,
   chosen: ChosenSession,
-  options: { maxTurns: number | null; model: string; maxTokens: number; newId: () => string },
+  options: {
+    maxTurns: number | null;
+    maxBudgetUsd?: number;
+    model: string;
+    maxTokens: number;
+    newId: () => string;
+  },
   io: CommandIo,
 ): Promise<number> {
   const styles = createStyles(useColor(io.stdoutIsTerminal));
@@ -62,7 +68,13 @@ export async function runRepl(
   const run = async (work: (options: RunOptions) => Promise<TurnResult | null>) => {
     const active = runner.run(
       session,
-      ({ signal }) => work({ signal, maxTurns: options.maxTurns, onText }),
+      ({ signal }) =>
+        work({
+          signal,
+          maxTurns: options.maxTurns,
+          onText,
+          ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
+        }),
     );
     cancel = () => {
       reader.discardQueued();

@@ -138,6 +138,7 @@ export class AgentLoop {
       how,
       withPrompt: prompt !== undefined,
       maxTurns: options.maxTurns,
+      ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
     })];
     for (const call of agent.openIntents) {
       events.push(context.event("tool.completed", closeCall(call, { outcome: "interrupted" })));

@@ -1,4 +1,4 @@
-import type { EventOrigin } from "../../events/event_types.ts";
+import type { EventOrigin, Usage } from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import type { ModelClient, ModelError } from "../effects/model_client.ts";
 import type { SystemSection } from "../request/system_prompt.ts";
@@ -44,4 +44,6 @@ export interface LoopDeps {
   sections(scope: PoolScope): SystemSection[];
   /** The directory an agent works in. */
   cwd(scope: PoolScope): string;
+  /** Dollars for `usage` of `model` (0 when its price is unknown). */
+  price(model: string, usage: Usage): number;
 }

@@ -19,6 +19,8 @@ export interface RunOptions {
   signal: AbortSignal;
   /** Bound on model rounds in this run; null for none. */
   maxTurns: number | null;
+  /** Bound on this run's dollars: it ends before a request once they are spent. */
+  maxBudgetUsd?: number;
   /** Receives streamed assistant text as it arrives (display only; not recorded per token). */
   onText?: (delta: string) => void;
 }
@@ -39,9 +41,12 @@ export async function runTurn(
   const stage = context.stage(signal);
   if (!options.continuing) {
     const roundsBefore = context.agentView().rounds;
-    await context.append([context.event("turn.started", { roundsBefore, maxTurns })], {
-      sync: false,
-    });
+    const budget = options.maxBudgetUsd;
+    await context.append([context.event("turn.started", {
+      roundsBefore,
+      maxTurns,
+      ...(budget === undefined ? {} : { maxBudgetUsd: budget }),
+    })], { sync: false });
   }
   let rounds = 0;
   let continued = 0;
@@ -80,6 +85,17 @@ export async function runTurn(
       if (!awaitsModel(context.agentView())) return await end("completed");
       if (maxTurns !== null && rounds >= maxTurns) {
         return await end("max_turns", `Stopped after ${maxTurns} model turns (--max-turns)`);
+      }
+      const budget = options.maxBudgetUsd;
+      if (budget !== undefined) {
+        const spent = Object.entries(context.agentView().turnUsageByModel)
+          .reduce((sum, [model, usage]) => sum + context.deps.price(model, usage), 0);
+        if (spent >= budget) {
+          return await end(
+            "max_budget",
+            `Stopped at the budget of $${budget} (--max-budget-usd): $${spent.toFixed(4)} spent`,
+          );
+        }
       }
       await context.settle();
       await context.append(context.stamp(await stages.beforeModel(stage)), { sync: false });

@@ -87,14 +87,17 @@ export class AgentTape {
     return undefined;
   }
 
-  /** The `--max-turns` of the turn the first `turn.started` after `from` begins. */
-  maxTurnsAfter(from: Envelope): number | null {
+  /** The bounds (`--max-turns`, `--max-budget-usd`) of the turn that starts after `from`. */
+  limitsAfter(from: Envelope): { maxTurns: number | null; maxBudgetUsd?: number } {
     for (let i = this.events.indexOf(from) + 1; i < this.events.length; i++) {
       const event = this.events[i];
-      if (event?.type === "turn.started") return event.data.maxTurns;
+      if (event?.type === "turn.started") {
+        const { maxTurns, maxBudgetUsd } = event.data;
+        return maxBudgetUsd === undefined ? { maxTurns } : { maxTurns, maxBudgetUsd };
+      }
       if (event?.type === "turn.ended" || event?.type === "session.resumed") break;
     }
-    return null;
+    return { maxTurns: null };
   }
 
   /** The prompt that came with the resume `from`. */

@@ -253,7 +253,7 @@ export async function replaySession(
       } else if (input?.type === "user.prompted" && loops.size > 0) {
         const loop = loops.get(agent) ?? live.openSession(input.session, agent);
         loops.set(agent, loop);
-        await loop.prompt(input.data.text, { ...runOptions, maxTurns: tape.maxTurnsAfter(input) });
+        await loop.prompt(input.data.text, { ...runOptions, ...tape.limitsAfter(input) });
       } else if (input?.type === "model.switched" && loops.size > 0) {
         const loop = loops.get(agent) ?? live.openSession(input.session, agent);
         loops.set(agent, loop);
@@ -261,7 +261,12 @@ export async function replaySession(
       } else if (input?.type === "session.resumed" && loops.has(agent)) {
         const prompt = input.data.withPrompt ? tape.promptAfter(input) : undefined;
         const loop = loops.get(agent) as AgentLoop;
-        await loop.resume(input.data.how, prompt, { ...runOptions, maxTurns: input.data.maxTurns });
+        const { maxTurns, maxBudgetUsd } = input.data;
+        await loop.resume(input.data.how, prompt, {
+          ...runOptions,
+          maxTurns,
+          ...(maxBudgetUsd === undefined ? {} : { maxBudgetUsd }),
+        });
       } else {
         const event = recorded[index] as Envelope;
         diverge({

@@ -29,6 +29,8 @@ export interface AgentView extends Conversation {
   overloadedInARow: number;
   /** Answers of this turn continued after hitting the output limit. */
   continuations: number;
+  /** Usage of the turn under way (or the last one), per model asked. */
+  turnUsageByModel: Record<string, UsageTotals>;
   status: AgentStatus;
   /** Message of the agent's last failed or cancelled turn. */
   lastError: string | null;
@@ -129,6 +131,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "turn.started":
       agent.status = "unfinished";
       agent.continuations = 0;
+      agent.turnUsageByModel = {};
       break;
     case "model.continued":
       agent.continuations += 1;
@@ -145,6 +148,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       addUsage(agent.usage, event.data.usage);
       addUsage(session.usage, event.data.usage);
       addUsage(agent.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
+      addUsage(agent.turnUsageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       addUsage(session.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       break;
     case "model.switched":
@@ -220,6 +224,7 @@ function emptyAgent(
     fellBackFrom: null,
     overloadedInARow: 0,
     continuations: 0,
+    turnUsageByModel: {},
     status: "idle",
     lastError: null,
     usage: emptyUsage(),

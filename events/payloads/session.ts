@@ -2,7 +2,13 @@ import type { EventTable } from "./_payload.ts";
 import type { ConversationMessage } from "./model.ts";
 
 /** Why a turn ended. */
-export type TurnEndReason = "completed" | "max_turns" | "cancelled" | "failed" | "interrupted";
+export type TurnEndReason =
+  | "completed"
+  | "max_turns"
+  | "max_budget"
+  | "cancelled"
+  | "failed"
+  | "interrupted";
 
 export interface SessionStarted {
   /** Model id used for requests. */
@@ -30,6 +36,8 @@ export interface SessionResumed {
   withPrompt: boolean;
   /** The bound on model rounds for the continued turn, null when unbounded. */
   maxTurns: number | null;
+  /** The bound on the continued turn's dollars (`--max-budget-usd`), when one was given. */
+  maxBudgetUsd?: number;
 }
 
 export interface UserPrompted {
@@ -42,6 +50,8 @@ export interface TurnStarted {
   roundsBefore: number;
   /** The bound on model rounds for this turn (`--max-turns`), null when unbounded. */
   maxTurns: number | null;
+  /** The bound on this turn's dollars (`--max-budget-usd`), when one was given. */
+  maxBudgetUsd?: number;
 }
 
 export interface TurnEnded {

@@ -3,12 +3,15 @@ import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime } from "./runtime.ts";
+import { type HeadlessResult, headlessResult } from "./claude_output.ts";
 import { chooseModel } from "./model_choice.ts";
 import { chooseSession, type ChosenSession } from "./session_choice.ts";
 
 /** Flags of `rein agent`. */
 export interface AgentFlags {
   print?: string | true | undefined;
+  /** A prompt given as an argument: the first one of the REPL, or the prompt of a bare -p. */
+  prompt?: string | undefined;
   verbose?: boolean | undefined;
   outputFormat: OutputFormat;
   model?: string | undefined;
@@ -22,8 +25,45 @@ export interface AgentFlags {
   maxBudgetUsd?: number | undefined;
 }
 
-/** `rein agent`: the interactive session, or one headless run with -p. Returns the exit code. */
+/**
+ * `rein agent`: the interactive session, or one headless run with -p. Returns the exit code.
+ * With `-p --output-format json|stream-json`, an error before or outside the run is printed as a
+ * result object too (and on stderr, as the caller does for every error), so a program reading
+ * Claude Code's output always gets one.
+ */
 export async function agentCommand(
+  flags: AgentFlags,
+  env: RuntimeEnv,
+  io: CommandIo,
+): Promise<number> {
+  try {
+    return await runAgent(flags, env, io);
+  } catch (error) {
+    const structured = flags.outputFormat === "json" || flags.outputFormat === "stream-json";
+    if (flags.print !== undefined && structured) {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stdout.write(`${JSON.stringify(errorResult(message))}\n`);
+    }
+    throw error;
+  }
+}
+
+/** The result object of a run that could not start. Pure. */
+export function errorResult(message: string): HeadlessResult {
+  return headlessResult({
+    reason: "failed",
+    rounds: 0,
+    message,
+    lastText: "",
+    stopReason: null,
+    sessionId: "",
+    usageByModel: {},
+    durationMs: 0,
+    durationApiMs: 0,
+  });
+}
+
+async function runAgent(
   flags: AgentFlags,
   env: RuntimeEnv,
   io: CommandIo,
@@ -31,7 +71,7 @@ export async function agentCommand(
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
   const headless = flags.print !== undefined;
-  let prompt = typeof flags.print === "string" ? flags.print : undefined;
+  let prompt = typeof flags.print === "string" ? flags.print : headless ? flags.prompt : undefined;
   if (prompt !== undefined && !prompt.trim()) {
     throw new Error('Empty prompt: -p needs text, as in -p "fix the test"');
   }
@@ -123,6 +163,7 @@ export async function agentCommand(
         maxTokens,
         newId,
         ...(flags.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: flags.maxBudgetUsd }),
+        ...(flags.prompt?.trim() ? { firstPrompt: flags.prompt.trim() } : {}),
       },
       io,
     );

@@ -14,6 +14,7 @@ import { foldLogged } from "./fold.ts";
 
 /** Fold a log, optionally only up to `at`. Reads the file; never writes it. */
 export async function foldLog(path: string, io: CommandIo, at?: number): Promise<State> {
+  await assertLogExists(path);
   const state = initialState();
   const onNotice = (m: string) => io.stderr.write(`${m}\n`);
   for await (
@@ -26,6 +27,10 @@ export async function foldLog(path: string, io: CommandIo, at?: number): Promise
 
 /** `rein sessions`: the sessions of a log with start time, first prompt, turns and status. */
 export async function sessionsCommand(path: string, json: boolean, io: CommandIo): Promise<number> {
+  if (!(await exists(path))) {
+    io.stdout.write(json ? "[]\n" : `No sessions yet (no log at ${path})\n`);
+    return 0;
+  }
   const state = await foldLog(path, io);
   const rows = state.sessions.order.map((id) => state.sessions.byId[id])
     .filter((s): s is SessionView => !!s);
@@ -59,16 +64,24 @@ export async function sessionsCommand(path: string, json: boolean, io: CommandIo
 /** `rein state <log> [--at SEQ] [--json]`: the projected state at any point. */
 export async function stateCommand(
   path: string,
-  options: { at?: number | undefined; json: boolean },
+  options: { at?: number | undefined; json: boolean; session?: string | undefined },
   io: CommandIo,
 ): Promise<number> {
   const state = await foldLog(path, io, options.at);
+  const only = options.session === undefined ? undefined : findSession(state, options.session);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
+    const shown = only === undefined ? state : {
+      ...state,
+      sessions: {
+        byId: { [only]: state.sessions.byId[only] },
+        order: [only],
+      },
+    };
+    io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
     return 0;
   }
   io.stdout.write(`${path} at seq ${state.lastSeq}: ${state.sessions.order.length} session(s)\n`);
-  for (const id of state.sessions.order) {
+  for (const id of only === undefined ? state.sessions.order : [only]) {
     const view = state.sessions.byId[id];
     if (!view) continue;
     const lead = mainAgentOf(view);
@@ -105,6 +118,7 @@ export async function replayCommand(
   io: CommandIo,
 ): Promise<number> {
   const events: Envelope[] = [];
+  await assertLogExists(path);
   for await (const event of readLog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) })) {
     events.push(event);
   }
@@ -164,4 +178,23 @@ function sessionSummary(view: SessionView) {
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + " ".repeat(width - text.length);
+}
+
+/** Throws, naming the path and what to do, when there is no log there. */
+async function assertLogExists(path: string): Promise<void> {
+  if (!(await exists(path))) {
+    throw new Error(
+      `No log at "${path}": run rein in this workspace first, or pass a log's path or --workspace`,
+    );
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
 }

@@ -34,6 +34,7 @@ export async function buildProgram(
 
   program.command("agent", { isDefault: true })
     .description("Run the agent: interactive, or headless with -p")
+    .argument("[prompt]", "a first prompt (with -p: the prompt)")
     .option("-p, --print [prompt]", "headless: run one prompt (or stdin), print the result, exit")
     .addOption(
       new Option(
@@ -62,9 +63,9 @@ export async function buildProgram(
       "stop a run before a request once it has spent this many dollars",
       positiveDollars,
     )
-    .action(async (flags) => {
+    .action(async (prompt, flags) => {
       const { agentCommand } = await import("./agent_command.ts");
-      exit(await agentCommand(flags, env, io));
+      exit(await agentCommand(prompt === undefined ? flags : { ...flags, prompt }, env, io));
     });
 
   program.command("sessions")
@@ -81,35 +82,57 @@ export async function buildProgram(
       exit(await sessionsCommand(log, flags.json ?? false, io));
     });
 
+  /** The log a log command reads: its argument, else --log, else the workspace's. */
+  const logOf = async (log: string | undefined, flags: { log?: string; workspace?: string }) => {
+    const { defaultLogPath, resolveWorkspace, userPath } = await import("./paths.ts");
+    const given = log ?? flags.log;
+    return given
+      ? userPath(given, env, Deno.cwd())
+      : defaultLogPath(resolveWorkspace(flags.workspace, env, Deno.cwd()));
+  };
+
   program.command("state")
     .description("Print the state projected from a log, at its end or at a seq")
-    .argument("<log>", "event log file")
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to read")
+    .option("--session <id>", "show only this session")
     .option("--at <seq>", "fold only up to this seq", positiveInt)
     .option("--json", "print the whole state as JSON")
     .action(async (log, flags) => {
       const { stateCommand } = await import("./log_commands.ts");
-      const { userPath } = await import("./paths.ts");
-      const path = userPath(log, env, Deno.cwd());
-      exit(await stateCommand(path, { at: flags.at, json: flags.json ?? false }, io));
+      exit(
+        await stateCommand(await logOf(log, flags), {
+          at: flags.at,
+          json: flags.json ?? false,
+          session: flags.session,
+        }, io),
+      );
     });
 
   program.command("replay")
     .description("Re-drive recorded sessions offline: no model, no tools, no writes")
-    .argument("<log>", "event log file")
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to read")
     .option("--session <id>", "replay only this session")
     .option("--verify", "exit 1 and name the first divergent seq if the replay differs")
     .option("-q, --quiet", "print only the verdict")
     .action(async (log, flags) => {
       const { replayCommand } = await import("./log_commands.ts");
-      const { userPath } = await import("./paths.ts");
       exit(
-        await replayCommand(userPath(log, env, Deno.cwd()), {
+        await replayCommand(await logOf(log, flags), {
           session: flags.session,
           verify: flags.verify ?? false,
           quiet: flags.quiet ?? false,
         }, io),
       );
     });
+  const agent = program.commands.find((command) => command.name() === "agent");
+  program.addHelpText(
+    "after",
+    () => `\nWithout a command, rein runs the agent:\n\n${agent?.helpInformation() ?? ""}`,
+  );
   return program;
 }
 
@@ -189,6 +212,8 @@ async function main(args: string[]): Promise<number> {
     await program.parseAsync(args, { from: "user" });
     return code;
   } catch (error) {
+    // `rein state | head`: the reader has gone, which is not an error worth a message.
+    if (error instanceof Deno.errors.BrokenPipe) return 0;
     io.stderr.write(`rein: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }

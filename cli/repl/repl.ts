@@ -34,6 +34,8 @@ export async function runRepl(
   options: {
     maxTurns: number | null;
     maxBudgetUsd?: number;
+    /** A prompt to run as soon as the session is open (`rein "fix the bug"`). */
+    firstPrompt?: string;
     model: string;
     maxTokens: number;
     newId: () => string;
@@ -96,6 +98,12 @@ export async function runRepl(
     if (chosen.reopened) {
       if (session.hasUnfinishedWork) renderer.line(styles.dim("Continuing the unfinished turn…"));
       await run((run) => session.resume(chosen.reopened ?? "resume", undefined, run));
+    }
+    if (options.firstPrompt !== undefined) {
+      const first = options.firstPrompt;
+      renderer.gap();
+      renderer.line(styles.bold(`> ${first}`));
+      await run((run) => session.prompt(first, run));
     }
     while (true) {
       renderer.gap();

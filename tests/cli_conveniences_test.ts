@@ -1,0 +1,85 @@
+/** What Claude Code users type without thinking, and what a shell does to a command's output. */
+import assert from "node:assert/strict";
+import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { echo } from "../testing/scenarios.ts";
+import { childEnv, CLI, runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-api03-CONVENIENCE-0123456789";
+
+Deno.test("rein --help shows the agent's options, not only the commands", async () => {
+  const help = await runCli(["--help"]);
+  assert.equal(help.code, 0);
+  for (const option of ["--print", "--output-format", "--model", "--max-turns", "--resume"]) {
+    assert.match(help.stdout, new RegExp(option), option);
+  }
+  assert.match(help.stdout, /replay/);
+});
+
+Deno.test("a prompt given as an argument is the prompt of -p", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const result = await runCli(["fix the bug", "-p", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "You said: fix the bug\n");
+});
+
+Deno.test("with json output an error before the run is a result object too", async () => {
+  await using ws = await tempWorkspace();
+  const result = await runCli(["-p", " ", "--output-format", "json", "--workspace", ws.path], {
+    env: { ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 1);
+  const out = JSON.parse(result.stdout);
+  assert.equal(out.type, "result");
+  assert.equal(out.is_error, true);
+  assert.equal(out.subtype, "error_during_execution");
+  assert.match(out.result, /Empty prompt/);
+  assert.match(result.stderr, /Empty prompt/);
+});
+
+Deno.test("sessions, state and replay read the workspace's log by default", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const fresh = await runCli(["sessions", "--workspace", ws.path]);
+  assert.equal(fresh.code, 0, fresh.stderr);
+  assert.match(fresh.stdout, /^No sessions yet/);
+  const noLog = await runCli(["state", "--workspace", ws.path]);
+  assert.equal(noLog.code, 1);
+  assert.match(noLog.stderr, /No log at ".*\.rein\/events\.jsonl": run rein in this workspace/);
+
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  for (const text of ["one", "two"]) {
+    const run = await runCli(["-p", text, "--workspace", ws.path], { env });
+    assert.equal(run.code, 0, run.stderr);
+  }
+  const state = await runCli(["state", "--workspace", ws.path, "--json"]);
+  const ids = JSON.parse(state.stdout).sessions.order as string[];
+  assert.equal(ids.length, 2);
+  const one = await runCli(["state", "--workspace", ws.path, "--session", ids[1]!.slice(0, 8)]);
+  assert.equal(one.code, 0, one.stderr);
+  assert.match(one.stdout, new RegExp(`session ${ids[1]}`));
+  assert.doesNotMatch(one.stdout, new RegExp(`session ${ids[0]}`));
+  const replay = await runCli(["replay", "--workspace", ws.path, "--verify", "-q"]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("output cut short by a closed pipe ends quietly", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const big = "x".repeat(200_000);
+  const run = await runCli(["-p", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+    stdin: big,
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const script = `"${Deno.execPath()}" run -A --quiet "${CLI}" state --workspace "${ws.path}" ` +
+    "--json | head -c 10 >/dev/null";
+  const shell = await new Deno.Command("bash", {
+    args: ["-c", script],
+    env: childEnv(),
+    stderr: "piped",
+  }).output();
+  assert.equal(new TextDecoder().decode(shell.stderr), "");
+});

@@ -4,7 +4,7 @@ import { type CommandIo, readStdin } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime } from "./runtime.ts";
 import { type HeadlessResult, headlessResult } from "./claude_output.ts";
-import { chooseModel } from "./model_choice.ts";
+import { chooseModel, thinkingBudget } from "./model_choice.ts";
 import { chooseSession, type ChosenSession } from "./session_choice.ts";
 
 /** Flags of `rein agent`. */
@@ -16,6 +16,7 @@ export interface AgentFlags {
   outputFormat: OutputFormat;
   model?: string | undefined;
   fallbackModel?: string | undefined;
+  effort?: string | undefined;
   log?: string | undefined;
   workspace?: string | undefined;
   resume?: string | undefined;
@@ -105,6 +106,9 @@ async function runAgent(
     const fallbackModel = fallbackName === undefined
       ? undefined
       : chooseModel({ flag: fallbackName }).model;
+    const effortSetting = runtime.harness.settings?.other.effortLevel;
+    const effort = flags.effort ?? (typeof effortSetting === "string" ? effortSetting : undefined);
+    const thinking = effort === undefined ? undefined : thinkingBudget(effort, maxTokens);
     const newId = () => crypto.randomUUID();
     // Events appended while the session is chosen (session.started of a new session or a fork),
     // so that stream-json shows them too.
@@ -116,6 +120,7 @@ async function runAgent(
         maxTokens,
         newId,
         ...(fallbackModel ? { fallbackModel } : {}),
+        ...(thinking ? { thinkingBudget: thinking } : {}),
       });
       const recorded = chosen.session.view.workspace;
       if (chosen.reopened && recorded !== workspace) {

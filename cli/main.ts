@@ -44,6 +44,10 @@ export async function buildProgram(
         .choices(OUTPUT_FORMATS).default("text" as const),
     )
     .option("--verbose", "accepted for Claude Code compatibility (stream-json is always full)")
+    .addOption(
+      new Option("--effort <level>", "extended thinking before answers: low, medium, high, max")
+        .choices(["low", "medium", "high", "max"] as const),
+    )
     .option(
       "--model <model>",
       "model id or alias: opus, sonnet, haiku, fable (default: claude-sonnet-5)",

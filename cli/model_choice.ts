@@ -40,3 +40,27 @@ export function modelChoice(name: string): ModelChoice {
   const model = resolved.known ? resolved.info.id : resolved.id;
   return { model, maxTokens: Math.min(DEFAULT_MAX_TOKENS, maxOutputOf(model)) };
 }
+
+/** How hard the model thinks before it answers (`--effort`, the `effortLevel` setting). */
+export type Effort = "low" | "medium" | "high" | "max";
+
+/** The effort levels, for the command line and error messages. */
+export const EFFORTS: readonly Effort[] = ["low", "medium", "high", "max"];
+
+/**
+ * Extended thinking's token budget for `effort` with output limit `maxTokens` (the budget must
+ * stay below it): low 2,048, medium 8,192, high 16,384, max all but one token. Pure. Throws,
+ * naming the value, for an unknown level.
+ */
+export function thinkingBudget(effort: string, maxTokens: number): number {
+  const budgets: Record<Effort, number> = {
+    low: 2_048,
+    medium: 8_192,
+    high: 16_384,
+    max: maxTokens - 1,
+  };
+  if (!(EFFORTS as readonly string[]).includes(effort)) {
+    throw new Error(`Invalid effort "${effort}": expected one of ${EFFORTS.join(", ")}`);
+  }
+  return Math.min(budgets[effort as Effort], maxTokens - 1);
+}

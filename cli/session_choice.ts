@@ -30,7 +30,13 @@ export interface ChosenSession {
 export async function chooseSession(
   runtime: Runtime,
   flags: SessionFlags,
-  setup: { model: string; maxTokens: number; newId: () => string; fallbackModel?: string },
+  setup: {
+    model: string;
+    maxTokens: number;
+    newId: () => string;
+    fallbackModel?: string;
+    thinkingBudget?: number;
+  },
 ): Promise<ChosenSession> {
   const chosen = [flags.resume, flags.continue, flags.fork].filter((f) =>
     f !== undefined && f !== false
@@ -39,6 +45,7 @@ export async function chooseSession(
   const base = {
     ...newSessionSetup(runtime, setup.model, setup.maxTokens, setup.newId()),
     ...(setup.fallbackModel ? { fallbackModel: setup.fallbackModel } : {}),
+    ...(setup.thinkingBudget ? { thinkingBudget: setup.thinkingBudget } : {}),
   };
   if (flags.resume !== undefined) {
     const id = findSession(runtime.harness.state, flags.resume);

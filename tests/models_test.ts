@@ -5,6 +5,9 @@ import {
   message,
   overloaded,
   startFakeAnthropic,
+  text,
+  thinking,
+  toolUse,
 } from "../testing/fake_anthropic.ts";
 import { echo, plainAnswer, sequentialBash } from "../testing/scenarios.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
@@ -199,6 +202,39 @@ Deno.test("--max-budget-usd ends a run before the request that would spend past 
   const log = `${ws.path}/.rein/events.jsonl`;
   const started = (await readLogLines(log)).find((e) => e.type === "turn.started");
   assert.equal((started?.data as { maxBudgetUsd?: number }).maxBudgetUsd, 0.02);
+  const replay = await runCli(["replay", log, "--verify", "--quiet"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("--effort turns on extended thinking; thinking blocks go back exactly as received", async () => {
+  await using fake = await startFakeAnthropic({
+    script: (request) =>
+      (request.body?.messages.length ?? 0) === 1
+        ? message([
+          thinking("I should list the files first.", "sig-1"),
+          toolUse("toolu_1", "bash", { command: "true" }),
+        ])
+        : message([thinking("Done, say so.", "sig-2"), text("all good")]),
+  });
+  await using ws = await tempWorkspace();
+  const result = await runCli(["-p", "look", "--workspace", ws.path, "--effort", "high"], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "all good\n");
+  const [first, second] = fake.requests;
+  assert.deepEqual(first?.body?.thinking, { type: "enabled", budget_tokens: 16_384 });
+  assert.match(first?.headers["anthropic-beta"] ?? "", /interleaved-thinking/);
+  const history = second?.body?.messages[1]?.content;
+  assert.ok(Array.isArray(history));
+  assert.deepEqual(history[0], {
+    type: "thinking",
+    thinking: "I should list the files first.",
+    signature: "sig-1",
+  });
+  const log = `${ws.path}/.rein/events.jsonl`;
   const replay = await runCli(["replay", log, "--verify", "--quiet"], {
     permissions: ["--allow-read", "--allow-env"],
   });

@@ -109,9 +109,14 @@ export class Renderer {
         );
         break;
       }
-      case "model.responded":
+      case "model.responded": {
         this.#lineStart();
+        const thought = event.data.content.filter((block) => block.type === "thinking")
+          .map((block) => block.type === "thinking" ? block.thinking : "").join(" ");
+        const words = thought.split(/\s+/).filter(Boolean).length;
+        if (words > 0) this.line(s.dim(`✻ thought for ${words} ${words === 1 ? "word" : "words"}`));
         break;
+      }
       case "turn.ended":
         this.#turnEnded(event.data);
         break;

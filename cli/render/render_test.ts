@@ -204,3 +204,15 @@ Deno.test("text and tool output cannot send control sequences to the terminal", 
   assert.equal(output(), "hello red world");
   assert.equal(resultSummary("\x1b[1mbold\x1b[0m").head, "bold");
 });
+
+Deno.test("thinking shows as one dim, collapsed line", () => {
+  const { renderer, output, event } = plainRenderer();
+  renderer.event(event(
+    "model.responded",
+    respondedData([
+      { type: "thinking", thinking: "First list the files.", signature: "s" },
+      { type: "text", text: "ok" },
+    ]),
+  ));
+  assert.equal(output(), "✻ thought for 4 words\n");
+});

@@ -18,6 +18,9 @@ export interface AnthropicModelOptions {
   knownModels?: readonly string[];
 }
 
+/** Thinking between tool calls, not only before the first one. */
+const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+
 /** Where the SDK sends requests when no base URL is given. */
 const DEFAULT_ENDPOINT = "https://api.anthropic.com";
 
@@ -53,7 +56,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         const stream = (await client).messages.stream(
           // deno-lint-ignore no-explicit-any
           { ...params, model: million ? model.slice(0, -ONE_MILLION.length) : model } as any,
-          million ? { signal, headers: { "anthropic-beta": ONE_MILLION_BETA } } : { signal },
+          { signal, ...betas(million, body.thinking !== undefined) },
         );
         stream.on("streamEvent", (event) => {
           if (event.type === "message_stop") sawStop = true;
@@ -92,6 +95,15 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       }
     },
   };
+}
+
+/** The request options: the signal, and the betas the request needs. */
+function betas(million: boolean, thinking: boolean) {
+  const names = [
+    ...(million ? [ONE_MILLION_BETA] : []),
+    ...(thinking ? [INTERLEAVED_THINKING_BETA] : []),
+  ];
+  return names.length === 0 ? {} : { headers: { "anthropic-beta": names.join(",") } };
 }
 
 /** Turn whatever the SDK threw into a {@link ModelError}. Pure. */

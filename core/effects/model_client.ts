@@ -27,6 +27,8 @@ export interface MessagesRequest {
   system: SystemBlock[];
   tools: RequestTool[];
   messages: ConversationMessage[];
+  /** Extended thinking, when on. */
+  thinking?: { type: "enabled"; budget_tokens: number };
   stream: true;
 }
 

@@ -15,6 +15,8 @@ export interface SessionSetup {
   platform: string;
   /** The model to fall back to when the model keeps being overloaded. */
   fallbackModel?: string;
+  /** Extended thinking's budget per request; absent when thinking is off. */
+  thinkingBudget?: number;
   forkedFrom?: { session: string; seq: number };
   history?: ConversationMessage[];
 }
@@ -48,6 +50,7 @@ export class AgentLoop {
       maxTokens: setup.maxTokens,
       platform: setup.platform,
       ...(setup.fallbackModel ? { fallbackModel: setup.fallbackModel } : {}),
+      ...(setup.thinkingBudget ? { thinkingBudget: setup.thinkingBudget } : {}),
       ...(setup.forkedFrom ? { forkedFrom: setup.forkedFrom } : {}),
       ...(setup.history ? { history: setup.history } : {}),
     })], { sync: false });

@@ -246,6 +246,7 @@ export async function replaySession(
             maxTokens: data.maxTokens,
             platform: data.platform,
             ...(data.fallbackModel ? { fallbackModel: data.fallbackModel } : {}),
+            ...(data.thinkingBudget ? { thinkingBudget: data.thinkingBudget } : {}),
             ...(data.forkedFrom ? { forkedFrom: data.forkedFrom } : {}),
             ...(data.history ? { history: data.history } : {}),
           }, agent),

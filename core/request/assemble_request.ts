@@ -34,5 +34,6 @@ export function assembleRequest(
     }),
     tools: pool.definitions,
     messages: own.messages,
+    thinkingBudget: view.thinkingBudget,
   });
 }

@@ -9,6 +9,8 @@ export interface RequestInput {
   system: SystemBlock[];
   tools: readonly ToolDefinition[];
   messages: readonly ConversationMessage[];
+  /** Extended thinking's budget, or null when off; kept below the output limit. */
+  thinkingBudget?: number | null;
 }
 
 /**
@@ -36,6 +38,14 @@ export function buildRequest(input: RequestInput): MessagesRequest {
     system: input.system,
     tools,
     messages,
+    ...(input.thinkingBudget
+      ? {
+        thinking: {
+          type: "enabled" as const,
+          budget_tokens: Math.min(input.thinkingBudget, input.maxTokens - 1),
+        },
+      }
+      : {}),
     stream: true,
   };
 }

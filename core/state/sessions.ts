@@ -55,6 +55,8 @@ export interface SessionView {
   forkedFrom: { session: string; seq: number } | null;
   /** The model to fall back to when the model keeps being overloaded, or null. */
   fallbackModel: string | null;
+  /** Extended thinking's budget per request, or null when thinking is off. */
+  thinkingBudget: number | null;
   /** The agent that started the session; its status is the session's. */
   mainAgent: string;
   firstPrompt: string | null;
@@ -101,6 +103,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       maxTokens: data.maxTokens,
       forkedFrom: data.forkedFrom ?? null,
       fallbackModel: data.fallbackModel ?? null,
+      thinkingBudget: data.thinkingBudget ?? null,
       mainAgent: event.agent,
       firstPrompt: null,
       status: "idle",

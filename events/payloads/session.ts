@@ -23,6 +23,8 @@ export interface SessionStarted {
   platform: string;
   /** The model to fall back to when the model keeps being overloaded (`--fallback-model`). */
   fallbackModel?: string;
+  /** Extended thinking's token budget per request (`--effort`), when thinking is on. */
+  thinkingBudget?: number;
   /** Present when this session was forked from another one. */
   forkedFrom?: { session: string; seq: number };
   /** For a fork: the conversation of the source session as it was at `forkedFrom.seq`. */

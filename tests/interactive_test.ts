@@ -78,11 +78,21 @@ async function submit(terminal: Terminal, line: string): Promise<void> {
   await terminal.press("Enter");
 }
 
-/** The text below the last line that shows `> ${prompt}`, or null if there is no such line. */
+/** The status line after a turn: tokens, cache share, dollars, context. */
+const STATUS = /^\S+ in · \S+ out · \d+% cached · \$[\d.]+ · context \S+ \(\d+%\)$/;
+
+/**
+ * The text below the last line that shows `> ${prompt}`, or null if there is no such line; the
+ * status line after a turn (and the blank line after it) left out, as layout tests compare text.
+ */
 function after(screen: Screen, prompt: string): string | null {
   const lines = screen.text.split("\n");
   const at = lines.findLastIndex((line) => line === `> ${prompt}`);
-  return at === -1 ? null : lines.slice(at + 1).join("\n");
+  if (at === -1) return null;
+  const below = lines.slice(at + 1);
+  const status = below.findIndex((line) => STATUS.test(line));
+  if (status !== -1) below.splice(status, below[status + 1] === "" ? 2 : 1);
+  return below.join("\n");
 }
 
 /** Type `prompt`, press Enter, and return what was shown below it once the prompt is back. */
@@ -121,6 +131,8 @@ Deno.test("a prompt's answer streams in, then the prompt comes back after a blan
     (s) => atPrompt(s) && (after(s, "stream please") ?? "").includes("THE END"),
   );
   assert.equal(after(done, "stream please"), `\n${STREAMED}\n\n>`);
+  const status = done.text.split("\n").filter((line) => STATUS.test(line));
+  assert.equal(status.length, 1, `one status line after the turn:\n${done.text}`);
 });
 
 Deno.test("/help lists the slash commands without asking the model", async () => {

@@ -3,6 +3,8 @@ import { Runner } from "../../core/runner/runner.ts";
 import { describeModels } from "../../core/models/catalogue.ts";
 import { modelChoice } from "../model_choice.ts";
 import { costReport } from "./cost_report.ts";
+import { contextReport, turnStatus } from "./status.ts";
+import { assembleRequest } from "../../core/request/assemble_request.ts";
 import type { CommandIo } from "../io.ts";
 import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
@@ -19,6 +21,8 @@ const HELP = [
   "  /new       start a new session in this workspace",
   "  /model [m] switch the model (an id or opus, sonnet, haiku, fable); lists them without one",
   "  /cost      show this session's tokens and dollars",
+  "  /context   show how the context window is spent",
+  "  /clear     start a new session (as /new)",
   "  /exit      leave (Ctrl-D also leaves)",
   "Ctrl-C cancels the running turn; the session stays usable.",
 ].join("\n");
@@ -84,7 +88,12 @@ export async function runRepl(
     };
     working.start();
     try {
-      return await active.done;
+      const result = await active.done;
+      if (result !== null && io.stdoutIsTerminal) {
+        renderer.gap();
+        renderer.line(styles.dim(turnStatus(session.conversation)));
+      }
+      return result;
     } finally {
       working.stop();
       cancel = null;
@@ -134,7 +143,17 @@ export async function runRepl(
               renderer.line(styles.red((error as Error).message));
             }
           }
-        } else if (command === "/new") {
+        } else if (command === "/context") {
+          const scope = { state: harness.state, session: session.id, agent: session.agent };
+          const request = assembleRequest(
+            harness.state,
+            session.id,
+            session.agent,
+            harness.deps.pool(scope),
+            harness.deps.sections(scope),
+          );
+          renderer.line(contextReport(request, session.conversation));
+        } else if (command === "/new" || command === "/clear") {
           const { model, maxTokens } = session.conversation;
           const setup = newSessionSetup(runtime, model, maxTokens, options.newId());
           const next = await claim(runtime, setup.id);

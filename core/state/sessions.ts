@@ -31,6 +31,8 @@ export interface AgentView extends Conversation {
   continuations: number;
   /** Usage of the turn under way (or the last one), per model asked. */
   turnUsageByModel: Record<string, UsageTotals>;
+  /** Usage of the agent's last answer: how full its context was then. */
+  lastUsage: Usage | null;
   status: AgentStatus;
   /** Message of the agent's last failed or cancelled turn. */
   lastError: string | null;
@@ -152,6 +154,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       addUsage(session.usage, event.data.usage);
       addUsage(agent.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       addUsage(agent.turnUsageByModel[agent.model] ??= emptyUsage(), event.data.usage);
+      agent.lastUsage = event.data.usage;
       addUsage(session.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       break;
     case "model.switched":
@@ -228,6 +231,7 @@ function emptyAgent(
     overloadedInARow: 0,
     continuations: 0,
     turnUsageByModel: {},
+    lastUsage: null,
     status: "idle",
     lastError: null,
     usage: emptyUsage(),

@@ -7,6 +7,9 @@ import { type HeadlessResult, headlessResult } from "./claude_output.ts";
 import { chooseModel, thinkingBudget } from "./model_choice.ts";
 import { chooseSession, type ChosenSession } from "./session_choice.ts";
 
+/** A session id as `--session-id` takes it. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Flags of `rein agent`. */
 export interface AgentFlags {
   print?: string | true | undefined;
@@ -17,6 +20,9 @@ export interface AgentFlags {
   model?: string | undefined;
   fallbackModel?: string | undefined;
   effort?: string | undefined;
+  systemPrompt?: string | undefined;
+  appendSystemPrompt?: string | undefined;
+  sessionId?: string | undefined;
   log?: string | undefined;
   workspace?: string | undefined;
   resume?: string | undefined;
@@ -109,7 +115,23 @@ async function runAgent(
     const effortSetting = runtime.harness.settings?.other.effortLevel;
     const effort = flags.effort ?? (typeof effortSetting === "string" ? effortSetting : undefined);
     const thinking = effort === undefined ? undefined : thinkingBudget(effort, maxTokens);
-    const newId = () => crypto.randomUUID();
+    const newId = () => flags.sessionId ?? crypto.randomUUID();
+    if (flags.sessionId !== undefined) {
+      if (!UUID.test(flags.sessionId)) {
+        throw new Error(`Invalid --session-id "${flags.sessionId}": expected a UUID`);
+      }
+      if (runtime.harness.state.sessions.byId[flags.sessionId]) {
+        throw new Error(
+          `Session ${flags.sessionId} already exists: reopen it with --resume ${flags.sessionId}`,
+        );
+      }
+    }
+    const options = {
+      ...(fallbackModel ? { fallbackModel } : {}),
+      ...(thinking ? { thinkingBudget: thinking } : {}),
+      ...(flags.systemPrompt ? { systemPrompt: flags.systemPrompt } : {}),
+      ...(flags.appendSystemPrompt ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
+    };
     // Events appended while the session is chosen (session.started of a new session or a fork),
     // so that stream-json shows them too.
     const opening: Envelope[] = [];
@@ -119,8 +141,7 @@ async function runAgent(
         model,
         maxTokens,
         newId,
-        ...(fallbackModel ? { fallbackModel } : {}),
-        ...(thinking ? { thinkingBudget: thinking } : {}),
+        options,
       });
       const recorded = chosen.session.view.workspace;
       if (chosen.reopened && recorded !== workspace) {

@@ -55,6 +55,9 @@ export async function buildProgram(
     .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
     .option("--workspace <dir>", "directory the agent works in (default: where you started it)")
     .option("--resume <id>", "reopen a session by id (a unique prefix is enough)")
+    .option("--session-id <uuid>", "the id of the new session (a UUID)")
+    .option("--system-prompt <text>", "replace rein's instructions in the system prompt")
+    .option("--append-system-prompt <text>", "add text at the end of the system prompt")
     .option("-c, --continue", "reopen the latest session of the log")
     .option("--fork <id@seq>", "start a new session from another one's history up to seq")
     .option(

@@ -8,6 +8,11 @@ import type { Runtime } from "./runtime.ts";
 import { SessionLease } from "./session_lease.ts";
 import { foldLogged } from "./fold.ts";
 
+/** What a new session records beyond its model and workspace. */
+export type SessionOptions = Partial<
+  Pick<SessionSetup, "fallbackModel" | "thinkingBudget" | "systemPrompt" | "appendSystemPrompt">
+>;
+
 /** Which session to run, from the CLI flags. */
 export interface SessionFlags {
   resume?: string | undefined;
@@ -34,8 +39,8 @@ export async function chooseSession(
     model: string;
     maxTokens: number;
     newId: () => string;
-    fallbackModel?: string;
-    thinkingBudget?: number;
+    /** What else a new session records: fallback model, thinking, system prompt changes. */
+    options?: SessionOptions;
   },
 ): Promise<ChosenSession> {
   const chosen = [flags.resume, flags.continue, flags.fork].filter((f) =>
@@ -44,8 +49,7 @@ export async function chooseSession(
   if (chosen.length > 1) throw new Error("Use only one of --resume, --continue and --fork");
   const base = {
     ...newSessionSetup(runtime, setup.model, setup.maxTokens, setup.newId()),
-    ...(setup.fallbackModel ? { fallbackModel: setup.fallbackModel } : {}),
-    ...(setup.thinkingBudget ? { thinkingBudget: setup.thinkingBudget } : {}),
+    ...setup.options,
   };
   if (flags.resume !== undefined) {
     const id = findSession(runtime.harness.state, flags.resume);

@@ -83,3 +83,39 @@ Deno.test("output cut short by a closed pipe ends quietly", async () => {
   }).output();
   assert.equal(new TextDecoder().decode(shell.stderr), "");
 });
+
+Deno.test("--system-prompt, --append-system-prompt and --session-id shape the new session, and replay", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const id = "0b5f2c1e-7d4a-4c1b-9e2f-3a6d8c7b5e41";
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const result = await runCli([
+    "-p",
+    "hi",
+    "--workspace",
+    ws.path,
+    "--session-id",
+    id,
+    "--system-prompt",
+    "You are a terse reviewer.",
+    "--append-system-prompt",
+    "Answer in French.",
+    "--output-format",
+    "json",
+  ], { env });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(JSON.parse(result.stdout).session_id, id);
+  const system = fake.requests[0]?.body?.system;
+  assert.ok(Array.isArray(system));
+  const texts = system.map((block) => block.text);
+  assert.equal(texts[0], "You are a terse reviewer.");
+  assert.match(texts[1] ?? "", /^Environment:/);
+  assert.equal(texts.at(-1), "Answer in French.");
+  const again = await runCli(["-p", "hi", "--workspace", ws.path, "--session-id", id], { env });
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, new RegExp(`Session ${id} already exists`));
+  const bad = await runCli(["-p", "hi", "--workspace", ws.path, "--session-id", "nope"], { env });
+  assert.match(bad.stderr, /Invalid --session-id "nope": expected a UUID/);
+  const replay = await runCli(["replay", "--workspace", ws.path, "--verify", "-q"]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

@@ -1,4 +1,4 @@
-import type { ConversationMessage, NewEvent } from "../../events/event_types.ts";
+import type { NewEvent, SessionStarted } from "../../events/event_types.ts";
 import { awaitsModel, lastAssistantText } from "../state/conversation.ts";
 import type { AgentView, SessionView } from "../state/sessions.ts";
 import { closeCall } from "./close_call.ts";
@@ -6,20 +6,11 @@ import type { LoopDeps } from "./loop_deps.ts";
 import { type RunOptions, runTurn, type TurnResult } from "./run_turn.ts";
 import { TurnContext } from "./turn_context.ts";
 
-/** How a new session is set up; every field is recorded in `session.started`. */
-export interface SessionSetup {
-  id: string;
-  model: string;
-  workspace: string;
-  maxTokens: number;
-  platform: string;
-  /** The model to fall back to when the model keeps being overloaded. */
-  fallbackModel?: string;
-  /** Extended thinking's budget per request; absent when thinking is off. */
-  thinkingBudget?: number;
-  forkedFrom?: { session: string; seq: number };
-  history?: ConversationMessage[];
-}
+/**
+ * How a new session is set up: its id, and every field `session.started` records but the clock
+ * reading, which the loop takes itself.
+ */
+export type SessionSetup = { id: string } & Omit<SessionStarted, "startedAt">;
 
 /**
  * One agent of one session over the shared log: its prompts, turns and resumes. It holds no
@@ -43,17 +34,11 @@ export class AgentLoop {
   /** Start a new session with `agent` as its main agent: records `session.started`. */
   static async start(deps: LoopDeps, setup: SessionSetup, agent: string): Promise<AgentLoop> {
     const loop = new AgentLoop(deps, setup.id, agent);
-    await loop.#context.append([loop.#context.event("session.started", {
-      model: setup.model,
-      workspace: setup.workspace,
-      startedAt: deps.effects.clock().toISOString(),
-      maxTokens: setup.maxTokens,
-      platform: setup.platform,
-      ...(setup.fallbackModel ? { fallbackModel: setup.fallbackModel } : {}),
-      ...(setup.thinkingBudget ? { thinkingBudget: setup.thinkingBudget } : {}),
-      ...(setup.forkedFrom ? { forkedFrom: setup.forkedFrom } : {}),
-      ...(setup.history ? { history: setup.history } : {}),
-    })], { sync: false });
+    const { id: _id, ...fields } = setup;
+    const startedAt = deps.effects.clock().toISOString();
+    await loop.#context.append([loop.#context.event("session.started", { ...fields, startedAt })], {
+      sync: false,
+    });
     return loop;
   }
 

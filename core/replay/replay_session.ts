@@ -236,21 +236,8 @@ export async function replaySession(
     };
     const work = async () => {
       if (input?.type === "session.started" && loops.size === 0) {
-        const { data } = input;
-        loops.set(
-          agent,
-          await live.startSession({
-            id: input.session,
-            model: data.model,
-            workspace: data.workspace,
-            maxTokens: data.maxTokens,
-            platform: data.platform,
-            ...(data.fallbackModel ? { fallbackModel: data.fallbackModel } : {}),
-            ...(data.thinkingBudget ? { thinkingBudget: data.thinkingBudget } : {}),
-            ...(data.forkedFrom ? { forkedFrom: data.forkedFrom } : {}),
-            ...(data.history ? { history: data.history } : {}),
-          }, agent),
-        );
+        const { startedAt: _startedAt, ...setup } = input.data;
+        loops.set(agent, await live.startSession({ id: input.session, ...setup }, agent));
       } else if (input?.type === "user.prompted" && loops.size > 0) {
         const loop = loops.get(agent) ?? live.openSession(input.session, agent);
         loops.set(agent, loop);

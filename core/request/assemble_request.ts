@@ -31,6 +31,8 @@ export function assembleRequest(
       model: own.model,
       tools: pool.tools,
       sections,
+      instructions: view.systemPrompt,
+      appended: view.appendSystemPrompt,
     }),
     tools: pool.definitions,
     messages: own.messages,

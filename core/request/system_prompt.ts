@@ -30,6 +30,10 @@ export interface SystemPromptInput {
   tools: readonly PromptTool[];
   /** Mechanisms' sections, after the environment. */
   sections?: readonly SystemSection[];
+  /** Replaces rein's instructions (who it is, how it works) when given. */
+  instructions?: string | null;
+  /** Added after everything else when given. */
+  appended?: string | null;
 }
 
 const INTRO = [
@@ -60,7 +64,7 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemBlock[] {
   const guidance = input.tools.flatMap((tool) =>
     tool.guidance ? [wrapBullet(tool.guidance, WRAP)] : []
   );
-  const identity = [...INTRO, ...guidance, ...HABITS].join("\n");
+  const identity = input.instructions ?? [...INTRO, ...guidance, ...HABITS].join("\n");
   const environment = [
     "Environment:",
     `- Workspace: ${input.workspace} (all file paths are relative to it; tools cannot reach`,
@@ -74,7 +78,7 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemBlock[] {
     .map((section, index) => ({ section, index }))
     .sort((a, b) => a.section.stability - b.section.stability || a.index - b.index)
     .map(({ section }) => section.text);
-  const texts = [identity, environment, ...sections];
+  const texts = [identity, environment, ...sections, ...(input.appended ? [input.appended] : [])];
   return texts.map((text, i) =>
     i === texts.length - 1
       ? { type: "text", text, cache_control: { type: "ephemeral" } }

@@ -59,6 +59,9 @@ export interface SessionView {
   fallbackModel: string | null;
   /** Extended thinking's budget per request, or null when thinking is off. */
   thinkingBudget: number | null;
+  /** The user's replacement for rein's instructions, and their addition, when given. */
+  systemPrompt: string | null;
+  appendSystemPrompt: string | null;
   /** The agent that started the session; its status is the session's. */
   mainAgent: string;
   firstPrompt: string | null;
@@ -106,6 +109,8 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       forkedFrom: data.forkedFrom ?? null,
       fallbackModel: data.fallbackModel ?? null,
       thinkingBudget: data.thinkingBudget ?? null,
+      systemPrompt: data.systemPrompt ?? null,
+      appendSystemPrompt: data.appendSystemPrompt ?? null,
       mainAgent: event.agent,
       firstPrompt: null,
       status: "idle",

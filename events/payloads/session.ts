@@ -25,6 +25,10 @@ export interface SessionStarted {
   fallbackModel?: string;
   /** Extended thinking's token budget per request (`--effort`), when thinking is on. */
   thinkingBudget?: number;
+  /** Replaces rein's own instructions in the system prompt (`--system-prompt`). */
+  systemPrompt?: string;
+  /** Added at the end of the system prompt (`--append-system-prompt`). */
+  appendSystemPrompt?: string;
   /** Present when this session was forked from another one. */
   forkedFrom?: { session: string; seq: number };
   /** For a fork: the conversation of the source session as it was at `forkedFrom.seq`. */

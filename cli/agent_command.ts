@@ -1,6 +1,6 @@
 import type { Envelope } from "../events/event_types.ts";
 import type { OutputFormat } from "./headless.ts";
-import { type CommandIo, readStdin } from "./io.ts";
+import { type CommandIo, readStdin, stdinLines } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime } from "./runtime.ts";
 import { type HeadlessResult, headlessResult } from "./claude_output.ts";
@@ -20,6 +20,7 @@ export interface AgentFlags {
   model?: string | undefined;
   fallbackModel?: string | undefined;
   effort?: string | undefined;
+  inputFormat?: "text" | "stream-json" | undefined;
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   sessionId?: string | undefined;
@@ -82,11 +83,17 @@ async function runAgent(
   if (prompt !== undefined && !prompt.trim()) {
     throw new Error('Empty prompt: -p needs text, as in -p "fix the test"');
   }
-  if (headless && prompt === undefined && !io.stdinIsTerminal) {
+  const streamInput = flags.inputFormat === "stream-json";
+  if (streamInput && (!headless || flags.outputFormat !== "stream-json")) {
+    throw new Error(
+      "--input-format stream-json needs -p and --output-format stream-json, as Claude Code does",
+    );
+  }
+  if (headless && !streamInput && prompt === undefined && !io.stdinIsTerminal) {
     prompt = (await readStdin()).trim() || undefined;
   }
   const reopening = flags.resume !== undefined || flags.continue === true;
-  if (headless && prompt === undefined && !reopening) {
+  if (headless && !streamInput && prompt === undefined && !reopening) {
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
   if (!env.get("ANTHROPIC_API_KEY") && !env.get("ANTHROPIC_AUTH_TOKEN")) {
@@ -160,24 +167,22 @@ async function runAgent(
     const { session } = chosen;
     const maxTurns = flags.maxTurns ?? null;
     if (headless) {
-      const { runHeadless } = await import("./headless.ts");
-      return await runHeadless(
-        runtime,
-        chosen,
-        prompt,
-        {
-          format: flags.outputFormat,
-          maxTurns,
-          ...(flags.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: flags.maxBudgetUsd }),
-          apiKeySource: env.get("ANTHROPIC_API_KEY")
-            ? "ANTHROPIC_API_KEY"
-            : env.get("ANTHROPIC_AUTH_TOKEN")
-            ? "ANTHROPIC_AUTH_TOKEN"
-            : "none",
-          opening: opening.filter((event) => event.session === session.id),
-        },
-        io,
-      );
+      const { runHeadless, runStreamInput } = await import("./headless.ts");
+      const options = {
+        format: flags.outputFormat,
+        maxTurns,
+        ...(flags.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: flags.maxBudgetUsd }),
+        apiKeySource: env.get("ANTHROPIC_API_KEY")
+          ? "ANTHROPIC_API_KEY"
+          : env.get("ANTHROPIC_AUTH_TOKEN")
+          ? "ANTHROPIC_AUTH_TOKEN"
+          : "none",
+        opening: opening.filter((event) => event.session === session.id),
+      };
+      if (streamInput) {
+        return await runStreamInput(runtime, chosen, options, stdinLines(), io);
+      }
+      return await runHeadless(runtime, chosen, prompt, options, io);
     }
     const { runRepl } = await import("./repl/repl.ts");
     return await runRepl(

@@ -9,6 +9,9 @@ import {
 import { addUsage, agentOf, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
 import { Runner } from "../core/runner/runner.ts";
+import type { AgentLoop } from "../core/loop/agent_loop.ts";
+import { MODELS } from "../core/models/catalogue.ts";
+import { modelChoice } from "./model_choice.ts";
 import type { CommandIo } from "./io.ts";
 import type { Runtime } from "./runtime.ts";
 import type { ChosenSession } from "./session_choice.ts";
@@ -22,6 +25,17 @@ import { useColor } from "./io.ts";
  */
 export type OutputFormat = "text" | "json" | "stream-json" | "events";
 
+/** What a headless run is given beyond the session. */
+export interface HeadlessOptions {
+  format: OutputFormat;
+  maxTurns: number | null;
+  maxBudgetUsd?: number;
+  /** Events of this session appended before the run (its `session.started`), for `events`. */
+  opening?: readonly Envelope[];
+  /** Which credential the model client uses, as `init` reports it. */
+  apiKeySource: string;
+}
+
 /**
  * Run one prompt (or the continuation of a reopened session) without a terminal UI and print
  * the outcome in the chosen format. Returns the exit code: 0 on success, 1 on failure or
@@ -31,112 +45,295 @@ export async function runHeadless(
   runtime: Runtime,
   chosen: ChosenSession,
   prompt: string | undefined,
-  options: {
-    format: OutputFormat;
-    maxTurns: number | null;
-    maxBudgetUsd?: number;
-    /** Events of this session appended before the run (its `session.started`), for `events`. */
-    opening?: readonly Envelope[];
-    /** Which credential the model client uses, as `init` reports it. */
-    apiKeySource: string;
-  },
+  options: HeadlessOptions,
   io: CommandIo,
 ): Promise<number> {
-  const started = performance.now();
   const { session } = chosen;
-  const { harness } = runtime;
-  const usageByModel: Record<string, UsageTotals> = {};
-  let stopReason: string | null = null;
-  let apiMs = 0;
-  let asked = 0;
-  const progress = new Renderer(
-    io.stderr,
-    createStyles(useColor(io.stderrIsTerminal)),
-    (name) => harness.findTool(name),
-    { maxAttempts: runtime.maxAttempts },
-  );
-  const print = (line: unknown) => io.stdout.write(`${JSON.stringify(line)}\n`);
-  if (options.format === "events") { for (const event of options.opening ?? []) print(event); }
-  if (options.format === "stream-json") {
-    print(initLine({
-      cwd: session.view.workspace,
-      sessionId: session.id,
-      tools: harness.deps.pool({ state: harness.state, session: session.id, agent: session.agent })
-        .tools.map((tool) => tool.name),
-      model: session.conversation.model,
-      apiKeySource: options.apiKeySource,
-    }));
-  }
-  const unsubscribe = harness.store.subscribe((event: Envelope) => {
-    if (event.session !== session.id) return;
-    if (options.format === "events") print(event);
-    if (PROGRESS.has(event.type)) progress.event(event);
-    if (event.type === "model.requested") asked = performance.now();
-    if (event.type === "model.failed" || event.type === "model.cancelled") {
-      apiMs += performance.now() - asked;
-    }
-    if (event.type === "model.responded") {
-      apiMs += performance.now() - asked;
-      stopReason = event.data.stopReason;
-      const model = agentOf(session.view, event.agent).model;
-      addUsage(usageByModel[model] ??= emptyUsage(), event.data.usage);
-      if (options.format === "stream-json") print(assistantLine(event));
-    }
-    if (event.type === "tool.completed" && options.format === "stream-json") {
-      print(toolResultLine(event));
-    }
-  });
   if (!chosen.reopened && prompt === undefined) {
-    unsubscribe();
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
+  const output = new HeadlessOutput(runtime, session, options, io);
   const runner = new Runner();
   const onInterrupt = () => runner.cancelAll();
   Deno.addSignalListener("SIGINT", onInterrupt);
   let result: TurnResult | null;
   try {
     const { reopened } = chosen;
+    output.begin();
     const active = runner.run(session, ({ signal }) => {
-      const budget = options.maxBudgetUsd;
-      const run = {
-        signal,
-        maxTurns: options.maxTurns,
-        ...(budget === undefined ? {} : { maxBudgetUsd: budget }),
-      };
+      const run = runOptions(signal, options);
       return reopened
         ? session.resume(reopened, prompt, run)
         : session.prompt(prompt as string, run);
     });
     result = await active.done;
-    if (result === null) progress.line(`Nothing to continue in session ${session.id}`);
+    if (result === null) output.progress.line(`Nothing to continue in session ${session.id}`);
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);
-    unsubscribe();
+    output.close();
   }
-  const reason = result?.reason ?? "completed";
-  const summary = headlessResult({
-    reason,
-    rounds: result?.rounds ?? 0,
-    ...(result?.message === undefined ? {} : { message: result.message }),
-    lastText: session.lastText,
-    stopReason,
-    sessionId: session.id,
-    usageByModel,
-    durationMs: Math.round(performance.now() - started),
-    durationApiMs: Math.round(apiMs),
+  return output.finish(result);
+}
+
+/**
+ * `--input-format stream-json`, as the Claude Agent SDK drives Claude Code: user messages arrive
+ * as JSON lines on standard input and each runs a turn whose messages and result are printed as
+ * `stream-json`; control requests are answered (`initialize`; `interrupt` cancels the running
+ * turn; `set_model` switches the model; others get an error response). The session stays open
+ * until standard input closes. Returns the exit code of the last turn (0 when there was none).
+ */
+export async function runStreamInput(
+  runtime: Runtime,
+  chosen: ChosenSession,
+  options: HeadlessOptions,
+  lines: AsyncIterable<string>,
+  io: CommandIo,
+): Promise<number> {
+  const { session } = chosen;
+  const output = new HeadlessOutput(runtime, session, { ...options, format: "stream-json" }, io);
+  const runner = new Runner();
+  const prompts: string[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let code = 0;
+  const reading = (async () => {
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      const message = parseInputLine(line);
+      if (message.kind === "user") {
+        prompts.push(message.text);
+      } else if (message.kind === "control") {
+        output.print(await controlResponse(message, runner, session));
+      } else {
+        output.progress.line(message.error);
+      }
+      wake?.();
+    }
+    ended = true;
+    wake?.();
+  })();
+  try {
+    while (true) {
+      const prompt = prompts.shift();
+      if (prompt === undefined) {
+        if (ended) break;
+        await new Promise<void>((resolve) => wake = resolve);
+        continue;
+      }
+      output.begin();
+      const active = runner.run(
+        session,
+        ({ signal }) => session.prompt(prompt, runOptions(signal, options)),
+      );
+      code = output.finish(await active.done);
+    }
+    await reading;
+  } finally {
+    output.close();
+  }
+  return code;
+}
+
+/** The options of one run from the headless options. */
+function runOptions(signal: AbortSignal, options: HeadlessOptions) {
+  const budget = options.maxBudgetUsd;
+  return {
+    signal,
+    maxTurns: options.maxTurns,
+    ...(budget === undefined ? {} : { maxBudgetUsd: budget }),
+  };
+}
+
+/** A line of `--input-format stream-json`, read. */
+type InputLine =
+  | { kind: "user"; text: string }
+  | { kind: "control"; requestId: string; subtype: string; request: Record<string, unknown> }
+  | { kind: "invalid"; error: string };
+
+/** Read one input line: a user message or a control request. Pure. */
+export function parseInputLine(line: string): InputLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return {
+      kind: "invalid",
+      error: `Ignored an input line that is not JSON: ${(error as Error).message}`,
+    };
+  }
+  const object = value as Record<string, unknown>;
+  if (object?.type === "user") {
+    const message = object.message as { content?: unknown } | undefined;
+    const content = message?.content;
+    const text = typeof content === "string"
+      ? content
+      : Array.isArray(content)
+      ? content.flatMap((b) => b?.type === "text" && typeof b.text === "string" ? [b.text] : [])
+        .join("\n")
+      : "";
+    if (text.trim()) return { kind: "user", text };
+    return { kind: "invalid", error: "Ignored a user message without text" };
+  }
+  if (object?.type === "control_request") {
+    const request = (object.request ?? {}) as Record<string, unknown>;
+    return {
+      kind: "control",
+      requestId: String(object.request_id ?? ""),
+      subtype: String(request.subtype ?? ""),
+      request,
+    };
+  }
+  return {
+    kind: "invalid",
+    error: `Ignored an input line of type ${JSON.stringify(object?.type)}`,
+  };
+}
+
+/** The answer to a control request. */
+async function controlResponse(
+  message: Extract<InputLine, { kind: "control" }>,
+  runner: Runner,
+  session: AgentLoop,
+) {
+  const success = (response: Record<string, unknown> = {}) => ({
+    type: "control_response",
+    response: { subtype: "success", request_id: message.requestId, response },
   });
-  const text = summary.result;
-  if (options.format === "text") {
-    if (reason === "completed") io.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`);
-  } else {
-    print(summary);
+  switch (message.subtype) {
+    case "initialize":
+      return success({ commands: [], agents: [], models: MODELS.map((m) => m.id) });
+    case "interrupt":
+      runner.cancelAll();
+      return success();
+    case "set_model": {
+      const name = message.request.model;
+      if (typeof name === "string") {
+        const choice = modelChoice(name);
+        await session.switchModel(choice.model, choice.maxTokens);
+        return success();
+      }
+      break;
+    }
   }
-  if (reason !== "completed") {
-    progress.line(
-      `Session ${session.id} is saved; continue it with: rein agent --resume ${session.id}`,
+  return {
+    type: "control_response",
+    response: {
+      subtype: "error",
+      request_id: message.requestId,
+      error: `Unsupported control request: ${message.subtype || "(none)"}`,
+    },
+  };
+}
+
+/**
+ * What a headless run prints while it works and when a turn ends: rein's events or Claude Code's
+ * messages on stdout, retries and how it ended on stderr, and the result object, with the turn's
+ * usage, cost, stop reason and time at the model.
+ */
+class HeadlessOutput {
+  readonly progress: Renderer;
+  readonly #io: CommandIo;
+  readonly #session: AgentLoop;
+  readonly #format: OutputFormat;
+  readonly #unsubscribe: () => void;
+  #started = 0;
+  #usageByModel: Record<string, UsageTotals> = {};
+  #stopReason: string | null = null;
+  #apiMs = 0;
+  #asked = 0;
+
+  constructor(runtime: Runtime, session: AgentLoop, options: HeadlessOptions, io: CommandIo) {
+    const { harness } = runtime;
+    this.#io = io;
+    this.#session = session;
+    this.#format = options.format;
+    this.progress = new Renderer(
+      io.stderr,
+      createStyles(useColor(io.stderrIsTerminal)),
+      (name) => harness.findTool(name),
+      { maxAttempts: runtime.maxAttempts },
     );
+    if (this.#format === "events") { for (const event of options.opening ?? []) this.print(event); }
+    if (this.#format === "stream-json") {
+      const scope = { state: harness.state, session: session.id, agent: session.agent };
+      this.print(initLine({
+        cwd: session.view.workspace,
+        sessionId: session.id,
+        tools: harness.deps.pool(scope).tools.map((tool) => tool.name),
+        model: session.conversation.model,
+        apiKeySource: options.apiKeySource,
+      }));
+    }
+    this.#unsubscribe = harness.store.subscribe((event) => this.#event(event));
   }
-  return exitCode(reason);
+
+  /** A JSON line on stdout. */
+  print(line: unknown): void {
+    this.#io.stdout.write(`${JSON.stringify(line)}\n`);
+  }
+
+  /** A turn starts: its usage, stop reason and time are counted from here. */
+  begin(): void {
+    this.#started = performance.now();
+    this.#usageByModel = {};
+    this.#stopReason = null;
+    this.#apiMs = 0;
+  }
+
+  /** The turn ended: print its result in the chosen format; returns the exit code. */
+  finish(result: TurnResult | null): number {
+    const session = this.#session;
+    const reason = result?.reason ?? "completed";
+    const summary = headlessResult({
+      reason,
+      rounds: result?.rounds ?? 0,
+      ...(result?.message === undefined ? {} : { message: result.message }),
+      lastText: session.lastText,
+      stopReason: this.#stopReason,
+      sessionId: session.id,
+      usageByModel: this.#usageByModel,
+      durationMs: Math.round(performance.now() - this.#started),
+      durationApiMs: Math.round(this.#apiMs),
+    });
+    const text = summary.result;
+    if (this.#format === "text") {
+      if (reason === "completed") {
+        this.#io.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`);
+      }
+    } else {
+      this.print(summary);
+    }
+    if (reason !== "completed") {
+      this.progress.line(
+        `Session ${session.id} is saved; continue it with: rein agent --resume ${session.id}`,
+      );
+    }
+    return exitCode(reason);
+  }
+
+  close(): void {
+    this.#unsubscribe();
+  }
+
+  #event(event: Envelope): void {
+    if (event.session !== this.#session.id) return;
+    if (this.#format === "events") this.print(event);
+    if (PROGRESS.has(event.type)) this.progress.event(event);
+    if (event.type === "model.requested") this.#asked = performance.now();
+    if (event.type === "model.failed" || event.type === "model.cancelled") {
+      this.#apiMs += performance.now() - this.#asked;
+    }
+    if (event.type === "model.responded") {
+      this.#apiMs += performance.now() - this.#asked;
+      this.#stopReason = event.data.stopReason;
+      const model = agentOf(this.#session.view, event.agent).model;
+      addUsage(this.#usageByModel[model] ??= emptyUsage(), event.data.usage);
+      if (this.#format === "stream-json") this.print(assistantLine(event));
+    }
+    if (event.type === "tool.completed" && this.#format === "stream-json") {
+      this.print(toolResultLine(event));
+    }
+  }
 }
 
 /** Events shown on stderr while a headless run works: retries, model switches, how it ended. */

@@ -42,3 +42,14 @@ export function useColor(isTerminal: boolean): boolean {
 export async function readStdin(): Promise<string> {
   return await new Response(Deno.stdin.readable).text();
 }
+
+/** Standard input, line by line, as it arrives (for `--input-format stream-json`). */
+export async function* stdinLines(): AsyncGenerator<string> {
+  let rest = "";
+  for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    yield* lines;
+  }
+  if (rest) yield rest;
+}

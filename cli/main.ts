@@ -45,6 +45,12 @@ export async function buildProgram(
     )
     .option("--verbose", "accepted for Claude Code compatibility (stream-json is always full)")
     .addOption(
+      new Option(
+        "--input-format <format>",
+        "with -p: text, or stream-json (user messages and control requests as JSON lines)",
+      ).choices(["text", "stream-json"] as const),
+    )
+    .addOption(
       new Option("--effort <level>", "extended thinking before answers: low, medium, high, max")
         .choices(["low", "medium", "high", "max"] as const),
     )

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
-import { sequentialBash } from "../testing/scenarios.ts";
+import { echo, sequentialBash } from "../testing/scenarios.ts";
 import { runCli, tempWorkspace } from "./_cli.ts";
 
 const KEY = "sk-ant-api03-OUTPUT-TEST-0123456789";
@@ -140,4 +140,55 @@ Deno.test("--output-format stream-json prints init, the messages, then the resul
   assert.equal(toolResult.message.content[0].tool_use_id, firstAnswer.message.content.at(-1).id);
   assertResult(result);
   for (const line of lines) assert.equal(line.session_id, init.session_id);
+});
+
+Deno.test("--input-format stream-json takes user messages and control requests until stdin closes", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const input = [
+    { type: "control_request", request_id: "init-1", request: { subtype: "initialize" } },
+    {
+      type: "user",
+      session_id: "",
+      message: { role: "user", content: "first" },
+      parent_tool_use_id: null,
+    },
+    {
+      type: "user",
+      session_id: "",
+      message: { role: "user", content: [{ type: "text", text: "second" }] },
+      parent_tool_use_id: null,
+    },
+    { type: "control_request", request_id: "x-2", request: { subtype: "rewind_files" } },
+  ].map((line) => JSON.stringify(line)).join("\n") + "\n";
+  const out = await runCli(
+    [
+      "-p",
+      "--input-format",
+      "stream-json",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--workspace",
+      ws.path,
+    ],
+    { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY }, stdin: input },
+  );
+  assert.equal(out.code, 0, out.stderr);
+  const lines = out.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const kinds = lines.map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ""}`);
+  assert.equal(kinds[0], "system/init");
+  const initAnswer = lines.find((l) =>
+    l.type === "control_response" && l.response.request_id === "init-1"
+  );
+  assert.equal(initAnswer?.response.subtype, "success");
+  const unsupported = lines.find((l) =>
+    l.type === "control_response" && l.response.request_id === "x-2"
+  );
+  assert.equal(unsupported?.response.subtype, "error");
+  assert.match(unsupported?.response.error, /Unsupported control request: rewind_files/);
+  const results = lines.filter((l) => l.type === "result");
+  assert.deepEqual(results.map((r) => r.result), ["You said: first", "You said: second"]);
+  assert.equal(results[0].session_id, results[1].session_id, "one session for the whole input");
+  assert.equal(fake.requests.length, 2);
 });

@@ -31,16 +31,23 @@ interface Agent extends AsyncDisposable {
   exitCode(timeoutMs?: number): Promise<number>;
 }
 
-/** Start `rein agent` in tmux against `fake`, in a fresh workspace; the exit code goes to a file. */
-async function startAgent(fake: FakeAnthropic): Promise<Agent> {
+/**
+ * Start `rein agent` in tmux against `fake`, in a fresh workspace (or `options.workspace`) with
+ * `options.args`; the exit code goes to a file.
+ */
+async function startAgent(
+  fake: FakeAnthropic,
+  options: { workspace?: string; args?: string[] } = {},
+): Promise<Agent> {
   const dir = await Deno.makeTempDir({ prefix: "rein-interactive-" });
-  const workspace = `${dir}/ws`;
-  await Deno.mkdir(workspace);
+  const workspace = options.workspace ?? `${dir}/ws`;
+  if (!options.workspace) await Deno.mkdir(workspace);
   const exitFile = `${dir}/exitcode`;
   const command = [
     "env -u NO_COLOR",
     `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=test-key`,
     `${shellQuote(Deno.execPath())} run -A ${shellQuote(MAIN)} agent`,
+    ...(options.args ?? []).map(shellQuote),
     `--workspace ${shellQuote(workspace)}; echo $? > ${shellQuote(exitFile)}`,
   ].join(" ");
   const terminal = await Terminal.start(`sh -c ${shellQuote(command)}`);
@@ -160,6 +167,29 @@ Deno.test("/model lists the models, switches to one, and the next prompt uses it
   assert.match(refused, /has no 1M-token window/);
   await exchange(agent.terminal, "hello");
   assert.equal(fake.requests.at(-1)?.body?.model, "claude-haiku-4-5");
+});
+
+Deno.test("a reopened session shows where it left off, and Up recalls earlier prompts", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  const workspace = await Deno.makeTempDir({ prefix: "rein-history-" });
+  try {
+    {
+      await using first = await startAgent(fake, { workspace });
+      await waitForPrompt(first.terminal);
+      await exchange(first.terminal, "remember me");
+      await submit(first.terminal, "/exit");
+      assert.equal(await first.exitCode(), 0);
+    }
+    await using again = await startAgent(fake, { workspace, args: ["--continue"] });
+    const screen = await waitForPrompt(again.terminal);
+    assert.match(screen.text, /> remember me\nYou said: remember me/);
+    await again.terminal.press("Up");
+    await again.terminal.waitFor("the recalled prompt", (s) => s.cursorLine === "> /exit");
+    await again.terminal.press("Up");
+    await again.terminal.waitFor("the older prompt", (s) => s.cursorLine === "> remember me");
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
 });
 
 Deno.test("Ctrl-C cancels a running bash call promptly and the session stays usable", async () => {

@@ -26,6 +26,8 @@ export class Renderer {
   readonly #styles: Styles;
   readonly #tool: (name: string) => AnyTool | undefined;
   readonly #maxAttempts: number | undefined;
+  /** Inputs of the calls under way, to show an edit's change once it is done. */
+  readonly #inputs = new Map<string, unknown>();
   /** Where the cursor is: at the start of a line below a blank one, below text, or mid-line. */
   #column: "blank" | "start" | "mid" = "blank";
   #block: Block = "none";
@@ -86,6 +88,7 @@ export class Renderer {
         this.#write(`${s.bold(`> ${event.data.text}`)}\n`);
         break;
       case "tool.requested":
+        this.#inputs.set(event.data.callId, event.data.input);
         this.#startBlock("tool");
         this.#write(
           `${s.cyan("●")} ${s.bold(event.data.name)} ${
@@ -93,9 +96,18 @@ export class Renderer {
           }\n`,
         );
         break;
-      case "tool.completed":
+      case "tool.completed": {
         this.line(`  ${s.dim("⎿")}  ${this.#result(event.data)}`);
+        const input = this.#inputs.get(event.data.callId);
+        this.#inputs.delete(event.data.callId);
+        if (!event.data.isError && event.data.outcome === undefined) {
+          for (const line of changeLines(event.data.name, input)) {
+            const paint = line.startsWith("-") ? s.red : line.startsWith("+") ? s.green : s.dim;
+            this.line(`     ${paint(line)}`);
+          }
+        }
         break;
+      }
       case "model.failed": {
         // A failure that is not retried ends the turn, and turn.ended reports it.
         const { retryInMs, attempt, kind, status } = event.data;
@@ -221,6 +233,38 @@ export function resultSummary(
     more,
     last: more > 0 ? truncate(lines.at(-1)?.trim() ?? "") : null,
   };
+}
+
+/** Lines of a change shown after a file edit or write, at most this many. */
+const CHANGE_LINES = 12;
+
+/**
+ * What a successful edit_file or write_file changed, as diff lines: the replaced text as `- `
+ * lines and its replacement as `+ ` lines (a new file's first lines as `+ `), cut at
+ * {@link CHANGE_LINES} with a count of the rest. Empty for other tools. Pure.
+ */
+export function changeLines(tool: string, input: unknown): string[] {
+  const fields = (typeof input === "object" && input !== null ? input : {}) as Record<
+    string,
+    unknown
+  >;
+  const text = (value: unknown) => typeof value === "string" ? stripControls(value) : "";
+  const split = (value: string) => value === "" ? [] : value.replace(/\n$/, "").split("\n");
+  let lines: string[];
+  if (tool === "edit_file") {
+    lines = [
+      ...split(text(fields.old_string)).map((line) => `- ${line}`),
+      ...split(text(fields.new_string)).map((line) => `+ ${line}`),
+    ];
+  } else if (tool === "write_file") {
+    lines = split(text(fields.content)).map((line) => `+ ${line}`);
+  } else return [];
+  if (lines.length <= CHANGE_LINES) return lines.map(truncate);
+  const rest = lines.length - CHANGE_LINES;
+  return [
+    ...lines.slice(0, CHANGE_LINES).map(truncate),
+    `… ${rest} more ${rest === 1 ? "line" : "lines"}`,
+  ];
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { EventPayloads } from "../../events/event_types.ts";
 import { createBaseTools } from "../../core/tools/base_tools.ts";
 import { eventFactory, respondedData } from "../../testing/event_factory.ts";
-import { Renderer, resultSummary, stripControls } from "./render.ts";
+import { changeLines, Renderer, resultSummary, stripControls } from "./render.ts";
 import { createStyles } from "./style.ts";
 
 /** A renderer writing plain text to a string, with the real base tools to summarize calls. */
@@ -215,4 +215,25 @@ Deno.test("thinking shows as one dim, collapsed line", () => {
     ]),
   ));
   assert.equal(output(), "✻ thought for 4 words\n");
+});
+
+Deno.test("an edit shows its change as red and green diff lines, cut at twelve", () => {
+  assert.deepEqual(changeLines("edit_file", { old_string: "a\nb", new_string: "c" }), [
+    "- a",
+    "- b",
+    "+ c",
+  ]);
+  const long = Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n");
+  const lines = changeLines("write_file", { content: long });
+  assert.equal(lines.length, 13);
+  assert.equal(lines.at(-1), "… 8 more lines");
+  assert.deepEqual(changeLines("bash", { command: "ls" }), []);
+  const { renderer, output, event } = plainRenderer();
+  renderer.event(event("tool.requested", {
+    callId: "c1",
+    name: "edit_file",
+    input: { path: "a.ts", old_string: "x", new_string: "y" },
+  }));
+  renderer.event(event("tool.completed", completed({ callId: "c1", name: "edit_file" })));
+  assert.match(output(), /⎿ .*\n {5}- x\n {5}\+ y\n$/);
 });

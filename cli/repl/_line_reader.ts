@@ -10,6 +10,9 @@ import type { Sink } from "../render/render.ts";
  * prompts readline's drawing is muted so keys typed during a turn do not garble the output; the
  * text is kept and shown at the next prompt. Lines readline did not draw are echoed to `echo`.
  */
+/** Prompts kept for Up/Down. */
+export const HISTORY_SIZE = 500;
+
 export class LineReader {
   readonly #rl: ReturnType<typeof createInterface>;
   readonly #terminal: boolean;
@@ -21,12 +24,31 @@ export class LineReader {
   #closed = false;
   onInterrupt: () => void = () => {};
 
-  constructor(terminal: boolean, echo: Sink) {
+  /**
+   * `history` (newest first) fills Up/Down in a terminal; `onHistory` receives it after every
+   * line, to be kept for the next session.
+   */
+  constructor(
+    terminal: boolean,
+    echo: Sink,
+    history: { lines?: string[]; onChange?: (lines: string[]) => void } = {},
+  ) {
     this.#terminal = terminal;
     this.#echo = echo;
     this.#rl = terminal
-      ? createInterface({ input: process.stdin, output: muteable(this.#output), terminal })
+      ? createInterface({
+        input: process.stdin,
+        output: muteable(this.#output),
+        terminal,
+        history: history.lines ?? [],
+        historySize: HISTORY_SIZE,
+        removeHistoryDuplicates: true,
+      })
       : createInterface({ input: process.stdin, terminal });
+    if (terminal && history.onChange) {
+      const onChange = history.onChange;
+      this.#rl.on("history", (lines: string[]) => onChange(lines));
+    }
     this.#rl.on("line", (line) => this.#deliver(line));
     this.#rl.on("close", () => {
       const byUser = !this.#closed;

@@ -3,6 +3,8 @@ import { Runner } from "../../core/runner/runner.ts";
 import { describeModels } from "../../core/models/catalogue.ts";
 import { modelChoice } from "../model_choice.ts";
 import { costReport } from "./cost_report.ts";
+import { PromptHistory } from "./history.ts";
+import { recap } from "./recap.ts";
 import { contextReport, turnStatus } from "./status.ts";
 import { assembleRequest } from "../../core/request/assemble_request.ts";
 import type { CommandIo } from "../io.ts";
@@ -63,7 +65,11 @@ export async function runRepl(
     if (event.session === session.id && event.type !== "user.prompted") renderer.event(event);
   });
   const runner = new Runner();
-  const reader = new LineReader(io.stdinIsTerminal, working);
+  const history = new PromptHistory(runtime.logPath);
+  const reader = new LineReader(io.stdinIsTerminal, working, {
+    lines: history.load(),
+    onChange: (lines) => history.save(lines),
+  });
   let cancel: (() => void) | null = null;
   const interrupt = () => {
     if (cancel) cancel();
@@ -105,6 +111,11 @@ export async function runRepl(
   );
   try {
     if (chosen.reopened) {
+      const earlier = recap(session.conversation);
+      if (earlier.length > 0) {
+        renderer.gap();
+        renderer.line(styles.dim(earlier.join("\n").trimEnd()));
+      }
       if (session.hasUnfinishedWork) renderer.line(styles.dim("Continuing the unfinished turn…"));
       await run((run) => session.resume(chosen.reopened ?? "resume", undefined, run));
     }

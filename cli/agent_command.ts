@@ -26,7 +26,8 @@ export interface AgentFlags {
   sessionId?: string | undefined;
   log?: string | undefined;
   workspace?: string | undefined;
-  resume?: string | undefined;
+  /** A session id (or prefix) to reopen; `true` (no id) asks which, in a terminal. */
+  resume?: string | true | undefined;
   continue?: boolean | undefined;
   fork?: string | undefined;
   maxTurns?: number | undefined;
@@ -143,8 +144,14 @@ async function runAgent(
     // so that stream-json shows them too.
     const opening: Envelope[] = [];
     const stopCollecting = runtime.harness.store.subscribe((event) => opening.push(event));
+    let resume = flags.resume;
+    if (resume === true) {
+      if (headless) throw new Error("--resume needs a session id with -p");
+      const { pickSession } = await import("./session_picker.ts");
+      resume = await pickSession(runtime.harness.state, io);
+    }
     try {
-      chosen = await chooseSession(runtime, flags, {
+      chosen = await chooseSession(runtime, { ...flags, resume }, {
         model,
         maxTokens,
         newId,

@@ -60,7 +60,7 @@ export async function buildProgram(
     )
     .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
     .option("--workspace <dir>", "directory the agent works in (default: where you started it)")
-    .option("--resume <id>", "reopen a session by id (a unique prefix is enough)")
+    .option("-r, --resume [id]", "reopen a session by id (a prefix is enough); no id: choose")
     .option("--session-id <uuid>", "the id of the new session (a UUID)")
     .option("--system-prompt <text>", "replace rein's instructions in the system prompt")
     .option("--append-system-prompt <text>", "add text at the end of the system prompt")

@@ -192,6 +192,31 @@ Deno.test("a reopened session shows where it left off, and Up recalls earlier pr
   }
 });
 
+Deno.test("--resume without an id lists the sessions and reopens the one chosen", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  const workspace = await Deno.makeTempDir({ prefix: "rein-picker-" });
+  try {
+    for (const prompt of ["the older one", "the newer one"]) {
+      await using agent = await startAgent(fake, { workspace });
+      await waitForPrompt(agent.terminal);
+      await exchange(agent.terminal, prompt);
+      await submit(agent.terminal, "/exit");
+      assert.equal(await agent.exitCode(), 0);
+    }
+    await using picker = await startAgent(fake, { workspace, args: ["-r"] });
+    const list = await picker.terminal.waitFor(
+      "the list of sessions",
+      (s) => s.text.includes("Resume which session? [1-2]"),
+    );
+    assert.match(list.text, / 1\. .* the newer one\n 2\. .* the older one/);
+    await submit(picker.terminal, "2");
+    const back = await waitForPrompt(picker.terminal);
+    assert.match(back.text, /> the older one\nYou said: the older one/);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
 Deno.test("Ctrl-C cancels a running bash call promptly and the session stays usable", async () => {
   await using fake = await startFakeAnthropic({ script });
   await using agent = await startAgent(fake);

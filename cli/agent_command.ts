@@ -21,6 +21,7 @@ export interface AgentFlags {
   fallbackModel?: string | undefined;
   effort?: string | undefined;
   inputFormat?: "text" | "stream-json" | undefined;
+  debug?: boolean | undefined;
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   sessionId?: string | undefined;
@@ -110,6 +111,9 @@ async function runAgent(
     onNotice: (message) => io.stderr.write(`${message}\n`),
   });
   let chosen: ChosenSession | undefined;
+  const stopDebugging = flags.debug
+    ? runtime.harness.store.subscribe((event) => io.stderr.write(`${JSON.stringify(event)}\n`))
+    : () => {};
   try {
     const { model, maxTokens } = chooseModel({
       flag: flags.model,
@@ -206,6 +210,7 @@ async function runAgent(
       io,
     );
   } finally {
+    stopDebugging();
     chosen?.lease.release();
     await runtime.close();
   }

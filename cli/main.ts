@@ -44,6 +44,7 @@ export async function buildProgram(
         .choices(OUTPUT_FORMATS).default("text" as const),
     )
     .option("--verbose", "accepted for Claude Code compatibility (stream-json is always full)")
+    .option("-d, --debug", "print every event of the log to stderr as it is appended")
     .addOption(
       new Option(
         "--input-format <format>",

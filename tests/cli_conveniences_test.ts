@@ -119,3 +119,22 @@ Deno.test("--system-prompt, --append-system-prompt and --session-id shape the ne
   const replay = await runCli(["replay", "--workspace", ws.path, "--verify", "-q"]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("--debug prints every event to stderr as it is appended", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const result = await runCli(["-p", "hi", "--debug", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const types = result.stderr.trim().split("\n").filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line).type);
+  assert.deepEqual(types, [
+    "session.started",
+    "user.prompted",
+    "turn.started",
+    "model.requested",
+    "model.responded",
+    "turn.ended",
+  ]);
+});

@@ -15,9 +15,13 @@ const STREAMED = "Streaming answer: alpha bravo charlie delta echo foxtrot golf 
   "juliet kilo lima mike november oscar papa quebec romeo sierra tango. THE END.";
 
 /** Replies chosen by the prompt, so every test can use one script. */
+const MARKDOWN = "# Plan\n\nSome **bold** words and `code`.\n\n- first item\n- second item\n\n" +
+  "```ts\nconst answer = 42;\n```\nDone.";
+
 const script: FakeScriptFn = (request) => {
   const prompt = lastUserText(request.body);
   if (prompt === "stream please") return message(STREAMED, { chunkDelayMs: 250 });
+  if (prompt === "markdown please") return message(MARKDOWN, { chunkDelayMs: 20 });
   if (prompt === "sleep please") {
     return message([text("Sleeping."), toolUse("toolu_sleep", "bash", { command: "sleep 30" })]);
   }
@@ -140,6 +144,19 @@ Deno.test("a prompt's answer streams in, then the prompt comes back after a blan
   assert.equal(after(done, "stream please"), `\n${STREAMED}\n\n>`);
   const status = done.text.split("\n").filter((line) => STATUS.test(line));
   assert.equal(status.length, 1, `one status line after the turn:\n${done.text}`);
+});
+
+Deno.test("answers are shown as formatted Markdown, lines streaming in as they are written", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  const shown = await exchange(agent.terminal, "markdown please");
+  assert.match(shown, /^Plan$/m);
+  assert.match(shown, /^Some bold words and code\.$/m);
+  assert.match(shown, /^• first item\n• second item$/m);
+  assert.match(shown, /^ {2}const answer = 42;$/m);
+  assert.match(shown, /^Done\.$/m);
+  assert.doesNotMatch(shown, /\*\*|```|^# /m);
 });
 
 Deno.test("/help lists the slash commands without asking the model", async () => {

@@ -5,6 +5,7 @@ import {
 } from "../../events/event_types.ts";
 import type { AnyTool } from "../../core/tools/tool.ts";
 import type { Styles } from "./style.ts";
+import { MarkdownStream, textWidth } from "./markdown.ts";
 
 /** Where rendered output goes. */
 export interface Sink {
@@ -26,6 +27,12 @@ export class Renderer {
   readonly #styles: Styles;
   readonly #tool: (name: string) => AnyTool | undefined;
   readonly #maxAttempts: number | undefined;
+  /** Formats answers as Markdown for a terminal `#width` columns wide, when asked to. */
+  readonly #markdown: MarkdownStream | undefined;
+  readonly #width: number;
+  /** The answer's line still being written, shown unformatted until it ends. */
+  #partial = "";
+  #columnBeforePartial: "blank" | "start" | "mid" = "start";
   /** Inputs of the calls under way, to show an edit's change once it is done. */
   readonly #inputs = new Map<string, unknown>();
   /** Where the cursor is: at the start of a line below a blank one, below text, or mid-line. */
@@ -40,12 +47,16 @@ export class Renderer {
     out: Sink,
     styles: Styles,
     tool: (name: string) => AnyTool | undefined,
-    options: { maxAttempts?: number } = {},
+    options: { maxAttempts?: number; markdownWidth?: number } = {},
   ) {
     this.#out = out;
     this.#styles = styles;
     this.#tool = tool;
     this.#maxAttempts = options.maxAttempts;
+    this.#width = options.markdownWidth ?? 0;
+    this.#markdown = options.markdownWidth === undefined
+      ? undefined
+      : new MarkdownStream(styles, options.markdownWidth);
   }
 
   /** Streamed assistant text; the first delta of a reply starts a new block. */
@@ -56,7 +67,39 @@ export class Renderer {
       if (!delta) return;
       this.#startBlock("text");
     }
-    this.#write(delta);
+    if (!this.#markdown) return this.#write(delta);
+    // Completed lines are shown formatted; the line still being written is shown as it comes,
+    // then replaced by its formatted form once its end arrives.
+    const done = this.#markdown.push(delta);
+    const end = delta.lastIndexOf("\n");
+    if (end === -1) {
+      if (!this.#partial) this.#columnBeforePartial = this.#column;
+      this.#partial += delta;
+      return this.#write(delta);
+    }
+    this.#erasePartial();
+    this.#write(done);
+    this.#partial = end === -1 ? "" : delta.slice(end + 1);
+    this.#columnBeforePartial = this.#column;
+    this.#write(this.#partial);
+  }
+
+  /** The answer ended: show its last line formatted. */
+  #flushMarkdown(): void {
+    if (!this.#markdown) return;
+    const rest = this.#markdown.flush();
+    this.#erasePartial();
+    this.#partial = "";
+    this.#write(rest);
+  }
+
+  /** Take the unformatted line being written off the screen (it may span several rows). */
+  #erasePartial(): void {
+    if (!this.#partial) return;
+    const rows = Math.max(1, Math.ceil(textWidth(this.#partial) / Math.max(1, this.#width)));
+    this.#out.write(`\r${"\x1b[1A".repeat(rows - 1)}\x1b[0J`);
+    this.#column = this.#columnBeforePartial;
+    this.#partial = "";
   }
 
   /** Print a line of its own (a notice, an error), starting on a fresh line. */
@@ -122,6 +165,7 @@ export class Renderer {
         break;
       }
       case "model.responded": {
+        this.#flushMarkdown();
         this.#lineStart();
         const thought = event.data.content.filter((block) => block.type === "thinking")
           .map((block) => block.type === "thinking" ? block.thinking : "").join(" ");

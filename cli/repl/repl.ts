@@ -57,6 +57,7 @@ export async function runRepl(
   const { harness } = runtime;
   const renderer = new Renderer(working, styles, (name) => harness.findTool(name), {
     maxAttempts: runtime.maxAttempts,
+    ...(io.stdoutIsTerminal ? { markdownWidth: terminalWidth() } : {}),
   });
   let session = chosen.session;
   let lease = chosen.lease;
@@ -184,4 +185,13 @@ export async function runRepl(
     unsubscribe();
   }
   return 0;
+}
+
+/** Columns of the terminal, 80 when it cannot be told. */
+function terminalWidth(): number {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return 80;
+  }
 }

@@ -6,7 +6,6 @@ import { costReport } from "./cost_report.ts";
 import { PromptHistory } from "./history.ts";
 import { recap } from "./recap.ts";
 import { contextReport, turnStatus } from "./status.ts";
-import { assembleRequest } from "../../core/request/assemble_request.ts";
 import type { CommandIo } from "../io.ts";
 import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
@@ -156,15 +155,7 @@ export async function runRepl(
             }
           }
         } else if (command === "/context") {
-          const scope = { state: harness.state, session: session.id, agent: session.agent };
-          const request = assembleRequest(
-            harness.state,
-            session.id,
-            session.agent,
-            harness.deps.pool(scope),
-            harness.deps.sections(scope),
-          );
-          renderer.line(contextReport(request, session.conversation));
+          renderer.line(contextReport(session.nextRequest(), session.conversation));
         } else if (command === "/new" || command === "/clear") {
           const { model, maxTokens } = session.conversation;
           const setup = newSessionSetup(runtime, model, maxTokens, options.newId());

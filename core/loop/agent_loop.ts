@@ -3,6 +3,7 @@ import { awaitsModel, lastAssistantText } from "../state/conversation.ts";
 import type { AgentView, SessionView } from "../state/sessions.ts";
 import { closeCall } from "./close_call.ts";
 import type { LoopDeps } from "./loop_deps.ts";
+import type { MessagesRequest } from "../effects/model_client.ts";
 import { type RunOptions, runTurn, type TurnResult } from "./run_turn.ts";
 import { TurnContext } from "./turn_context.ts";
 
@@ -61,6 +62,11 @@ export class AgentLoop {
   /** This agent's conversation, status and usage. */
   get conversation(): AgentView {
     return this.#context.agentView();
+  }
+
+  /** The request this agent's next round would send now (for `/context`). */
+  nextRequest(): MessagesRequest {
+    return this.#context.nextRequest();
   }
 
   /** The final text of the agent's last answer. */

@@ -1,5 +1,4 @@
 import { ModelCancelledError, ModelError, type ModelReply } from "../effects/model_client.ts";
-import { assembleRequest } from "../request/assemble_request.ts";
 import { requestDigest } from "../request/request_body.ts";
 import type { TurnContext } from "./turn_context.ts";
 
@@ -16,14 +15,7 @@ export async function callModel(
   const origin = { session: context.session, agent: context.agent };
   for (let attempt = 1;; attempt++) {
     await context.settle();
-    const scope = context.scope();
-    const body = assembleRequest(
-      scope.state,
-      context.session,
-      context.agent,
-      context.deps.pool(scope),
-      context.deps.sections(scope),
-    );
+    const body = context.nextRequest();
     const digest = await requestDigest(body);
     await context.append(
       [context.event("model.requested", { model: body.model, digest, attempt })],

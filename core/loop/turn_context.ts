@@ -8,6 +8,8 @@ import type {
 import { agentOf, type AgentView, type SessionView } from "../state/sessions.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import type { LoopDeps } from "./loop_deps.ts";
+import type { MessagesRequest } from "../effects/model_client.ts";
+import { assembleRequest } from "../request/assemble_request.ts";
 import { LOOP_EVENT_TYPES } from "./loop_events.ts";
 import type { StageContext } from "./stages.ts";
 
@@ -38,6 +40,13 @@ export class TurnContext {
   /** Whose pool and prompt it is, as the tool pool and sections are asked. */
   scope(): PoolScope {
     return { state: this.deps.state, session: this.session, agent: this.agent };
+  }
+
+  /** The request this agent's next round sends, assembled from the state now. Pure. */
+  nextRequest(): MessagesRequest {
+    const scope = this.scope();
+    const { pool, sections } = this.deps;
+    return assembleRequest(scope.state, this.session, this.agent, pool(scope), sections(scope));
   }
 
   /** What a stage handler sees. */

@@ -69,3 +69,12 @@ export {
 export { createBaseTools } from "./core/tools/base_tools.ts";
 export { type ToolDefinition, toolDefinition, validateToolInput } from "./core/tools/schema.ts";
 export type { AnyTool, Tool, ToolCallContext, ToolKind, ToolResult } from "./core/tools/tool.ts";
+export {
+  DEFAULT_MODEL,
+  type ModelInfo,
+  MODELS,
+  type ResolvedModel,
+  resolveModel,
+} from "./core/models/catalogue.ts";
+export { costOf, totalCost } from "./core/models/cost.ts";
+export { recoveryMechanism } from "./core/recovery/recovery.ts";

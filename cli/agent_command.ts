@@ -22,6 +22,7 @@ export interface AgentFlags {
   effort?: string | undefined;
   inputFormat?: "text" | "stream-json" | undefined;
   debug?: boolean | undefined;
+  permissionMode?: string | undefined;
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   sessionId?: string | undefined;
@@ -95,6 +96,27 @@ async function runAgent(
     prompt = (await readStdin()).trim() || undefined;
   }
   const reopening = flags.resume !== undefined || flags.continue === true;
+  if (reopening) {
+    const fixed = [
+      ["--effort", flags.effort],
+      ["--fallback-model", flags.fallbackModel],
+      ["--system-prompt", flags.systemPrompt],
+      ["--append-system-prompt", flags.appendSystemPrompt],
+      ["--session-id", flags.sessionId],
+    ].filter(([, value]) => value !== undefined).map(([name]) => name);
+    if (fixed.length > 0) {
+      throw new Error(
+        `${fixed.join(", ")} ${fixed.length === 1 ? "is" : "are"} set when a session starts, ` +
+          "not when it is reopened: start a new session, or --fork this one",
+      );
+    }
+  }
+  if (flags.permissionMode !== undefined && flags.permissionMode !== "bypassPermissions") {
+    throw new Error(
+      `Permission mode "${flags.permissionMode}" is not available yet: rein runs every tool ` +
+        "call without asking until its permissions land (bypassPermissions is what it does now)",
+    );
+  }
   if (headless && !streamInput && prompt === undefined && !reopening) {
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
@@ -203,7 +225,6 @@ async function runAgent(
         maxTurns,
         model,
         maxTokens,
-        newId,
         ...(flags.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: flags.maxBudgetUsd }),
         ...(flags.prompt?.trim() ? { firstPrompt: flags.prompt.trim() } : {}),
       },

@@ -92,21 +92,21 @@ export async function runStreamInput(
   const { session } = chosen;
   const output = new HeadlessOutput(runtime, session, { ...options, format: "stream-json" }, io);
   const runner = new Runner();
-  const prompts: string[] = [];
+  // Prompts and changes of model take effect between turns, in the order they came; an
+  // interrupt and the other control requests are answered at once.
+  const queue: (string | Extract<InputLine, { kind: "control" }>)[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
   let code = 0;
+  let reopened = chosen.reopened;
   const reading = (async () => {
     for await (const line of lines) {
       if (!line.trim()) continue;
       const message = parseInputLine(line);
-      if (message.kind === "user") {
-        prompts.push(message.text);
-      } else if (message.kind === "control") {
-        output.print(await controlResponse(message, runner, session));
-      } else {
-        output.progress.line(message.error);
-      }
+      if (message.kind === "user") queue.push(message.text);
+      else if (message.kind === "control" && message.subtype === "set_model") queue.push(message);
+      else if (message.kind === "control") output.print(controlResponse(message, runner));
+      else output.progress.line(message.error);
       wake?.();
     }
     ended = true;
@@ -114,17 +114,24 @@ export async function runStreamInput(
   })();
   try {
     while (true) {
-      const prompt = prompts.shift();
-      if (prompt === undefined) {
+      const next = queue.shift();
+      if (next === undefined) {
         if (ended) break;
         await new Promise<void>((resolve) => wake = resolve);
         continue;
       }
+      if (typeof next !== "string") {
+        output.print(await switchModel(next, session));
+        continue;
+      }
       output.begin();
-      const active = runner.run(
-        session,
-        ({ signal }) => session.prompt(prompt, runOptions(signal, options)),
-      );
+      const how = reopened;
+      reopened = undefined;
+      const active = runner.run(session, ({ signal }) => {
+        const run = runOptions(signal, options);
+        // The first message of a reopened session resumes it: unfinished work is closed first.
+        return how ? session.resume(how, next, run) : session.prompt(next, run);
+      });
       code = output.finish(await active.done);
     }
     await reading;
@@ -189,39 +196,49 @@ export function parseInputLine(line: string): InputLine {
   };
 }
 
-/** The answer to a control request. */
-async function controlResponse(
-  message: Extract<InputLine, { kind: "control" }>,
-  runner: Runner,
-  session: AgentLoop,
-) {
-  const success = (response: Record<string, unknown> = {}) => ({
-    type: "control_response",
-    response: { subtype: "success", request_id: message.requestId, response },
-  });
+type ControlRequest = Extract<InputLine, { kind: "control" }>;
+
+/** The answer to a control request answered at once. Pure but for the interrupt it makes. */
+function controlResponse(message: ControlRequest, runner: Runner) {
   switch (message.subtype) {
     case "initialize":
-      return success({ commands: [], agents: [], models: MODELS.map((m) => m.id) });
+      return controlSuccess(message, {
+        commands: [],
+        agents: [],
+        models: MODELS.map((m) => ({ value: m.id, displayName: m.id, description: m.family })),
+      });
     case "interrupt":
       runner.cancelAll();
-      return success();
-    case "set_model": {
-      const name = message.request.model;
-      if (typeof name === "string") {
-        const choice = modelChoice(name);
-        await session.switchModel(choice.model, choice.maxTokens);
-        return success();
-      }
-      break;
-    }
+      return controlSuccess(message);
+    default:
+      return controlError(message, `Unsupported control request: ${message.subtype || "(none)"}`);
   }
+}
+
+/** `set_model`, between turns: the switch is recorded, or the error says why it was not. */
+async function switchModel(message: ControlRequest, session: AgentLoop) {
+  const name = message.request.model;
+  if (typeof name !== "string") return controlError(message, 'set_model needs a "model" string');
+  try {
+    const choice = modelChoice(name);
+    await session.switchModel(choice.model, choice.maxTokens);
+    return controlSuccess(message);
+  } catch (error) {
+    return controlError(message, (error as Error).message);
+  }
+}
+
+function controlSuccess(message: ControlRequest, response: Record<string, unknown> = {}) {
   return {
     type: "control_response",
-    response: {
-      subtype: "error",
-      request_id: message.requestId,
-      error: `Unsupported control request: ${message.subtype || "(none)"}`,
-    },
+    response: { subtype: "success", request_id: message.requestId, response },
+  };
+}
+
+function controlError(message: ControlRequest, error: string) {
+  return {
+    type: "control_response",
+    response: { subtype: "error", request_id: message.requestId, error },
   };
 }
 
@@ -301,7 +318,7 @@ class HeadlessOutput {
         this.#io.stdout.write(text.endsWith("\n") || !text ? text : `${text}\n`);
       }
     } else {
-      this.print(summary);
+      this.print({ ...summary, uuid: crypto.randomUUID() });
     }
     if (reason !== "completed") {
       this.progress.line(

@@ -45,6 +45,10 @@ export async function buildProgram(
     )
     .option("--verbose", "accepted for Claude Code compatibility (stream-json is always full)")
     .option("-d, --debug", "print every event of the log to stderr as it is appended")
+    .option(
+      "--permission-mode <mode>",
+      "accepted as the Claude Agent SDK passes it: bypassPermissions (what rein does today)",
+    )
     .addOption(
       new Option(
         "--input-format <format>",

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { echo, sequentialBash } from "../testing/scenarios.ts";
-import { runCli, tempWorkspace } from "./_cli.ts";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
 const KEY = "sk-ant-api03-OUTPUT-TEST-0123456789";
 
@@ -191,4 +191,44 @@ Deno.test("--input-format stream-json takes user messages and control requests u
   assert.deepEqual(results.map((r) => r.result), ["You said: first", "You said: second"]);
   assert.equal(results[0].session_id, results[1].session_id, "one session for the whole input");
   assert.equal(fake.requests.length, 2);
+});
+
+Deno.test("stream-json input: set_model applies between turns, a bad one is refused, --resume resumes", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json"];
+  const user = (text: string) =>
+    JSON.stringify({ type: "user", message: { role: "user", content: text } });
+  const control = (id: string, request: Record<string, unknown>) =>
+    JSON.stringify({ type: "control_request", request_id: id, request });
+  const first = await runCli([...args, "--workspace", ws.path], {
+    env,
+    stdin: [
+      user("one"),
+      control("m1", { subtype: "set_model", model: "haiku[1m]" }),
+      control("m2", { subtype: "set_model", model: "haiku" }),
+      user("two"),
+    ].join("\n") + "\n",
+  });
+  assert.equal(first.code, 0, first.stderr);
+  const lines = first.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const answers = lines.filter((l) => l.type === "control_response");
+  assert.equal(answers[0].response.subtype, "error");
+  assert.match(answers[0].response.error, /no 1M-token window/);
+  assert.equal(answers[1].response.subtype, "success");
+  assert.deepEqual(fake.requests.map((r) => r.body?.model), [
+    "claude-sonnet-5",
+    "claude-haiku-4-5",
+  ]);
+  const id = lines[0].session_id;
+  const again = await runCli([...args, "--workspace", ws.path, "--resume", id], {
+    env,
+    stdin: user("three") + "\n",
+  });
+  assert.equal(again.code, 0, again.stderr);
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  assert.ok(log.some((e) => e.type === "session.resumed"), "the reopened session was resumed");
+  const replay = await runCli(["replay", "--workspace", ws.path, "--verify", "-q"]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });

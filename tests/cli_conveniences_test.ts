@@ -138,3 +138,29 @@ Deno.test("--debug prints every event to stderr as it is appended", async () => 
     "turn.ended",
   ]);
 });
+
+Deno.test("flags that only a new session takes are refused on a resume, naming them", async () => {
+  await using ws = await tempWorkspace();
+  const result = await runCli(
+    ["--continue", "-p", "x", "--effort", "high", "--system-prompt", "s", "--workspace", ws.path],
+    { env: { ANTHROPIC_API_KEY: KEY } },
+  );
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /--effort, --system-prompt are set when a session starts/);
+});
+
+Deno.test("--permission-mode takes what rein does today and refuses what it cannot do yet", async () => {
+  await using fake = await startFakeAnthropic({ script: echo() });
+  await using ws = await tempWorkspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const bypass = await runCli(
+    ["-p", "hi", "--permission-mode=bypassPermissions", "--max-turns=3", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(bypass.code, 0, bypass.stderr);
+  const plan = await runCli(["-p", "hi", "--permission-mode", "plan", "--workspace", ws.path], {
+    env,
+  });
+  assert.equal(plan.code, 1);
+  assert.match(plan.stderr, /Permission mode "plan" is not available yet/);
+});

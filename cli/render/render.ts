@@ -183,6 +183,8 @@ export class Renderer {
         const { from, model, reason } = event.data;
         if (reason === "fallback") {
           this.line(s.yellow(`${from} is overloaded: using ${model} for the rest of this turn`));
+        } else if (from === model) {
+          this.line(s.dim(`— output limit ${event.data.maxTokens.toLocaleString("en-US")} tokens`));
         } else this.line(s.dim(`— model ${from} → ${model}`));
         break;
       }
@@ -190,7 +192,7 @@ export class Renderer {
         this.line(s.dim("— the answer hit the output limit: asking again with the full limit"));
         break;
       case "model.continued":
-        this.line(s.dim("— the answer hit the output limit again: asking it to go on"));
+        this.line(s.dim("— the answer hit the output limit: asking it to go on"));
         break;
       case "session.started":
       case "turn.started":

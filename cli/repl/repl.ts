@@ -43,7 +43,6 @@ export async function runRepl(
     firstPrompt?: string;
     model: string;
     maxTokens: number;
-    newId: () => string;
   },
   io: CommandIo,
 ): Promise<number> {
@@ -157,8 +156,17 @@ export async function runRepl(
         } else if (command === "/context") {
           renderer.line(contextReport(session.nextRequest(), session.conversation));
         } else if (command === "/new" || command === "/clear") {
+          // A new session keeps the current model and what the user asked of the session
+          // (fallback, thinking, system prompt changes); its id is always a fresh one.
           const { model, maxTokens } = session.conversation;
-          const setup = newSessionSetup(runtime, model, maxTokens, options.newId());
+          const view = session.view;
+          const setup = {
+            ...newSessionSetup(runtime, model, maxTokens, crypto.randomUUID()),
+            ...(view.fallbackModel ? { fallbackModel: view.fallbackModel } : {}),
+            ...(view.thinkingBudget ? { thinkingBudget: view.thinkingBudget } : {}),
+            ...(view.systemPrompt ? { systemPrompt: view.systemPrompt } : {}),
+            ...(view.appendSystemPrompt ? { appendSystemPrompt: view.appendSystemPrompt } : {}),
+          };
           const next = await claim(runtime, setup.id);
           lease.release();
           lease = next;

@@ -353,3 +353,10 @@ Deno.test("resume with a prompt records the resume, the closing results and the 
   const sent = t.fake.requests.at(-1)?.body?.messages.at(-1)?.content;
   assert.deepEqual(Array.isArray(sent) && sent.map((b) => b.type), ["tool_result", "text"]);
 });
+
+Deno.test("an answer whose only call the history left out ends the turn instead of asking again", async () => {
+  await using t = await startTestSession(() => message([toolUse("toolu_x", "", { a: 1 })]));
+  const result = await t.session.prompt("go", run());
+  assert.equal(result.reason, "completed");
+  assert.equal(t.fake.requests.length, 1, "the same request is not sent again");
+});

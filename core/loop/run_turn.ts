@@ -103,7 +103,9 @@ export async function runTurn(
       if (outcome === "cancelled") return await end("cancelled", "Cancelled by the user");
       if (outcome instanceof ModelError) return await end("failed", failureMessage(outcome));
       rounds += 1;
-      if (outcome.content.some((block) => block.type === "tool_use")) continue;
+      // The folded answer decides, not the raw one: calls the fold left out (an unusable name,
+      // a repeated id) are not run, and asking again would send the same request.
+      if (context.agentView().pendingCalls.length > 0) continue;
       await context.settle();
       const after = await stages.afterModel(stage, outcome, continued);
       await context.append(context.stamp(after.events), { sync: false });

@@ -1,4 +1,5 @@
 import type { ReinEvent } from "../../events/event_types.ts";
+import { maxOutputOf } from "../models/catalogue.ts";
 import { agentOf } from "../state/sessions.ts";
 import type { State } from "../state/state.ts";
 
@@ -15,7 +16,7 @@ export function fallBack(state: State, session: string, agent: string): ReinEven
     type: "model.switched",
     data: {
       model: view.fallbackModel,
-      maxTokens: own.maxTokens,
+      maxTokens: Math.min(own.maxTokens, maxOutputOf(view.fallbackModel)),
       from: own.model,
       reason: "fallback",
     },

@@ -127,8 +127,12 @@ export async function runStreamInput(
       output.begin();
       const how = reopened;
       reopened = undefined;
+      const left = options.maxBudgetUsd === undefined
+        ? {}
+        : { maxBudgetUsd: Math.max(0, options.maxBudgetUsd - output.spentUsd) };
       const active = runner.run(session, ({ signal }) => {
-        const run = runOptions(signal, options);
+        // One budget for the whole input: each turn gets what the earlier ones left.
+        const run = runOptions(signal, { ...options, ...left });
         // The first message of a reopened session resumes it: unfinished work is closed first.
         return how ? session.resume(how, next, run) : session.prompt(next, run);
       });
@@ -255,6 +259,8 @@ class HeadlessOutput {
   readonly #unsubscribe: () => void;
   #started = 0;
   #usageByModel: Record<string, UsageTotals> = {};
+  #held: ReturnType<typeof assistantLine> | undefined;
+  #spentUsd = 0;
   #stopReason: string | null = null;
   #apiMs = 0;
   #asked = 0;
@@ -299,6 +305,8 @@ class HeadlessOutput {
 
   /** The turn ended: print its result in the chosen format; returns the exit code. */
   finish(result: TurnResult | null): number {
+    if (this.#held) this.print(this.#held);
+    this.#held = undefined;
     const session = this.#session;
     const reason = result?.reason ?? "completed";
     const summary = headlessResult({
@@ -312,6 +320,7 @@ class HeadlessOutput {
       durationMs: Math.round(performance.now() - this.#started),
       durationApiMs: Math.round(this.#apiMs),
     });
+    this.#spentUsd += summary.total_cost_usd;
     const text = summary.result;
     if (this.#format === "text") {
       if (reason === "completed") {
@@ -329,11 +338,22 @@ class HeadlessOutput {
   }
 
   close(): void {
+    if (this.#held) this.print(this.#held);
+    this.#held = undefined;
     this.#unsubscribe();
+  }
+
+  /** Dollars spent by this process's turns so far (for a budget over all of them). */
+  get spentUsd(): number {
+    return this.#spentUsd;
   }
 
   #event(event: Envelope): void {
     if (event.session !== this.#session.id) return;
+    // An answer is printed once the next event shows it was kept: one set aside to be asked
+    // again with a larger limit never reaches a stream-json reader.
+    if (this.#held && event.type !== "model.discarded") this.print(this.#held);
+    this.#held = undefined;
     if (this.#format === "events") this.print(event);
     if (PROGRESS.has(event.type)) this.progress.event(event);
     if (event.type === "model.requested") this.#asked = performance.now();
@@ -345,7 +365,7 @@ class HeadlessOutput {
       this.#stopReason = event.data.stopReason;
       const model = agentOf(this.#session.view, event.agent).model;
       addUsage(this.#usageByModel[model] ??= emptyUsage(), event.data.usage);
-      if (this.#format === "stream-json") this.print(assistantLine(event));
+      if (this.#format === "stream-json") this.#held = assistantLine(event);
     }
     if (event.type === "tool.completed" && this.#format === "stream-json") {
       this.print(toolResultLine(event));

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { openJsonlStore } from "../events/jsonl_store.ts";
+import { createRedactor } from "../events/redact.ts";
 import { createHarness, type Harness } from "../core/harness.ts";
 import { liveEffects } from "../core/runner/live_effects.ts";
 import { DEFAULT_RETRY_POLICY, retryPolicyFromEnv } from "../core/recovery/retry.ts";
@@ -15,6 +16,8 @@ export interface Runtime {
   harness: Harness;
   /** Attempts per model request, for the retry line. */
   maxAttempts: number;
+  /** Takes the secrets the log never holds out of other text rein keeps (prompt history). */
+  redact(text: string): string;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export async function openRuntime(options: {
     return loaded.items.settings;
   });
   const ignored = ignoreLogDirectory(logPath, workspace);
+  const secrets = secretValues(env, options.onNotice);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const effects = liveEffects({
     apiKey: env.get("ANTHROPIC_API_KEY"),
@@ -50,7 +54,7 @@ export async function openRuntime(options: {
       openJsonlStore(logPath, {
         eventTypes,
         clock: () => new Date(),
-        secrets: secretValues(env, options.onNotice),
+        secrets,
         onEvent,
         onNotice: options.onNotice,
       }),
@@ -61,5 +65,12 @@ export async function openRuntime(options: {
     foldError: (error, event) => foldError(logPath, error, event),
   });
   const maxAttempts = retry.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts;
-  return { workspace, logPath, harness, maxAttempts, close: () => harness.close() };
+  return {
+    workspace,
+    logPath,
+    harness,
+    maxAttempts,
+    redact: createRedactor(secrets),
+    close: () => harness.close(),
+  };
 }

@@ -3,7 +3,7 @@
  * them: every field compat.md names, with its type (shapes of Claude Code 2.1.197).
  */
 import assert from "node:assert/strict";
-import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { maxTokens, message, startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { echo, sequentialBash } from "../testing/scenarios.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
@@ -231,4 +231,21 @@ Deno.test("stream-json input: set_model applies between turns, a bad one is refu
   assert.ok(log.some((e) => e.type === "session.resumed"), "the reopened session was resumed");
   const replay = await runCli(["replay", "--workspace", ws.path, "--verify", "-q"]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("stream-json never shows an answer that was set aside to be asked again", async () => {
+  let asked = 0;
+  await using fake = await startFakeAnthropic({
+    script: () => ++asked === 1 ? maxTokens("set aside") : message("whole answer"),
+  });
+  await using ws = await tempWorkspace();
+  const out = await runCli(
+    ["-p", "go", "--output-format", "stream-json", "--workspace", ws.path],
+    { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY } },
+  );
+  assert.equal(out.code, 0, out.stderr);
+  const answers = out.stdout.trim().split("\n").map((line) => JSON.parse(line))
+    .filter((line) => line.type === "assistant")
+    .map((line) => line.message.content.map((b: { text?: string }) => b.text).join(""));
+  assert.deepEqual(answers, ["whole answer"]);
 });

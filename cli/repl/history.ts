@@ -9,9 +9,12 @@ import { HISTORY_SIZE } from "./_line_reader.ts";
  */
 export class PromptHistory {
   readonly #path: string;
+  readonly #redact: (text: string) => string;
 
-  constructor(logPath: string) {
+  /** `redact` takes secrets out of a prompt before it is kept, as the log's writer does. */
+  constructor(logPath: string, redact: (text: string) => string = (text) => text) {
     this.#path = join(dirname(logPath), "history");
+    this.#redact = redact;
   }
 
   /** The kept prompts, newest first. */
@@ -25,7 +28,8 @@ export class PromptHistory {
 
   /** Keep `lines` (newest first). Prompts of several lines are kept as one line each. */
   save(lines: readonly string[]): void {
-    const text = lines.slice(0, HISTORY_SIZE).map((line) => line.replaceAll("\n", " ")).join("\n");
+    const text = lines.slice(0, HISTORY_SIZE)
+      .map((line) => this.#redact(line.replaceAll("\n", " "))).join("\n");
     try {
       Deno.writeTextFileSync(this.#path, `${text}\n`);
     } catch {

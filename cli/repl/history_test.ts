@@ -18,3 +18,18 @@ Deno.test("a history that cannot be written does not stop the REPL", () => {
   history.save(["x"]);
   assert.deepEqual(history.load(), []);
 });
+
+Deno.test("a secret typed into a prompt is not kept in the history", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const secret = "sk-ant-api03-HISTORY-SECRET-0123456789";
+    const history = new PromptHistory(
+      `${dir}/events.jsonl`,
+      (text) => text.replaceAll(secret, "[REDACTED]"),
+    );
+    history.save([`use ${secret} please`]);
+    assert.deepEqual(history.load(), ["use [REDACTED] please"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -64,7 +64,7 @@ export async function runRepl(
     if (event.session === session.id && event.type !== "user.prompted") renderer.event(event);
   });
   const runner = new Runner();
-  const history = new PromptHistory(runtime.logPath);
+  const history = new PromptHistory(runtime.logPath, runtime.redact);
   const reader = new LineReader(io.stdinIsTerminal, working, {
     lines: history.load(),
     onChange: (lines) => history.save(lines),

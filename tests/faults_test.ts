@@ -103,3 +103,23 @@ Deno.test("a run with known usage costs what the price table says", async () => 
   assert.ok(Math.abs(out.total_cost_usd - expected) < 1e-9, String(out.total_cost_usd));
   assert.ok(Math.abs(out.modelUsage["claude-opus-4-8"].costUSD - expected) < 1e-9);
 });
+
+Deno.test("a retry-after longer than rein waits is not waited for, and the message says so", async () => {
+  await using fake = await startFakeAnthropic({ script: [rateLimited(600)] });
+  await using ws = await tempWorkspace();
+  const result = await runCli(["-p", "hi", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 1);
+  assert.equal(fake.requests.length, 1);
+  assert.match(
+    result.stderr,
+    /the API asked to wait 600s before retrying, longer than rein waits \(300s\); try again later/,
+  );
+  assert.doesNotMatch(result.stderr, /gave up after retrying/);
+  const log = `${ws.path}/.rein/events.jsonl`;
+  const replay = await runCli(["replay", log, "--verify", "--quiet"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

@@ -33,15 +33,17 @@ export async function callModel(
       }
       if (!(error instanceof ModelError)) throw error;
       const retryInMs = effects.retryDelay(attempt, error, origin);
+      const noRetry = retryInMs === null ? effects.whyNoRetry?.(attempt, error, origin) : undefined;
       const failure = {
         attempt,
         kind: error.kind,
         status: error.status,
         message: error.message,
         retryInMs,
+        ...(noRetry === undefined ? {} : { noRetry }),
       };
       await context.append([context.event("model.failed", failure)], { sync: false });
-      if (retryInMs === null) return error;
+      if (retryInMs === null) return noRetry === undefined ? error : new GaveUp(error, noRetry);
       try {
         await effects.sleep(retryInMs, signal);
       } catch {
@@ -56,8 +58,18 @@ export async function callModel(
   }
 }
 
+/** A retryable failure that was not retried, and why. */
+class GaveUp extends ModelError {
+  readonly why: string;
+  constructor(error: ModelError, why: string) {
+    super(error.message, { kind: error.kind, status: error.status });
+    this.why = why;
+  }
+}
+
 /** What a failed turn reports, naming the cause. */
 export function failureMessage(error: ModelError): string {
+  if (error instanceof GaveUp) return `${error.message} (${error.why})`;
   switch (error.kind) {
     case "prompt_too_long":
       return `${error.message}. The conversation is too long for the model; start a new session ` +

@@ -16,6 +16,11 @@ export interface LoopEffects {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Delay before `origin`'s next attempt after `attempt` failed with `error`, or null to give up. */
   retryDelay: (attempt: number, error: ModelError, origin: EventOrigin) => number | null;
+  /**
+   * Why `retryDelay` gave up on a retryable error other than by running out of attempts (a
+   * retry-after longer than rein waits), or undefined.
+   */
+  whyNoRetry?: (attempt: number, error: ModelError, origin: EventOrigin) => string | undefined;
   /** Gives a call whose intent is recorded its result. */
   runCall: CallRunner;
   /**

@@ -65,6 +65,24 @@ export function retryDelay(
 }
 
 /**
+ * Why `retryDelay` gives up on a retryable error before the attempts run out: a server's
+ * retry-after beyond the cap. Undefined otherwise. Pure.
+ */
+export function whyNoRetry(
+  policy: RetryPolicy,
+  attempt: number,
+  error: ModelError,
+): string | undefined {
+  if (!RETRYABLE.has(error.kind) || attempt >= policy.maxAttempts) return undefined;
+  if (error.retryAfterMs === null || error.retryAfterMs <= policy.maxRetryAfterMs) {
+    return undefined;
+  }
+  const seconds = (ms: number) => `${Math.round(ms / 1000)}s`;
+  return `the API asked to wait ${seconds(error.retryAfterMs)} before retrying, longer than ` +
+    `rein waits (${seconds(policy.maxRetryAfterMs)}); try again later`;
+}
+
+/**
  * The retry settings a user gives in the environment: `REIN_MAX_RETRIES`, else Claude Code's
  * `CLAUDE_CODE_MAX_RETRIES` (retries after the first attempt), and `REIN_RETRY_BASE_MS` (tests).
  * Pure. Throws, naming the variable and its value, for one that is not a whole number.

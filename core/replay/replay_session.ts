@@ -213,6 +213,10 @@ export async function replaySession(
         const next = tapes.get(origin.agent)?.next();
         return next?.type === "model.failed" ? next.data.retryInMs : null;
       },
+      whyNoRetry: (_attempt, _error, origin) => {
+        const next = tapes.get(origin.agent)?.next();
+        return next?.type === "model.failed" ? next.data.noRetry : undefined;
+      },
       runCall,
       settle,
     },

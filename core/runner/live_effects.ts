@@ -2,7 +2,12 @@ import { createAnthropicModel } from "../effects/anthropic_model.ts";
 import { abortableSleep } from "../effects/sleep.ts";
 import { MODELS } from "../models/catalogue.ts";
 import type { HarnessEffects } from "../harness.ts";
-import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from "../recovery/retry.ts";
+import {
+  DEFAULT_RETRY_POLICY,
+  retryDelay,
+  type RetryPolicy,
+  whyNoRetry,
+} from "../recovery/retry.ts";
 
 /** Where the model is and how failures are retried. */
 export interface LiveEffectsOptions {
@@ -26,5 +31,6 @@ export function liveEffects(options: LiveEffectsOptions): HarnessEffects {
     monotonicMs: () => performance.now(),
     sleep: abortableSleep,
     retryDelay: (attempt, error) => retryDelay(policy, attempt, error, Math.random()),
+    whyNoRetry: (attempt, error) => whyNoRetry(policy, attempt, error),
   };
 }

@@ -56,6 +56,8 @@ export interface ModelFailed {
   message: string;
   /** Delay before the next attempt; null when no retry follows. */
   retryInMs: number | null;
+  /** Why no retry follows, when it is not that the error cannot be retried or attempts ran out. */
+  noRetry?: string;
 }
 
 export interface ModelCancelled {

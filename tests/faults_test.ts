@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import {
+  apiError,
   cut,
   type FakeReply,
   message,
@@ -122,4 +123,18 @@ Deno.test("a retry-after longer than rein waits is not waited for, and the messa
     permissions: ["--allow-read", "--allow-env"],
   });
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("a prompt too long for the model is not retried, and the message names the size", async () => {
+  await using fake = await startFakeAnthropic({
+    script: [apiError(400, { errorType: "invalid_request_error", message: "prompt is too long" })],
+  });
+  await using ws = await tempWorkspace();
+  const result = await runCli(["-p", "hi", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(result.code, 1);
+  assert.equal(fake.requests.length, 1);
+  assert.match(result.stderr, /prompt is too long \(this request is about [\d,]+ tokens\)/);
+  assert.match(result.stderr, /start a new session or fork this one/);
 });

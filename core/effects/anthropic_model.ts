@@ -91,7 +91,16 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
             { kind: "client_error", status: 404 },
           );
         }
-        throw classifyError(Sdk, error, sawStop, options.baseURL ?? DEFAULT_ENDPOINT);
+        const classified = classifyError(Sdk, error, sawStop, options.baseURL ?? DEFAULT_ENDPOINT);
+        // The API names the sizes ("210000 tokens > 200000 maximum"); other endpoints may not.
+        if (classified.kind === "prompt_too_long" && !/\d{4,}/.test(classified.message)) {
+          const tokens = Math.round(JSON.stringify(body).length / 4).toLocaleString("en-US");
+          throw new ModelError(`${classified.message} (this request is about ${tokens} tokens)`, {
+            kind: classified.kind,
+            status: classified.status,
+          });
+        }
+        throw classified;
       }
     },
   };

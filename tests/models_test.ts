@@ -76,6 +76,8 @@ Deno.test("a model the API does not know fails at once with one line naming it a
   });
   assert.equal(result.code, 1);
   assert.equal(fake.requests.length, 1, "a missing model is not retried");
+  const replay = await runCli(["replay", "--workspace", ws.path, "--verify", "-q"]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
   assert.match(
     result.stderr,
     new RegExp(
@@ -126,6 +128,8 @@ Deno.test("a 401 is not retried and says which variable to set", async () => {
     result.stderr,
     /refused the credentials \(401: invalid x-api-key\): set ANTHROPIC_API_KEY/,
   );
+  const replay = await runCli(["replay", "--workspace", ws.path, "--verify", "-q"]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
 
 Deno.test("after three overloaded answers in a row the fallback model finishes the turn, then the model returns", async () => {

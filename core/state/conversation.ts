@@ -195,9 +195,10 @@ function toolUses(content: readonly { type: string; [k: string]: unknown }[]): P
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 
 /**
- * The blocks of an answer that can be sent back, so that a model that misbehaves cannot make
- * the next request invalid: empty text blocks, tool calls without a usable name, and tool calls
- * whose id the conversation already has (they would get two results) are left out. Pure.
+ * The blocks of an answer that can be sent back, so that a model that misbehaves (or an answer
+ * cut off) cannot make the next request invalid: empty text blocks, thinking without its
+ * signature, tool calls without a usable name, and tool calls whose id the conversation already
+ * has (they would get two results) are left out. Pure.
  */
 function usableBlocks(
   content: readonly ContentBlock[],
@@ -209,6 +210,8 @@ function usableBlocks(
   }
   return content.filter((block) => {
     if (block.type === "text") return block.text.trim() !== "";
+    // A thinking block cut off before its signature cannot be sent back: the API checks it.
+    if (block.type === "thinking") return typeof block.signature === "string" && !!block.signature;
     if (block.type !== "tool_use") return true;
     if (typeof block.name !== "string" || !TOOL_NAME.test(block.name)) return false;
     if (typeof block.id !== "string" || !block.id || seen.has(block.id)) return false;

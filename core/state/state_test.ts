@@ -197,3 +197,17 @@ Deno.test("what a misbehaving model sends back is made valid before it joins the
     { id: "t3", name: "read_file", input: "a.txt" },
   ]);
 });
+
+Deno.test("thinking cut off before its signature is not sent back", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "go" }),
+    e("model.responded", {
+      ...respondedData([{ type: "thinking", thinking: "Let me", signature: "" }]),
+      stopReason: "max_tokens",
+    }),
+  ]);
+  const lead = mainAgentOf(state.sessions.byId["s1"]!);
+  assert.equal(lead.messages.length, 1, "no assistant message made of an unsigned thought");
+});

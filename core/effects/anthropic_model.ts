@@ -8,6 +8,7 @@ import {
   type ModelReply,
   type SendOptions,
 } from "./model_client.ts";
+import { sdkRequest } from "./_sdk_request.ts";
 
 /** Credentials and endpoint; each falls back to the SDK's own resolution when absent. */
 export interface AnthropicModelOptions {
@@ -51,11 +52,10 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
       let sawStop = false;
       const Sdk = await sdk;
       try {
-        const { stream: _stream, model, ...params } = body;
+        const { model } = body;
         const million = model.endsWith(ONE_MILLION);
         const stream = (await client).messages.stream(
-          // deno-lint-ignore no-explicit-any
-          { ...params, model: million ? model.slice(0, -ONE_MILLION.length) : model } as any,
+          sdkRequest(body, million ? model.slice(0, -ONE_MILLION.length) : model),
           { signal, ...betas(million, body.thinking !== undefined) },
         );
         stream.on("streamEvent", (event) => {

@@ -7,7 +7,7 @@ import {
   text,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { lastUserText } from "../testing/scenarios.ts";
+import { lastUserText, toolResultCount } from "../testing/scenarios.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
 const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
@@ -22,6 +22,20 @@ const script: FakeScriptFn = (request) => {
   const prompt = lastUserText(request.body);
   if (prompt === "stream please") return message(STREAMED, { chunkDelayMs: 250 });
   if (prompt === "markdown please") return message(MARKDOWN, { chunkDelayMs: 20 });
+  if (prompt === "edit please") {
+    const done = toolResultCount(request.body);
+    if (done === 0) {
+      return message([
+        toolUse("toolu_w", "write_file", { path: "a.txt", content: "alpha\nbeta\n" }),
+      ]);
+    }
+    if (done === 1) {
+      return message([
+        toolUse("toolu_e", "edit_file", { path: "a.txt", old_string: "beta", new_string: "gamma" }),
+      ]);
+    }
+    return message("Edited.");
+  }
   if (prompt === "sleep please") {
     return message([text("Sleeping."), toolUse("toolu_sleep", "bash", { command: "sleep 30" })]);
   }
@@ -157,6 +171,15 @@ Deno.test("answers are shown as formatted Markdown, lines streaming in as they a
   assert.match(shown, /^ {2}const answer = 42;$/m);
   assert.match(shown, /^Done\.$/m);
   assert.doesNotMatch(shown, /\*\*|```|^# /m);
+});
+
+Deno.test("writes and edits show what changed as diff lines", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  const shown = await exchange(agent.terminal, "edit please");
+  assert.match(shown, /● write_file a\.txt\n.*\n {5}\+ alpha\n {5}\+ beta\n/);
+  assert.match(shown, /● edit_file a\.txt\n.*\n {5}- beta\n {5}\+ gamma\n/);
 });
 
 Deno.test("/help lists the slash commands without asking the model", async () => {

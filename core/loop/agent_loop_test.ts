@@ -360,3 +360,19 @@ Deno.test("an answer whose only call the history left out ends the turn instead 
   assert.equal(result.reason, "completed");
   assert.equal(t.fake.requests.length, 1, "the same request is not sent again");
 });
+
+Deno.test("Ctrl-C while waiting to retry cancels the turn cleanly", async () => {
+  await using t = await startTestSession(() => overloaded());
+  t.harness.deps.effects.sleep = (_ms, signal) =>
+    new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+  const controller = new AbortController();
+  const running = t.session.prompt("hi", { signal: controller.signal, maxTurns: null });
+  while (!t.events().some((e) => e.type === "model.failed")) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  controller.abort();
+  const result = await running;
+  assert.equal(result.reason, "cancelled");
+  assert.equal(t.fake.requests.length, 1, "no retry after the cancel");
+  assert.equal(t.events().at(-1)?.type, "turn.ended");
+});

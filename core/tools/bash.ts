@@ -34,6 +34,9 @@ export type BashInput = z.infer<ReturnType<typeof inputSchema>>;
  */
 const SUPERVISOR = `trap 'kill -KILL -- -$$' TERM; bash "$@" & wait $!`;
 
+/** The longest command passed to bash as an argument; longer ones go in a script file. */
+const ARGUMENT_MAX = 64 * 1024;
+
 /** What the bash tool needs from its surroundings. */
 export interface BashToolDeps {
   /** Directory every command starts in. */
@@ -73,9 +76,19 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
     kind: "effect",
     readOnly: false,
     summarize: (input) => summarizeCommand(input.command),
-    run(input, context) {
+    async run(input, context) {
       pdeathsig ??= setprivWorks();
-      return runCommand(deps.workspace, input, context, pdeathsig);
+      // A command too long for one argument (Linux caps one at 128 KiB) goes in a script file.
+      if (input.command.length <= ARGUMENT_MAX) {
+        return await runCommand(deps.workspace, input, context, pdeathsig);
+      }
+      const script = await Deno.makeTempFile({ prefix: "rein-bash-", suffix: ".sh" });
+      try {
+        await Deno.writeTextFile(script, `exec 2>&1; ${input.command}`);
+        return await runCommand(deps.workspace, input, context, pdeathsig, script);
+      } finally {
+        await Deno.remove(script).catch(() => {});
+      }
     },
   };
 }
@@ -87,6 +100,7 @@ async function runCommand(
   input: BashInput,
   context: ToolCallContext,
   pdeathsig: Promise<boolean>,
+  script?: string,
 ): Promise<ToolResult> {
   if (context.signal.aborted) {
     return { content: "Command cancelled before it started", isError: true, cancelled: true };
@@ -96,7 +110,7 @@ async function runCommand(
   // It shares line 1 with the command so bash's "line N" error messages keep the user's numbering.
   // Only what bash prints before it runs (a syntax error on line 1) reaches the stderr pipe, and
   // that is appended after stdout.
-  const bashArgs = ["-c", `exec 2>&1; ${input.command}`];
+  const bashArgs = script ? [script] : ["-c", `exec 2>&1; ${input.command}`];
   // With setpriv, a supervisor bash gets SIGTERM when the agent process dies (even by SIGKILL)
   // and its trap SIGKILLs its whole process group, so nothing the command started runs on
   // orphaned. (The death signal itself is not inherited by forked children, so putting it on the

@@ -237,3 +237,12 @@ Deno.test("bash summarizes a call by the command's first line", () => {
   assert.equal(bash.summarize({ command: "deno test -A\necho done" }), "deno test -A …");
   assert.equal(bash.summarize({ command: "x".repeat(100) }), `${"x".repeat(79)}…`);
 });
+
+Deno.test("a command longer than the kernel allows in one argument still runs", async () => {
+  await using dir = await tempDir();
+  const bash = createBashTool({ workspace: dir.path });
+  const long = `echo ${"x".repeat(1024 * 1024)} | wc -c`;
+  const result = await bash.run({ command: long }, callContext());
+  assert.equal(result.isError, false, result.content);
+  assert.equal(result.content.trim(), String(1024 * 1024 + 1));
+});

@@ -77,12 +77,22 @@ async function grep(
 ): Promise<ToolResult> {
   const regex = compile(input.pattern, input.ignore_case ? "i" : "");
   if (typeof regex === "string") return { content: regex, isError: true };
-  // picomatch and the walker (with `ignore`) load on the first search, not at start-up.
-  const [{ default: picomatch }, { walkFiles }] = await Promise.all([
+  // picomatch, the walker (with `ignore`) and the regex check load on the first search.
+  const [{ default: picomatch }, { walkFiles }, { default: isSafeRegex }] = await Promise.all([
     // @ts-types="@types/picomatch"
     import("picomatch"),
     import("./_walk.ts"),
+    import("safe-regex2"),
   ]);
+  // JavaScript's regex engine backtracks: a nested quantifier such as (a+)+$ can take exponential
+  // time on one line, and no signal can interrupt a running match. Such patterns are refused.
+  if (!isSafeRegex(regex)) {
+    return {
+      content: `Pattern /${input.pattern}/ could take exponential time (a quantifier inside a ` +
+        "repeated group): rewrite it without nested repetition, e.g. (a+)+ as a+",
+      isError: true,
+    };
+  }
   let fileFilter: ((file: WalkedFile, searchRelative: string) => boolean) | undefined;
   if (input.glob !== undefined) {
     const glob = input.glob;
@@ -120,6 +130,7 @@ async function grep(
     headLimit: input.head_limit,
   });
   for await (const file of files) {
+    if (context.signal.aborted) break;
     const searchRelative = info.isDirectory
       ? file.relative.slice(prefix.length)
       : basename(file.relative);

@@ -202,3 +202,14 @@ Deno.test("grep says when its path does not exist", async () => {
     isError: true,
   });
 });
+
+Deno.test("grep refuses a pattern that could take exponential time instead of hanging", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "a.txt": `${"a".repeat(40)}!\n` });
+  const grep = createGrepTool({ workspace: dir.path });
+  const result = await grep.run({ pattern: "(a+)+$", output_mode: "content" }, callContext());
+  assert.equal(result.isError, true);
+  assert.match(result.content, /could take exponential time/);
+  const fine = await grep.run({ pattern: "a+!", output_mode: "files_with_matches" }, callContext());
+  assert.equal(fine.content, "a.txt");
+});

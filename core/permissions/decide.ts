@@ -1,0 +1,153 @@
+import { isAbsolute, resolve } from "node:path";
+import { lexCommand, tokensText, unwrapTokens } from "./_shell_lex.ts";
+import { bashRuleMatches } from "./bash_match.ts";
+import { type PathContext, pathRuleMatches } from "./path_match.ts";
+import { isReadOnlyCommand } from "./read_only_command.ts";
+import type { Rule } from "./rule.ts";
+
+/** A tool call as the model made it, under rein's tool name. */
+export interface PermissionCall {
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+/** Parsed rules, each list in the order the settings gave them. */
+export interface PermissionRules {
+  allow: readonly Rule[];
+  ask: readonly Rule[];
+  deny: readonly Rule[];
+}
+
+/** What the rules say about a call, and the rule that said it. */
+export interface PermissionDecision {
+  decision: "allow" | "ask" | "deny";
+  /**
+   * The rule that decided. Absent when nothing matched ("ask": the caller applies the mode) and
+   * when every part of a bash command was in the built-in read-only set ("allow").
+   */
+  rule?: Rule;
+}
+
+type Verdict = PermissionDecision["decision"];
+
+const FILE_WRITERS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
+const FILE_READERS: ReadonlySet<string> = new Set(["read_file", "grep", "glob"]);
+const PATH_TOOLS: ReadonlySet<string> = new Set([...FILE_WRITERS, ...FILE_READERS]);
+
+/**
+ * Decides a tool call against permission rules: deny first, then ask, then allow; within a list
+ * the first matching rule wins; no match gives "ask" for the caller's mode to settle. Pure.
+ *
+ * `Read` rules also cover grep's and glob's paths; `Edit` rules cover every tool that writes
+ * files; a `Read` deny also denies writes there. A bash command is cut into simple commands with
+ * wrappers looked through: a deny or ask rule matching any part decides, while allowing needs
+ * every part allowed by a rule or in the read-only set, and a complex command (`$(…)`, backticks,
+ * subshells) is allowed only by a bare `Bash` rule. An assignment to a variable that changes what
+ * runs (`PATH=…`, `LD_PRELOAD=…`) keeps a part from matching an allow rule through it.
+ */
+export function decide(
+  call: PermissionCall,
+  rules: PermissionRules,
+  context: PathContext,
+): PermissionDecision {
+  if (call.tool === "bash") return decideBash(call.input, rules);
+  const lists: [Verdict, readonly Rule[]][] = [
+    ["deny", rules.deny],
+    ["ask", rules.ask],
+    ["allow", rules.allow],
+  ];
+  for (const [decision, list] of lists) {
+    const rule = list.find((candidate) => ruleMatches(candidate, call, decision, context));
+    if (rule !== undefined) return { decision, rule };
+  }
+  return { decision: "ask" };
+}
+
+function ruleMatches(
+  rule: Rule,
+  call: PermissionCall,
+  list: Verdict,
+  context: PathContext,
+): boolean {
+  if (call.tool.startsWith("mcp__")) {
+    const serverWide = rule.tool.split("__").length === 2;
+    return rule.tool === call.tool || (serverWide && call.tool.startsWith(`${rule.tool}__`));
+  }
+  if (!ruleCoversTool(rule.tool, call.tool, list)) return false;
+  if (rule.specifier === undefined) return true;
+  if (PATH_TOOLS.has(rule.tool)) {
+    const file = callPath(call, context);
+    return file !== undefined && pathRuleMatches(rule.specifier, file, context);
+  }
+  const name = call.tool === "task"
+    ? call.input["subagent_type"]
+    : call.tool === "load_skill"
+    ? call.input["skill"] ?? call.input["name"]
+    : undefined;
+  return typeof name === "string" && bashRuleMatches(rule.specifier, name);
+}
+
+function ruleCoversTool(ruleTool: string, callTool: string, list: Verdict): boolean {
+  if (ruleTool === callTool) return true;
+  if (ruleTool === "edit_file") return FILE_WRITERS.has(callTool);
+  if (ruleTool !== "read_file") return false;
+  return FILE_READERS.has(callTool) || (list === "deny" && FILE_WRITERS.has(callTool));
+}
+
+/** The absolute path a file tool works on; grep and glob default to the working directory. */
+function callPath(call: PermissionCall, context: PathContext): string | undefined {
+  const given = call.input["path"] ?? call.input["file_path"];
+  if (typeof given !== "string" || given === "") {
+    return call.tool === "grep" || call.tool === "glob" ? context.cwd : undefined;
+  }
+  return isAbsolute(given) ? resolve(given) : resolve(context.cwd, given);
+}
+
+/** Variables whose value changes which program runs or what it loads. */
+const UNSAFE_ASSIGNMENT =
+  /^(PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|RUBYOPT|RUBYLIB|GIT_\w*)$/;
+
+function decideBash(input: Record<string, unknown>, rules: PermissionRules): PermissionDecision {
+  const command = typeof input["command"] === "string" ? input["command"] : "";
+  const lexed = lexCommand(command);
+  const parts = lexed.parts.map((tokens) => {
+    const unwrapped = unwrapTokens(tokens);
+    return {
+      text: tokensText(tokens),
+      stripped: tokensText(unwrapped.tokens),
+      unsafe: unwrapped.assignments.some((name) => UNSAFE_ASSIGNMENT.test(name)),
+    };
+  });
+  const everyForm = [command.trim(), ...parts.flatMap((part) => [part.text, part.stripped])];
+  const matchesAny = (rule: Rule) =>
+    rule.tool === "bash" &&
+    (rule.specifier === undefined ||
+      everyForm.some((form) => bashRuleMatches(rule.specifier as string, form)));
+
+  const denied = rules.deny.find(matchesAny);
+  if (denied !== undefined) return { decision: "deny", rule: denied };
+  const asked = rules.ask.find(matchesAny);
+  if (asked !== undefined) return { decision: "ask", rule: asked };
+
+  const bashRules = rules.allow.filter((rule) => rule.tool === "bash");
+  const everything = bashRules.find((rule) => rule.specifier === undefined);
+  if (everything !== undefined) return { decision: "allow", rule: everything };
+  if (lexed.complex || parts.length === 0) return { decision: "ask" };
+
+  let decidingRule: Rule | undefined;
+  for (const part of parts) {
+    const rule = bashRules.find((candidate) => {
+      const pattern = candidate.specifier as string;
+      return bashRuleMatches(pattern, part.text) ||
+        (!part.unsafe && bashRuleMatches(pattern, part.stripped));
+    });
+    if (rule === undefined) {
+      if (!part.unsafe && isReadOnlyCommand(part.text)) continue;
+      return { decision: "ask" };
+    }
+    decidingRule ??= rule;
+  }
+  return decidingRule === undefined
+    ? { decision: "allow" }
+    : { decision: "allow", rule: decidingRule };
+}

@@ -1,0 +1,16 @@
+export { type ParsedRule, parseRule, type Rule } from "./rule.ts";
+export {
+  bashRuleMatches,
+  parseCommand,
+  type ParsedCommand,
+  splitCommand,
+  stripWrappers,
+} from "./bash_match.ts";
+export { isReadOnlyCommand } from "./read_only_command.ts";
+export { type PathContext, pathRuleMatches } from "./path_match.ts";
+export {
+  decide,
+  type PermissionCall,
+  type PermissionDecision,
+  type PermissionRules,
+} from "./decide.ts";

@@ -50,7 +50,7 @@ export function decide(
   rules: PermissionRules,
   context: PathContext,
 ): PermissionDecision {
-  if (call.tool === "bash") return decideBash(call.input, rules);
+  if (call.tool === "bash") return decideBash(call.input, rules, context);
   const lists: [Verdict, readonly Rule[]][] = [
     ["deny", rules.deny],
     ["ask", rules.ask],
@@ -103,11 +103,38 @@ function callPath(call: PermissionCall, context: PathContext): string | undefine
   return isAbsolute(given) ? resolve(given) : resolve(context.cwd, given);
 }
 
+/** The Read deny rule that one of `operands` (paths as a command names them) falls under. */
+function readDenial(
+  operands: readonly string[],
+  rules: PermissionRules,
+  context: PathContext,
+): Rule | undefined {
+  const denials = rules.deny.filter((rule) =>
+    rule.tool === "read_file" && rule.specifier !== undefined
+  );
+  if (denials.length === 0) return undefined;
+  for (const operand of operands) {
+    const expanded = operand === "~" || operand.startsWith("~/")
+      ? `${context.home}${operand.slice(1)}`
+      : operand;
+    const file = isAbsolute(expanded) ? resolve(expanded) : resolve(context.cwd, expanded);
+    const rule = denials.find((candidate) =>
+      pathRuleMatches(candidate.specifier as string, file, context)
+    );
+    if (rule !== undefined) return rule;
+  }
+  return undefined;
+}
+
 /** Variables whose value changes which program runs or what it loads. */
 const UNSAFE_ASSIGNMENT =
   /^(PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|RUBYOPT|RUBYLIB|GIT_\w*)$/;
 
-function decideBash(input: Record<string, unknown>, rules: PermissionRules): PermissionDecision {
+function decideBash(
+  input: Record<string, unknown>,
+  rules: PermissionRules,
+  context: PathContext,
+): PermissionDecision {
   const command = typeof input["command"] === "string" ? input["command"] : "";
   const lexed = lexCommand(command);
   const parts = lexed.parts.map((tokens) => {
@@ -116,6 +143,10 @@ function decideBash(input: Record<string, unknown>, rules: PermissionRules): Per
       text: tokensText(tokens),
       stripped: tokensText(unwrapped.tokens),
       unsafe: unwrapped.assignments.some((name) => UNSAFE_ASSIGNMENT.test(name)),
+      // Words after the program that are not options: the files a read-only command reads.
+      operands: unwrapped.tokens.slice(1).flatMap((token) =>
+        token.kind === "word" && !token.value.startsWith("-") ? [token.value] : []
+      ),
     };
   });
   const everyForm = [command.trim(), ...parts.flatMap((part) => [part.text, part.stripped])];
@@ -142,7 +173,12 @@ function decideBash(input: Record<string, unknown>, rules: PermissionRules): Per
         (!part.unsafe && bashRuleMatches(pattern, part.stripped));
     });
     if (rule === undefined) {
-      if (!part.unsafe && isReadOnlyCommand(part.text)) continue;
+      if (!part.unsafe && isReadOnlyCommand(part.text)) {
+        // A read-only command may not read what a Read rule denies (`cat ~/.ssh/id_rsa`).
+        const denied = readDenial(part.operands, rules, context);
+        if (denied !== undefined) return { decision: "deny", rule: denied };
+        continue;
+      }
       return { decision: "ask" };
     }
     decidingRule ??= rule;

@@ -158,3 +158,13 @@ Deno.test("decide table has at least 80 cases with distinct names", () => {
   assert.ok(cases.length >= 80, `${cases.length} cases`);
   assert.equal(new Set(cases.map((c) => c.name)).size, cases.length);
 });
+
+Deno.test("a read-only command may not read what a Read rule denies", () => {
+  const rules = rulesOf({ deny: ["Read(~/.ssh/**)", "Read(./.env)"] });
+  const of = (command: string) => decide({ tool: "bash", input: { command } }, rules, CONTEXT);
+  assert.equal(of("cat ~/.ssh/id_rsa").decision, "deny");
+  assert.equal(of("cat ~/.ssh/id_rsa").rule?.text, "Read(~/.ssh/**)");
+  assert.equal(of("head -n 5 .env").decision, "deny");
+  assert.equal(of("ls && cat /home/alice/.ssh/config").decision, "deny");
+  assert.equal(of("cat README.md").decision, "allow");
+});

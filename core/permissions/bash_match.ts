@@ -9,9 +9,25 @@ import { lexCommand, tokensText, unwrapTokens } from "./_shell_lex.ts";
  * exact command. Both sides are compared after trimming.
  */
 export function bashRuleMatches(pattern: string, command: string): boolean {
+  return compiled(pattern).test(command.trim());
+}
+
+/** Compiled patterns: a rule is checked on every call, compiled once. */
+const patterns = new Map<string, RegExp>();
+
+function compiled(pattern: string): RegExp {
+  let regex = patterns.get(pattern);
+  if (!regex) {
+    regex = compile(pattern);
+    if (patterns.size > 10_000) patterns.clear();
+    patterns.set(pattern, regex);
+  }
+  return regex;
+}
+
+function compile(pattern: string): RegExp {
   let source = pattern.trim();
   if (source.endsWith(":*") && !source.endsWith("\\:*")) source = `${source.slice(0, -2)} *`;
-  const text = command.trim();
   let optionalTail = false;
   if (source.endsWith(" *") && !source.endsWith("\\ *")) {
     source = source.slice(0, -2).trimEnd();
@@ -30,7 +46,7 @@ export function bashRuleMatches(pattern: string, command: string): boolean {
     }
   }
   if (optionalTail) regex += "(?: [\\s\\S]*)?";
-  return new RegExp(`^${regex}$`).test(text);
+  return new RegExp(`^${regex}$`);
 }
 
 /** A command line cut into simple commands, and whether it is too complex to approve. */

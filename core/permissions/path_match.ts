@@ -26,7 +26,25 @@ export function pathRuleMatches(pattern: string, file: string, context: PathCont
   if (glob === "" || glob === "/") return false;
   const path = relative(base, resolve(file));
   if (path === "" || path === ".." || path.startsWith("../") || isAbsolute(path)) return false;
-  return ignore({ ignorecase: false }).add(glob).ignores(path);
+  // An anchored pattern without wildcards names one file or directory: compare, don't compile.
+  if (glob.startsWith("/") && !glob.endsWith("/") && !/[*?[\]!\\]/.test(glob)) {
+    const literal = glob.slice(1);
+    return path === literal || path.startsWith(`${literal}/`);
+  }
+  return matcherOf(glob).ignores(path);
+}
+
+/** Compiled gitignore matchers by pattern: a rule is checked on every call, compiled once. */
+const matchers = new Map<string, ReturnType<typeof ignore>>();
+
+function matcherOf(glob: string): ReturnType<typeof ignore> {
+  let matcher = matchers.get(glob);
+  if (!matcher) {
+    matcher = ignore({ ignorecase: false }).add(glob);
+    if (matchers.size > 10_000) matchers.clear();
+    matchers.set(glob, matcher);
+  }
+  return matcher;
 }
 
 /** The directory a pattern is relative to, and the gitignore pattern to apply there. */

@@ -24,7 +24,7 @@ export interface PathContext {
 export function pathRuleMatches(pattern: string, file: string, context: PathContext): boolean {
   const { base, glob } = anchor(pattern.trim(), context);
   if (glob === "" || glob === "/") return false;
-  const path = relative(base, resolve(file));
+  const path = relativeTo(base, file);
   if (path === "" || path === ".." || path.startsWith("../") || isAbsolute(path)) return false;
   // An anchored pattern without wildcards names one file or directory: compare, don't compile.
   if (glob.startsWith("/") && !glob.endsWith("/") && !/[*?[\]!\\]/.test(glob)) {
@@ -32,6 +32,16 @@ export function pathRuleMatches(pattern: string, file: string, context: PathCont
     return path === literal || path.startsWith(`${literal}/`);
   }
   return matcherOf(glob).ignores(path);
+}
+
+/** The last file placed under the last base: one call checks many rules against one file. */
+let last = { base: "", file: "", path: "" };
+
+function relativeTo(base: string, file: string): string {
+  if (last.base !== base || last.file !== file) {
+    last = { base, file, path: relative(base, resolve(file)) };
+  }
+  return last.path;
 }
 
 /** Compiled gitignore matchers by pattern: a rule is checked on every call, compiled once. */

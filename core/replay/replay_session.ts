@@ -78,9 +78,13 @@ export async function replaySession(
   const runs = new Map<string, AgentRun>();
   const resumes = recorded.flatMap((event, i) => event.type === "session.resumed" ? [i] : []);
   let divergence: Divergence | null = null;
-  const diverge = (found: Divergence): never => {
+  /** Keep the first divergence found and stop every waiting run. */
+  const record = (found: Divergence) => {
     divergence ??= found;
     order.stop(new Diverged());
+  };
+  const diverge = (found: Divergence): never => {
+    record(found);
     throw new Diverged();
   };
   const tapeOf = (agent: string) => tapes.get(agent) as AgentTape;
@@ -131,16 +135,12 @@ export async function replaySession(
   };
   const stuck = (next: Envelope, what: string): Error => {
     if (next.type === "session.resumed") return new TapeEnded();
-    try {
-      diverge({
-        seq: next.seq,
-        recorded: comparable(next),
-        replayed: null,
-        reason: `the replayed loop waits for ${what} where the log has ${next.type}`,
-      });
-    } catch (error) {
-      return error as Error;
-    }
+    record({
+      seq: next.seq,
+      recorded: comparable(next),
+      replayed: null,
+      reason: `the replayed loop waits for ${what} where the log has ${next.type}`,
+    });
     return new Diverged();
   };
   const runCall: CallRunner = async (call, tools, context) => {
@@ -168,13 +168,12 @@ export async function replaySession(
     const tape = tapeOf(event.agent);
     const want = tape.next();
     if (!want || canonicalJson(comparable(want)) !== canonicalJson(comparable(event))) {
-      divergence ??= {
+      record({
         seq: want?.seq ?? null,
         recorded: want ? comparable(want) : null,
         replayed: comparable(event),
         reason: want ? mismatch(want, event) : `the log has no more events of ${event.agent}`,
-      };
-      order.stop(new Diverged());
+      });
       return false;
     }
     tape.advance();
@@ -271,13 +270,12 @@ export async function replaySession(
     };
     run.done = work().catch((error) => {
       if (!(error instanceof Diverged) && !(error instanceof TapeEnded)) {
-        divergence ??= {
+        record({
           seq: null,
           recorded: null,
           replayed: null,
           reason: `the replayed loop failed: ${error instanceof Error ? error.message : error}`,
-        };
-        order.stop(new Diverged());
+        });
       }
     }).finally(() => {
       run.active = false;

@@ -1,4 +1,5 @@
 import type { Envelope } from "./event_types.ts";
+import { abortableSleep } from "./abortable_sleep.ts";
 
 /** What {@link pollForAppend} needs of a store that learns of other writers only by looking. */
 export interface PolledLog {
@@ -46,22 +47,6 @@ async function pollUntil(
   for (;;) {
     for (const event of await log.poll()) caught.push(event);
     if (log.lastSeq() > afterSeq) return caught;
-    await delay(pollMs, signal);
+    await abortableSleep(pollMs, signal);
   }
-}
-
-/** Resolve after `ms`, or reject with `signal.reason` when it aborts first (clearing the timer). */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -1,15 +1,2 @@
-/** Wait `ms` milliseconds; rejects with the abort reason as soon as `signal` aborts. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
+/** The loop's wait between model attempts: the log's abortable sleep, as an effect. */
+export { abortableSleep } from "../../events/abortable_sleep.ts";

@@ -13,6 +13,16 @@ export type SessionOptions = Partial<
   Pick<SessionSetup, "fallbackModel" | "thinkingBudget" | "systemPrompt" | "appendSystemPrompt">
 >;
 
+/** The options a session was started with, to start another one alike. Pure. */
+export function sessionOptionsOf(view: SessionView): SessionOptions {
+  return {
+    ...(view.fallbackModel ? { fallbackModel: view.fallbackModel } : {}),
+    ...(view.thinkingBudget ? { thinkingBudget: view.thinkingBudget } : {}),
+    ...(view.systemPrompt ? { systemPrompt: view.systemPrompt } : {}),
+    ...(view.appendSystemPrompt ? { appendSystemPrompt: view.appendSystemPrompt } : {}),
+  };
+}
+
 /** Which session to run, from the CLI flags. */
 export interface SessionFlags {
   resume?: string | undefined;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Envelope } from "../events/event_types.ts";
 import { foldEvents, initialState } from "../core/state/state.ts";
 import { eventFactory, startedData } from "../testing/event_factory.ts";
-import { findSession, latestSession } from "./session_choice.ts";
+import { findSession, latestSession, sessionOptionsOf } from "./session_choice.ts";
 
 const FIRST = "4f1c2a90-0000-4000-8000-000000000001";
 const SECOND = "4f1d7b33-0000-4000-8000-000000000002";
@@ -68,4 +68,18 @@ Deno.test("latestSession is the last started when nothing happened after it", ()
 
 Deno.test("latestSession of an empty log is undefined", () => {
   assert.equal(latestSession(initialState()), undefined);
+});
+
+Deno.test("a new session started from another one takes its fallback, thinking and prompt options", () => {
+  const e = eventFactory();
+  const state = foldEvents([
+    e(
+      "session.started",
+      startedData({ fallbackModel: "claude-haiku-4-5", systemPrompt: "Terse." }),
+    ),
+  ]);
+  assert.deepEqual(sessionOptionsOf(state.sessions.byId["s1"]!), {
+    fallbackModel: "claude-haiku-4-5",
+    systemPrompt: "Terse.",
+  });
 });

@@ -12,7 +12,7 @@ import { LineReader } from "./_line_reader.ts";
 import { WorkingLine } from "./_working_line.ts";
 import { Renderer } from "../render/render.ts";
 import type { Runtime } from "../runtime.ts";
-import { type ChosenSession, claim, newSessionSetup } from "../session_choice.ts";
+import { type ChosenSession, claim, newSessionSetup, sessionOptionsOf } from "../session_choice.ts";
 import { createStyles } from "../render/style.ts";
 
 const HELP = [
@@ -159,13 +159,9 @@ export async function runRepl(
           // A new session keeps the current model and what the user asked of the session
           // (fallback, thinking, system prompt changes); its id is always a fresh one.
           const { model, maxTokens } = session.conversation;
-          const view = session.view;
           const setup = {
             ...newSessionSetup(runtime, model, maxTokens, crypto.randomUUID()),
-            ...(view.fallbackModel ? { fallbackModel: view.fallbackModel } : {}),
-            ...(view.thinkingBudget ? { thinkingBudget: view.thinkingBudget } : {}),
-            ...(view.systemPrompt ? { systemPrompt: view.systemPrompt } : {}),
-            ...(view.appendSystemPrompt ? { appendSystemPrompt: view.appendSystemPrompt } : {}),
+            ...sessionOptionsOf(session.view),
           };
           const next = await claim(runtime, setup.id);
           lease.release();

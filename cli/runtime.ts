@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
 import { openJsonlStore } from "../events/jsonl_store.ts";
-import { createRedactor } from "../events/redact.ts";
 import { createHarness, type Harness } from "../core/harness.ts";
 import { liveEffects } from "../core/runner/live_effects.ts";
 import { DEFAULT_RETRY_POLICY, retryPolicyFromEnv } from "../core/recovery/retry.ts";
@@ -16,8 +15,6 @@ export interface Runtime {
   harness: Harness;
   /** Attempts per model request, for the retry line. */
   maxAttempts: number;
-  /** Takes the secrets the log never holds out of other text rein keeps (prompt history). */
-  redact(text: string): string;
   close(): Promise<void>;
 }
 
@@ -40,7 +37,6 @@ export async function openRuntime(options: {
     return loaded.items.settings;
   });
   const ignored = ignoreLogDirectory(logPath, workspace);
-  const secrets = secretValues(env, options.onNotice);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const effects = liveEffects({
     apiKey: env.get("ANTHROPIC_API_KEY"),
@@ -54,7 +50,7 @@ export async function openRuntime(options: {
       openJsonlStore(logPath, {
         eventTypes,
         clock: () => new Date(),
-        secrets,
+        secrets: secretValues(env, options.onNotice),
         onEvent,
         onNotice: options.onNotice,
       }),
@@ -70,7 +66,6 @@ export async function openRuntime(options: {
     logPath,
     harness,
     maxAttempts,
-    redact: createRedactor(secrets),
     close: () => harness.close(),
   };
 }

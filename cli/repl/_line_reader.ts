@@ -24,15 +24,8 @@ export class LineReader {
   #closed = false;
   onInterrupt: () => void = () => {};
 
-  /**
-   * `history` (newest first) fills Up/Down in a terminal; `onHistory` receives it after every
-   * line, to be kept for the next session.
-   */
-  constructor(
-    terminal: boolean,
-    echo: Sink,
-    history: { lines?: string[]; onChange?: (lines: string[]) => void } = {},
-  ) {
+  /** `history` (newest first) fills Up/Down in a terminal. */
+  constructor(terminal: boolean, echo: Sink, history: string[] = []) {
     this.#terminal = terminal;
     this.#echo = echo;
     this.#rl = terminal
@@ -40,15 +33,11 @@ export class LineReader {
         input: process.stdin,
         output: muteable(this.#output),
         terminal,
-        history: history.lines ?? [],
+        history,
         historySize: HISTORY_SIZE,
         removeHistoryDuplicates: true,
       })
       : createInterface({ input: process.stdin, terminal });
-    if (terminal && history.onChange) {
-      const onChange = history.onChange;
-      this.#rl.on("history", (lines: string[]) => onChange(lines));
-    }
     this.#rl.on("line", (line) => this.#deliver(line));
     this.#rl.on("close", () => {
       const byUser = !this.#closed;

@@ -1,39 +1,24 @@
-import { dirname, join } from "node:path";
+import { CONTINUE_PROMPT } from "../../core/state/conversation.ts";
+import type { State } from "../../core/state/state.ts";
 import { HISTORY_SIZE } from "./_line_reader.ts";
 
 /**
- * The REPL's prompt history of a workspace, kept beside its log (`.rein/history`, newest line
- * first) so Up/Down reach earlier sessions' prompts. It is the terminal's convenience, not the
- * session's record: the log has every prompt anyway. Reading a missing or unreadable file gives
- * no history; a failed write is ignored (a read-only workspace still works).
+ * The prompts Up/Down recall when the REPL starts: every prompt of the workspace's log (its
+ * sessions' main agents), newest first, each once, at most {@link HISTORY_SIZE}. A fold of the
+ * log, so nothing is kept beside it, and prompts are as redacted as the log is. Pure.
  */
-export class PromptHistory {
-  readonly #path: string;
-  readonly #redact: (text: string) => string;
-
-  /** `redact` takes secrets out of a prompt before it is kept, as the log's writer does. */
-  constructor(logPath: string, redact: (text: string) => string = (text) => text) {
-    this.#path = join(dirname(logPath), "history");
-    this.#redact = redact;
-  }
-
-  /** The kept prompts, newest first. */
-  load(): string[] {
-    try {
-      return Deno.readTextFileSync(this.#path).split("\n").filter(Boolean).slice(0, HISTORY_SIZE);
-    } catch {
-      return [];
+export function promptHistory(state: State): string[] {
+  const prompts: string[] = [];
+  for (const id of state.sessions.order) {
+    const view = state.sessions.byId[id];
+    for (const message of view?.agents[view.mainAgent]?.messages ?? []) {
+      if (message.role !== "user") continue;
+      for (const block of message.content) {
+        if (block.type === "text" && block.text !== CONTINUE_PROMPT) {
+          prompts.push(String(block.text).replaceAll("\n", " "));
+        }
+      }
     }
   }
-
-  /** Keep `lines` (newest first). Prompts of several lines are kept as one line each. */
-  save(lines: readonly string[]): void {
-    const text = lines.slice(0, HISTORY_SIZE)
-      .map((line) => this.#redact(line.replaceAll("\n", " "))).join("\n");
-    try {
-      Deno.writeTextFileSync(this.#path, `${text}\n`);
-    } catch {
-      // A workspace we cannot write to still has a REPL; only the history is not kept.
-    }
-  }
+  return [...new Set(prompts.reverse())].slice(0, HISTORY_SIZE);
 }

@@ -1,35 +1,23 @@
 import assert from "node:assert/strict";
-import { PromptHistory } from "./history.ts";
+import { foldEvents } from "../../core/state/state.ts";
+import { CONTINUE_PROMPT } from "../../core/state/conversation.ts";
+import { eventFactory, respondedData, startedData } from "../../testing/event_factory.ts";
+import { promptHistory } from "./history.ts";
 
-Deno.test("prompt history is kept beside the log, newest first, one line per prompt", () => {
-  const dir = Deno.makeTempDirSync();
-  try {
-    const history = new PromptHistory(`${dir}/events.jsonl`);
-    assert.deepEqual(history.load(), [], "no file yet: no history");
-    history.save(["second\nline", "first"]);
-    assert.deepEqual(new PromptHistory(`${dir}/events.jsonl`).load(), ["second line", "first"]);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
-
-Deno.test("a history that cannot be written does not stop the REPL", () => {
-  const history = new PromptHistory("/nonexistent-dir/for/sure/events.jsonl");
-  history.save(["x"]);
-  assert.deepEqual(history.load(), []);
-});
-
-Deno.test("a secret typed into a prompt is not kept in the history", () => {
-  const dir = Deno.makeTempDirSync();
-  try {
-    const secret = "sk-ant-api03-HISTORY-SECRET-0123456789";
-    const history = new PromptHistory(
-      `${dir}/events.jsonl`,
-      (text) => text.replaceAll(secret, "[REDACTED]"),
-    );
-    history.save([`use ${secret} please`]);
-    assert.deepEqual(history.load(), ["use [REDACTED] please"]);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+Deno.test("prompt history is the log's prompts, newest first, each once, on one line", () => {
+  const first = eventFactory("s1");
+  const second = eventFactory("s2");
+  const answer = respondedData([{ type: "text", text: "ok" }]);
+  const state = foldEvents([
+    first("session.started", startedData()),
+    first("user.prompted", { text: "fix the test" }),
+    first("model.responded", answer),
+    first("user.prompted", { text: "two\nlines" }),
+    first("model.responded", answer),
+    second("session.started", startedData()),
+    second("user.prompted", { text: "fix the test" }),
+    second("model.responded", { ...answer, stopReason: "max_tokens" }),
+    second("model.continued", { text: CONTINUE_PROMPT }),
+  ].map((event, i) => ({ ...event, seq: i + 1 })));
+  assert.deepEqual(promptHistory(state), ["fix the test", "two lines"]);
 });

@@ -3,7 +3,7 @@ import { Runner } from "../../core/runner/runner.ts";
 import { describeModels } from "../../core/models/catalogue.ts";
 import { modelChoice } from "../model_choice.ts";
 import { costReport } from "./cost_report.ts";
-import { PromptHistory } from "./history.ts";
+import { promptHistory } from "./history.ts";
 import { recap } from "./recap.ts";
 import { contextReport, turnStatus } from "./status.ts";
 import type { CommandIo } from "../io.ts";
@@ -64,11 +64,7 @@ export async function runRepl(
     if (event.session === session.id && event.type !== "user.prompted") renderer.event(event);
   });
   const runner = new Runner();
-  const history = new PromptHistory(runtime.logPath, runtime.redact);
-  const reader = new LineReader(io.stdinIsTerminal, working, {
-    lines: history.load(),
-    onChange: (lines) => history.save(lines),
-  });
+  const reader = new LineReader(io.stdinIsTerminal, working, promptHistory(harness.state));
   let cancel: (() => void) | null = null;
   const interrupt = () => {
     if (cancel) cancel();

@@ -6,11 +6,16 @@
  * to compile until it decides about the new types.
  */
 import type { EventTable } from "./payloads/_payload.ts";
+import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
 import { MODEL_EVENTS, type ModelEvents } from "./payloads/model.ts";
+import { PERMISSION_EVENTS, type PermissionEvents } from "./payloads/permission.ts";
 import { SESSION_EVENTS, type SessionEvents } from "./payloads/session.ts";
 import { TOOL_EVENTS, type ToolEvents } from "./payloads/tool.ts";
 
+export type * from "./payloads/hook.ts";
 export type * from "./payloads/model.ts";
+export type * from "./payloads/permission.ts";
+export type * from "./payloads/settings.ts";
 export type * from "./payloads/session.ts";
 export type * from "./payloads/tool.ts";
 
@@ -21,7 +26,12 @@ export type * from "./payloads/tool.ts";
 export const CURRENT_VERSION = 2;
 
 /** Every event type rein records and its payload: one entry per mechanism. */
-export type ReinPayloads = SessionEvents & ModelEvents & ToolEvents;
+export type ReinPayloads =
+  & SessionEvents
+  & ModelEvents
+  & ToolEvents
+  & PermissionEvents
+  & HookEvents;
 
 /**
  * Every mechanism's table of event types, merged: one entry per mechanism. Typed by
@@ -31,6 +41,8 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
   ...SESSION_EVENTS,
   ...MODEL_EVENTS,
   ...TOOL_EVENTS,
+  ...PERMISSION_EVENTS,
+  ...HOOK_EVENTS,
 };
 
 /**

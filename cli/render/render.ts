@@ -194,10 +194,22 @@ export class Renderer {
       case "model.continued":
         this.line(s.dim("— the answer hit the output limit: asking it to go on"));
         break;
+      case "hook.ran": {
+        const { exitCode, ending, hookEvent, command, decision } = event.data;
+        if (ending === "exited" && exitCode === 0) break;
+        this.line(s.yellow(`${hookEvent} hook ${JSON.stringify(command)}: ${decision}`));
+        break;
+      }
+      case "permission.mode_changed":
+        this.line(s.dim(`— permission mode: ${event.data.mode}`));
+        break;
       case "session.started":
       case "turn.started":
       case "model.requested":
       case "model.cancelled":
+      case "permission.decided":
+      case "hook.started":
+      case "hook.context":
         break;
       default:
         assertExhaustive(event);

@@ -1,4 +1,4 @@
-import type { NewEvent, SessionStarted } from "../../events/event_types.ts";
+import type { NewEvent, SessionStarted, SettingsSnapshot } from "../../events/event_types.ts";
 import { awaitsModel, lastAssistantText } from "../state/conversation.ts";
 import type { AgentView, SessionView } from "../state/sessions.ts";
 import { closeCall } from "./close_call.ts";
@@ -119,7 +119,7 @@ export class AgentLoop {
   async resume(
     how: "resume" | "continue",
     prompt: string | undefined,
-    options: RunOptions,
+    options: RunOptions & { settings?: SettingsSnapshot },
   ): Promise<TurnResult | null> {
     const context = this.#context;
     await context.settle();
@@ -133,6 +133,7 @@ export class AgentLoop {
       withPrompt: prompt !== undefined,
       maxTurns: options.maxTurns,
       ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
+      ...(options.settings === undefined ? {} : { settings: options.settings }),
     })];
     for (const call of agent.openIntents) {
       events.push(context.event("tool.completed", closeCall(call, { outcome: "interrupted" })));

@@ -1,4 +1,9 @@
-import type { EventOrigin, Usage } from "../../events/event_types.ts";
+import type {
+  EventOrigin,
+  EventPayloads,
+  EventType,
+  Usage,
+} from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import type { ModelClient, ModelError } from "../effects/model_client.ts";
 import type { SystemSection } from "../request/system_prompt.ts";
@@ -30,7 +35,21 @@ export interface LoopEffects {
    * the agent's next one has been reproduced, so agents that ran at once see the same state.
    */
   settle?: (origin: EventOrigin) => Promise<void>;
+  /** Read the world for a decision; absent: every reading is live (see {@link Observe}). */
+  observe?: Observe;
 }
+
+/**
+ * A reading of the world that decides something and is recorded as an event of `type` (a hook's
+ * run, a person's answer). Live, it calls `read`; replay never reads again: it serves the data of
+ * the agent's next recorded event of `type` that `matches`.
+ */
+export type Observe = <T extends EventType>(
+  origin: EventOrigin,
+  type: T,
+  matches: (data: EventPayloads[T]) => boolean,
+  read: () => Promise<EventPayloads[T]>,
+) => Promise<EventPayloads[T]>;
 
 /**
  * Everything an agent loop is wired with, built once by the composition root (`createHarness`)

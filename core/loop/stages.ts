@@ -1,4 +1,9 @@
-import type { ModelFailed, ReinEvent } from "../../events/event_types.ts";
+import type {
+  EventPayloads,
+  EventType,
+  ModelFailed,
+  ReinEvent,
+} from "../../events/event_types.ts";
 import type { ModelReply } from "../effects/model_client.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import type { State } from "../state/state.ts";
@@ -13,6 +18,20 @@ export interface StageContext {
   view(): State;
   /** Aborted when the user cancels the turn. */
   signal: AbortSignal;
+  /**
+   * Read the world for a decision (run a hook, ask the person): live, `read()`; in replay, the
+   * data of the recorded event of `type` that `matches`, never read again. The caller records it.
+   */
+  observe<T extends EventType>(
+    type: T,
+    matches: (data: EventPayloads[T]) => boolean,
+    read: () => Promise<EventPayloads[T]>,
+  ): Promise<EventPayloads[T]>;
+  /**
+   * Append events now and flush them, before the handler goes on (hooks about to run: if the
+   * process dies while they run, the log says so).
+   */
+  record(events: ReinEvent[]): Promise<void>;
 }
 
 /**

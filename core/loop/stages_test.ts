@@ -8,6 +8,8 @@ const context: StageContext = {
   agent: "lead",
   view: () => initialState(),
   signal: new AbortController().signal,
+  observe: (_type, _matches, read) => read(),
+  record: () => Promise.resolve(),
 };
 const call = { id: "toolu_1", name: "bash", input: { command: "rm -rf build" } };
 const note = (text: string): ReinEvent => ({ type: "user.prompted", data: { text } });

@@ -51,7 +51,17 @@ export class TurnContext {
 
   /** What a stage handler sees. */
   stage(signal: AbortSignal): StageContext {
-    return { session: this.session, agent: this.agent, view: () => this.deps.state, signal };
+    const origin = { session: this.session, agent: this.agent };
+    return {
+      ...origin,
+      view: () => this.deps.state,
+      signal,
+      observe: (type, matches, read) =>
+        this.deps.effects.observe ? this.deps.effects.observe(origin, type, matches, read) : read(),
+      record: async (events) => {
+        await this.append(this.stamp(events), { sync: true });
+      },
+    };
   }
 
   /** An event of this agent. */

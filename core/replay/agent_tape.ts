@@ -1,4 +1,4 @@
-import type { Envelope } from "../../events/event_types.ts";
+import type { Envelope, EventPayloads, EventType } from "../../events/event_types.ts";
 import { LOOP_EVENT_TYPES as LOOP_TYPES } from "../loop/loop_events.ts";
 import type { ToolRun } from "../tools/executor.ts";
 
@@ -9,6 +9,7 @@ import type { ToolRun } from "../tools/executor.ts";
 export class AgentTape {
   readonly events: readonly Envelope[];
   readonly #index: ReadonlyMap<number, number>;
+  readonly #served = new Set<number>();
   cursor = 0;
 
   constructor(events: readonly Envelope[], index: ReadonlyMap<number, number>) {
@@ -66,6 +67,28 @@ export class AgentTape {
       }
       if (LOOP_TYPES.has(event.type)) return undefined;
       events.push(event);
+    }
+    return undefined;
+  }
+
+  /**
+   * The first recorded event of `type`, from the cursor on and before log index `end`, that
+   * `matches` and was not served before; it is marked served. For readings of the world (a hook's
+   * run, a person's answer) that replay serves instead of reading again.
+   */
+  observed<T extends EventType>(
+    type: T,
+    matches: (data: EventPayloads[T]) => boolean,
+    end: number,
+  ): EventPayloads[T] | undefined {
+    for (let i = this.cursor; i < this.events.length; i++) {
+      const event = this.events[i] as Envelope;
+      if (this.indexOf(event) >= end) return undefined;
+      if (event.type !== type || this.#served.has(event.seq)) continue;
+      const data = event.data as EventPayloads[T];
+      if (!matches(data)) continue;
+      this.#served.add(event.seq);
+      return structuredClone(data);
     }
     return undefined;
   }

@@ -6,6 +6,7 @@ import { createHarness } from "../harness.ts";
 import type { AgentLoop } from "../loop/agent_loop.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { canonicalJson } from "../request/request_body.ts";
+import type { Observe } from "../loop/loop_deps.ts";
 import { type CallRunner, executeCall } from "../tools/executor.ts";
 import { AgentTape, comparable, isCancellation } from "./agent_tape.ts";
 import { ReplayOrder } from "./replay_order.ts";
@@ -155,6 +156,14 @@ export async function replaySession(
     const again = await executeCall(call, tools, context, () => 0);
     return { ...again, completed: { ...again.completed, durationMs: run.completed.durationMs } };
   };
+  const observe: Observe = (origin, type, matches) => {
+    const run = runs.get(origin.agent);
+    const data = tapes.get(origin.agent)?.observed(type, matches, run?.epochEnd ?? Infinity);
+    if (data !== undefined) return Promise.resolve(data);
+    const next = tapes.get(origin.agent)?.next();
+    if (next) return Promise.reject(stuck(next, `a recorded ${type}`));
+    return Promise.reject(new TapeEnded());
+  };
   const settle = async (origin: EventOrigin) => {
     const tape = tapes.get(origin.agent);
     const next = tape?.next();
@@ -218,6 +227,7 @@ export async function replaySession(
       },
       runCall,
       settle,
+      observe,
     },
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });
@@ -252,11 +262,12 @@ export async function replaySession(
       } else if (input?.type === "session.resumed" && loops.has(agent)) {
         const prompt = input.data.withPrompt ? tape.promptAfter(input) : undefined;
         const loop = loops.get(agent) as AgentLoop;
-        const { maxTurns, maxBudgetUsd } = input.data;
+        const { maxTurns, maxBudgetUsd, settings } = input.data;
         await loop.resume(input.data.how, prompt, {
           ...runOptions,
           maxTurns,
           ...(maxBudgetUsd === undefined ? {} : { maxBudgetUsd }),
+          ...(settings === undefined ? {} : { settings }),
         });
       } else {
         const event = recorded[index] as Envelope;

@@ -95,6 +95,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
       conversation.truncatedCallId = null;
       break;
     case "model.continued":
+    case "hook.context":
       appendUserBlock(conversation, { type: "text", text: event.data.text });
       break;
     case "session.started":
@@ -102,6 +103,10 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "model.switched":
     case "turn.started":
     case "turn.ended":
+    case "permission.decided":
+    case "permission.mode_changed":
+    case "hook.started":
+    case "hook.ran":
       break;
     default:
       assertExhaustive(event);

@@ -180,6 +180,11 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "model.discarded":
     case "tool.requested":
     case "tool.completed":
+    case "permission.decided":
+    case "permission.mode_changed":
+    case "hook.started":
+    case "hook.ran":
+    case "hook.context":
       break;
     default:
       assertExhaustive(event);

@@ -1,5 +1,6 @@
 import type { EventTable } from "./_payload.ts";
 import type { ConversationMessage } from "./model.ts";
+import type { SettingsSnapshot } from "./settings.ts";
 
 /** Why a turn ended. */
 export type TurnEndReason =
@@ -33,6 +34,11 @@ export interface SessionStarted {
   forkedFrom?: { session: string; seq: number };
   /** For a fork: the conversation of the source session as it was at `forkedFrom.seq`. */
   history?: ConversationMessage[];
+  /**
+   * The settings files and permission flags read at start. Absent in sessions recorded before
+   * rein had permissions: those ran every call, and replay lets them.
+   */
+  settings?: SettingsSnapshot;
 }
 
 export interface SessionResumed {
@@ -44,6 +50,8 @@ export interface SessionResumed {
   maxTurns: number | null;
   /** The bound on the continued turn's dollars (`--max-budget-usd`), when one was given. */
   maxBudgetUsd?: number;
+  /** The settings as read again at the resume (they may have changed since the start). */
+  settings?: SettingsSnapshot;
 }
 
 export interface UserPrompted {

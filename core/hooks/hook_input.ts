@@ -1,0 +1,156 @@
+import type { PermissionMode } from "../settings/mod.ts";
+import { toClaudeCall } from "./claude_tool_names.ts";
+
+/** The hook events rein runs, in the order Claude Code documents them. */
+export const HOOK_EVENT_NAMES = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "Stop",
+  "SessionStart",
+  "SessionEnd",
+] as const;
+
+/** A hook event rein runs. */
+export type HookEventName = typeof HOOK_EVENT_NAMES[number];
+
+/** Why a session started: Claude Code's SessionStart sources. */
+export type SessionStartSource = "startup" | "resume" | "compact" | "fork";
+
+/** Why a session ended: Claude Code's SessionEnd reasons. */
+export type SessionEndReason = "clear" | "logout" | "prompt_input_exit" | "other";
+
+/** What every hook is told about the session. */
+export interface HookSession {
+  sessionId: string;
+  /** rein's event log, where Claude Code gives its transcript. */
+  transcriptPath: string;
+  /** The workspace root: rein's relative tool paths start here. */
+  cwd: string;
+  permissionMode: PermissionMode;
+}
+
+/** The event a hook runs for, in rein's terms; tools by rein's name and input. */
+export type HookEventData =
+  | { event: "PreToolUse"; tool: string; input: Record<string, unknown>; toolUseId: string }
+  | {
+    event: "PostToolUse";
+    tool: string;
+    input: Record<string, unknown>;
+    toolUseId: string;
+    /** What the tool returned; must be JSON-serializable. */
+    response: unknown;
+  }
+  | {
+    event: "PostToolUseFailure";
+    tool: string;
+    input: Record<string, unknown>;
+    toolUseId: string;
+    /** The failure as the model saw it. */
+    error: string;
+    /** Whether the user interrupted the call. */
+    isInterrupt?: boolean;
+  }
+  | { event: "UserPromptSubmit"; prompt: string }
+  | {
+    event: "Stop";
+    /** Whether the agent is already going on because a Stop hook blocked. */
+    stopHookActive: boolean;
+    lastAssistantMessage?: string;
+  }
+  | { event: "SessionStart"; source: SessionStartSource; model?: string }
+  | { event: "SessionEnd"; reason: SessionEndReason };
+
+/** The fields of every hook's stdin, in Claude Code's names. */
+export interface HookInputBase {
+  session_id: string;
+  transcript_path: string;
+  cwd: string;
+  permission_mode: PermissionMode;
+}
+
+interface ToolFields {
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  tool_use_id: string;
+}
+
+/** The JSON object a hook reads on stdin, as Claude Code writes it; by `hook_event_name`. */
+export type HookInput =
+  | HookInputBase & ToolFields & { hook_event_name: "PreToolUse" }
+  | HookInputBase & ToolFields & { hook_event_name: "PostToolUse"; tool_response: unknown }
+  | HookInputBase & ToolFields & {
+    hook_event_name: "PostToolUseFailure";
+    error: string;
+    is_interrupt?: boolean;
+  }
+  | HookInputBase & { hook_event_name: "UserPromptSubmit"; prompt: string }
+  | HookInputBase & {
+    hook_event_name: "Stop";
+    stop_hook_active: boolean;
+    last_assistant_message?: string;
+  }
+  | HookInputBase & { hook_event_name: "SessionStart"; source: SessionStartSource; model?: string }
+  | HookInputBase & { hook_event_name: "SessionEnd"; reason: SessionEndReason };
+
+/**
+ * The stdin object for a hook: the session's fields and the event's, in Claude Code's names,
+ * with tools named and shaped as Claude Code's (`bash` → `Bash`, `path` → absolute
+ * `file_path`). Pure; the result is plain JSON data.
+ */
+export function buildHookInput(session: HookSession, data: HookEventData): HookInput {
+  const base: HookInputBase = {
+    session_id: session.sessionId,
+    transcript_path: session.transcriptPath,
+    cwd: session.cwd,
+    permission_mode: session.permissionMode,
+  };
+  switch (data.event) {
+    case "PreToolUse":
+      return { ...base, hook_event_name: data.event, ...toolFields(data, session.cwd) };
+    case "PostToolUse":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        ...toolFields(data, session.cwd),
+        tool_response: data.response,
+      };
+    case "PostToolUseFailure":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        ...toolFields(data, session.cwd),
+        error: data.error,
+        ...(data.isInterrupt === undefined ? {} : { is_interrupt: data.isInterrupt }),
+      };
+    case "UserPromptSubmit":
+      return { ...base, hook_event_name: data.event, prompt: data.prompt };
+    case "Stop":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        stop_hook_active: data.stopHookActive,
+        ...(data.lastAssistantMessage === undefined
+          ? {}
+          : { last_assistant_message: data.lastAssistantMessage }),
+      };
+    case "SessionStart":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        source: data.source,
+        ...(data.model === undefined ? {} : { model: data.model }),
+      };
+    case "SessionEnd":
+      return { ...base, hook_event_name: data.event, reason: data.reason };
+  }
+}
+
+function toolFields(
+  data: { tool: string; input: Record<string, unknown>; toolUseId: string },
+  cwd: string,
+): ToolFields {
+  const { tool_name, tool_input } = toClaudeCall(data.tool, data.input, cwd);
+  return { tool_name, tool_input, tool_use_id: data.toolUseId };
+}

@@ -1,0 +1,30 @@
+/**
+ * The settings a session ran with, as read from disk when it started or resumed: each file's
+ * text and the command line's permission flags. Rules, modes and hooks are derived from this
+ * record, so replay decides as the run did without reading the files again (design.md §11).
+ */
+export interface SettingsSnapshot {
+  /** Every settings file read, highest precedence first (a `--settings` file first). */
+  sources: SettingsFileRead[];
+  /** Permission flags from the command line. */
+  flags: PermissionFlags;
+  /** The home directory `~/` rules and hidden paths are resolved against. */
+  home: string;
+  /** Whether a person could be asked (the REPL); headless runs deny what would ask. */
+  interactive: boolean;
+}
+
+/** One settings file as read. */
+export interface SettingsFileRead {
+  /** `cli` (`--settings`), `local`, `project` or `user`. */
+  scope: "cli" | "local" | "project" | "user";
+  path: string;
+  text: string;
+}
+
+/** `--allowedTools`, `--disallowedTools` and `--permission-mode`, as given. */
+export interface PermissionFlags {
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  permissionMode?: string;
+}

@@ -23,7 +23,10 @@ type CompiledMatcher =
  * Tool events pass every name of the tool (see `hookMatchNames`): Claude Code's (`Bash`) and
  * rein's (`bash`), so a matcher written with either selects it.
  */
-export function matcherSelects(matcher: string | undefined, value: string | readonly string[]): boolean {
+export function matcherSelects(
+  matcher: string | undefined,
+  value: string | readonly string[],
+): boolean {
   const compiled = compileMatcher(matcher);
   const values = typeof value === "string" ? [value] : value;
   switch (compiled.kind) {

@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { buildHookInput, type HookSession } from "./hook_input.ts";
+
+const session: HookSession = {
+  sessionId: "s1",
+  transcriptPath: "/w/.rein/events.jsonl",
+  cwd: "/w",
+  permissionMode: "default",
+};
+const common = {
+  session_id: "s1",
+  transcript_path: "/w/.rein/events.jsonl",
+  cwd: "/w",
+  permission_mode: "default",
+};
+
+Deno.test("PreToolUse input names the tool and its input as Claude Code does", () => {
+  assert.deepEqual(
+    buildHookInput(session, {
+      event: "PreToolUse",
+      tool: "read_file",
+      input: { path: "a.ts" },
+      toolUseId: "toolu_1",
+    }),
+    {
+      ...common,
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: "/w/a.ts" },
+      tool_use_id: "toolu_1",
+    },
+  );
+});
+
+Deno.test("PostToolUse input carries the tool's response", () => {
+  assert.deepEqual(
+    buildHookInput(session, {
+      event: "PostToolUse",
+      tool: "bash",
+      input: { command: "ls" },
+      toolUseId: "toolu_2",
+      response: { content: "a.ts", isError: false },
+    }),
+    {
+      ...common,
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: "toolu_2",
+      tool_response: { content: "a.ts", isError: false },
+    },
+  );
+});
+
+Deno.test("PostToolUseFailure input carries the error and whether the user interrupted", () => {
+  assert.deepEqual(
+    buildHookInput(session, {
+      event: "PostToolUseFailure",
+      tool: "bash",
+      input: { command: "false" },
+      toolUseId: "toolu_3",
+      error: "Exit code: 1",
+      isInterrupt: false,
+    }),
+    {
+      ...common,
+      hook_event_name: "PostToolUseFailure",
+      tool_name: "Bash",
+      tool_input: { command: "false" },
+      tool_use_id: "toolu_3",
+      error: "Exit code: 1",
+      is_interrupt: false,
+    },
+  );
+});
+
+Deno.test("the other events' inputs carry their own fields, optional ones only when given", () => {
+  assert.deepEqual(buildHookInput(session, { event: "UserPromptSubmit", prompt: "hi" }), {
+    ...common,
+    hook_event_name: "UserPromptSubmit",
+    prompt: "hi",
+  });
+  assert.deepEqual(buildHookInput(session, { event: "Stop", stopHookActive: false }), {
+    ...common,
+    hook_event_name: "Stop",
+    stop_hook_active: false,
+  });
+  assert.deepEqual(
+    buildHookInput(session, {
+      event: "Stop",
+      stopHookActive: true,
+      lastAssistantMessage: "Done.",
+    }),
+    { ...common, hook_event_name: "Stop", stop_hook_active: true, last_assistant_message: "Done." },
+  );
+  assert.deepEqual(
+    buildHookInput(session, { event: "SessionStart", source: "resume", model: "claude-sonnet-5" }),
+    { ...common, hook_event_name: "SessionStart", source: "resume", model: "claude-sonnet-5" },
+  );
+  assert.deepEqual(buildHookInput(session, { event: "SessionEnd", reason: "other" }), {
+    ...common,
+    hook_event_name: "SessionEnd",
+    reason: "other",
+  });
+});

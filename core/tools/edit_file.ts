@@ -1,11 +1,13 @@
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { errorMessage, plural } from "./_format.ts";
+import { readAll, ReadCancelled, replaceContent } from "./_handle_io.ts";
+import { openVerified } from "./_safe_open.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { decodeText, notTextMessage } from "./_text_file.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolResult, Zod } from "./tool.ts";
-import { protectedPathMessage, resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
+import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
 
 /** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
 function inputSchema(z: Zod) {
@@ -55,7 +57,8 @@ export function createEditFileTool(deps: EditFileToolDeps): Tool<EditFileInput> 
       "Read a file before you edit it. Prefer edit_file for changes to existing files and " +
       "write_file for new files. Keep changes focused on what was asked.",
     summarize: (input) => input.path,
-    run: (input) => editFile(deps.workspace, deps.protectedPaths ?? [], input),
+    run: (input, context) =>
+      editFile(deps.workspace, deps.protectedPaths ?? [], input, context.signal),
   };
 }
 
@@ -63,6 +66,7 @@ async function editFile(
   workspace: string,
   protectedPaths: readonly string[],
   input: EditFileInput,
+  signal: AbortSignal,
 ): Promise<ToolResult> {
   if (input.old_string === input.new_string) {
     return {
@@ -82,23 +86,39 @@ async function editFile(
   const refusal = await protectedPathMessage(workspace, resolved.path, protectedPaths, "edit");
   if (refusal !== undefined) return { content: refusal, isError: true };
   const display = resolved.relative;
+  const opened = await openVerified({
+    workspace,
+    root: resolved.root,
+    path: resolved.path,
+    display,
+    purpose: "edit",
+    protectedPaths,
+  });
+  if (!opened.ok) {
+    switch (opened.problem) {
+      case "not-found":
+      case "exists":
+        return { content: await fileNotFoundMessage(resolved.path, display), isError: true };
+      case "directory":
+        return { content: `Cannot edit "${display}": it is a directory`, isError: true };
+      case "special":
+        return {
+          content:
+            `"${display}" is not a regular file (${opened.kind}); edit_file edits files only`,
+          isError: true,
+        };
+      default:
+        return { content: opened.message, isError: true };
+    }
+  }
+  // The one verified handle serves the read and the write: the name is never looked up again.
+  await using file = opened;
   let bytes: Uint8Array;
   try {
-    // Checked before opening: reading a named pipe or a device can block forever.
-    const kind = specialFileKind(await Deno.stat(resolved.path));
-    if (kind !== undefined) {
-      return {
-        content: `"${display}" is not a regular file (${kind}); edit_file edits files only`,
-        isError: true,
-      };
-    }
-    bytes = await Deno.readFile(resolved.path);
+    bytes = await readAll(file.handle, file.stats.size, signal);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      return { content: await fileNotFoundMessage(resolved.path, display), isError: true };
-    }
-    if (error instanceof Deno.errors.IsADirectory) {
-      return { content: `Cannot edit "${display}": it is a directory`, isError: true };
+    if (error instanceof ReadCancelled) {
+      return { content: `Editing "${display}" was cancelled`, isError: true, cancelled: true };
     }
     return { content: `Cannot read "${display}": ${errorMessage(error)}`, isError: true };
   }
@@ -124,8 +144,11 @@ async function editFile(
   const updated = input.replace_all
     ? text.split(edit.oldString).join(edit.newString)
     : text.slice(0, first) + edit.newString + text.slice(first + edit.oldString.length);
+  if (signal.aborted) {
+    return { content: `Editing "${display}" was cancelled`, isError: true, cancelled: true };
+  }
   try {
-    await Deno.writeTextFile(resolved.path, updated);
+    await replaceContent(file.handle, new TextEncoder().encode(updated));
   } catch (error) {
     return { content: `Cannot write "${display}": ${errorMessage(error)}`, isError: true };
   }

@@ -1,11 +1,14 @@
+import type { FileHandle } from "node:fs/promises";
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { errorMessage, formatNumber, plural } from "./_format.ts";
+import { ReadCancelled, readChunks } from "./_handle_io.ts";
+import { openVerified } from "./_safe_open.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { looksBinary, notTextMessage } from "./_text_file.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolResult, Zod } from "./tool.ts";
-import { resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
+import { resolveInWorkspace } from "./workspace_path.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -55,44 +58,56 @@ export function createReadFileTool(deps: ReadFileToolDeps): Tool<ReadFileInput> 
     kind: "effect",
     readOnly: true,
     summarize: (input) => input.path,
-    run: (input) => readFile(deps.workspace, input),
+    run: (input, context) => readFile(deps.workspace, input, context.signal),
   };
 }
 
-async function readFile(workspace: string, input: ReadFileInput): Promise<ToolResult> {
+async function readFile(
+  workspace: string,
+  input: ReadFileInput,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   const resolved = await resolveInWorkspace(workspace, input.path);
   if (!resolved.ok) return { content: resolved.message, isError: true };
   const display = resolved.relative;
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(resolved.path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      return { content: await fileNotFoundMessage(resolved.path, display), isError: true };
+  const opened = await openVerified({
+    workspace,
+    root: resolved.root,
+    path: resolved.path,
+    display,
+    purpose: "read",
+  });
+  if (!opened.ok) {
+    switch (opened.problem) {
+      case "not-found":
+      case "exists":
+        return { content: await fileNotFoundMessage(resolved.path, display), isError: true };
+      case "directory":
+        return {
+          content: `"${display}" is a directory, not a file; use glob to list the files in it`,
+          isError: true,
+        };
+      case "special":
+        return {
+          content:
+            `"${display}" is not a regular file (${opened.kind}); read_file reads files only`,
+          isError: true,
+        };
+      default:
+        return { content: opened.message, isError: true };
     }
-    return { content: `Cannot read "${display}": ${errorMessage(error)}`, isError: true };
   }
-  if (info.isDirectory) {
-    return {
-      content: `"${display}" is a directory, not a file; use glob to list the files in it`,
-      isError: true,
-    };
-  }
-  // Checked before opening: opening a named pipe waits for a writer, and a device may never end.
-  const kind = specialFileKind(info);
-  if (kind !== undefined) {
-    return {
-      content: `"${display}" is not a regular file (${kind}); read_file reads files only`,
-      isError: true,
-    };
-  }
+  await using file = opened;
 
   const offset = input.offset ?? 1;
   const limit = input.limit ?? DEFAULT_LIMIT;
   let scan: LineScan;
   try {
-    scan = await scanLines(resolved.path, offset, limit);
+    scan = await scanLines(file.handle, offset, limit, signal);
   } catch (error) {
+    if (error instanceof ReadCancelled) {
+      return { content: `Reading "${display}" was cancelled`, isError: true, cancelled: true };
+    }
     return { content: `Cannot read "${display}": ${errorMessage(error)}`, isError: true };
   }
   if (scan.kind !== "text") return { content: notTextMessage(display, scan.kind), isError: true };
@@ -122,8 +137,12 @@ type LineScan =
  * Streams the file once: checks it is text, counts its lines and keeps the window
  * [offset, offset + limit) with each line cut to MAX_LINE_CHARS, so memory stays bounded.
  */
-async function scanLines(path: string, offset: number, limit: number): Promise<LineScan> {
-  using file = await Deno.open(path);
+async function scanLines(
+  handle: FileHandle,
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<LineScan> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   const lines: NumberedLine[] = [];
   let lineNumber = 1;
@@ -153,13 +172,9 @@ async function scanLines(path: string, offset: number, limit: number): Promise<L
     partialLength += last.length;
   };
 
-  const buffer = new Uint8Array(64 * 1024);
-  while (true) {
-    const read = await file.read(buffer);
-    if (read === null) break;
-    const chunk = buffer.subarray(0, read);
+  for await (const chunk of readChunks(handle, signal)) {
     if (sniffed < 8192 && looksBinary(chunk.subarray(0, 8192 - sniffed))) return { kind: "binary" };
-    sniffed += read;
+    sniffed += chunk.length;
     try {
       take(decoder.decode(chunk, { stream: true }));
     } catch {

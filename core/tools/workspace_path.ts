@@ -1,4 +1,5 @@
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { isInside } from "./_is_inside.ts";
 
 /** A user path resolved inside the workspace, or why it was refused. */
 export type WorkspacePath =
@@ -8,6 +9,8 @@ export type WorkspacePath =
     path: string;
     /** The path relative to the workspace's real root, for messages ("." for the root). */
     relative: string;
+    /** The workspace's real root. */
+    root: string;
   }
   | { ok: false; message: string };
 
@@ -53,13 +56,7 @@ export async function resolveInWorkspace(
       : `Path "${userPath}" is outside the workspace ${workspace}`;
     return { ok: false, message };
   }
-  return { ok: true, path: real, relative: relative(root, real) || "." };
-}
-
-/** Whether `path` equals `root` or lies below it (both absolute and normalized). */
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  return { ok: true, path: real, relative: relative(root, real) || ".", root };
 }
 
 /**

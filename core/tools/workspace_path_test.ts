@@ -11,11 +11,13 @@ Deno.test("workspace path resolves a relative path against the workspace", async
     ok: true,
     path: join(root, "src/a.ts"),
     relative: "src/a.ts",
+    root,
   });
   assert.deepEqual(await resolveInWorkspace(dir.path, "."), {
     ok: true,
     path: root,
     relative: ".",
+    root,
   });
 });
 
@@ -23,7 +25,12 @@ Deno.test("workspace path accepts an absolute path inside the workspace", async 
   await using dir = await tempDir();
   const root = await Deno.realPath(dir.path);
   const result = await resolveInWorkspace(dir.path, join(root, "notes.md"));
-  assert.deepEqual(result, { ok: true, path: join(root, "notes.md"), relative: "notes.md" });
+  assert.deepEqual(result, {
+    ok: true,
+    path: join(root, "notes.md"),
+    relative: "notes.md",
+    root,
+  });
 });
 
 Deno.test("workspace path resolves a missing file through its nearest existing ancestor", async () => {
@@ -33,6 +40,7 @@ Deno.test("workspace path resolves a missing file through its nearest existing a
     ok: true,
     path: join(root, "new/deep/file.ts"),
     relative: "new/deep/file.ts",
+    root,
   });
 });
 

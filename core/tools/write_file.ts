@@ -1,10 +1,13 @@
-import { dirname } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { countLines, errorMessage, plural } from "./_format.ts";
+import { replaceContent } from "./_handle_io.ts";
+import { isInside } from "./_is_inside.ts";
+import { type OpenVerified, openVerified } from "./_safe_open.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolResult, Zod } from "./tool.ts";
-import { protectedPathMessage, resolveInWorkspace, specialFileKind } from "./workspace_path.ts";
+import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
 
 /** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
 function inputSchema(z: Zod) {
@@ -59,31 +62,54 @@ async function writeFile(
   const refusal = await protectedPathMessage(workspace, resolved.path, protectedPaths, "write");
   if (refusal !== undefined) return { content: refusal, isError: true };
   const display = resolved.relative;
-  let existed: boolean;
-  try {
-    const info = await Deno.stat(resolved.path);
-    if (info.isDirectory) {
-      return { content: `Cannot write "${display}": it is a directory`, isError: true };
-    }
-    const kind = specialFileKind(info);
-    if (kind !== undefined) {
-      return {
-        content: `"${display}" is not a regular file (${kind}); write_file writes files only`,
-        isError: true,
-      };
-    }
-    existed = true;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) {
-      return { content: `Cannot write "${display}": ${errorMessage(error)}`, isError: true };
-    }
-    existed = false;
-  }
+  const target = {
+    workspace,
+    root: resolved.root,
+    display,
+    purpose: "write" as const,
+    protectedPaths,
+  };
 
+  // The content goes through the verified handle, in place: renaming a temporary file over the
+  // name would be another lookup by name (a directory swapped meanwhile would take the file
+  // outside the workspace), and would drop the file's mode, owner and inode. The cost: a crash
+  // in the middle of the write leaves the file part-written, as Deno.writeFile would.
+  let opened: OpenVerified | undefined;
+  let existed = true;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    opened = await openVerified({ ...target, path: resolved.path });
+    if (opened.ok || opened.problem !== "not-found") break;
+    const parent = await realParent(resolved.root, resolved.path);
+    if (typeof parent !== "string") return parent;
+    existed = false;
+    opened = await openVerified({ ...target, path: parent, create: true });
+    if (opened.ok || opened.problem !== "exists") break;
+    existed = true;
+  }
+  if (opened === undefined || !opened.ok) {
+    switch (opened?.problem) {
+      case "directory":
+        return { content: `Cannot write "${display}": it is a directory`, isError: true };
+      case "special":
+        return {
+          content:
+            `"${display}" is not a regular file (${opened.kind}); write_file writes files only`,
+          isError: true,
+        };
+      case "refused":
+      case "error":
+        return { content: opened.message, isError: true };
+      default:
+        return {
+          content: `Cannot write "${display}": it kept changing while being opened`,
+          isError: true,
+        };
+    }
+  }
+  await using file = opened;
   const bytes = new TextEncoder().encode(input.content);
   try {
-    await Deno.mkdir(dirname(resolved.path), { recursive: true });
-    await Deno.writeFile(resolved.path, bytes);
+    await replaceContent(file.handle, bytes);
   } catch (error) {
     return { content: `Cannot write "${display}": ${errorMessage(error)}`, isError: true };
   }
@@ -94,4 +120,25 @@ async function writeFile(
       : `Wrote ${size} to new file ${display}`,
     isError: false,
   };
+}
+
+/**
+ * Creates the missing parent directories of `path` and gives the path of the file under its
+ * parent's real path, checked to be inside the workspace, or the refusal. The file itself is
+ * then created with O_EXCL and checked through its handle.
+ */
+async function realParent(root: string, path: string): Promise<string | ToolResult> {
+  const shown = relative(root, path);
+  try {
+    await Deno.mkdir(dirname(path), { recursive: true });
+    const parent = await Deno.realPath(dirname(path));
+    if (isInside(root, parent)) return join(parent, basename(path));
+    return {
+      content: `Refusing to write "${shown}": its directory now leads to ${parent}, outside the ` +
+        "workspace (a directory was swapped for a symbolic link)",
+      isError: true,
+    };
+  } catch (error) {
+    return { content: `Cannot write "${shown}": ${errorMessage(error)}`, isError: true };
+  }
 }

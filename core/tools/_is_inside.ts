@@ -1,0 +1,7 @@
+import { isAbsolute, relative, sep } from "node:path";
+
+/** Whether `path` equals `root` or lies below it (both absolute and normalized). Pure. */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}

@@ -1,0 +1,213 @@
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { resolve } from "node:path";
+import { errorMessage } from "./_format.ts";
+import { isInside } from "./_is_inside.ts";
+import { protectedPathMessage } from "./workspace_path.ts";
+
+/** What a file tool opens a file for; decides the open flags and the verb of messages. */
+export type OpenPurpose = "read" | "write" | "edit";
+
+/** Where and how {@link openVerified} opens a file. */
+export interface OpenVerifiedOptions {
+  /** The workspace as the tool was given it, for messages. */
+  workspace: string;
+  /** The workspace's real root. */
+  root: string;
+  /** Absolute real path to open, as `resolveInWorkspace` gave it. */
+  path: string;
+  /** The path as shown to the model. */
+  display: string;
+  purpose: OpenPurpose;
+  /** Create the file, which must not exist yet (`O_CREAT | O_EXCL`); for "write" only. */
+  create?: boolean;
+  /** rein's own paths: refused by name and by identity (device and inode). */
+  protectedPaths?: readonly string[];
+}
+
+/** An open file whose identity was checked: a regular file with one name, inside the workspace. */
+export interface VerifiedFile extends AsyncDisposable {
+  handle: FileHandle;
+  /** The handle's own stat, taken right after the open. */
+  stats: Stats;
+}
+
+/** Why {@link openVerified} gave no file. `refused` comes with the model-facing message. */
+export type OpenProblem =
+  | { problem: "not-found" | "directory" | "exists" }
+  | { problem: "special"; kind: string }
+  | { problem: "refused" | "error"; message: string };
+
+/** The outcome of {@link openVerified}. */
+export type OpenVerified = ({ ok: true } & VerifiedFile) | ({ ok: false } & OpenProblem);
+
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
+
+/**
+ * Opens `path` and checks what was opened, through the handle, never by opening the name again:
+ * a symbolic link swapped in between a name check and the open, or a hard link to a file outside
+ * the workspace, must not let a tool read or write that file.
+ *
+ * The open refuses a symlink as the last component (`O_NOFOLLOW`) and does not wait on a named
+ * pipe (`O_NONBLOCK`). Then the handle's stat must show a regular file with one link (a second
+ * name could be anywhere, rein's event log included), and the handle must lie inside the
+ * workspace and outside `protectedPaths`: on Linux the kernel's own path of the handle
+ * (`/proc/self/fd/N`) is checked, which no later rename can fool; elsewhere the real path of the
+ * name must be inside and name the same device and inode. A file with the device and inode of a
+ * protected file is refused too. Creating (`create`) uses `O_EXCL`, so an existing file or
+ * symlink is never written through. Never throws; the handle is closed on every refusal.
+ */
+export async function openVerified(options: OpenVerifiedOptions): Promise<OpenVerified> {
+  const { purpose, create = false } = options;
+  const access = purpose === "read" ? O_RDONLY : purpose === "write" ? O_WRONLY : O_RDWR;
+  const flags = access | O_NOFOLLOW | O_NONBLOCK | (create ? O_CREAT | O_EXCL : 0);
+  let handle: FileHandle;
+  try {
+    handle = await open(options.path, flags, 0o666);
+  } catch (error) {
+    return openFailure(error, options);
+  }
+  try {
+    const stats = await handle.stat();
+    const problem = await checkIdentity(handle, stats, options);
+    if (problem !== undefined) {
+      await handle.close();
+      return { ok: false, ...problem };
+    }
+    return { ok: true, handle, stats, [Symbol.asyncDispose]: () => handle.close() };
+  } catch (error) {
+    await handle.close().catch(() => {});
+    return { ok: false, problem: "error", message: cannot(options, errorMessage(error)) };
+  }
+}
+
+async function checkIdentity(
+  handle: FileHandle,
+  stats: Stats,
+  options: OpenVerifiedOptions,
+): Promise<OpenProblem | undefined> {
+  if (stats.isDirectory()) return { problem: "directory" };
+  if (!stats.isFile()) return { problem: "special", kind: specialStatsKind(stats) };
+  if (stats.nlink > 1) return refused(options, hardLinksReason(stats.nlink));
+  const where = await handleLocation(handle, stats, options.path);
+  if (where === undefined || !isInside(options.root, where)) {
+    return refused(
+      options,
+      "it changed while it was being opened (a symbolic link or a directory was swapped), " +
+        "so it may be a file outside the workspace",
+    );
+  }
+  const protectedPaths = options.protectedPaths ?? [];
+  if (protectedPaths.length === 0) return undefined;
+  const verb = options.purpose === "read" ? "write" : options.purpose;
+  const byName = await protectedPathMessage(options.workspace, where, protectedPaths, verb);
+  if (byName !== undefined) return { problem: "refused", message: byName };
+  if (await isProtectedIdentity(options.root, protectedPaths, stats)) {
+    return refused(
+      options,
+      "it is rein's event log under another name; rein records its own history there",
+    );
+  }
+  return undefined;
+}
+
+/** "it has 2 hard links, …": why a file with several names is not opened. Pure. */
+export function hardLinksReason(links: number): string {
+  return `it has ${links} hard links, so it may be a file outside the workspace or rein's event ` +
+    "log under another name; the file tools do not read or write hard-linked files";
+}
+
+/**
+ * The absolute path the open handle lies at, or undefined when it cannot be told or no longer
+ * names the handle's file. Linux: the kernel's path of the descriptor. Elsewhere: the real path
+ * of `path`, if it names the same device and inode as the handle without a symlink at its end.
+ */
+async function handleLocation(
+  handle: FileHandle,
+  stats: Stats,
+  path: string,
+): Promise<string | undefined> {
+  if (Deno.build.os === "linux") {
+    try {
+      const kernelPath = await Deno.readLink(`/proc/self/fd/${handle.fd}`);
+      return kernelPath.startsWith("/") && !kernelPath.endsWith(" (deleted)")
+        ? kernelPath
+        : undefined;
+    } catch {
+      // No /proc (or no permission to read it): fall back to the name.
+    }
+  }
+  try {
+    const real = await Deno.realPath(path);
+    const check = await Deno.lstat(real);
+    return check.isFile && check.dev === stats.dev && check.ino === stats.ino ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `stats` has the device and inode of a protected file (or a file in a protected dir). */
+async function isProtectedIdentity(
+  root: string,
+  protectedPaths: readonly string[],
+  stats: Stats,
+): Promise<boolean> {
+  const same = (info: Deno.FileInfo) => info.dev === stats.dev && info.ino === stats.ino;
+  for (const given of protectedPaths) {
+    const path = resolve(root, given);
+    try {
+      const info = await Deno.stat(path);
+      if (same(info)) return true;
+      if (!info.isDirectory) continue;
+      for await (const entry of Deno.readDir(path)) {
+        if (entry.isFile && same(await Deno.lstat(resolve(path, entry.name)))) return true;
+      }
+    } catch {
+      // A protected path that does not exist (yet) protects nothing by identity.
+    }
+  }
+  return false;
+}
+
+function openFailure(error: unknown, options: OpenVerifiedOptions): OpenVerified {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case "ENOENT":
+      return { ok: false, problem: "not-found" };
+    case "EEXIST":
+      return { ok: false, problem: "exists" };
+    case "EISDIR":
+      return { ok: false, problem: "directory" };
+    case "ELOOP":
+      // O_NOFOLLOW met a symlink where the resolved path had a file: one was swapped in.
+      return {
+        ok: false,
+        ...refused(options, "it became a symbolic link while it was being opened"),
+      };
+    case "ENXIO":
+      // O_NONBLOCK | O_WRONLY on a named pipe with no reader.
+      return { ok: false, problem: "special", kind: "a named pipe" };
+    default:
+      return { ok: false, problem: "error", message: cannot(options, errorMessage(error)) };
+  }
+}
+
+function refused(options: OpenVerifiedOptions, reason: string): OpenProblem {
+  return {
+    problem: "refused",
+    message: `Refusing to ${options.purpose} "${options.display}": ${reason}`,
+  };
+}
+
+function cannot(options: OpenVerifiedOptions, detail: string): string {
+  const verb = options.purpose === "read" ? "read" : "write";
+  return `Cannot ${verb} "${options.display}": ${detail.replace(/, open '.*'$/, "")}`;
+}
+
+function specialStatsKind(stats: Stats): string {
+  if (stats.isFIFO()) return "a named pipe";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  return "a special file";
+}

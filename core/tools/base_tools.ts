@@ -1,4 +1,4 @@
-import { createBashTool } from "./bash.ts";
+import { type BashSandbox, createBashTool } from "./bash.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createGlobTool } from "./glob.ts";
 import { createGrepTool } from "./grep.ts";
@@ -14,6 +14,8 @@ export interface BaseToolsDeps {
    * directory that holds it. read_file, glob and grep may still read them.
    */
   protectedPaths?: readonly string[];
+  /** The OS sandbox bash runs in (core/sandbox's `resolveSandbox`); unconfined when absent. */
+  sandbox?: BashSandbox;
 }
 
 /**
@@ -21,9 +23,9 @@ export interface BaseToolsDeps {
  * working in `workspace`. Has no side effects until a tool runs.
  */
 export function createBaseTools(deps: BaseToolsDeps): AnyTool[] {
-  const { workspace, protectedPaths = [] } = deps;
+  const { workspace, protectedPaths = [], sandbox } = deps;
   return [
-    createBashTool({ workspace }),
+    createBashTool({ workspace, ...(sandbox ? { sandbox } : {}) }),
     createReadFileTool({ workspace }),
     createWriteFileTool({ workspace, protectedPaths }),
     createEditFileTool({ workspace, protectedPaths }),

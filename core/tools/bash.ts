@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { CappedOutput } from "./_capped_output.ts";
+import { commandEnv } from "./_command_env.ts";
 import { errorMessage, formatNumber } from "./_format.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
@@ -37,13 +38,30 @@ const SUPERVISOR = `trap 'kill -KILL -- -$$' TERM; bash "$@" & wait $!`;
 /** The longest command passed to bash as an argument; longer ones go in a script file. */
 const ARGUMENT_MAX = 64 * 1024;
 
+/**
+ * An OS sandbox for bash (core/sandbox builds one on bwrap). Each call gets a sandbox of its own
+ * whose end, or the agent's death, kills every process the call started, so a sandboxed call
+ * needs no supervisor of its own.
+ */
+export interface BashSandbox {
+  /** What commands may and may not do in it, as a line of the tool's description. */
+  description: string;
+  /**
+   * The command line, program first, that runs `bash` with `bashArgs` in the sandbox, starting
+   * in the workspace, with the host files `readable` readable at their own paths. Pure.
+   */
+  argv(bashArgs: readonly string[], readable: readonly string[]): string[];
+}
+
 /** What the bash tool needs from its surroundings. */
 export interface BashToolDeps {
   /** Directory every command starts in. */
   workspace: string;
+  /** The sandbox commands run in; without one they run unconfined (secrets still removed). */
+  sandbox?: BashSandbox;
   /**
-   * Whether to start bash under a `setpriv --pdeathsig` supervisor. Detected once, on first use,
-   * when omitted.
+   * Whether to start unconfined bash under a `setpriv --pdeathsig` supervisor. Detected once, on
+   * first unconfined use, when omitted.
    */
   usePdeathsig?: boolean;
 }
@@ -70,24 +88,34 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
     : Promise.resolve(deps.usePdeathsig);
   return {
     name: "bash",
-    description,
+    description: deps.sandbox ? `${description}\n- ${deps.sandbox.description}` : description,
     schema: lazySchema(inputSchema),
     inputSchema: baseInputSchema("bash"),
     kind: "effect",
     readOnly: false,
     summarize: (input) => summarizeCommand(input.command),
     async run(input, context) {
-      pdeathsig ??= setprivWorks();
-      // A command too long for one argument (Linux caps one at 128 KiB) goes in a script file.
+      const launch = (bashArgs: string[], readable: string[]): Promise<Launch> => {
+        if (deps.sandbox) return Promise.resolve(sandboxed(deps.sandbox, bashArgs, readable));
+        pdeathsig ??= setprivWorks();
+        return supervised(pdeathsig, bashArgs);
+      };
+      // `exec 2>&1` sends stderr into the stdout pipe, so the two stay interleaved exactly as
+      // written. It shares line 1 with the command so bash's "line N" error messages keep the
+      // user's numbering. Only what bash prints before it runs (a syntax error on line 1) reaches
+      // the stderr pipe, and that is appended after stdout.
+      const script = `exec 2>&1; ${input.command}`;
+      // A command too long for one argument (Linux caps one at 128 KiB) goes in a script file,
+      // which a sandbox makes readable at the same path (its private /tmp would hide it).
       if (input.command.length <= ARGUMENT_MAX) {
-        return await runCommand(deps.workspace, input, context, pdeathsig);
+        return await runCommand(deps.workspace, input, context, launch(["-c", script], []));
       }
-      const script = await Deno.makeTempFile({ prefix: "rein-bash-", suffix: ".sh" });
+      const file = await Deno.makeTempFile({ prefix: "rein-bash-", suffix: ".sh" });
       try {
-        await Deno.writeTextFile(script, `exec 2>&1; ${input.command}`);
-        return await runCommand(deps.workspace, input, context, pdeathsig, script);
+        await Deno.writeTextFile(file, script);
+        return await runCommand(deps.workspace, input, context, launch([file], [file]));
       } finally {
-        await Deno.remove(script).catch(() => {});
+        await Deno.remove(file).catch(() => {});
       }
     },
   };
@@ -95,48 +123,58 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
 
 type Ending = "exited" | "timed out" | "cancelled";
 
+/** How to start one call: the program, its arguments, and whether it runs in a sandbox. */
+interface Launch {
+  program: string;
+  args: string[];
+  sandboxed: boolean;
+}
+
+/**
+ * bwrap (or whatever the sandbox runs) straight over bash: the sandbox's PID namespace dies with
+ * the call, and bwrap's `--die-with-parent` kills it with the agent.
+ */
+function sandboxed(sandbox: BashSandbox, bashArgs: string[], readable: string[]): Launch {
+  const [program = "bwrap", ...args] = sandbox.argv(bashArgs, readable);
+  return { program, args, sandboxed: true };
+}
+
+/**
+ * Unconfined bash. With setpriv, a supervisor bash gets SIGTERM when the agent process dies (even
+ * by SIGKILL) and its trap SIGKILLs its whole process group, so nothing the command started runs
+ * on orphaned. (The death signal itself is not inherited by forked children, so putting it on
+ * the command's own bash would leave its children behind.) The supervisor leads the group
+ * (detached: true), runs the command as a child and exits with its status. The death signal
+ * follows the thread that spawned the child; Deno spawns on the main JS thread.
+ */
+async function supervised(pdeathsig: Promise<boolean>, bashArgs: string[]): Promise<Launch> {
+  if (!(await pdeathsig)) return { program: "bash", args: bashArgs, sandboxed: false };
+  const args = ["--pdeathsig", "SIGTERM", "--", "bash", "-c", SUPERVISOR, "rein-bash"];
+  return { program: "setpriv", args: [...args, ...bashArgs], sandboxed: false };
+}
+
 async function runCommand(
   workspace: string,
   input: BashInput,
   context: ToolCallContext,
-  pdeathsig: Promise<boolean>,
-  script?: string,
+  launching: Promise<Launch>,
 ): Promise<ToolResult> {
   if (context.signal.aborted) {
     return { content: "Command cancelled before it started", isError: true, cancelled: true };
   }
   const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
-  // `exec 2>&1` sends stderr into the stdout pipe, so the two stay interleaved exactly as written.
-  // It shares line 1 with the command so bash's "line N" error messages keep the user's numbering.
-  // Only what bash prints before it runs (a syntax error on line 1) reaches the stderr pipe, and
-  // that is appended after stdout.
-  const bashArgs = script ? [script] : ["-c", `exec 2>&1; ${input.command}`];
-  // With setpriv, a supervisor bash gets SIGTERM when the agent process dies (even by SIGKILL)
-  // and its trap SIGKILLs its whole process group, so nothing the command started runs on
-  // orphaned. (The death signal itself is not inherited by forked children, so putting it on the
-  // command's own bash would leave its children behind.) The supervisor leads the group
-  // (detached: true), runs the command as a child and exits with its status. The death signal
-  // follows the thread that spawned the child; Deno spawns on the main JS thread.
-  const [program, args] = (await pdeathsig)
-    ? ["setpriv", [
-      "--pdeathsig",
-      "SIGTERM",
-      "--",
-      "bash",
-      "-c",
-      SUPERVISOR,
-      "rein-bash",
-      ...bashArgs,
-    ]]
-    : ["bash", bashArgs];
+  const launch = await launching;
 
   let child: Deno.ChildProcess;
   try {
     // detached: true makes the child call setsid(), so it leads its own process group and
     // killGroup reaches everything it starts; Ctrl-C in the terminal does not reach it either.
-    child = new Deno.Command(program, {
-      args,
+    // The environment is rebuilt without secrets, so the API key never reaches a command.
+    child = new Deno.Command(launch.program, {
+      args: launch.args,
       cwd: workspace,
+      clearEnv: true,
+      env: commandEnv(Deno.env.toObject()),
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
@@ -170,7 +208,9 @@ async function runCommand(
     context.signal.removeEventListener("abort", onAbort);
   }
   const { ending } = run;
-  const leftBehind = ending === "exited" && killGroup(child.pid);
+  // In a sandbox the call's processes die with its PID namespace, which outlives bwrap by a
+  // moment: killing the group still speeds that up, but cannot tell whether anything was left.
+  const leftBehind = ending === "exited" && killGroup(child.pid) && !launch.sandboxed;
   await drain(pumps, [outReader, errReader]);
 
   const output = (stdout.render() + stderr.render()).trimEnd();

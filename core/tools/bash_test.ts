@@ -246,3 +246,60 @@ Deno.test("a command longer than the kernel allows in one argument still runs", 
   assert.equal(result.isError, false, result.content);
   assert.equal(result.content.trim(), String(1024 * 1024 + 1));
 });
+
+Deno.test("bash keeps secret-looking variables from commands even unconfined", async () => {
+  await using dir = await tempDir();
+  const secrets = { ANTHROPIC_API_KEY: "sk-ant-test-secret", GITHUB_TOKEN: "ghp_test_secret" };
+  const saved = Object.keys(secrets).map((name) => [name, Deno.env.get(name)] as const);
+  for (const [name, value] of Object.entries(secrets)) Deno.env.set(name, value);
+  try {
+    const bash = createBashTool({ workspace: dir.path });
+    const result = await bash.run(
+      { command: 'echo "${ANTHROPIC_API_KEY-unset} ${GITHUB_TOKEN-unset} ${PATH:+path}"' },
+      callContext(),
+    );
+    assert.deepEqual(result, { content: "unset unset path", isError: false });
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
+});
+
+/** A stand-in sandbox that runs bash under `env`, recording what it was asked to run. */
+function recordingSandbox(calls: { bashArgs: readonly string[]; readable: readonly string[] }[]) {
+  return {
+    description: "Commands run in a test sandbox.",
+    argv(bashArgs: readonly string[], readable: readonly string[]) {
+      calls.push({ bashArgs, readable });
+      return ["env", "REIN_SANDBOXED=yes", "bash", ...bashArgs];
+    },
+  };
+}
+
+Deno.test("bash runs each command through its sandbox's command line", async () => {
+  await using dir = await tempDir();
+  const calls: { bashArgs: readonly string[]; readable: readonly string[] }[] = [];
+  const bash = createBashTool({ workspace: dir.path, sandbox: recordingSandbox(calls) });
+  assert.match(bash.description, /\n- Commands run in a test sandbox\.$/);
+  const result = await bash.run({ command: "echo $REIN_SANDBOXED; exit 4" }, callContext());
+  assert.deepEqual(result, { content: "yes\n\nExit code: 4", isError: true });
+  assert.deepEqual(calls, [{
+    bashArgs: ["-c", "exec 2>&1; echo $REIN_SANDBOXED; exit 4"],
+    readable: [],
+  }]);
+});
+
+Deno.test("a long command's script file is one the sandbox must let bash read", async () => {
+  await using dir = await tempDir();
+  const calls: { bashArgs: readonly string[]; readable: readonly string[] }[] = [];
+  const bash = createBashTool({ workspace: dir.path, sandbox: recordingSandbox(calls) });
+  const long = `echo ${"x".repeat(1024 * 1024)} | wc -c`;
+  const result = await bash.run({ command: long }, callContext());
+  assert.deepEqual(result, { content: String(1024 * 1024 + 1), isError: false });
+  const [call] = calls;
+  assert.equal(call?.bashArgs.length, 1);
+  assert.deepEqual(call?.readable, call?.bashArgs);
+  await assert.rejects(Deno.stat(call?.bashArgs[0] ?? ""), Deno.errors.NotFound, "removed after");
+});

@@ -1,0 +1,49 @@
+/** A path to hide from commands, and whether it is a directory (covered by an empty tmpfs). */
+export interface HiddenPath {
+  path: string;
+  kind: "directory" | "file";
+}
+
+/** Everything needed to build a bwrap command line. Paths are absolute. */
+export interface SandboxConfig {
+  /** The bwrap program, a path or a name found on PATH. */
+  bwrap: string;
+  /** The directory commands start in. */
+  workspace: string;
+  /** Directories commands may change, existing: the workspace first, then the additional ones. */
+  writable: readonly string[];
+  /** Paths inside writable directories that commands may read but not change (`.rein/`), existing. */
+  readOnly: readonly string[];
+  /** Credentials commands must not read, existing: masked by an empty tmpfs or /dev/null. */
+  hidden: readonly HiddenPath[];
+  /** Whether commands may use the network (shared with the host) or get none (`--unshare-net`). */
+  network: boolean;
+}
+
+/**
+ * bwrap's options (everything before `--` and the command) for one bash call: the host's root
+ * read-only with fresh /dev and /proc and a private /tmp, then the writable directories, the
+ * read-only paths inside them and the masks, in that order because later mounts cover earlier
+ * ones. `readable` are host files (a long command's script) bound read-only at their own paths,
+ * last, so they are visible even under the private /tmp.
+ *
+ * The call gets its own PID namespace whose init dies with bwrap (`--die-with-parent`), so no
+ * process it starts, not even one that calls setsid, outlives it; `--new-session` keeps it from
+ * a terminal; `--cap-drop ALL` matters when rein runs as root, whose capabilities bwrap would
+ * otherwise keep (a remount would undo the read-only root). Pure.
+ */
+export function bwrapArgs(config: SandboxConfig, readable: readonly string[] = []): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  for (const dir of config.writable) args.push("--bind", dir, dir);
+  for (const path of config.readOnly) args.push("--ro-bind", path, path);
+  for (const { path, kind } of config.hidden) {
+    if (kind === "directory") args.push("--tmpfs", path);
+    else args.push("--ro-bind", "/dev/null", path);
+  }
+  for (const file of readable) args.push("--ro-bind", file, file);
+  args.push("--unshare-pid");
+  if (!config.network) args.push("--unshare-net");
+  args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
+  args.push("--chdir", config.workspace);
+  return args;
+}

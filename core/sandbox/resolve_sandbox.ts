@@ -1,0 +1,156 @@
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { BashSandbox } from "../tools/bash.ts";
+import { bwrapArgs, type HiddenPath, type SandboxConfig } from "./bwrap_args.ts";
+import { bwrapSandbox } from "./bwrap_sandbox.ts";
+import { credentialPaths } from "./credential_paths.ts";
+import type { SandboxSettings } from "./sandbox_settings.ts";
+
+/** What the sandbox is computed from. */
+export interface SandboxOptions {
+  /** The `sandbox` settings (`sandboxSettings(settings.other.sandbox).items`). */
+  settings: SandboxSettings;
+  /** The workspace: writable, and where commands start. */
+  workspace: string;
+  /**
+   * rein's own directories that commands may read but not change: the log's directory. Created
+   * when missing, so that a command cannot create one in their place.
+   */
+  readOnly?: readonly string[];
+  /**
+   * More directories commands may change (`permissions.additionalDirectories`): relative ones
+   * are taken from the workspace, `~/` from `home`. Missing ones are skipped.
+   */
+  additionalDirectories?: readonly string[];
+  /** The home directory whose credential stores are hidden. */
+  home?: string | undefined;
+  /** The environment: `XDG_RUNTIME_DIR` and the variables naming credential files. */
+  env: Readonly<Record<string, string>>;
+  /** The bwrap program: a path, or a name looked up on PATH (default `bwrap`). */
+  bwrap?: string;
+}
+
+/**
+ * The outcome: a sandbox for the bash tool, or none (bash runs unconfined) with a notice to show
+ * the user once, or an error when the settings require a sandbox that cannot run here.
+ */
+export type SandboxResolution =
+  | { ok: true; sandbox: BashSandbox; config: SandboxConfig; notice?: undefined }
+  | { ok: true; sandbox?: undefined; notice?: string }
+  | { ok: false; error: Error };
+
+const INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap, or dnf install bubblewrap)";
+
+/**
+ * Decides how bash runs: computes the sandbox (existing writable directories, the read-only log
+ * directory, the credential paths that exist) and checks once that bwrap can really start it
+ * (`bwrap … -- true`), since a bwrap on PATH may still be refused namespaces. Creates the
+ * read-only directories when missing. Never throws.
+ */
+export async function resolveSandbox(options: SandboxOptions): Promise<SandboxResolution> {
+  const { settings } = options;
+  if (!settings.enabled) {
+    return settings.required
+      ? {
+        ok: false,
+        error: new Error(
+          'Invalid settings: "sandbox.required" is true but "sandbox.enabled" is false',
+        ),
+      }
+      : { ok: true };
+  }
+  let config: SandboxConfig | undefined;
+  let problem: string | undefined;
+  try {
+    config = await sandboxConfig(options);
+    problem = await probe(config);
+  } catch (error) {
+    problem = `cannot prepare the sandbox (${error instanceof Error ? error.message : error})`;
+  }
+  if (config && problem === undefined) return { ok: true, sandbox: bwrapSandbox(config), config };
+  if (settings.required) {
+    return {
+      ok: false,
+      error: new Error(
+        `Cannot run bash in the required sandbox: ${problem}; ${INSTALL_HINT}, ` +
+          'or set "sandbox.required": false to run it unconfined',
+      ),
+    };
+  }
+  return { ok: true, notice: `${problem}: bash runs unconfined; ${INSTALL_HINT} to confine it` };
+}
+
+async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig> {
+  const { workspace, home, env } = options;
+  const writable = [await Deno.realPath(workspace)];
+  for (const dir of options.additionalDirectories ?? []) {
+    const path = home && (dir === "~" || dir.startsWith("~/"))
+      ? join(home, dir.slice(1))
+      : resolve(workspace, dir);
+    const real = await existingDirectory(path);
+    if (real && !writable.includes(real)) writable.push(real);
+  }
+  const readOnly: string[] = [];
+  for (const dir of options.readOnly ?? []) {
+    await Deno.mkdir(dir, { recursive: true });
+    readOnly.push(await Deno.realPath(dir));
+  }
+  const found = await Promise.all(credentialPaths(home, env).map(hiddenPath));
+  // A mask over a writable directory (a credential variable naming the workspace) would hide it.
+  const hidden = found.filter((entry): entry is HiddenPath =>
+    entry !== undefined && !writable.some((dir) => covers(entry.path, dir))
+  );
+  return {
+    bwrap: options.bwrap ?? "bwrap",
+    workspace,
+    writable,
+    readOnly,
+    hidden,
+    network: options.settings.network,
+  };
+}
+
+/** Runs `true` in the sandbox; returns what went wrong, or undefined when it worked. */
+async function probe(config: SandboxConfig): Promise<string | undefined> {
+  try {
+    const { success, code, stderr } = await new Deno.Command(config.bwrap, {
+      args: [...bwrapArgs(config), "--", "true"],
+      clearEnv: true,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (success) return undefined;
+    const reason = new TextDecoder().decode(stderr).trim().split("\n")[0];
+    return `bwrap cannot create a sandbox here (${reason || `exit code ${code}`})`;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return config.bwrap === "bwrap" ? "bwrap not found" : `bwrap not found at "${config.bwrap}"`;
+    }
+    return `bwrap cannot start (${error instanceof Error ? error.message : error})`;
+  }
+}
+
+async function existingDirectory(path: string): Promise<string | undefined> {
+  try {
+    const real = await Deno.realPath(path);
+    return (await Deno.stat(real)).isDirectory ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function hiddenPath(path: string): Promise<HiddenPath | undefined> {
+  try {
+    const info = await Deno.stat(path);
+    return { path, kind: info.isDirectory ? "directory" : "file" };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a mask over `path` would cover `dir`: `path` is `dir` or one of its parents. */
+function covers(path: string, dir: string): boolean {
+  const rel = relative(path, dir);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}

@@ -176,6 +176,12 @@ Deno.test({
           assert.ok(!read.content.includes("SECRET"), read.content);
           count(read.isError ? "read refused" : "read inside");
         }
+        if (i % 10 === 0) {
+          for (const path of [".", "d"]) {
+            const found = await run(t.grep, { pattern: "SECRET", path, output_mode: "content" });
+            assert.ok(!found.content.includes("SECRET x"), found.content);
+          }
+        }
         const written = await run(t.write_file, { path: "d/f.txt", content: "x\n" });
         count(written.isError ? "write refused" : "write inside");
         await run(t.write_file, { path: "link", content: "fine\n" });
@@ -200,4 +206,95 @@ Deno.test({
       assert.equal(await Deno.readTextFile(join(outside.path, entry.name)), "", entry.name);
     }
   },
+});
+
+Deno.test({
+  name: "grep and glob leave hard-linked files out and say so",
+  ignore: !linux,
+  async fn() {
+    await using repo = await hostileRepo();
+    const { ws, outside } = repo;
+    await Deno.link(join(outside.path, "secret.txt"), join(ws.path, "innocent.txt"));
+    await Deno.link(join(ws.path, ".rein/events.jsonl"), join(ws.path, "log.txt"));
+    const t = tools(ws.path);
+    assert.deepEqual(await run(t.grep, { pattern: "SECRET|session" }), {
+      content: "No matches for /SECRET|session/\n[2 files not searched: each has several hard " +
+        "links, so it may be a file outside the workspace]",
+      isError: false,
+    });
+    assert.deepEqual(await run(t.grep, { pattern: "fine|SECRET", output_mode: "content" }), {
+      content: "ok.txt:1:fine\n[2 files not searched: each has several hard links, so it may " +
+        "be a file outside the workspace]",
+      isError: false,
+    });
+    assert.deepEqual(await run(t.glob, { pattern: "*.txt" }), {
+      content: "ok.txt\n[2 matching files left out: each has several hard links, so it may be a " +
+        "file outside the workspace]",
+      isError: false,
+    });
+  },
+});
+
+Deno.test("grep answers a catastrophic pattern promptly and the turn's cancel stops it", async () => {
+  await using repo = await hostileRepo();
+  const { ws } = repo;
+  await ws.write({ "evil.txt": `${"a".repeat(50_000)}!\n` });
+  const t = tools(ws.path);
+  const started = Date.now();
+  const result = await run(t.grep, { pattern: "(a+)+$" });
+  assert.ok(Date.now() - started < 5000);
+  assert.deepEqual(result, { content: "No matches for /(a+)+$/", isError: false });
+  // Look-behind runs in JavaScript's backtracking engine, which the cancel terminates.
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 200);
+  assert.ok(t.grep);
+  const cancelled = await t.grep.run(
+    { pattern: "(?<=x)|(a|a)+$" },
+    callContext(controller.signal),
+  );
+  assert.ok(Date.now() - started < 5000);
+  assert.deepEqual(cancelled, { content: "Search cancelled", isError: true, cancelled: true });
+});
+
+Deno.test("every file tool stops when the turn is cancelled", async () => {
+  await using repo = await hostileRepo();
+  const { ws } = repo;
+  const t = tools(ws.path);
+  const aborted = callContext(AbortSignal.abort());
+  for (
+    const [name, input] of [["glob", { pattern: "**/*" }], ["grep", { pattern: "x" }]] as const
+  ) {
+    assert.deepEqual(await t[name]?.run(input, aborted), {
+      content: "Search cancelled",
+      isError: true,
+      cancelled: true,
+    }, name);
+  }
+  assert.deepEqual(await t.read_file?.run({ path: "ok.txt" }, aborted), {
+    content: 'Reading "ok.txt" was cancelled',
+    isError: true,
+    cancelled: true,
+  });
+  assert.deepEqual(
+    await t.edit_file?.run({ path: "ok.txt", old_string: "fine", new_string: "x" }, aborted),
+    { content: 'Editing "ok.txt" was cancelled', isError: true, cancelled: true },
+  );
+  assert.equal(await Deno.readTextFile(join(ws.path, "ok.txt")), "fine\n");
+
+  // A read of a huge file stops between chunks.
+  const chunk = new TextEncoder().encode("a line of a huge file\n".repeat(50_000));
+  {
+    using huge = await Deno.open(join(ws.path, "huge.txt"), { write: true, create: true });
+    for (let i = 0; i < 60; i++) await huge.write(chunk);
+  }
+  const controller = new AbortController();
+  const started = Date.now();
+  const reading = t.read_file?.run({ path: "huge.txt" }, callContext(controller.signal));
+  setTimeout(() => controller.abort(), 20);
+  assert.deepEqual(await reading, {
+    content: 'Reading "huge.txt" was cancelled',
+    isError: true,
+    cancelled: true,
+  });
+  assert.ok(Date.now() - started < 2000);
 });

@@ -36,7 +36,11 @@ export interface VerifiedFile extends AsyncDisposable {
 export type OpenProblem =
   | { problem: "not-found" | "directory" | "exists" }
   | { problem: "special"; kind: string }
-  | { problem: "refused" | "error"; message: string };
+  | { problem: "refused"; reason: RefusalReason; message: string }
+  | { problem: "error"; message: string };
+
+/** Why a file was refused: a second name, a swap during the open, or rein's own file. */
+export type RefusalReason = "hard-links" | "moved" | "protected";
 
 /** The outcome of {@link openVerified}. */
 export type OpenVerified = ({ ok: true } & VerifiedFile) | ({ ok: false } & OpenProblem);
@@ -88,11 +92,12 @@ async function checkIdentity(
 ): Promise<OpenProblem | undefined> {
   if (stats.isDirectory()) return { problem: "directory" };
   if (!stats.isFile()) return { problem: "special", kind: specialStatsKind(stats) };
-  if (stats.nlink > 1) return refused(options, hardLinksReason(stats.nlink));
+  if (stats.nlink > 1) return refused(options, "hard-links", hardLinksReason(stats.nlink));
   const where = await handleLocation(handle, stats, options.path);
   if (where === undefined || !isInside(options.root, where)) {
     return refused(
       options,
+      "moved",
       "it changed while it was being opened (a symbolic link or a directory was swapped), " +
         "so it may be a file outside the workspace",
     );
@@ -101,10 +106,11 @@ async function checkIdentity(
   if (protectedPaths.length === 0) return undefined;
   const verb = options.purpose === "read" ? "write" : options.purpose;
   const byName = await protectedPathMessage(options.workspace, where, protectedPaths, verb);
-  if (byName !== undefined) return { problem: "refused", message: byName };
+  if (byName !== undefined) return { problem: "refused", reason: "protected", message: byName };
   if (await isProtectedIdentity(options.root, protectedPaths, stats)) {
     return refused(
       options,
+      "protected",
       "it is rein's event log under another name; rein records its own history there",
     );
   }
@@ -182,7 +188,7 @@ function openFailure(error: unknown, options: OpenVerifiedOptions): OpenVerified
       // O_NOFOLLOW met a symlink where the resolved path had a file: one was swapped in.
       return {
         ok: false,
-        ...refused(options, "it became a symbolic link while it was being opened"),
+        ...refused(options, "moved", "it became a symbolic link while it was being opened"),
       };
     case "ENXIO":
       // O_NONBLOCK | O_WRONLY on a named pipe with no reader.
@@ -192,10 +198,15 @@ function openFailure(error: unknown, options: OpenVerifiedOptions): OpenVerified
   }
 }
 
-function refused(options: OpenVerifiedOptions, reason: string): OpenProblem {
+function refused(
+  options: OpenVerifiedOptions,
+  reason: RefusalReason,
+  detail: string,
+): OpenProblem {
   return {
     problem: "refused",
-    message: `Refusing to ${options.purpose} "${options.display}": ${reason}`,
+    reason,
+    message: `Refusing to ${options.purpose} "${options.display}": ${detail}`,
   };
 }
 

@@ -36,7 +36,8 @@ interface IgnoreScope {
  * precedence as in git. `.git/` and `.rein/` are always skipped. Symlinks to files inside the
  * workspace are yielded; symlinked directories and links leading outside are not followed. A
  * directory named explicitly as `start` is walked even if ignored. Unreadable directories are
- * skipped. Never throws.
+ * skipped. Stops between entries once `signal` aborts. Never throws. Files are found by name:
+ * open them with `openVerified`, which checks that what it opened is still inside.
  */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkedFile> {
   const { root, start, signal } = options;
@@ -64,12 +65,12 @@ async function* walkDirectory(
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
+    if (signal?.aborted) return;
     if (ALWAYS_SKIPPED.has(entry.name)) continue;
     const path = join(dir, entry.name);
     const rel = dirRelative === "" ? entry.name : `${dirRelative}/${entry.name}`;
     if (entry.isDirectory) {
       if (!isIgnored(scopes, rel, true)) yield* walkDirectory(root, path, scopes, signal);
-      if (signal?.aborted) return;
     } else if (!isIgnored(scopes, rel, false)) {
       const realPath = entry.isSymlink ? await symlinkedFileInside(root, path) : path;
       if (realPath !== null) yield { path, realPath, relative: rel };

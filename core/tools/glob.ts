@@ -96,16 +96,25 @@ async function glob(
   const prefix = dir.relative === "." ? "" : `${dir.relative}/`;
 
   const matches: { relative: string; mtime: number }[] = [];
+  let hardLinked = 0;
   for await (
     const file of walkFiles({ root: root.path, start: start.path, signal: context.signal })
   ) {
     if (!isMatch(file.relative.slice(prefix.length))) continue;
-    matches.push({ relative: file.relative, mtime: await modifiedAt(file.realPath) });
+    const info = await statOrNull(file.realPath);
+    // A second name could be anywhere, even outside the workspace: such files are left out.
+    if (info?.isFile && (info.nlink ?? 1) > 1) hardLinked++;
+    else matches.push({ relative: file.relative, mtime: info?.mtime?.getTime() ?? 0 });
   }
-  if (context.signal.aborted) return { content: "Search cancelled", isError: true };
+  if (context.signal.aborted) {
+    return { content: "Search cancelled", isError: true, cancelled: true };
+  }
+  const note = hardLinked === 0 ? undefined : `[${plural(hardLinked, "matching file")} left ` +
+    "out: each has several hard links, so it may be a file outside the workspace]";
   if (matches.length === 0) {
     const where = dir.relative === "." ? "" : ` in ${dir.relative}`;
-    return { content: `No files match "${input.pattern}"${where}`, isError: false };
+    const content = `No files match "${input.pattern}"${where}`;
+    return { content: note ? `${content}\n${note}` : content, isError: false };
   }
   matches.sort((a, b) => b.mtime - a.mtime || (a.relative < b.relative ? -1 : 1));
   const shown = matches.slice(0, MAX_RESULTS).map((match) => match.relative);
@@ -116,6 +125,7 @@ async function glob(
       } matched); narrow the pattern or path]`,
     );
   }
+  if (note) shown.push(note);
   return { content: shown.join("\n"), isError: false };
 }
 
@@ -131,10 +141,10 @@ async function checkDirectory(path: string, display: string): Promise<string | n
   }
 }
 
-async function modifiedAt(path: string): Promise<number> {
+async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
-    return (await Deno.stat(path)).mtime?.getTime() ?? 0;
+    return await Deno.stat(path);
   } catch {
-    return 0;
+    return null;
   }
 }

@@ -1,8 +1,10 @@
 import { basename } from "node:path";
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
-import { errorMessage } from "./_format.ts";
+import { errorMessage, formatNumber, plural } from "./_format.ts";
 import { GrepOutput } from "./_grep_output.ts";
+import { readAll, ReadCancelled } from "./_handle_io.ts";
+import { openVerified, type RefusalReason } from "./_safe_open.ts";
 import { decodeText } from "./_text_file.ts";
 import type { WalkedFile } from "./_walk.ts";
 import { lazySchema } from "./schema.ts";
@@ -11,6 +13,9 @@ import { resolveInWorkspace } from "./workspace_path.ts";
 
 /** Files larger than this are skipped (they are rarely source and would crowd the output). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Files are matched in batches of about this many characters: one ripgrep run per batch. */
+const BATCH_CHARS = 4 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
 function inputSchema(z: Zod) {
@@ -44,6 +49,13 @@ export type GrepInput = z.infer<ReturnType<typeof inputSchema>>;
 export interface GrepToolDeps {
   /** Directory that relative paths resolve against and that every path must stay inside. */
   workspace: string;
+  /**
+   * The ripgrep command that matches lines ("rg", looked up on PATH, by default), or null to
+   * match with JavaScript's engine in a Worker (also used when ripgrep is missing).
+   */
+  ripgrep?: string | null;
+  /** A search still running after this many milliseconds is stopped (default 30 s). */
+  timeoutMs?: number;
 }
 
 const description =
@@ -66,33 +78,34 @@ export function createGrepTool(deps: GrepToolDeps): Tool<GrepInput> {
     kind: "effect",
     readOnly: true,
     summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
-    run: (input, context) => grep(deps.workspace, input, context),
+    run: (input, context) => grep(deps, input, context),
   };
 }
 
 async function grep(
-  workspace: string,
+  deps: GrepToolDeps,
   input: GrepInput,
   context: ToolCallContext,
 ): Promise<ToolResult> {
-  const regex = compile(input.pattern, input.ignore_case ? "i" : "");
-  if (typeof regex === "string") return { content: regex, isError: true };
-  // picomatch, the walker (with `ignore`) and the regex check load on the first search.
-  const [{ default: picomatch }, { walkFiles }, { default: isSafeRegex }] = await Promise.all([
-    // @ts-types="@types/picomatch"
-    import("picomatch"),
-    import("./_walk.ts"),
-    import("safe-regex2"),
-  ]);
-  // JavaScript's regex engine backtracks: a nested quantifier such as (a+)+$ can take exponential
-  // time on one line, and no signal can interrupt a running match. Such patterns are refused.
-  if (!isSafeRegex(regex)) {
-    return {
-      content: `Pattern /${input.pattern}/ could take exponential time (a quantifier inside a ` +
-        "repeated group): rewrite it without nested repetition, e.g. (a+)+ as a+",
-      isError: true,
-    };
-  }
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const stop = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
+  // picomatch, the walker (with `ignore`) and the matcher load on the first search.
+  const [{ default: picomatch }, { walkFiles }, { LineMatcher, PatternRefused, SearchStopped }] =
+    await Promise.all([
+      // @ts-types="@types/picomatch"
+      import("picomatch"),
+      import("./_walk.ts"),
+      import("./_line_matcher.ts"),
+    ]);
+  const created = await LineMatcher.create({
+    pattern: input.pattern,
+    ignoreCase: input.ignore_case ?? false,
+    ripgrep: deps.ripgrep === undefined ? "rg" : deps.ripgrep,
+  }, stop).catch((error) => error instanceof SearchStopped ? null : Promise.reject(error));
+  if (created === null) return stopped(context, timeoutMs, 0);
+  if (typeof created === "string") return { content: created, isError: true };
+  using matcher = created;
+
   let fileFilter: ((file: WalkedFile, searchRelative: string) => boolean) | undefined;
   if (input.glob !== undefined) {
     const glob = input.glob;
@@ -106,10 +119,9 @@ async function grep(
     }
   }
 
-  const root = await resolveInWorkspace(workspace, ".");
-  const target = await resolveInWorkspace(workspace, input.path ?? ".");
-  if (!root.ok) return { content: root.message, isError: true };
+  const target = await resolveInWorkspace(deps.workspace, input.path ?? ".");
   if (!target.ok) return { content: target.message, isError: true };
+  const root = target.root;
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(target.path);
@@ -121,7 +133,7 @@ async function grep(
   }
 
   const files: AsyncIterable<WalkedFile> | WalkedFile[] = info.isDirectory
-    ? walkFiles({ root: root.path, start: target.path, signal: context.signal })
+    ? walkFiles({ root, start: target.path, signal: stop })
     : [{ path: target.path, realPath: target.path, relative: target.relative }];
   const prefix = info.isDirectory && target.relative !== "." ? `${target.relative}/` : "";
   const output = new GrepOutput({
@@ -129,55 +141,137 @@ async function grep(
     context: input.context ?? 0,
     headLimit: input.head_limit,
   });
-  for await (const file of files) {
-    if (context.signal.aborted) break;
-    const searchRelative = info.isDirectory
-      ? file.relative.slice(prefix.length)
-      : basename(file.relative);
-    if (fileFilter && !fileFilter(file, searchRelative)) continue;
-    const lines = await textLines(file.realPath);
-    if (!lines) continue;
-    const matchingLines: number[] = [];
-    lines.forEach((line, index) => {
-      if (regex.test(line)) matchingLines.push(index);
-    });
-    if (matchingLines.length > 0) output.addFile(file.relative, lines, matchingLines);
+  const skipped = { "hard-links": 0, moved: 0, protected: 0 };
+  let batch: TextFile[] = [];
+  let batchChars = 0;
+  let searched = 0;
+  const flush = async () => {
+    const found = await matcher.match(batch.flatMap((file) => file.lines), stop);
+    addMatches(output, batch, found);
+    searched += batch.length;
+    batch = [];
+    batchChars = 0;
+  };
+  try {
+    for await (const file of files) {
+      if (stop.aborted) break;
+      const searchRelative = info.isDirectory
+        ? file.relative.slice(prefix.length)
+        : basename(file.relative);
+      if (fileFilter && !fileFilter(file, searchRelative)) continue;
+      const text = await textLines(root, file, stop);
+      if (text === "cancelled") break;
+      if (typeof text === "string") skipped[text]++;
+      else if (text !== null) {
+        batch.push(text);
+        batchChars += text.chars;
+        if (batchChars >= BATCH_CHARS) await flush();
+      }
+    }
+    if (!stop.aborted && batch.length > 0) await flush();
+  } catch (error) {
+    if (error instanceof PatternRefused) return { content: error.message, isError: true };
+    if (!(error instanceof SearchStopped)) throw error;
   }
-  if (context.signal.aborted) return { content: "Search cancelled", isError: true };
+  if (stop.aborted) return stopped(context, timeoutMs, searched);
+  const note = skippedNote(skipped);
   if (output.isEmpty) {
     const where = target.relative === "." ? "" : ` in ${target.relative}`;
-    return { content: `No matches for /${input.pattern}/${where}`, isError: false };
+    const content = `No matches for /${input.pattern}/${where}`;
+    return { content: note ? `${content}\n${note}` : content, isError: false };
   }
-  return { content: output.render(), isError: false };
+  const content = output.render();
+  return { content: note ? `${content}\n${note}` : content, isError: false };
+}
+
+/** A file's text split into lines (carriage returns dropped), ready to match. */
+interface TextFile {
+  relative: string;
+  lines: string[];
+  chars: number;
+}
+
+/** Gives each file of the batch its matches; `found` indexes the batch's lines, ascending. */
+function addMatches(output: GrepOutput, batch: readonly TextFile[], found: readonly number[]) {
+  let next = 0;
+  let start = 0;
+  for (const file of batch) {
+    const end = start + file.lines.length;
+    const matching: number[] = [];
+    while (next < found.length && (found[next] ?? end) < end) {
+      matching.push((found[next] ?? 0) - start);
+      next++;
+    }
+    if (matching.length > 0) output.addFile(file.relative, file.lines, matching);
+    start = end;
+  }
 }
 
 /**
- * Compiles the model's pattern with the `u` flag (so `\p{L}` and astral characters work), falling
- * back to legacy syntax for patterns only it accepts, such as `\-` outside a class.
+ * The file's lines, read through a verified handle; null for binary, non-UTF-8, oversized or
+ * unreadable files; the reason for a file refused as possibly outside the workspace.
  */
-function compile(pattern: string, flags: string): RegExp | string {
+async function textLines(
+  root: string,
+  file: WalkedFile,
+  signal: AbortSignal,
+): Promise<TextFile | RefusalReason | "cancelled" | null> {
+  const opened = await openVerified({
+    workspace: root,
+    root,
+    path: file.realPath,
+    display: file.relative,
+    purpose: "read",
+  });
+  if (!opened.ok) return opened.problem === "refused" ? opened.reason : null;
+  await using verified = opened;
+  if (verified.stats.size > MAX_FILE_BYTES) return null;
   try {
-    return new RegExp(pattern, `${flags}u`);
-  } catch {
-    try {
-      return new RegExp(pattern, flags);
-    } catch (error) {
-      const detail = errorMessage(error).replace(/^Invalid regular expression: \/.*\/\w*: /, "");
-      return `Invalid regular expression "${pattern}": ${detail}`;
-    }
-  }
-}
-
-/** The file's lines, or null for binary, non-UTF-8, oversized or unreadable files. */
-async function textLines(path: string): Promise<string[] | null> {
-  try {
-    if ((await Deno.stat(path)).size > MAX_FILE_BYTES) return null;
-    const decoded = decodeText(await Deno.readFile(path));
+    const decoded = decodeText(await readAll(verified.handle, verified.stats.size, signal));
     if (!decoded.ok) return null;
     const lines = decoded.text.split("\n");
     if (lines.at(-1) === "") lines.pop();
-    return lines.map((line) => line.replace(/\r$/, ""));
-  } catch {
-    return null;
+    return {
+      relative: file.relative,
+      lines: lines.map((line) => line.replace(/\r$/, "")),
+      chars: decoded.text.length,
+    };
+  } catch (error) {
+    return error instanceof ReadCancelled ? "cancelled" : null;
   }
+}
+
+/** "[2 files not searched: …]" for files refused as possibly outside the workspace. Pure. */
+function skippedNote(skipped: Record<RefusalReason, number>): string {
+  const notes: string[] = [];
+  if (skipped["hard-links"] > 0) {
+    notes.push(
+      `[${plural(skipped["hard-links"], "file")} not searched: each has several hard links, so ` +
+        "it may be a file outside the workspace]",
+    );
+  }
+  const moved = skipped.moved + skipped.protected;
+  if (moved > 0) {
+    notes.push(
+      `[${plural(moved, "file")} not searched: changed while being opened, so it may lead ` +
+        "outside the workspace]",
+    );
+  }
+  return notes.join("\n");
+}
+
+function stopped(context: ToolCallContext, timeoutMs: number, searched: number): ToolResult {
+  if (context.signal.aborted) {
+    return { content: "Search cancelled", isError: true, cancelled: true };
+  }
+  return {
+    content: `Search stopped after ${seconds(timeoutMs)} without finishing ` +
+      `(${plural(searched, "file")} searched): the pattern may be too slow or the tree too ` +
+      "large; narrow path or glob, or simplify the pattern",
+    isError: true,
+  };
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${formatNumber(Math.round(ms / 1000))} s` : `${ms} ms`;
 }

@@ -38,6 +38,7 @@ export async function ripgrepLines(
     "--color=never",
     // Each matching line prints as "12:[Omitted long matching line]": only its number is needed.
     "--max-columns=1",
+    "--threads=1",
     ...(ignoreCase ? ["--ignore-case"] : []),
     `--regexp=${pattern}`,
     "-",

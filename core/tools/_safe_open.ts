@@ -23,6 +23,11 @@ export interface OpenVerifiedOptions {
   create?: boolean;
   /** rein's own paths: refused by name and by identity (device and inode). */
   protectedPaths?: readonly string[];
+  /**
+   * A path the caller has already checked against `protectedPaths` by name; when the handle lies
+   * exactly there, the check by name is not repeated (it costs a few real-path lookups).
+   */
+  checkedPath?: string;
 }
 
 /** An open file whose identity was checked: a regular file with one name, inside the workspace. */
@@ -105,7 +110,9 @@ async function checkIdentity(
   const protectedPaths = options.protectedPaths ?? [];
   if (protectedPaths.length === 0) return undefined;
   const verb = options.purpose === "read" ? "write" : options.purpose;
-  const byName = await protectedPathMessage(options.workspace, where, protectedPaths, verb);
+  const byName = where === options.checkedPath
+    ? undefined
+    : await protectedPathMessage(options.workspace, where, protectedPaths, verb);
   if (byName !== undefined) return { problem: "refused", reason: "protected", message: byName };
   if (await isProtectedIdentity(options.root, protectedPaths, stats)) {
     return refused(

@@ -93,6 +93,7 @@ async function editFile(
     display,
     purpose: "edit",
     protectedPaths,
+    checkedPath: resolved.path,
   });
   if (!opened.ok) {
     switch (opened.problem) {

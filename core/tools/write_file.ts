@@ -68,6 +68,7 @@ async function writeFile(
     display,
     purpose: "write" as const,
     protectedPaths,
+    checkedPath: resolved.path,
   };
 
   // The content goes through the verified handle, in place: renaming a temporary file over the

@@ -29,6 +29,8 @@ export interface ScanRange {
  * as soon as it is decoded, so a rebuild retains nothing. Yields, after each chunk, the byte
  * offset just past its last line (every event up to it has been visited). Bytes after the last
  * `\n` are not decoded; their count is returned as `tail`. Moves the file position.
+ * Before each yield, `keep` (if given) receives the bytes of the lines visited since the last
+ * yield, as a view that is valid only during the call.
  * Throws {@link LogCorruptionError} (or `LogVersionError`) at the first bad line, and whatever
  * `visit` throws.
  */
@@ -38,6 +40,7 @@ export async function* scanLog(
   range: ScanRange,
   format: LogFormat,
   visit: (event: Envelope) => void,
+  keep?: (lines: Uint8Array) => void,
 ): AsyncGenerator<number, ScanEnd, undefined> {
   let buffer = new Uint8Array(CHUNK_SIZE);
   let spare = new Uint8Array(CHUNK_SIZE);
@@ -74,17 +77,24 @@ export async function* scanLog(
         } catch (error) {
           // Report how far the good lines before this one reach, so a caller that keeps an
           // offset stays consistent with what it was given; then fail.
-          if (from > 0) yield end + byteLength(text.slice(0, from));
+          if (from > 0) {
+            const good = byteLength(text.slice(0, from));
+            keep?.(complete.subarray(0, good));
+            yield end + good;
+          }
           throw error;
         }
         visit(event);
         from = to + 1;
         if (line >= until) {
-          end += byteLength(text.slice(0, from));
+          const read = byteLength(text.slice(0, from));
+          keep?.(complete.subarray(0, read));
+          end += read;
           yield end;
           return { end, lastLine: line, tail: 0 };
         }
       }
+      keep?.(complete);
       end += complete.length;
       yield end;
     }

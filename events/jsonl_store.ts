@@ -1,16 +1,14 @@
 import { dirname } from "node:path";
 import { Delivery } from "./_delivery.ts";
 import { encodeEvents } from "./_encode.ts";
-import {
-  copyOpenFile,
-  createUniqueFile,
-  fileIdentity,
-  pathMayHaveChanged,
-  placeUnlessTaken,
-  startsWithContentOf,
-} from "./_log_files.ts";
-import { type ScanEnd, scanLog } from "./_scan_log.ts";
+import { fileIdentity, pathMayHaveChanged } from "./_log_files.ts";
+import { type FollowedLog, followPath } from "./_follow_path.ts";
+import { scanLog } from "./_scan_log.ts";
+import { repairTornTail } from "./_repair_torn_tail.ts";
 import type { LogFormat } from "./_decode_line.ts";
+import { LogCopy } from "./_log_copy.ts";
+import { eventsRead, type Rescue, rescueAndStop } from "./_rescue.ts";
+import { LogCorruptionError } from "./errors.ts";
 import { knownEventTypes } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { decidedEvents } from "./_decided_events.ts";
@@ -75,6 +73,23 @@ export function openJsonlStore(path: string, options: JsonlStoreOptions): Promis
  * they must be restarted. A torn tail in the old file that a follower cut off before another
  * writer looked also makes that writer stop.
  * Where the platform reports no file number (`FileInfo.ino` is null) the check is skipped.
+ *
+ * After open, what a catch-up reads was appended by someone else, and is accepted only as rein's
+ * lock-and-append path writes it. Otherwise the store writes the events it had read to a rescue
+ * copy (`<name>.rescued-<time>`, from a copy of the log's bytes it keeps in memory: as much
+ * memory as the log is large), leaves the file as it is and stops, as above:
+ * - The file is shorter than what was read (`: > events.jsonl`, a truncating write through a
+ *   hard link); the error names both sizes.
+ * - A complete line fails the envelope schema (`parseEnvelope`) or its `seq` is not exactly one
+ *   past the last event (forged, or the file was rewritten). It is never delivered (the lines
+ *   before it are); the error names the line and what is wrong with it.
+ * An unterminated last line is an interrupted append and is repaired as at open; a line written
+ * by a newer rein (`LogVersionError`) is refused on every call without stopping the store.
+ * What remains possible: a well-formed line with the next `seq`, appended by any process that
+ * can write the file, looks exactly like a teammate's (the lock is advisory and a line carries no
+ * proof of its writer) and is folded; a rewrite of lines already read that keeps the file at
+ * least as long is not seen until the log is read again. Hence `.rein/` must be read-only to the
+ * tools the model runs.
  */
 export class JsonlStore implements EventStore {
   /** The log file, as given to {@link openJsonlStore}. */
@@ -93,8 +108,11 @@ export class JsonlStore implements EventStore {
   #lastSeq = 0;
   #closed = false;
   #fatal: Error | undefined;
-  /** Why the store stopped after `path` came to name another file; thrown by every call. */
-  #replaced: Error | undefined;
+  /** Why the store stopped (log replaced, shrunk, or given a foreign line); thrown by every call. */
+  #stopped: Error | undefined;
+  /** The log's bytes up to `#end`, for a rescue copy when the file itself lost them. */
+  readonly #copy = new LogCopy();
+  #followed: FollowedLog | undefined;
 
   private constructor(
     path: string,
@@ -150,10 +168,10 @@ export class JsonlStore implements EventStore {
 
   catchUp(): Promise<Envelope[]> {
     return this.#serialized(() => {
-      this.#assertOpen("catch up on");
+      this.#assertRunning("catch up on");
       return this.#locked(async () => {
         await this.#followPath();
-        return this.#readTail(true);
+        return this.#readOthers(true);
       });
     });
   }
@@ -191,7 +209,7 @@ export class JsonlStore implements EventStore {
   async #appendLocked(decide: AppendDecision, options: AppendOptions): Promise<Envelope[]> {
     const envelopes = await this.#locked(async () => {
       await this.#followPath();
-      await this.#readTail(false);
+      await this.#readOthers(false);
       const events = decidedEvents(decide, this.#lastSeq);
       if (events.length === 0) return [];
       const ts = this.#clock().toISOString();
@@ -215,7 +233,7 @@ export class JsonlStore implements EventStore {
 
   /** One poll of {@link waitForAppend}: catch up only when a `stat` says the log changed. */
   #poll(): Promise<Envelope[]> {
-    this.#assertOpen("wait on");
+    this.#assertRunning("wait on");
     const changed = pathMayHaveChanged(this.path, this.#end, this.#identity);
     return changed ? this.catchUp() : Promise.resolve([]);
   }
@@ -238,69 +256,53 @@ export class JsonlStore implements EventStore {
 
   /** Under the lock: make sure `path` still names the open file; see the class docs. */
   async #followPath(): Promise<void> {
-    if (this.#replaced !== undefined) throw this.#replaced;
+    if (this.#stopped !== undefined) throw this.#stopped;
     if (this.#identity === undefined) return;
-    // Another round only when a file appears at the path while we restore it (it is then
-    // checked like any other), or the path keeps vanishing.
-    for (let round = 1; round <= 3; round++) {
-      let info: Deno.FileInfo;
-      try {
-        // Sync on purpose: an async stat costs a thread-pool round trip on every append.
-        info = Deno.statSync(this.path);
-      } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-        if (await this.#restore()) return;
-        continue;
-      }
-      if (fileIdentity(info) === this.#identity) return;
-      return await this.#followOrStop();
-    }
-    throw new Error(`Cannot restore the event log "${this.path}": it keeps being removed`);
+    this.#followed ??= {
+      path: this.path,
+      file: () => this.#file,
+      identity: () => this.#identity ?? "",
+      switchTo: (file) => this.#switchTo(file),
+      stamp: () => this.#stamp(),
+      notice: this.#notice,
+      stop: (how) => this.#stop(how),
+    };
+    await followPath(this.#followed);
   }
 
-  /** The path is gone: link a copy of the open file into place and continue on it. */
-  async #restore(): Promise<boolean> {
-    await Deno.mkdir(dirname(this.path), { recursive: true });
-    const temp = await createUniqueFile(`${this.path}.restoring-${this.#stamp()}`);
+  /**
+   * Under the lock, after open: read what other writers appended. A line that is not the next
+   * event, or a file shorter than what was read, stops the store with a rescue copy of the
+   * events read; see the class docs.
+   */
+  async #readOthers(collect: boolean): Promise<Envelope[]> {
     try {
-      await copyOpenFile(this.#file, temp);
-      if (!(await placeUnlessTaken(temp, this.path))) return false;
-    } finally {
-      await Deno.remove(temp).catch(() => {});
-    }
-    await this.#switchTo(await Deno.open(this.path, { read: true, append: true }));
-    this.#notice(
-      `The event log "${this.path}" was deleted while rein was running; restored it from the ` +
-        `open file`,
-    );
-    return true;
-  }
-
-  /** The path names another file: follow it if it extends ours, else rescue ours and stop. */
-  async #followOrStop(): Promise<void> {
-    if (await startsWithContentOf(this.path, this.#file)) {
-      await this.#switchTo(await Deno.open(this.path, { read: true, append: true }));
-      this.#notice(
-        `The event log "${this.path}" was replaced while rein was running by a file that holds ` +
-          `all of its content (restored by another rein process, or copied back); continuing ` +
-          `on that file`,
-      );
-      return;
-    }
-    const stopped = `The event log "${this.path}" was replaced by another file while rein was ` +
-      `running; stopping so nothing is overwritten.`;
-    try {
-      const rescue = await createUniqueFile(`${this.path}.rescued-${this.#stamp()}`);
-      await copyOpenFile(this.#file, rescue);
-      this.#replaced = new Error(`${stopped} The events of this run are in "${rescue}"`);
+      return await this.#readTail(collect);
     } catch (error) {
-      this.#replaced = new Error(
-        `${stopped} Saving the events of this run beside it failed, so they are only in the ` +
-          `file rein still holds open`,
-        { cause: error },
+      if (!(error instanceof LogCorruptionError)) throw error;
+      throw await this.#stopWithCopy(
+        `Line ${error.line} of the event log "${this.path}", appended while rein was running, ` +
+          `is not the next event (${error.reason}); stopping without reading it, so nothing ` +
+          `is built on it`,
+        error,
       );
     }
-    throw this.#replaced;
+  }
+
+  /** Stop with a rescue copy of what was read (the file may no longer hold it); returns why. */
+  #stopWithCopy(stopped: string, cause?: unknown): Promise<Error> {
+    return this.#stop({
+      stopped,
+      holds: eventsRead(this.#lastSeq),
+      otherwise: "the memory of this process",
+      save: (target) => this.#copy.writeTo(target),
+      cause,
+    });
+  }
+
+  async #stop(how: Omit<Rescue, "path" | "stamp">): Promise<Error> {
+    this.#stopped = await rescueAndStop({ ...how, path: this.path, stamp: this.#stamp() });
+    return this.#stopped;
   }
 
   /** Make `file` (same content up to `#end`) the store's file, locked; the old one is closed. */
@@ -329,39 +331,32 @@ export class JsonlStore implements EventStore {
     const size = (await this.#file.stat()).size;
     if (size === this.#end) return caught;
     if (size < this.#end) {
-      throw new Error(
-        `Cannot catch up on "${this.path}": the file shrank from ${this.#end} to ${size} bytes ` +
-          `(was it replaced or truncated by hand?)`,
+      throw await this.#stopWithCopy(
+        `The event log "${this.path}" shrank from ${this.#end} to ${size} bytes while rein was ` +
+          `running (truncated by another program?); stopping so nothing more is lost`,
       );
     }
     const range = { start: this.#end, firstLine: this.#lastSeq + 1 };
     const delivery = new Delivery(this.#listeners);
-    const scan = scanLog(this.#file, this.path, range, this.#format, (event) => {
+    const visit = (event: Envelope) => {
       this.#lastSeq = event.seq;
       if (collect) caught.push(event);
       delivery.deliver(event);
-    });
+    };
+    const keep = (lines: Uint8Array) => this.#copy.add(lines);
+    const scan = scanLog(this.#file, this.path, range, this.#format, visit, keep);
     for (;;) {
       const step = await scan.next();
       if (step.done) {
-        if (step.value.tail > 0) await this.#repairTornTail(step.value);
+        if (step.value.tail > 0) {
+          this.#notice(await repairTornTail(this.#file, this.path, this.#stamp(), step.value));
+        }
         break;
       }
       this.#end = step.value;
     }
     delivery.rethrow();
     return caught;
-  }
-
-  async #repairTornTail({ end, lastLine, tail }: ScanEnd): Promise<void> {
-    const backup = await createUniqueFile(`${this.path}.torn-${this.#stamp()}`, ".bak");
-    await Deno.copyFile(this.path, backup);
-    await this.#file.truncate(end);
-    this.#notice(
-      `Repaired torn tail of "${this.path}": line ${lastLine + 1} (${tail} bytes) had no final ` +
-        `newline, left by an interrupted append; backed the file up to "${backup}" and ` +
-        `truncated it to ${end} bytes`,
-    );
   }
 
   async #writeAll(bytes: Uint8Array): Promise<void> {
@@ -377,6 +372,7 @@ export class JsonlStore implements EventStore {
       throw error;
     }
     this.#end += bytes.length;
+    this.#copy.add(bytes, true);
   }
 
   async #syncData(): Promise<void> {
@@ -394,9 +390,13 @@ export class JsonlStore implements EventStore {
     if (this.#closed) throw new Error(`Cannot ${action} "${this.path}": the store is closed`);
   }
 
-  #assertWritable(action: string): void {
+  #assertRunning(action: string): void {
     this.#assertOpen(action);
-    if (this.#replaced !== undefined) throw this.#replaced;
+    if (this.#stopped !== undefined) throw this.#stopped;
+  }
+
+  #assertWritable(action: string): void {
+    this.#assertRunning(action);
     if (this.#fatal !== undefined) {
       throw new Error(
         `Cannot ${action} "${this.path}": an earlier sync or write failed, so what reached the ` +

@@ -107,7 +107,10 @@ Deno.test("corruption written by another process is refused on catch-up", async 
   const store = await openJsonlStore(path, { clock: fixedClock() });
   await store.append([prompt("a")]);
   await Deno.writeTextFile(path, `${line(5)}\n`, { append: true });
-  await assert.rejects(store.append([prompt("b")]), /line 2 of .*expected seq 2, found 5/);
+  const error = await rejection(store.append([prompt("b")]));
+  assert.match(String(error), /Line 2 of .*not the next event \(expected seq 2, found 5/);
+  assert.ok(error instanceof Error && error.cause instanceof LogCorruptionError);
+  assert.equal(error.cause.line, 2);
   await store.close();
 });
 
@@ -190,7 +193,7 @@ Deno.test("an event that cannot be read back is refused before anything is writt
   await store.close();
 });
 
-Deno.test("after refusing a damaged line, trying again names the same line", async () => {
+Deno.test("after refusing a damaged line, every later call names the same line", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "events.jsonl");
   const seen: number[] = [];
@@ -199,8 +202,10 @@ Deno.test("after refusing a damaged line, trying again names the same line", asy
     onEvent: (e) => seen.push(e.seq),
   });
   await Deno.writeTextFile(path, `${line(1)}\n${line(2)}\n{oops\n`);
-  await assert.rejects(store.catchUp(), /line 3 of .*in JSON at position 1/);
-  await assert.rejects(store.append([prompt("x")]), /line 3 of .*in JSON at position 1/);
+  const error = await rejection(store.catchUp());
+  assert.match(String(error), /Line 3 of .*in JSON at position 1/);
+  await assert.rejects(store.append([prompt("x")]), { message: (error as Error).message });
+  await assert.rejects(store.catchUp(), { message: (error as Error).message });
   assert.deepEqual(seen, [1, 2]);
   assert.equal(store.lastSeq, 2);
   await store.close();

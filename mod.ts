@@ -30,7 +30,7 @@ export {
   type Harness,
   type HarnessEffects,
   type HarnessOptions,
-  MECHANISMS,
+  reinMechanisms,
 } from "./core/harness.ts";
 export type { Mechanism } from "./core/mechanism.ts";
 export { AgentLoop, type SessionSetup } from "./core/loop/agent_loop.ts";

@@ -3,6 +3,7 @@ import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin, stdinLines } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime } from "./runtime.ts";
+import { PERMISSION_MODES } from "../core/settings/settings.ts";
 import { type HeadlessResult, headlessResult } from "./claude_output.ts";
 import { chooseModel, thinkingBudget } from "./model_choice.ts";
 import { chooseSession, type ChosenSession } from "./session_choice.ts";
@@ -23,6 +24,11 @@ export interface AgentFlags {
   inputFormat?: "text" | "stream-json" | undefined;
   debug?: boolean | undefined;
   permissionMode?: string | undefined;
+  /** Rules from `--allowedTools` / `--disallowedTools`, each value as given. */
+  allowedTools?: string[] | undefined;
+  disallowedTools?: string[] | undefined;
+  /** `--settings FILE`: a settings file above all others. */
+  settings?: string | undefined;
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   sessionId?: string | undefined;
@@ -111,10 +117,13 @@ async function runAgent(
       );
     }
   }
-  if (flags.permissionMode !== undefined && flags.permissionMode !== "bypassPermissions") {
+  if (
+    flags.permissionMode !== undefined &&
+    !(PERMISSION_MODES as readonly string[]).includes(flags.permissionMode)
+  ) {
     throw new Error(
-      `Permission mode "${flags.permissionMode}" is not available yet: rein runs every tool ` +
-        "call without asking until its permissions land (bypassPermissions is what it does now)",
+      `Invalid --permission-mode "${flags.permissionMode}": expected one of ` +
+        PERMISSION_MODES.join(", "),
     );
   }
   if (headless && !streamInput && prompt === undefined && !reopening) {
@@ -131,6 +140,13 @@ async function runAgent(
     logPath,
     env,
     onNotice: (message) => io.stderr.write(`${message}\n`),
+    settingsFile: flags.settings,
+    permissionFlags: {
+      ...(flags.allowedTools?.length ? { allowedTools: flags.allowedTools } : {}),
+      ...(flags.disallowedTools?.length ? { disallowedTools: flags.disallowedTools } : {}),
+      ...(flags.permissionMode === undefined ? {} : { permissionMode: flags.permissionMode }),
+    },
+    interactive: !headless,
   });
   let chosen: ChosenSession | undefined;
   const stopDebugging = flags.debug

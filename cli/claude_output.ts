@@ -40,7 +40,7 @@ export interface HeadlessResult {
   total_cost_usd: number;
   usage: ResultUsage;
   modelUsage: Record<string, ModelUsageEntry>;
-  permission_denials: unknown[];
+  permission_denials: PermissionDenial[];
   /** rein's own reason when the run was cancelled with Ctrl-C (CC reports an execution error). */
   terminal_reason: TurnEndReason;
 }
@@ -63,6 +63,15 @@ export interface HeadlessOutcome {
   durationMs: number;
   /** Time spent waiting for the model. */
   durationApiMs: number;
+  /** Calls the run was not allowed to make. */
+  permissionDenials?: PermissionDenial[];
+}
+
+/** A call denied by a rule, mode or missing person, as Claude Code lists it in the result. */
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
 }
 
 /**
@@ -110,7 +119,7 @@ export function headlessResult(outcome: HeadlessOutcome): HeadlessResult {
     total_cost_usd: total,
     usage,
     modelUsage,
-    permission_denials: [],
+    permission_denials: outcome.permissionDenials ?? [],
     terminal_reason: reason,
   };
 }

@@ -1,9 +1,11 @@
-import type { Envelope } from "../events/event_types.ts";
+import type { Envelope, PermissionDecided } from "../events/event_types.ts";
+import { toClaudeCall } from "../core/hooks/claude_tool_names.ts";
 import {
   assistantLine,
   exitCode,
   headlessResult,
   initLine,
+  type PermissionDenial,
   toolResultLine,
 } from "./claude_output.ts";
 import { addUsage, agentOf, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
@@ -63,7 +65,7 @@ export async function runHeadless(
     const active = runner.run(session, ({ signal }) => {
       const run = runOptions(signal, options);
       return reopened
-        ? session.resume(reopened, prompt, run)
+        ? session.resume(reopened, prompt, { ...run, settings: runtime.settings })
         : session.prompt(prompt as string, run);
     });
     result = await active.done;
@@ -134,7 +136,9 @@ export async function runStreamInput(
         // One budget for the whole input: each turn gets what the earlier ones left.
         const run = runOptions(signal, { ...options, ...left });
         // The first message of a reopened session resumes it: unfinished work is closed first.
-        return how ? session.resume(how, next, run) : session.prompt(next, run);
+        return how
+          ? session.resume(how, next, { ...run, settings: runtime.settings })
+          : session.prompt(next, run);
       });
       code = output.finish(await active.done);
     }
@@ -264,6 +268,9 @@ class HeadlessOutput {
   #stopReason: string | null = null;
   #apiMs = 0;
   #asked = 0;
+  /** Inputs of the calls the model made, by id, to list denied ones as Claude Code does. */
+  #inputs = new Map<string, { name: string; input: unknown }>();
+  #denials: PermissionDenial[] = [];
 
   constructor(runtime: Runtime, session: AgentLoop, options: HeadlessOptions, io: CommandIo) {
     const { harness } = runtime;
@@ -301,6 +308,7 @@ class HeadlessOutput {
     this.#usageByModel = {};
     this.#stopReason = null;
     this.#apiMs = 0;
+    this.#denials = [];
   }
 
   /** The turn ended: print its result in the chosen format; returns the exit code. */
@@ -319,6 +327,7 @@ class HeadlessOutput {
       usageByModel: this.#usageByModel,
       durationMs: Math.round(performance.now() - this.#started),
       durationApiMs: Math.round(this.#apiMs),
+      permissionDenials: this.#denials,
     });
     this.#spentUsd += summary.total_cost_usd;
     const text = summary.result;
@@ -348,6 +357,20 @@ class HeadlessOutput {
     return this.#spentUsd;
   }
 
+  #denied(data: PermissionDecided): void {
+    const call = this.#inputs.get(data.callId);
+    const input = call && typeof call.input === "object" && call.input !== null
+      ? call.input as Record<string, unknown>
+      : {};
+    const claude = toClaudeCall(data.tool, input, this.#session.view.workspace);
+    this.#denials.push({
+      tool_name: claude.tool_name,
+      tool_use_id: data.callId,
+      tool_input: claude.tool_input,
+    });
+    this.progress.line(describeDenial(data));
+  }
+
   #event(event: Envelope): void {
     if (event.session !== this.#session.id) return;
     // An answer is printed once the next event shows it was kept: one set aside to be asked
@@ -366,11 +389,30 @@ class HeadlessOutput {
       const model = agentOf(this.#session.view, event.agent).model;
       addUsage(this.#usageByModel[model] ??= emptyUsage(), event.data.usage);
       if (this.#format === "stream-json") this.#held = assistantLine(event);
+      for (const block of event.data.content) {
+        if (block.type === "tool_use") {
+          this.#inputs.set(block.id, { name: block.name, input: block.input });
+        }
+      }
+    }
+    if (event.type === "permission.decided" && event.data.decision === "deny") {
+      this.#denied(event.data);
     }
     if (event.type === "tool.completed" && this.#format === "stream-json") {
       this.print(toolResultLine(event));
     }
   }
+}
+
+/** A denied call: listed in the result, and on stderr with what would allow it. */
+function describeDenial(data: PermissionDecided): string {
+  const { source } = data;
+  if (source.kind === "headless") {
+    return `Denied ${data.tool} (${data.asked ?? "it needs permission"}): a headless run cannot ` +
+      `ask. Allow it with --allowedTools "${source.suggestion}", or add "${source.suggestion}" ` +
+      "to permissions.allow in .claude/settings.json";
+  }
+  return `Denied ${data.tool}: ${data.reason}`;
 }
 
 /** Events shown on stderr while a headless run works: retries, model switches, how it ended. */

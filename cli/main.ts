@@ -1,6 +1,7 @@
 import type { AgentFlags } from "./agent_command.ts";
 import { type CommandIo, processIo } from "./io.ts";
 import type { RuntimeEnv } from "./paths.ts";
+import { PERMISSION_MODES } from "../core/settings/settings.ts";
 
 /** Values of `--output-format`. */
 const OUTPUT_FORMATS = ["text", "json", "stream-json", "events"] as const;
@@ -45,10 +46,23 @@ export async function buildProgram(
     )
     .option("--verbose", "accepted for Claude Code compatibility (stream-json is always full)")
     .option("-d, --debug", "print every event of the log to stderr as it is appended")
-    .option(
-      "--permission-mode <mode>",
-      "accepted as the Claude Agent SDK passes it: bypassPermissions (what rein does today)",
+    .addOption(
+      new Option(
+        "--permission-mode <mode>",
+        "how calls no rule decides are handled (default: the settings' defaultMode, or default)",
+      ).choices(PERMISSION_MODES),
     )
+    .option(
+      "--allowedTools, --allowed-tools <rules>",
+      'permission rules that allow calls, e.g. "Bash(npm test *) Edit" (repeatable)',
+      collect,
+    )
+    .option(
+      "--disallowedTools, --disallowed-tools <rules>",
+      'permission rules that deny calls, e.g. "Bash(git push *)" (repeatable)',
+      collect,
+    )
+    .option("--settings <file>", "a settings file above all others (Claude Code's format)")
     .addOption(
       new Option(
         "--input-format <format>",
@@ -154,6 +168,11 @@ export async function buildProgram(
   return program;
 }
 
+/** Commander's accumulator for a repeatable option. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...previous ?? [], value];
+}
+
 /** `value` as a positive integer (as `Number` reads it), or undefined. Pure. */
 function parsePositiveInt(value: string): number | undefined {
   const n = Number(value);
@@ -168,6 +187,7 @@ const STRING_OPTIONS = {
   "--resume": "resume",
   "--fork": "fork",
   "--fallback-model": "fallbackModel",
+  "--settings": "settings",
 } as const;
 
 /**

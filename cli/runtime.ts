@@ -4,6 +4,11 @@ import { createHarness, type Harness } from "../core/harness.ts";
 import { liveEffects } from "../core/runner/live_effects.ts";
 import { DEFAULT_RETRY_POLICY, retryPolicyFromEnv } from "../core/recovery/retry.ts";
 import { loadSettings } from "../core/settings/load_settings.ts";
+import type { PermissionFlags, SettingsSnapshot } from "../events/event_types.ts";
+import type { PermissionAsker } from "../core/permissions/permissions_mechanism.ts";
+import { permissionPolicy } from "../core/permissions/policy.ts";
+import { resolveSandbox, sandboxSettings } from "../core/sandbox/mod.ts";
+import { commandEnv } from "../core/tools/command_env.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
 import { secretValues } from "./secrets.ts";
@@ -13,6 +18,10 @@ export interface Runtime {
   workspace: string;
   logPath: string;
   harness: Harness;
+  /** The settings as read at start, recorded by every session this process starts or resumes. */
+  settings: SettingsSnapshot;
+  /** Asks the person about a call; the REPL sets it, headless runs leave it unset. */
+  asker: { current?: PermissionAsker };
   /** Attempts per model request, for the retry line. */
   maxAttempts: number;
   close(): Promise<void>;
@@ -30,12 +39,21 @@ export async function openRuntime(options: {
   logPath: string;
   env: RuntimeEnv;
   onNotice: (message: string) => void;
+  /** `--settings FILE`. */
+  settingsFile?: string | undefined;
+  permissionFlags?: PermissionFlags;
+  /** Whether a person can be asked about calls (the REPL). */
+  interactive?: boolean;
 }): Promise<Runtime> {
   const { workspace, env, logPath } = options;
-  const settings = loadSettings({ workspace, home: env.get("HOME") }).then((loaded) => {
-    for (const d of loaded.diagnostics) options.onNotice(d.message);
-    return loaded.items.settings;
-  });
+  const home = env.get("HOME");
+  const settings = loadSettings({ workspace, home, cliFile: options.settingsFile }).then(
+    (loaded) => {
+      const fatal = loaded.diagnostics.filter((d) => d.fatal);
+      if (fatal.length > 0) throw new Error(fatal.map((d) => d.message).join("\n"));
+      return loaded;
+    },
+  );
   const ignored = ignoreLogDirectory(logPath, workspace);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const effects = liveEffects({
@@ -45,6 +63,31 @@ export async function openRuntime(options: {
     retry,
   });
   const [loaded] = await Promise.all([settings, ignored]);
+  const merged = loaded.items.settings;
+  const sandboxConfig = sandboxSettings(merged.other["sandbox"]);
+  for (const message of sandboxConfig.diagnostics) options.onNotice(message);
+  const sandbox = await resolveSandbox({
+    settings: sandboxConfig.items,
+    workspace,
+    readOnly: [resolve(logPath, "..")],
+    additionalDirectories: merged.permissions?.additionalDirectories ?? [],
+    home,
+    env: env.toObject(),
+  });
+  if (!sandbox.ok) throw sandbox.error;
+  if (sandbox.notice) options.onNotice(sandbox.notice);
+  const snapshot: SettingsSnapshot = {
+    sources: loaded.items.sources,
+    flags: options.permissionFlags ?? {},
+    home: home ?? "/",
+    interactive: options.interactive ?? false,
+  };
+  if (sandbox.sandbox) snapshot.sandbox = sandbox.sandbox.description;
+  // Rules are checked as the sessions will read them: one bad rule is reported, the rest hold.
+  for (const message of permissionPolicy(snapshot, workspace).diagnostics) {
+    options.onNotice(message);
+  }
+  const asker: Runtime["asker"] = {};
   const harness = await createHarness({
     openStore: (onEvent, { eventTypes }) =>
       openJsonlStore(logPath, {
@@ -57,7 +100,14 @@ export async function openRuntime(options: {
     workspace,
     protectedPaths: [resolve(logPath, ".."), logPath],
     effects,
-    settings: loaded,
+    settings: merged,
+    ...(sandbox.sandbox ? { sandbox: sandbox.sandbox } : {}),
+    transcriptPath: logPath,
+    hookEnv: commandEnv(env.toObject()),
+    ask: (question, signal) => {
+      if (asker.current === undefined) throw new Error("No one to ask about a call");
+      return asker.current(question, signal);
+    },
     foldError: (error, event) => foldError(logPath, error, event),
   });
   const maxAttempts = retry.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts;
@@ -65,6 +115,8 @@ export async function openRuntime(options: {
     workspace,
     logPath,
     harness,
+    settings: snapshot,
+    asker,
     maxAttempts,
     close: () => harness.close(),
   };

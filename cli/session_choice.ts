@@ -135,6 +135,7 @@ export function newSessionSetup(
     workspace: runtime.workspace,
     maxTokens,
     platform: `${Deno.build.os} ${Deno.build.arch}`,
+    settings: runtime.settings,
   };
 }
 

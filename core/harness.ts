@@ -2,8 +2,8 @@
  * The composition root: the one place where the log, the projected state, the effects, the base
  * tools and the mechanisms are wired into agent loops. The CLI, the tests and replay all build
  * their sessions with {@link createHarness}; they differ only in the store and the effects they
- * pass. A mechanism joins rein with one entry in {@link MECHANISMS} (or, for an embedder or a
- * test, in `options.mechanisms`).
+ * pass. A mechanism joins rein with one entry in {@link reinMechanisms} (or, for an embedder or
+ * a test, in `options.mechanisms`).
  */
 import type { EventListener, EventStore } from "../events/store.ts";
 import type { Envelope } from "../events/event_types.ts";
@@ -11,23 +11,45 @@ import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
 import type { LoopDeps, LoopEffects } from "./loop/loop_deps.ts";
 import { composeStages } from "./loop/stages.ts";
 import type { Mechanism } from "./mechanism.ts";
+import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
+import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
 import { evolve, initialState, type State } from "./state/state.ts";
 import { createBaseTools } from "./tools/base_tools.ts";
 import { type CallRunner, executeCall } from "./tools/executor.ts";
+import type { BashSandbox } from "./tools/bash.ts";
 import type { AnyTool } from "./tools/tool.ts";
 import { type PoolScope, toolPool, type ToolSource } from "./tools/tool_pool.ts";
 
 /** The name of the agent a session starts with, unless told otherwise. */
 export const DEFAULT_AGENT = "lead";
 
+/** What rein's own mechanisms are wired with: the workspace and the live adapters they use. */
+export interface MechanismWiring {
+  workspace: string;
+  /** Asks the person about a call (the REPL); absent in headless runs and replay. */
+  ask?: PermissionAsker;
+  /** The event log's path, which hooks get as `transcript_path`. */
+  transcriptPath?: string;
+  /** The environment hook commands run with (without secrets). */
+  hookEnv?: Record<string, string>;
+}
+
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
-export const MECHANISMS: readonly Mechanism[] = [
-  recoveryMechanism,
-];
+export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
+  return [
+    hooksMechanism({
+      workspace: wiring.workspace,
+      transcriptPath: wiring.transcriptPath ?? "",
+      env: wiring.hookEnv ?? {},
+    }),
+    permissionsMechanism(wiring),
+    recoveryMechanism,
+  ];
+}
 
 /**
  * The effects a harness runs on: live ones for the CLI and tests, served ones for replay. As the
@@ -57,6 +79,14 @@ export interface HarnessOptions {
   effects: HarnessEffects;
   /** Merged settings (`.claude/settings*.json`); the mechanisms that use them read them here. */
   settings?: Settings;
+  /** The OS sandbox bash runs in (core/sandbox's `resolveSandbox`); unconfined when absent. */
+  sandbox?: BashSandbox;
+  /** Asks the person about a call that needs permission (the REPL gives one). */
+  ask?: PermissionAsker;
+  /** The event log's path, which hooks get as `transcript_path`. */
+  transcriptPath?: string;
+  /** The environment hook commands run with (without secrets); none when absent. */
+  hookEnv?: Record<string, string>;
   /** Mechanisms beyond rein's own (an embedder's, a test's), after them. */
   mechanisms?: readonly Mechanism[];
   /** Turn an error thrown while folding `event` into the error to report (file and line). */
@@ -82,7 +112,15 @@ export interface Harness {
 
 /** Wire a harness. Opens the log through `options.openStore`; nothing else runs until asked. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
-  const mechanisms = [...MECHANISMS, ...(options.mechanisms ?? [])];
+  const mechanisms = [
+    ...reinMechanisms({
+      workspace: options.workspace,
+      ...(options.ask ? { ask: options.ask } : {}),
+      ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
+      ...(options.hookEnv ? { hookEnv: options.hookEnv } : {}),
+    }),
+    ...(options.mechanisms ?? []),
+  ];
   const projections = mechanisms.flatMap((m) => (m.projection ? [m.projection] : []));
   checkUnique(projections);
   const state = initialState(projections);
@@ -97,6 +135,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const baseTools = createBaseTools({
     workspace: options.workspace,
     protectedPaths: options.protectedPaths ?? [],
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   const sources: ToolSource[] = [
     () => baseTools,

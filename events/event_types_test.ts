@@ -3,8 +3,10 @@ import { EVENT_TYPES } from "./event_types.ts";
 import { MODEL_EVENTS } from "./payloads/model.ts";
 import { SESSION_EVENTS } from "./payloads/session.ts";
 import { TOOL_EVENTS } from "./payloads/tool.ts";
+import { PERMISSION_EVENTS } from "./payloads/permission.ts";
+import { HOOK_EVENTS } from "./payloads/hook.ts";
 
-const TABLES = { SESSION_EVENTS, MODEL_EVENTS, TOOL_EVENTS };
+const TABLES = { SESSION_EVENTS, MODEL_EVENTS, TOOL_EVENTS, PERMISSION_EVENTS, HOOK_EVENTS };
 
 Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {
   const declared = Object.values(TABLES).flatMap((table) => Object.keys(table));

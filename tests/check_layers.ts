@@ -5,7 +5,8 @@
  *   and top-level files) must not use testing/, tests/ or bench/; only tests/ may use tests/.
  * - Ranks in core/: effects ← projections ← state ← kernel (loop, request, tools, settings,
  *   mechanism.ts) ← mechanisms (other folders; own folder plus allowed pairs) ← top (runner,
- *   replay, harness.ts, mod.ts). Projections import only events/ and their folder's projections.
+ *   replay, harness.ts, mod.ts). Projections import only events/, their folder's projections and
+ *   the Projection interface.
  * Run by `deno task check`; also exported for the test suite.
  */
 import { basename, dirname, join, relative, resolve } from "node:path";
@@ -22,6 +23,7 @@ const MECHANISM_PAIRS = [
   "autonomy → tasks",
   "worktrees → tasks",
   "recovery → models",
+  "permissions → hooks",
 ];
 const IMPORT =
   /\b(?:import|export)[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\bimport\s+["']([^"']+)["']/g;
@@ -88,7 +90,8 @@ function allowedInCore(from: CoreRank, to: CoreRank, file: string, target: strin
     case "effects":
       return to.rank === 0;
     case "projection":
-      return to.rank === 1 && sameFolder;
+      // A projection may name the interface it implements, and nothing else outside its folder.
+      return (to.rank === 1 && sameFolder) || target === "core/state/projection.ts";
     case "mechanism":
       return to.rank <= 3 || sameFolder ||
         (to.rank === 4 && MECHANISM_PAIRS.includes(`${folder(file)} → ${folder(target)}`));

@@ -107,6 +107,7 @@ Deno.test("--output-format events prints each event as it is appended, then the 
     "turn.started",
     "model.requested",
     "model.responded",
+    "permission.decided",
     "tool.requested",
     "tool.completed",
     "model.requested",
@@ -266,7 +267,11 @@ Deno.test("state prints the projection at a seq; replay needs no network, run or
   });
   await using ws = await tempWorkspace();
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
-  assert.equal((await runCli(["agent", "-p", "write", "--workspace", ws.path], { env })).code, 0);
+  const written = await runCli(
+    ["agent", "-p", "write", "--permission-mode", "acceptEdits", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(written.code, 0, written.stderr);
   const log = `${ws.path}/.rein/events.jsonl`;
   const state = await runCli(["state", log, "--at", "4", "--json"], {
     permissions: ["--allow-read", "--allow-env"],
@@ -470,7 +475,10 @@ Deno.test("a session another rein process is running cannot be reopened; it can 
   await using fake = await startFakeAnthropic({ script: sequentialBash(1, () => "sleep 3") });
   await using ws = await tempWorkspace();
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
-  const first = runCli(["agent", "-p", "sleep a bit", "--workspace", ws.path], { env });
+  const first = runCli(
+    ["agent", "-p", "sleep a bit", "--allowedTools", "Bash(sleep *)", "--workspace", ws.path],
+    { env },
+  );
   await fake.waitForRequests(1);
   const log = `${ws.path}/.rein/events.jsonl`;
   while (!(await readLogLines(log)).some((e) => e.type === "tool.requested")) {

@@ -245,6 +245,17 @@ export class Renderer {
     this.line(notice);
   }
 
+  /** A call as the transcript shows it, with the change it would make (for the permission question). */
+  callLines(name: string, input: unknown): string[] {
+    const s = this.#styles;
+    const paint = (line: string) =>
+      line.startsWith("-") ? s.red(line) : line.startsWith("+") ? s.green(line) : s.dim(line);
+    return [
+      `${s.cyan("●")} ${s.bold(name)} ${this.#summarize(name, input)}`,
+      ...changeLines(name, input).map((line) => `     ${paint(line)}`),
+    ];
+  }
+
   #summarize(name: string, input: unknown): string {
     const tool = this.#tool(name);
     let text: string;

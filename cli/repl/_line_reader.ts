@@ -71,6 +71,28 @@ export class LineReader {
     return new Promise((resolve) => this.#waiting = resolve);
   }
 
+  /**
+   * A line typed in answer to a question asked during a turn (a permission question), or null
+   * when `signal` aborts first (Ctrl-C cancels the turn) or input ends.
+   */
+  question(prompt: string, signal: AbortSignal): Promise<string | null> {
+    if (signal.aborted) return Promise.resolve(null);
+    const answer = this.next(prompt);
+    const onAbort = () => {
+      const waiting = this.#waiting;
+      if (!waiting) return;
+      this.#waiting = null;
+      if (this.#terminal) {
+        this.#clearInput();
+        this.#output.muted = true;
+        this.#echo.write("\n");
+      }
+      waiting(null);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    return answer.finally(() => signal.removeEventListener("abort", onAbort));
+  }
+
   /** Ctrl-C at the prompt: clear what was typed, or if nothing was, show `hint` and prompt again. */
   interruptInput(hint: string): void {
     if (!this.#waiting) return;

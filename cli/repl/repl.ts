@@ -9,6 +9,10 @@ import { contextReport, turnStatus } from "./status.ts";
 import type { CommandIo } from "../io.ts";
 import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
+import { parseAnswer, questionLines } from "./permission_prompt.ts";
+import { permissionsReport } from "./permissions_report.ts";
+import { permissionsOf } from "../../core/permissions/session_permissions.ts";
+import type { PermissionAnswer } from "../../core/permissions/permissions_mechanism.ts";
 import { WorkingLine } from "./_working_line.ts";
 import { Renderer } from "../render/render.ts";
 import type { Runtime } from "../runtime.ts";
@@ -23,6 +27,7 @@ const HELP = [
   "  /model [m] switch the model (an id or opus, sonnet, haiku, fable); lists them without one",
   "  /cost      show this session's tokens and dollars",
   "  /context   show how the context window is spent",
+  "  /permissions  show the permission mode and rules, each with the file it came from",
   "  /clear     start a new session (as /new)",
   "  /exit      leave (Ctrl-D also leaves)",
   "Ctrl-C cancels the running turn; the session stays usable.",
@@ -71,6 +76,29 @@ export async function runRepl(
     else reader.interruptInput(styles.dim("To leave, press Ctrl-D or type /exit"));
   };
   reader.onInterrupt = interrupt;
+  let asking = Promise.resolve();
+  runtime.asker.current = (question, signal) => {
+    // One question at a time: agents running at once wait their turn.
+    const answer = asking.then(async (): Promise<PermissionAnswer> => {
+      working.stop();
+      renderer.gap();
+      const call = renderer.callLines(question.tool, question.input);
+      for (const line of questionLines(question, call, styles)) renderer.line(line);
+      try {
+        while (true) {
+          const line = await reader.question(styles.bold("❯ "), signal);
+          if (line === null) return { answer: "no", cancelled: true };
+          const parsed = parseAnswer(line);
+          if (parsed) return parsed;
+          renderer.line(styles.dim('Answer 1, 2 or 3 (3 with a reason: "3 use pnpm instead")'));
+        }
+      } finally {
+        if (!signal.aborted) working.start();
+      }
+    });
+    asking = answer.then(() => {}, () => {});
+    return answer;
+  };
   Deno.addSignalListener("SIGINT", interrupt);
   const run = async (work: (options: RunOptions) => Promise<TurnResult | null>) => {
     const active = runner.run(
@@ -112,7 +140,12 @@ export async function runRepl(
         renderer.line(styles.dim(earlier.join("\n").trimEnd()));
       }
       if (session.hasUnfinishedWork) renderer.line(styles.dim("Continuing the unfinished turn…"));
-      await run((run) => session.resume(chosen.reopened ?? "resume", undefined, run));
+      await run((run) =>
+        session.resume(chosen.reopened ?? "resume", undefined, {
+          ...run,
+          settings: runtime.settings,
+        })
+      );
     }
     if (options.firstPrompt !== undefined) {
       const first = options.firstPrompt;
@@ -149,6 +182,8 @@ export async function runRepl(
               renderer.line(styles.red((error as Error).message));
             }
           }
+        } else if (command === "/permissions") {
+          renderer.line(permissionsReport(permissionsOf(harness.state, session.id)));
         } else if (command === "/context") {
           renderer.line(contextReport(session.nextRequest(), session.conversation));
         } else if (command === "/new" || command === "/clear") {

@@ -103,9 +103,9 @@ export class AgentLoop {
     const context = this.#context;
     await context.settle();
     const before = await context.deps.stages.beforePrompt(context.stage(options.signal), text);
-    await context.append([...context.stamp(before), context.event("user.prompted", { text })], {
-      sync: false,
-    });
+    const prompted = context.event("user.prompted", promptData(text, before.refuse));
+    await context.append([...context.stamp(before.events), prompted], { sync: false });
+    if (before.refuse !== undefined) return refusedResult(before.refuse);
     return await runTurn(context, { ...options, continuing: false });
   }
 
@@ -124,7 +124,7 @@ export class AgentLoop {
     const context = this.#context;
     await context.settle();
     const before = prompt === undefined
-      ? []
+      ? { events: [] }
       : await context.deps.stages.beforePrompt(context.stage(options.signal), prompt);
     const agent = this.conversation;
     const wasUnfinished = agent.status === "unfinished";
@@ -154,11 +154,24 @@ export class AgentLoop {
       }
       // The prompt goes in the same append: a crash can never separate it from the resume that
       // announced it (replay relies on finding it).
-      events.push(...context.stamp(before), context.event("user.prompted", { text: prompt }));
+      events.push(
+        ...context.stamp(before.events),
+        context.event("user.prompted", promptData(prompt, before.refuse)),
+      );
     }
     await context.append(events, { sync: true });
+    if (before.refuse !== undefined) return refusedResult(before.refuse);
     if (prompt !== undefined) return await runTurn(context, { ...options, continuing: false });
     if (!this.hasUnfinishedWork) return null;
     return await runTurn(context, { ...options, continuing: wasUnfinished });
   }
+}
+
+function promptData(text: string, refused: string | undefined) {
+  return refused === undefined ? { text } : { text, refused };
+}
+
+/** A prompt refused before its turn: no turn ran. */
+function refusedResult(reason: string): TurnResult {
+  return { reason: "failed", rounds: 0, message: `The prompt was blocked: ${reason}` };
 }

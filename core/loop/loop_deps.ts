@@ -1,9 +1,4 @@
-import type {
-  EventOrigin,
-  EventPayloads,
-  EventType,
-  Usage,
-} from "../../events/event_types.ts";
+import type { EventOrigin, EventPayloads, EventType, Usage } from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import type { ModelClient, ModelError } from "../effects/model_client.ts";
 import type { SystemSection } from "../request/system_prompt.ts";

@@ -45,13 +45,15 @@ export async function runCalls(
       });
       continue;
     }
+    const input = gate.input === undefined ? call.input : gate.input;
     await context.append([
       ...decided,
-      context.event("tool.requested", { callId: call.id, name: call.name, input: call.input }),
+      context.event("tool.requested", { callId: call.id, name: call.name, input }),
     ], { sync: true });
     await context.settle();
     const scope = context.scope();
-    const run = await context.deps.effects.runCall(call, context.deps.pool(scope).byName, {
+    const toRun = input === call.input ? call : { ...call, input };
+    const run = await context.deps.effects.runCall(toRun, context.deps.pool(scope).byName, {
       signal,
       session: context.session,
       agent: context.agent,
@@ -63,7 +65,7 @@ export async function runCalls(
       sync: false,
     });
     await context.settle();
-    await context.append(context.stamp(await context.deps.stages.afterCall(stage, call, run)), {
+    await context.append(context.stamp(await context.deps.stages.afterCall(stage, toRun, run)), {
       sync: false,
     });
   }

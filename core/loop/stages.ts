@@ -1,9 +1,4 @@
-import type {
-  EventPayloads,
-  EventType,
-  ModelFailed,
-  ReinEvent,
-} from "../../events/event_types.ts";
+import type { EventPayloads, EventType, ModelFailed, ReinEvent } from "../../events/event_types.ts";
 import type { ModelReply } from "../effects/model_client.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import type { State } from "../state/state.ts";
@@ -40,8 +35,15 @@ export interface StageContext {
  * recorded before the call's intent or closing result.
  */
 export type GateDecision =
-  | { run: true; events?: ReinEvent[] }
+  /** `input`: the call's input as a hook rewrote it (`updatedInput`), which the tool gets. */
+  | { run: true; events?: ReinEvent[]; input?: unknown }
   | { run: false; outcome: "denied" | "blocked"; reason: string; events?: ReinEvent[] };
+
+/** What the prompt stage decided: events to record first, and a reason to refuse the prompt. */
+export interface PromptStage {
+  events: ReinEvent[];
+  refuse?: string;
+}
 
 /**
  * The fixed points of a round where mechanisms attach (design.md §10), in the order the loop
@@ -50,8 +52,11 @@ export type GateDecision =
  * `--verify` compares them.
  */
 export interface StageHandlers {
-  /** A prompt was submitted: events recorded just before it (hook runs, memory notes). */
-  beforePrompt?(context: StageContext, prompt: string): Promise<ReinEvent[]>;
+  /**
+   * A prompt was submitted: events recorded just before it (hook runs, memory notes), and
+   * whether to refuse it (a UserPromptSubmit hook that blocks): then no turn runs.
+   */
+  beforePrompt?(context: StageContext, prompt: string): Promise<PromptStage>;
   /** Before each model call: injected input, reminders, compaction, recorded before the request. */
   beforeModel?(context: StageContext): Promise<ReinEvent[]>;
   /**
@@ -80,7 +85,7 @@ export interface StageHandlers {
 
 /** The stages as the loop calls them: every mechanism's handlers, composed in order. */
 export interface Stages {
-  beforePrompt(context: StageContext, prompt: string): Promise<ReinEvent[]>;
+  beforePrompt(context: StageContext, prompt: string): Promise<PromptStage>;
   beforeModel(context: StageContext): Promise<ReinEvent[]>;
   afterModel(
     context: StageContext,
@@ -111,7 +116,16 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     return events;
   };
   return {
-    beforePrompt: (context, prompt) => each((h) => h.beforePrompt, context, prompt),
+    async beforePrompt(context, prompt) {
+      const events: ReinEvent[] = [];
+      for (const handler of handlers) {
+        if (!handler.beforePrompt) continue;
+        const stage = await handler.beforePrompt(context, prompt);
+        events.push(...stage.events);
+        if (stage.refuse !== undefined) return { events, refuse: stage.refuse };
+      }
+      return { events };
+    },
     beforeModel: (context) => each((h) => h.beforeModel, context),
     modelFailed: (context, failure) => each((h) => h.modelFailed, context, failure),
     afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
@@ -129,13 +143,15 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     },
     async gateCall(context, call) {
       const events: ReinEvent[] = [];
+      let gated = call;
       for (const handler of handlers) {
         if (!handler.gateCall) continue;
-        const decision = await handler.gateCall(context, call);
+        const decision = await handler.gateCall(context, gated);
         events.push(...(decision.events ?? []));
         if (!decision.run) return { ...decision, events };
+        if (decision.input !== undefined) gated = { ...gated, input: decision.input };
       }
-      return { run: true, events };
+      return gated === call ? { run: true, events } : { run: true, events, input: gated.input };
     },
   };
 }

@@ -12,20 +12,20 @@ export interface PermissionCall {
 }
 
 /** Parsed rules, each list in the order the settings gave them. */
-export interface PermissionRules {
-  allow: readonly Rule[];
-  ask: readonly Rule[];
-  deny: readonly Rule[];
+export interface PermissionRules<R extends Rule = Rule> {
+  allow: readonly R[];
+  ask: readonly R[];
+  deny: readonly R[];
 }
 
 /** What the rules say about a call, and the rule that said it. */
-export interface PermissionDecision {
+export interface PermissionDecision<R extends Rule = Rule> {
   decision: "allow" | "ask" | "deny";
   /**
    * The rule that decided. Absent when nothing matched ("ask": the caller applies the mode) and
    * when every part of a bash command was in the built-in read-only set ("allow").
    */
-  rule?: Rule;
+  rule?: R;
 }
 
 type Verdict = PermissionDecision["decision"];
@@ -45,13 +45,13 @@ const PATH_TOOLS: ReadonlySet<string> = new Set([...FILE_WRITERS, ...FILE_READER
  * subshells) is allowed only by a bare `Bash` rule. An assignment to a variable that changes what
  * runs (`PATH=…`, `LD_PRELOAD=…`) keeps a part from matching an allow rule through it.
  */
-export function decide(
+export function decide<R extends Rule>(
   call: PermissionCall,
-  rules: PermissionRules,
+  rules: PermissionRules<R>,
   context: PathContext,
-): PermissionDecision {
+): PermissionDecision<R> {
   if (call.tool === "bash") return decideBash(call.input, rules, context);
-  const lists: [Verdict, readonly Rule[]][] = [
+  const lists: [Verdict, readonly R[]][] = [
     ["deny", rules.deny],
     ["ask", rules.ask],
     ["allow", rules.allow],
@@ -104,11 +104,11 @@ function callPath(call: PermissionCall, context: PathContext): string | undefine
 }
 
 /** The Read deny rule that one of `operands` (paths as a command names them) falls under. */
-function readDenial(
+function readDenial<R extends Rule>(
   operands: readonly string[],
-  rules: PermissionRules,
+  rules: PermissionRules<R>,
   context: PathContext,
-): Rule | undefined {
+): R | undefined {
   const denials = rules.deny.filter((rule) =>
     rule.tool === "read_file" && rule.specifier !== undefined
   );
@@ -130,11 +130,11 @@ function readDenial(
 const UNSAFE_ASSIGNMENT =
   /^(PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|RUBYOPT|RUBYLIB|GIT_\w*)$/;
 
-function decideBash(
+function decideBash<R extends Rule>(
   input: Record<string, unknown>,
-  rules: PermissionRules,
+  rules: PermissionRules<R>,
   context: PathContext,
-): PermissionDecision {
+): PermissionDecision<R> {
   const command = typeof input["command"] === "string" ? input["command"] : "";
   const lexed = lexCommand(command);
   const parts = lexed.parts.map((tokens) => {
@@ -165,7 +165,7 @@ function decideBash(
   if (everything !== undefined) return { decision: "allow", rule: everything };
   if (lexed.complex || parts.length === 0) return { decision: "ask" };
 
-  let decidingRule: Rule | undefined;
+  let decidingRule: R | undefined;
   for (const part of parts) {
     const rule = bashRules.find((candidate) => {
       const pattern = candidate.specifier as string;

@@ -101,6 +101,7 @@ async function readSource(
         path: file.path,
         message: `Cannot read settings in "${file.path}"${given}: ${readFailure(error)}`,
         severity: "error",
+        fatal: true,
       },
     };
   }

@@ -128,6 +128,7 @@ Deno.test("a missing --settings file is an error and the other files still load"
       path: cliFile,
       severity: "error",
       message: `Cannot read settings in "${cliFile}" given by --settings: no such file`,
+      fatal: true,
     }]);
   });
 });
@@ -146,6 +147,7 @@ Deno.test("a settings path that is a directory is an error naming it", async () 
       path,
       severity: "error",
       message: `Cannot read settings in "${path}": it is a directory, not a file`,
+      fatal: true,
     }]);
   });
 });

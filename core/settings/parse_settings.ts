@@ -30,11 +30,11 @@ export function parseSettings(source: SettingsSource): ParsedSettings {
     const { reason, position } = describeJsonError(text, error);
     const where = position ? ` at line ${position.line}, column ${position.column}` : "";
     report.error(`Cannot parse settings in "${source.path}"${where}: ${reason}`);
-    return { settings: {}, diagnostics: report.diagnostics };
+    return { settings: {}, diagnostics: fatal(report.diagnostics) };
   }
   if (!isRecord(json)) {
     report.mismatch("the top level", "an object", json);
-    return { settings: {}, diagnostics: report.diagnostics };
+    return { settings: {}, diagnostics: fatal(report.diagnostics) };
   }
   return { settings: readKeys(json, report), diagnostics: report.diagnostics };
 }
@@ -85,4 +85,9 @@ function parseEnv(value: unknown, report: Reporter): Record<string, string> | un
     else report.mismatch(keyPath("env", name), "a string", item);
   }
   return Object.fromEntries(entries);
+}
+
+/** Marks diagnostics as making the whole file unusable. */
+function fatal(diagnostics: SettingsDiagnostic[]): SettingsDiagnostic[] {
+  return diagnostics.map((diagnostic) => ({ ...diagnostic, fatal: true }));
 }

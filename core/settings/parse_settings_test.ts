@@ -49,6 +49,7 @@ Deno.test("invalid JSON names the file and the position", () => {
     severity: "error",
     message: `Cannot parse settings in "${PATH}" at line 3, column 3: ` +
       `Expected ',' or '}' after property value`,
+    fatal: true,
   }]);
 });
 
@@ -79,6 +80,7 @@ Deno.test("a file whose top level is not an object is an error and gives no sett
     path: PATH,
     severity: "error",
     message: `Invalid settings in "${PATH}": the top level must be an object, found ["Bash"]`,
+    fatal: true,
   }]);
 });
 

@@ -116,6 +116,8 @@ export interface SettingsDiagnostic {
   message: string;
   /** `error`: an entry was dropped or a file could not be used; `warning`: kept but suspect. */
   severity: "error" | "warning";
+  /** The whole file could not be used (unreadable, not JSON, not an object): rein stops. */
+  fatal?: true;
 }
 
 /** What `loadSettings` returns: the files read, their merged settings, and every problem. */

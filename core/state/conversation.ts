@@ -55,7 +55,10 @@ export function emptyConversation(history: ConversationMessage[] = []): Conversa
 export function evolveConversation(conversation: Conversation, event: Envelope): Conversation {
   switch (event.type) {
     case "user.prompted":
-      appendUserBlock(conversation, { type: "text", text: event.data.text });
+      // A refused prompt is kept out of the conversation, as Claude Code erases it.
+      if (event.data.refused === undefined) {
+        appendUserBlock(conversation, { type: "text", text: event.data.text });
+      }
       break;
     case "model.requested":
       conversation.awaitingModel = true;

@@ -1,6 +1,7 @@
 import {
   assertExhaustive,
   type Envelope,
+  type SettingsSnapshot,
   type TurnEndReason,
   type Usage,
 } from "../../events/event_types.ts";
@@ -62,6 +63,11 @@ export interface SessionView {
   /** The user's replacement for rein's instructions, and their addition, when given. */
   systemPrompt: string | null;
   appendSystemPrompt: string | null;
+  /**
+   * The settings files and permission flags recorded at the start or the last resume; null for
+   * sessions recorded before rein read settings into the log.
+   */
+  settings: SettingsSnapshot | null;
   /** The agent that started the session; its status is the session's. */
   mainAgent: string;
   firstPrompt: string | null;
@@ -111,6 +117,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       thinkingBudget: data.thinkingBudget ?? null,
       systemPrompt: data.systemPrompt ?? null,
       appendSystemPrompt: data.appendSystemPrompt ?? null,
+      settings: data.settings ?? null,
       mainAgent: event.agent,
       firstPrompt: null,
       status: "idle",
@@ -175,6 +182,8 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       }
       break;
     case "session.resumed":
+      if (event.data.settings !== undefined) session.settings = event.data.settings;
+      break;
     case "model.requested":
     case "model.cancelled":
     case "model.discarded":

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { CappedOutput } from "./_capped_output.ts";
-import { commandEnv } from "./_command_env.ts";
+import { commandEnv } from "./command_env.ts";
 import { errorMessage, formatNumber } from "./_format.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
@@ -88,7 +88,9 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
     : Promise.resolve(deps.usePdeathsig);
   return {
     name: "bash",
-    description: deps.sandbox ? `${description}\n- ${deps.sandbox.description}` : description,
+    // The sandbox is described in the system prompt from the session's record (see
+    // core/permissions), so a replay without bwrap sends the same tool definitions.
+    description,
     schema: lazySchema(inputSchema),
     inputSchema: baseInputSchema("bash"),
     kind: "effect",

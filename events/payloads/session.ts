@@ -56,6 +56,8 @@ export interface SessionResumed {
 
 export interface UserPrompted {
   text: string;
+  /** Why the prompt was refused before its turn (a UserPromptSubmit hook blocked it). */
+  refused?: string;
 }
 
 /** A turn: from a prompt to the answer, made of one or more model rounds. */

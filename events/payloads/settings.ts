@@ -12,6 +12,8 @@ export interface SettingsSnapshot {
   home: string;
   /** Whether a person could be asked (the REPL); headless runs deny what would ask. */
   interactive: boolean;
+  /** What bash runs in, as told to the model; absent when bash runs unconfined. */
+  sandbox?: string;
 }
 
 /** One settings file as read. */

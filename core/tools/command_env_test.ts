@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { commandEnv, isSecretEnvName } from "./_command_env.ts";
+import { commandEnv, isSecretEnvName } from "./command_env.ts";
 
 const SECRET = [
   "ANTHROPIC_API_KEY",

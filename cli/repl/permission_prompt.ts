@@ -1,0 +1,40 @@
+import type {
+  PermissionAnswer,
+  PermissionQuestion,
+} from "../../core/permissions/permissions_mechanism.ts";
+import type { Styles } from "../render/style.ts";
+
+/**
+ * The person's answer from what they typed at the permission question, or undefined when it is
+ * not one: `1`/`y`/`yes` runs the call once; `2`/`a`/`always` runs it and saves the rule; `3`,
+ * `n` or `no`, optionally followed by the reason for the model (`3 use pnpm instead`). Pure.
+ */
+export function parseAnswer(line: string): PermissionAnswer | undefined {
+  const match = /^\s*([^\s:,]+)\s*[:,]?\s*(.*)$/s.exec(line);
+  if (!match) return undefined;
+  const word = (match[1] ?? "").toLowerCase();
+  const rest = (match[2] ?? "").trim();
+  if (["1", "y", "yes"].includes(word) && rest === "") return { answer: "yes" };
+  if (["2", "a", "always"].includes(word) && rest === "") return { answer: "always" };
+  if (["3", "n", "no"].includes(word)) {
+    return rest === "" ? { answer: "no" } : { answer: "no", reason: rest };
+  }
+  return undefined;
+}
+
+/** The question's lines: the call as the transcript shows it (`call`), why it asks, the choices. */
+export function questionLines(
+  question: PermissionQuestion,
+  call: string[],
+  styles: Styles,
+): string[] {
+  return [
+    ...call,
+    styles.yellow(`  Allow this ${question.tool} call? (${question.asked})`),
+    `  ${styles.bold("1")} Yes`,
+    `  ${styles.bold("2")} Yes, and don't ask again for ${
+      styles.bold(question.suggestion)
+    } (saved in .claude/settings.local.json)`,
+    `  ${styles.bold("3")} No ${styles.dim('(add a reason for the model: "3 use pnpm instead")')}`,
+  ];
+}

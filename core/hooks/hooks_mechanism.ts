@@ -1,0 +1,301 @@
+import type { HookRan, ReinEvent } from "../../events/event_types.ts";
+import type { GateDecision, PromptStage, StageContext } from "../loop/stages.ts";
+import type { Mechanism } from "../mechanism.ts";
+import { recordedSettings } from "../settings/recorded_settings.ts";
+import type { PendingCall } from "../state/conversation.ts";
+import { lastAssistantText } from "../state/conversation.ts";
+import { agentOf } from "../state/sessions.ts";
+import { sliceOf } from "../state/state.ts";
+import type { ToolRun } from "../tools/executor.ts";
+import { fromClaudeInput } from "./claude_tool_names.ts";
+import { buildHookInput, type HookEventData, type HookEventName } from "./hook_input.ts";
+import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
+import { hooksProjection, runKey } from "./hooks_projection.ts";
+import { runHookCommand } from "./run_hook_command.ts";
+import { selectHooks } from "./run_hooks.ts";
+
+/** How many times a turn may be continued because Stop hooks said "not done yet". */
+export const MAX_STOP_CONTINUATIONS = 5;
+
+/** What the hooks mechanism is wired with. */
+export interface HooksOptions {
+  workspace: string;
+  /** The event log: hooks get it as `transcript_path`. */
+  transcriptPath: string;
+  /** The environment hook commands run with (secrets removed by the caller). */
+  env: Record<string, string>;
+}
+
+/**
+ * Claude Code's command hooks (s04) at the loop's fixed points: UserPromptSubmit (and
+ * SessionStart, before a session's first prompt) before a prompt, PreToolUse at the gate of a
+ * call, PostToolUse / PostToolUseFailure after it, Stop when the model answers without calls.
+ * Which hooks run is a pure function of the recorded settings; each run is read through
+ * `observe` (replay serves the recorded run, never runs the command) and recorded as
+ * `hook.ran`, after `hook.started` is flushed: a crash while a PreToolUse hook runs leaves its
+ * call unrun. What a run decided is re-derived from its record, so `--verify` checks it.
+ */
+export function hooksMechanism(options: HooksOptions): Mechanism {
+  return {
+    name: "hooks",
+    projection: hooksProjection,
+    stages: {
+      beforePrompt: (context, prompt) => beforePrompt(context, prompt, options),
+      gateCall: (context, call) => gate(context, call, options),
+      afterCall: (context, call, run) => afterCall(context, call, run, options),
+      // An answer cut off at the output limit is continued by recovery, not stopped.
+      afterModel: (context, reply, continued) =>
+        reply.stopReason === "max_tokens"
+          ? Promise.resolve({ events: [], continueTurn: false })
+          : onStop(context, continued, options),
+    },
+  };
+}
+
+interface Ran {
+  runs: HookRan[];
+  verdict: HookVerdict;
+}
+
+/**
+ * Run the hooks `data` selects (none: undefined): `hook.started` flushed first, each run observed
+ * and recorded as it lands in the log, then the combined verdict.
+ */
+async function runSelected(
+  context: StageContext,
+  data: HookEventData,
+  matchValue: string | undefined,
+  options: HooksOptions,
+  callId?: string,
+): Promise<Ran | undefined> {
+  const view = context.view().sessions.byId[context.session];
+  if (!view?.settings) return undefined;
+  const recorded = recordedSettings(view.settings);
+  const selected = selectHooks(recorded.settings.hooks, data.event, matchValue);
+  if (selected.length === 0) return undefined;
+  const hookEvent = data.event;
+  const ids = callId === undefined ? {} : { callId };
+  await context.record([{
+    type: "hook.started",
+    data: { hookEvent, ...ids, commands: selected.map((hook) => hook.command) },
+  }]);
+  const input = buildHookInput({
+    sessionId: context.session,
+    transcriptPath: options.transcriptPath,
+    cwd: view.workspace,
+    permissionMode: recorded.mode,
+  }, data);
+  const runs = await Promise.all(selected.map((hook) =>
+    context.observe(
+      "hook.ran",
+      (ran) => ran.hookEvent === hookEvent && ran.callId === callId && ran.command === hook.command,
+      async (): Promise<HookRan> => {
+        const run = await runHookCommand({
+          command: hook.command,
+          input,
+          cwd: options.workspace,
+          env: options.env,
+          projectDir: options.workspace,
+          timeoutMs: hook.timeoutMs,
+          signal: context.signal,
+        });
+        return {
+          hookEvent,
+          ...ids,
+          matcher: hook.matcher ?? "",
+          command: hook.command,
+          ...run,
+          decision: describeVerdict(interpretHookRun(hookEvent, { ...run, command: hook.command })),
+        };
+      },
+    )
+  ));
+  await context.record(runs.map((data) => ({ type: "hook.ran", data })));
+  return { runs, verdict: verdictOf(runs) };
+}
+
+/** The combined verdict of recorded runs, as the run decided it. Pure. */
+export function verdictOf(runs: readonly HookRan[]): HookVerdict {
+  return combineVerdicts(
+    runs.map((run) => interpretHookRun(run.hookEvent as HookEventName, run)),
+  );
+}
+
+async function beforePrompt(
+  context: StageContext,
+  prompt: string,
+  options: HooksOptions,
+): Promise<PromptStage> {
+  const events: ReinEvent[] = [];
+  const agent = agentOf(context.view().sessions.byId[context.session]!, context.agent);
+  if (agent.rounds === 0 && agent.messages.length === 0) {
+    const started = await runSelected(
+      context,
+      { event: "SessionStart", source: "startup" },
+      "startup",
+      options,
+    );
+    events.push(...contextEvents("SessionStart", started?.verdict.additionalContext ?? []));
+  }
+  const ran = await runSelected(context, { event: "UserPromptSubmit", prompt }, undefined, options);
+  if (ran === undefined) return { events };
+  const { verdict } = ran;
+  const refuse = verdict.block?.reason ?? verdict.stop?.reason;
+  if (refuse !== undefined) {
+    return { events, refuse: refuse || "a UserPromptSubmit hook stopped it" };
+  }
+  events.push(...contextEvents("UserPromptSubmit", verdict.additionalContext));
+  return { events };
+}
+
+async function gate(
+  context: StageContext,
+  call: PendingCall,
+  options: HooksOptions,
+): Promise<GateDecision> {
+  const hooks = sliceOf(context.view(), hooksProjection)[context.session];
+  if (hooks?.running[runKey("PreToolUse", call.id)] !== undefined) {
+    return {
+      run: false,
+      outcome: "blocked",
+      reason: "A PreToolUse hook was running when rein stopped, so its outcome is unknown and " +
+        "the call was not run. Make the call again if it is still needed",
+    };
+  }
+  const input = isRecord(call.input) ? call.input : {};
+  const ran = await runSelected(
+    context,
+    { event: "PreToolUse", tool: call.name, input, toolUseId: call.id },
+    call.name,
+    options,
+    call.id,
+  );
+  if (ran === undefined) return { run: true };
+  const { verdict } = ran;
+  const events = contextEvents("PreToolUse", verdict.additionalContext);
+  if (verdict.permission?.decision === "deny") {
+    return { run: false, outcome: "blocked", reason: verdict.permission.reason, events };
+  }
+  if (verdict.stop !== undefined) {
+    return {
+      run: false,
+      outcome: "blocked",
+      reason: verdict.stop.reason || "A PreToolUse hook stopped the agent",
+      events,
+    };
+  }
+  if (verdict.updatedInput !== undefined) {
+    return {
+      run: true,
+      events,
+      input: fromClaudeInput(call.name, verdict.updatedInput, options.workspace),
+    };
+  }
+  return { run: true, events };
+}
+
+async function afterCall(
+  context: StageContext,
+  call: PendingCall,
+  run: ToolRun,
+  options: HooksOptions,
+): Promise<ReinEvent[]> {
+  const input = isRecord(call.input) ? call.input : {};
+  const { completed } = run;
+  const data: HookEventData = completed.isError
+    ? {
+      event: "PostToolUseFailure",
+      tool: call.name,
+      input,
+      toolUseId: call.id,
+      error: completed.content,
+      ...(completed.outcome === "cancelled" ? { isInterrupt: true } : {}),
+    }
+    : {
+      event: "PostToolUse",
+      tool: call.name,
+      input,
+      toolUseId: call.id,
+      response: completed.content,
+    };
+  const ran = await runSelected(context, data, call.name, options, call.id);
+  if (ran === undefined) return [];
+  const { verdict } = ran;
+  const texts = [
+    ...(verdict.block ? [`${data.event} hook feedback: ${verdict.block.reason}`] : []),
+    ...verdict.additionalContext,
+  ];
+  return contextEvents(data.event, texts);
+}
+
+async function onStop(
+  context: StageContext,
+  continued: number,
+  options: HooksOptions,
+): Promise<{ events: ReinEvent[]; continueTurn: boolean }> {
+  const state = context.view();
+  const agent = agentOf(state.sessions.byId[context.session]!, context.agent);
+  const ran = await runSelected(
+    context,
+    {
+      event: "Stop",
+      stopHookActive: continued > 0,
+      lastAssistantMessage: lastAssistantText(agent),
+    },
+    undefined,
+    options,
+  );
+  const reason = ran?.verdict.block?.reason;
+  if (reason === undefined || ran?.verdict.stop !== undefined) {
+    return { events: [], continueTurn: false };
+  }
+  if (continued >= MAX_STOP_CONTINUATIONS) {
+    return {
+      events: [{
+        type: "hook.context",
+        data: {
+          hookEvent: "Stop",
+          text: `A Stop hook asked to go on again; rein stopped after ${MAX_STOP_CONTINUATIONS} ` +
+            "forced continuations in this turn",
+        },
+      }],
+      continueTurn: false,
+    };
+  }
+  return {
+    events: [{
+      type: "hook.context",
+      data: { hookEvent: "Stop", text: `Stop hook feedback: ${reason}` },
+    }],
+    continueTurn: true,
+  };
+}
+
+function contextEvents(hookEvent: string, texts: readonly string[]): ReinEvent[] {
+  return texts.filter((text) => text.trim() !== "").map((text) => ({
+    type: "hook.context",
+    data: { hookEvent, text },
+  }));
+}
+
+/** A run's verdict in a few words, for `rein state` and the transcript. Pure. */
+function describeVerdict(verdict: HookVerdict): string {
+  const parts: string[] = [];
+  if (verdict.permission) {
+    parts.push(
+      `${verdict.permission.decision}${
+        verdict.permission.reason ? `: ${verdict.permission.reason}` : ""
+      }`,
+    );
+  }
+  if (verdict.block) parts.push(`block: ${verdict.block.reason}`);
+  if (verdict.stop) parts.push(`stop${verdict.stop.reason ? `: ${verdict.stop.reason}` : ""}`);
+  if (verdict.updatedInput) parts.push("input rewritten");
+  if (verdict.additionalContext.length > 0) parts.push("context added");
+  parts.push(...verdict.userMessages);
+  return parts.length === 0 ? "no decision" : parts.join("; ");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

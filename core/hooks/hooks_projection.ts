@@ -1,0 +1,41 @@
+import type { Envelope, HookRan, HooksStarted } from "../../events/event_types.ts";
+import type { Projection } from "../state/projection.ts";
+
+/** One session's hook runs about tool calls, and hooks started but not finished. */
+export interface SessionHooks {
+  /** Runs by call id, in log order (PreToolUse and PostToolUse). */
+  byCall: Record<string, HookRan[]>;
+  /** Hooks started and not all finished, by `hookEvent:callId`: a crash left them unknown. */
+  running: Record<string, HooksStarted & { finished: number }>;
+}
+
+/** By session id. */
+export type HooksSlice = Record<string, SessionHooks>;
+
+/** The key of a batch of hooks run at an event for a call. */
+export function runKey(hookEvent: string, callId: string | undefined): string {
+  return `${hookEvent}:${callId ?? ""}`;
+}
+
+/** Folds hook runs by session and call. Pure. */
+export const hooksProjection: Projection<HooksSlice> = {
+  key: "hooks",
+  initial: () => ({}),
+  evolve(slice, event: Envelope) {
+    if (event.type !== "hook.started" && event.type !== "hook.ran") return slice;
+    const session = slice[event.session] ??= { byCall: {}, running: {} };
+    const key = runKey(event.data.hookEvent, event.data.callId);
+    if (event.type === "hook.started") {
+      session.running[key] = { ...event.data, finished: 0 };
+      return slice;
+    }
+    if (event.data.callId !== undefined) {
+      (session.byCall[event.data.callId] ??= []).push(event.data);
+    }
+    const running = session.running[key];
+    if (running !== undefined && ++running.finished >= running.commands.length) {
+      delete session.running[key];
+    }
+    return slice;
+  },
+};

@@ -1,0 +1,192 @@
+import { isAbsolute, relative, resolve } from "node:path";
+import type { PermissionSource } from "../../events/event_types.ts";
+import { lexCommand, tokensText, unwrapTokens } from "./_shell_lex.ts";
+import { decide, type PermissionCall } from "./decide.ts";
+import { destructiveCommand } from "./destructive.ts";
+import type { PermissionPolicy, SourcedRule } from "./policy.ts";
+
+/** What the rules and the mode make of a call: settled, or a question for the person. */
+export type Judgement =
+  | { decision: "allow" | "deny"; source: PermissionSource; reason: string }
+  | {
+    decision: "ask";
+    /** Why it asks, in words: the ask rule, or that no rule allows it. */
+    asked: string;
+    /** A rule that would allow calls like this one (`Bash(npm test *)`). */
+    suggestion: string;
+  };
+
+/** What PreToolUse hooks said about a call (a deny never reaches the rules: the hook blocks). */
+export interface HookSay {
+  decision: "allow" | "ask";
+  reason: string;
+  /** The hook command that decided, or several joined. */
+  command: string;
+}
+
+/** Tools that only read: they never ask (the file tools keep them inside the workspace). */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  "read_file",
+  "grep",
+  "glob",
+  "todo_write",
+  "load_skill",
+]);
+
+const FILE_WRITERS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
+
+/**
+ * Judges a call (design.md §10's "permission rules and mode"), pure: rein's list of destructive
+ * commands denies whatever the mode; then deny rules; then plan mode denies what is not
+ * read-only; then a PreToolUse hook's allow (runs) or ask (asks); then ask rules (allowed in `bypassPermissions`, denied in `dontAsk`); then allow rules
+ * (the session's "don't ask again" rules among them) and the read-only set; what is left is
+ * settled by the mode: `bypassPermissions` allows, `acceptEdits` allows file edits in the
+ * workspace, `dontAsk` and `plan` deny, `default` asks.
+ */
+export function judgeCall(
+  call: PermissionCall,
+  policy: PermissionPolicy,
+  sessionRules: readonly SourcedRule[] = [],
+  hook?: HookSay,
+): Judgement {
+  const { mode } = policy;
+  if (call.tool === "bash") {
+    const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+    const what = destructiveCommand(command);
+    if (what !== undefined) {
+      return {
+        decision: "deny",
+        source: { kind: "destructive", what },
+        reason: `rein never runs ${what}: it is on the built-in list of destructive commands, ` +
+          "whatever the rules and the mode",
+      };
+    }
+  }
+  const rules = { ...policy.rules, allow: [...policy.rules.allow, ...sessionRules] };
+  const verdict = decide(call, rules, policy.context);
+  const rule = verdict.rule;
+  if (verdict.decision === "deny") {
+    return rule === undefined
+      ? { decision: "deny", source: { kind: "mode", mode }, reason: "Denied" }
+      : { decision: "deny", source: ruleSource(rule), reason: `${describe(rule)} denies it` };
+  }
+  const readOnly = READ_ONLY_TOOLS.has(call.tool) ||
+    (verdict.decision === "allow" && rule === undefined);
+  if (mode === "plan" && !readOnly) {
+    return {
+      decision: "deny",
+      source: { kind: "mode", mode },
+      reason: "Plan mode: only read-only tools run until the plan is approved. Present the " +
+        "plan instead of making changes",
+    };
+  }
+  if (hook?.decision === "allow") {
+    return {
+      decision: "allow",
+      source: { kind: "hook", command: hook.command },
+      reason: `A PreToolUse hook allowed it${hook.reason ? `: ${hook.reason}` : ""}`,
+    };
+  }
+  if (hook?.decision === "ask") {
+    return settleByMode(
+      call,
+      policy,
+      `a PreToolUse hook asks${hook.reason ? `: ${hook.reason}` : ""}`,
+    );
+  }
+  if (verdict.decision === "ask" && rule !== undefined) {
+    return settleByMode(call, policy, `${describe(rule)} asks before it runs`);
+  }
+  if (verdict.decision === "allow") {
+    return rule === undefined
+      ? { decision: "allow", source: { kind: "read_only" }, reason: "Read-only command" }
+      : { decision: "allow", source: ruleSource(rule), reason: `${describe(rule)} allows it` };
+  }
+  if (readOnly) {
+    return { decision: "allow", source: { kind: "read_only" }, reason: "Read-only tool" };
+  }
+  if (mode === "acceptEdits" && FILE_WRITERS.has(call.tool) && insideWorkspace(call, policy)) {
+    return {
+      decision: "allow",
+      source: { kind: "mode", mode },
+      reason: "acceptEdits mode allows file edits in the workspace",
+    };
+  }
+  return settleByMode(call, policy, "no permission rule allows it");
+}
+
+function settleByMode(call: PermissionCall, policy: PermissionPolicy, asked: string): Judgement {
+  const { mode } = policy;
+  if (mode === "bypassPermissions") {
+    return { decision: "allow", source: { kind: "mode", mode }, reason: "bypassPermissions mode" };
+  }
+  if (mode === "dontAsk") {
+    return {
+      decision: "deny",
+      source: { kind: "mode", mode },
+      reason: `dontAsk mode denies what would ask (${asked})`,
+    };
+  }
+  return { decision: "ask", asked, suggestion: suggestRule(call, policy.context.cwd) };
+}
+
+function ruleSource(rule: SourcedRule): PermissionSource {
+  return rule.file === "" ? { kind: "session", rule: rule.text } : {
+    kind: "rule",
+    rule: rule.text,
+    file: rule.file,
+  };
+}
+
+/** `Permission rule "Bash(rm *)" in "/p/.claude/settings.json"`, for reasons and `/permissions`. */
+export function describe(rule: SourcedRule): string {
+  if (rule.file === "") return `The rule "${rule.text}" allowed earlier in this session`;
+  const where = rule.file.startsWith("--") ? `from ${rule.file}` : `in "${rule.file}"`;
+  return `Permission rule "${rule.text}" ${where}`;
+}
+
+function callPath(call: PermissionCall, cwd: string): string | undefined {
+  const given = call.input["path"] ?? call.input["file_path"];
+  if (typeof given !== "string" || given === "") return undefined;
+  return isAbsolute(given) ? resolve(given) : resolve(cwd, given);
+}
+
+function insideWorkspace(call: PermissionCall, policy: PermissionPolicy): boolean {
+  const file = callPath(call, policy.context.cwd);
+  if (file === undefined) return false;
+  return [policy.context.cwd, ...policy.additionalDirectories].some((dir) => {
+    const path = relative(resolve(policy.context.cwd, dir), file);
+    return path !== "" && !path.startsWith("..") && !isAbsolute(path);
+  });
+}
+
+/**
+ * A rule that would allow calls like `call`, as Claude Code words them: a bash command's program
+ * and subcommand (`Bash(npm test *)`), a file edit's path from the project root
+ * (`Edit(/src/app.ts)`), otherwise the tool (`mcp__github__create_issue`). Pure.
+ */
+export function suggestRule(call: PermissionCall, workspace: string): string {
+  if (call.tool === "bash") {
+    const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+    const first = lexCommand(command).parts[0];
+    if (first === undefined) return "Bash";
+    const words = unwrapTokens(first).tokens;
+    const text = tokensText(words).split(/\s+/);
+    const [program, sub] = text;
+    if (program === undefined || program === "") return "Bash";
+    const prefix = sub !== undefined && /^[a-z][\w:.-]*$/.test(sub) ? `${program} ${sub}` : program;
+    return `Bash(${prefix} *)`;
+  }
+  if (FILE_WRITERS.has(call.tool)) {
+    const file = callPath(call, workspace);
+    if (file === undefined) return "Edit";
+    const path = relative(workspace, file);
+    return path.startsWith("..") || isAbsolute(path) ? `Edit(/${file})` : `Edit(/${path})`;
+  }
+  const names: Record<string, string> = {
+    task: "Task",
+    load_skill: "Skill",
+    todo_write: "TodoWrite",
+  };
+  return names[call.tool] ?? call.tool;
+}

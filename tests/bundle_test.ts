@@ -30,7 +30,14 @@ Deno.test("the bundle that `deno task install` puts on the PATH runs a session a
       stdout: "piped",
       stderr: "piped",
     }).output();
-  const result = await run(["-p", "append two lines", "--workspace", project]);
+  const result = await run([
+    "-p",
+    "append two lines",
+    "--allowedTools",
+    "Bash",
+    "--workspace",
+    project,
+  ]);
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   assert.equal(result.code, 0, decode(result.stderr));
   assert.equal(decode(result.stdout), "Done: ran 2 commands\n");

@@ -149,7 +149,7 @@ Deno.test("flags that only a new session takes are refused on a resume, naming t
   assert.match(result.stderr, /--effort, --system-prompt are set when a session starts/);
 });
 
-Deno.test("--permission-mode takes what rein does today and refuses what it cannot do yet", async () => {
+Deno.test("--permission-mode takes Claude Code's modes and refuses another, naming them", async () => {
   await using fake = await startFakeAnthropic({ script: echo() });
   await using ws = await tempWorkspace();
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
@@ -161,6 +161,13 @@ Deno.test("--permission-mode takes what rein does today and refuses what it cann
   const plan = await runCli(["-p", "hi", "--permission-mode", "plan", "--workspace", ws.path], {
     env,
   });
-  assert.equal(plan.code, 1);
-  assert.match(plan.stderr, /Permission mode "plan" is not available yet/);
+  assert.equal(plan.code, 0, plan.stderr);
+  const wrong = await runCli(["-p", "hi", "--permission-mode", "yolo", "--workspace", ws.path], {
+    env,
+  });
+  assert.equal(wrong.code, 1);
+  assert.match(
+    wrong.stderr,
+    /'yolo' is invalid.*default, acceptEdits, plan, dontAsk, bypassPermissions/,
+  );
 });

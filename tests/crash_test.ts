@@ -166,12 +166,28 @@ class CrashRig implements AsyncDisposable {
 
   /** Starts the headless run of the scripted session. */
   startAgent(): CliProcess {
-    return this.#spawn(["agent", "-p", "Run the commands", "--workspace", this.workspace]);
+    return this.#spawn([
+      "agent",
+      "-p",
+      "Run the commands",
+      "--allowedTools",
+      "Bash",
+      "--workspace",
+      this.workspace,
+    ]);
   }
 
   /** Reopens the latest session of the workspace and runs it to its end. */
   async resume(): Promise<CliOutput> {
-    return await this.#spawn(["agent", "--continue", "-p", "--workspace", this.workspace]).output;
+    return await this.#spawn([
+      "agent",
+      "--continue",
+      "-p",
+      "--allowedTools",
+      "Bash",
+      "--workspace",
+      this.workspace,
+    ]).output;
   }
 
   /** The complete lines of the log (a torn last line is left out). */

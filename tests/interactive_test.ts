@@ -175,7 +175,7 @@ Deno.test("answers are shown as formatted Markdown, lines streaming in as they a
 
 Deno.test("writes and edits show what changed as diff lines", async () => {
   await using fake = await startFakeAnthropic({ script });
-  await using agent = await startAgent(fake);
+  await using agent = await startAgent(fake, { args: ["--permission-mode", "acceptEdits"] });
   await waitForPrompt(agent.terminal);
   const shown = await exchange(agent.terminal, "edit please");
   assert.match(shown, /● write_file a\.txt\n.*\n {5}\+ alpha\n {5}\+ beta\n/);
@@ -258,7 +258,7 @@ Deno.test("--resume without an id lists the sessions and reopens the one chosen"
 
 Deno.test("Ctrl-C cancels a running bash call promptly and the session stays usable", async () => {
   await using fake = await startFakeAnthropic({ script });
-  await using agent = await startAgent(fake);
+  await using agent = await startAgent(fake, { args: ["--allowedTools", "Bash(sleep *)"] });
   const { terminal } = agent;
   await waitForPrompt(terminal);
   await submit(terminal, "sleep please");
@@ -372,7 +372,7 @@ Deno.test("with piped input the session prints a plain transcript of prompts and
 
 Deno.test("Ctrl-D during a running turn cancels it and leaves with exit code 0", async () => {
   await using fake = await startFakeAnthropic({ script });
-  await using agent = await startAgent(fake);
+  await using agent = await startAgent(fake, { args: ["--allowedTools", "Bash(sleep *)"] });
   await waitForPrompt(agent.terminal);
   await submit(agent.terminal, "sleep please");
   await agent.terminal.waitFor("the tool line", (s) => /^● bash sleep 30$/m.test(s.text));
@@ -382,4 +382,102 @@ Deno.test("Ctrl-D during a running turn cancels it and leaves with exit code 0",
   assert.deepEqual(log.filter((e) => e.type === "turn.ended").map((e) => e.data.reason), [
     "cancelled",
   ]);
+});
+
+/** Each prompt "mkdir N" asks for `mkdir -p dN`; after its result the model says "Done.". */
+const mkdirScript: FakeScriptFn = (request) => {
+  const prompt = lastUserText(request.body) ?? "";
+  const n = /^mkdir (\d+)$/.exec(prompt)?.[1];
+  const last = request.body?.messages.at(-1)?.content;
+  const answered = Array.isArray(last) && last.some((block) => block.type === "tool_result");
+  if (n === undefined || answered) return message("Done.");
+  return message([toolUse(`toolu_mkdir_${n}`, "bash", { command: `mkdir -p d${n}` })]);
+};
+
+/** Submit `prompt` and wait for the permission question, with the cursor at its answer line. */
+async function untilAsked(terminal: Terminal, prompt: string): Promise<Screen> {
+  await submit(terminal, prompt);
+  return await terminal.waitFor(
+    `the permission question after "${prompt}"`,
+    (s) => /Allow this bash call\?/.test(after(s, prompt) ?? "") && s.cursorLine === "❯",
+  );
+}
+
+Deno.test("the permission question is answered yes, no with a reason, and always; always holds in the next session", async () => {
+  await using fake = await startFakeAnthropic({ script: mkdirScript });
+  await using agent = await startAgent(fake);
+  const { terminal, workspace } = agent;
+  await waitForPrompt(terminal);
+
+  const asked = await untilAsked(terminal, "mkdir 1");
+  assert.match(after(asked, "mkdir 1") ?? "", /● bash mkdir -p d1/);
+  assert.match(asked.text, /2 Yes, and don't ask again for Bash\(mkdir \*\)/);
+  await submit(terminal, "1");
+  await terminal.waitFor("the prompt after yes", (s) => atPrompt(s) && /Done\./.test(s.text));
+  assert.ok((await Deno.stat(`${workspace}/d1`)).isDirectory);
+
+  await untilAsked(terminal, "mkdir 2");
+  await submit(terminal, "3 not in this repo");
+  await terminal.waitFor(
+    "the prompt after no",
+    (s) => atPrompt(s) && /Permission denied/.test(after(s, "mkdir 2") ?? ""),
+  );
+  await assert.rejects(Deno.stat(`${workspace}/d2`));
+
+  await untilAsked(terminal, "mkdir 3");
+  await submit(terminal, "2");
+  await terminal.waitFor("the prompt after always", (s) => atPrompt(s) && /Done\./.test(s.text));
+  const local = JSON.parse(await Deno.readTextFile(`${workspace}/.claude/settings.local.json`));
+  assert.deepEqual(local, { permissions: { allow: ["Bash(mkdir *)"] } });
+
+  const fourth = await exchange(terminal, "mkdir 4");
+  assert.doesNotMatch(fourth, /Allow this/);
+  assert.ok((await Deno.stat(`${workspace}/d4`)).isDirectory);
+
+  await terminal.press("C-d");
+  await agent.exitCode();
+
+  const log = await readLog(workspace);
+  const decided = log.filter((e) => e.type === "permission.decided").map((e) => e.data);
+  assert.deepEqual(decided.map((d) => [d.decision, (d.source as { kind: string }).kind]), [
+    ["allow", "user"],
+    ["deny", "user"],
+    ["allow", "user"],
+    ["allow", "session"],
+  ]);
+  assert.equal((decided[1]?.source as { reason?: string }).reason, "not in this repo");
+  const refused = log.find((e) => e.type === "tool.completed" && e.data.callId === "toolu_mkdir_2");
+  assert.match(String(refused?.data.content), /not in this repo/);
+
+  await using next = await startAgent(fake, { workspace });
+  await waitForPrompt(next.terminal);
+  const fifth = await exchange(next.terminal, "mkdir 5");
+  assert.doesNotMatch(fifth, /Allow this/);
+  assert.ok((await Deno.stat(`${workspace}/d5`)).isDirectory);
+  await next.terminal.press("C-d");
+  await next.exitCode();
+  const replay = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", workspace],
+  }).output();
+  assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+});
+
+Deno.test("Ctrl-C at the permission question denies the call and cancels the turn", async () => {
+  await using fake = await startFakeAnthropic({ script: mkdirScript });
+  await using agent = await startAgent(fake);
+  const { terminal, workspace } = agent;
+  await waitForPrompt(terminal);
+  await untilAsked(terminal, "mkdir 7");
+  await terminal.press("C-c");
+  await waitForPrompt(terminal);
+  await terminal.press("C-d");
+  await agent.exitCode();
+  const log = await readLog(workspace);
+  const decided = log.find((e) => e.type === "permission.decided");
+  assert.equal(decided?.data.decision, "deny");
+  assert.deepEqual(decided?.data.source, { kind: "user", answer: "no", cancelled: true });
+  assert.deepEqual(log.filter((e) => e.type === "turn.ended").map((e) => e.data.reason), [
+    "cancelled",
+  ]);
+  await assert.rejects(Deno.stat(`${workspace}/d7`));
 });

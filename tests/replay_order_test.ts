@@ -32,7 +32,9 @@ Deno.test("events a beforePrompt stage records replay before their prompt", asyn
   const noter: Mechanism = {
     name: "noter",
     eventTypes: ["ping.arrived"],
-    stages: { beforePrompt: () => Promise.resolve([{ type: "ping.arrived", data: { n: 1 } }]) },
+    stages: {
+      beforePrompt: () => Promise.resolve({ events: [{ type: "ping.arrived", data: { n: 1 } }] }),
+    },
   };
   await using t = await startTestSession(echo(), { mechanisms: [noter] });
   await t.session.prompt("hello", run());

@@ -21,7 +21,7 @@ Deno.test("composed stages concatenate their handlers' events in registration or
     { beforeModel: () => Promise.resolve([note("b"), note("c")]) },
   ]);
   assert.deepEqual(await stages.beforeModel(context), [note("a"), note("b"), note("c")]);
-  assert.deepEqual(await stages.beforePrompt(context, "hi"), []);
+  assert.deepEqual(await stages.beforePrompt(context, "hi"), { events: [] });
 });
 
 Deno.test("the first gate that refuses a call decides, and the events of earlier gates are kept", async () => {

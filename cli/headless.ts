@@ -378,7 +378,8 @@ class HeadlessOutput {
     if (this.#held && event.type !== "model.discarded") this.print(this.#held);
     this.#held = undefined;
     if (this.#format === "events") this.print(event);
-    if (PROGRESS.has(event.type)) this.progress.event(event);
+    const refused = event.type === "user.prompted" && event.data.refused !== undefined;
+    if (PROGRESS.has(event.type) || refused) this.progress.event(event);
     if (event.type === "model.requested") this.#asked = performance.now();
     if (event.type === "model.failed" || event.type === "model.cancelled") {
       this.#apiMs += performance.now() - this.#asked;

@@ -127,6 +127,10 @@ export class Renderer {
     const s = this.#styles;
     switch (event.type) {
       case "user.prompted":
+        if (event.data.refused !== undefined) {
+          this.line(s.yellow(`⏹ The prompt was blocked: ${event.data.refused}`));
+          break;
+        }
         this.#startBlock("input");
         this.#write(`${s.bold(`> ${event.data.text}`)}\n`);
         break;

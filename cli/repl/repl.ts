@@ -66,7 +66,9 @@ export async function runRepl(
   let lease = chosen.lease;
   const onText = (delta: string) => renderer.text(delta);
   const unsubscribe = harness.store.subscribe((event) => {
-    if (event.session === session.id && event.type !== "user.prompted") renderer.event(event);
+    // Prompts are echoed as typed; a refused one is shown with its reason.
+    const echoed = event.type === "user.prompted" && event.data.refused === undefined;
+    if (event.session === session.id && !echoed) renderer.event(event);
   });
   const runner = new Runner();
   const reader = new LineReader(io.stdinIsTerminal, working, promptHistory(harness.state));

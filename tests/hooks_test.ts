@@ -1,0 +1,177 @@
+/**
+ * Hooks end to end: real hook scripts (tests/hooks/) in a workspace's .claude/settings.json,
+ * driven by headless rein runs against the fake model, then replayed with --verify.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import {
+  type FakeScriptFn,
+  message,
+  startFakeAnthropic,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-hooks-test";
+const HOOKS = fileURLToPath(new URL("./hooks/", import.meta.url));
+const DENO = Deno.execPath();
+
+/** A hook command line as a user would write it in settings. */
+function script(name: string, ...args: string[]): string {
+  const path = `${HOOKS}${name}`;
+  const run = name.endsWith(".ts")
+    ? `"${DENO}" run --quiet --allow-env "${path}"`
+    : `bash "${path}"`;
+  return [run, ...args.map((arg) => `"${arg}"`)].join(" ");
+}
+
+async function writeSettings(workspace: string, settings: unknown): Promise<void> {
+  await Deno.mkdir(`${workspace}/.claude`, { recursive: true });
+  await Deno.writeTextFile(`${workspace}/.claude/settings.json`, JSON.stringify(settings, null, 2));
+}
+
+/** The model's n-th answer of the turn (counting its earlier answers in the request). */
+function answers(steps: ((n: number) => ReturnType<FakeScriptFn>)[]): FakeScriptFn {
+  return (request) => {
+    const n = (request.body?.messages ?? []).filter((m) => m.role === "assistant").length;
+    return (steps[n] ?? (() => message("Nothing more.")))(n);
+  };
+}
+
+Deno.test("PreToolUse hooks block rm and rewrite npm to pnpm, a Stop hook forces one continuation, and it all replays", async () => {
+  await using ws = await tempWorkspace();
+  await writeSettings(ws.path, {
+    hooks: {
+      PreToolUse: [{
+        matcher: "Bash",
+        hooks: [
+          { type: "command", command: script("block_rm.sh") },
+          { type: "command", command: script("rewrite_npm.ts") },
+        ],
+      }],
+      Stop: [{ hooks: [{ type: "command", command: script("stop_once.ts") }] }],
+    },
+  });
+  await using fake = await startFakeAnthropic({
+    script: answers([
+      () => message([toolUse("toolu_rm", "bash", { command: "rm -rf build" })]),
+      () => message([toolUse("toolu_npm", "bash", { command: "npm test" })]),
+      () => message("All done."),
+      () => message("Tests pass now."),
+    ]),
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(
+    ["-p", "clean up", "--allowedTools", "Bash", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Tests pass now.");
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+
+  const rm = log.find((e) => e.type === "tool.completed" && e.data.callId === "toolu_rm");
+  assert.equal(rm?.data.outcome, "blocked");
+  assert.match(
+    String(rm?.data.content),
+    /^Blocked by a hook: Blocked by block_rm\.sh: rm is not allowed/,
+  );
+  assert.ok(!log.some((e) => e.type === "tool.requested" && e.data.callId === "toolu_rm"));
+
+  const npm = log.find((e) => e.type === "tool.requested" && e.data.callId === "toolu_npm");
+  assert.deepEqual(npm?.data.input, { command: "pnpm test" });
+  const decided = log.find((e) => e.type === "permission.decided" && e.data.callId === "toolu_npm");
+  assert.equal((decided?.data.source as { kind: string }).kind, "hook");
+
+  const stops = log.filter((e) => e.type === "hook.ran" && e.data.hookEvent === "Stop");
+  assert.equal(stops.length, 2, "the Stop hook ran after each answer");
+  assert.match(String(stops[0]?.data.stdout), /"decision":"block"/);
+  assert.equal(stops[1]?.data.stdout, "");
+  const context = log.filter((e) => e.type === "hook.context").map((e) => e.data.text);
+  assert.deepEqual(context, [
+    "Stop hook feedback: Run the tests before stopping (you said: All done.)",
+  ]);
+  assert.equal(fake.requests.length, 4);
+
+  // The settings change after the run; replay serves what the run read.
+  await writeSettings(ws.path, {});
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("a hanging PreToolUse hook is stopped at its timeout with its processes, and decides nothing", async () => {
+  await using ws = await tempWorkspace();
+  const pidFile = `${ws.path}/hook.pid`;
+  await writeSettings(ws.path, {
+    hooks: {
+      PreToolUse: [{
+        matcher: "Write",
+        hooks: [{ type: "command", command: script("hang.sh", pidFile), timeout: 1 }],
+      }],
+    },
+  });
+  await using fake = await startFakeAnthropic({
+    script: answers([
+      () => message([toolUse("toolu_w", "write_file", { path: "a.txt", content: "a\n" })]),
+      () => message("Written."),
+    ]),
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(
+    ["-p", "write", "--permission-mode", "acceptEdits", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(await Deno.readTextFile(`${ws.path}/a.txt`), "a\n");
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  const ran = log.find((e) => e.type === "hook.ran");
+  assert.equal(ran?.data.ending, "timed_out");
+  assert.equal(ran?.data.exitCode, null);
+  const pid = Number((await Deno.readTextFile(pidFile)).trim());
+  assert.throws(() => Deno.kill(pid, "SIGCONT"), "the hung hook's process is gone");
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("a UserPromptSubmit hook that exits 2 drops the prompt before the model sees it", async () => {
+  await using ws = await tempWorkspace();
+  await writeSettings(ws.path, {
+    hooks: {
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: script("guard_prompt.sh") }] }],
+    },
+  });
+  await using fake = await startFakeAnthropic({ script: () => message("Hi.") });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(["-p", "my password is hunter2", "--workspace", ws.path], { env });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /The prompt was blocked: Prompts must not contain passwords/);
+  assert.equal(fake.requests.length, 0);
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("replay --verify fails where the recorded rules no longer allow what the run did", async () => {
+  await using ws = await tempWorkspace();
+  await using fake = await startFakeAnthropic({
+    script: answers([
+      () => message([toolUse("toolu_1", "bash", { command: "mkdir -p out" })]),
+      () => message("Made."),
+    ]),
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(
+    ["-p", "make it", "--allowedTools", "Bash(mkdir *)", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const logPath = `${ws.path}/.rein/events.jsonl`;
+  const clean = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+  // The same log with the rule taken out of its recorded flags: today's rules would ask.
+  const lines = (await Deno.readTextFile(logPath)).trimEnd().split("\n").map((l) => JSON.parse(l));
+  lines[0].data.settings.flags = {};
+  await Deno.writeTextFile(logPath, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const tampered = await runCli(["replay", "--verify", "--workspace", ws.path]);
+  assert.equal(tampered.code, 1);
+  assert.match(tampered.stdout + tampered.stderr, /diverges at seq \d+/);
+  assert.match(tampered.stdout + tampered.stderr, /permission\.decided/);
+});

@@ -33,6 +33,8 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   "load_skill",
 ]);
 
+const NO_RULES = { allow: [], ask: [], deny: [] };
+
 const FILE_WRITERS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
 
 /**
@@ -71,7 +73,8 @@ export function judgeCall(
       : { decision: "deny", source: ruleSource(rule), reason: `${describe(rule)} denies it` };
   }
   const readOnly = READ_ONLY_TOOLS.has(call.tool) ||
-    (verdict.decision === "allow" && rule === undefined);
+    (verdict.decision === "allow" && rule === undefined) ||
+    (call.tool === "bash" && decide(call, NO_RULES, policy.context).decision === "allow");
   if (mode === "plan" && !readOnly) {
     return {
       decision: "deny",

@@ -6,6 +6,8 @@
  * @module
  */
 import { decide, parseRule, type PermissionRules, type Rule } from "../core/permissions/mod.ts";
+import { judgeCall } from "../core/permissions/judge.ts";
+import type { PermissionPolicy } from "../core/permissions/policy.ts";
 
 function rules(count: number): PermissionRules {
   const texts = Array.from({ length: count }, (_, i) => {
@@ -50,5 +52,34 @@ Deno.bench("permission check: edit_file over 500 rules", () => {
     { tool: "edit_file", input: { path: "src/app/main.ts", old_string: "a", new_string: "b" } },
     RULES,
     CONTEXT,
+  );
+});
+
+/** The whole judgement the gate makes: destructive list, rules, read-only check and mode. */
+const POLICY: PermissionPolicy = {
+  rules: {
+    allow: RULES.allow.map((rule) => ({ ...rule, file: "/work/app/.claude/settings.json" })),
+    ask: RULES.ask.map((rule) => ({ ...rule, file: "/work/app/.claude/settings.json" })),
+    deny: RULES.deny.map((rule) => ({ ...rule, file: "/work/app/.claude/settings.json" })),
+  },
+  mode: "default",
+  additionalDirectories: [],
+  context: CONTEXT,
+  interactive: false,
+  settings: { other: {} },
+  diagnostics: [],
+};
+
+Deno.bench("gate judgement: bash compound command over 500 rules", () => {
+  judgeCall(
+    { tool: "bash", input: { command: "cd src && npm test -- --watch=false | tail -n 20" } },
+    POLICY,
+  );
+});
+
+Deno.bench("gate judgement: edit_file over 500 rules", () => {
+  judgeCall(
+    { tool: "edit_file", input: { path: "src/app/main.ts", old_string: "a", new_string: "b" } },
+    POLICY,
   );
 });

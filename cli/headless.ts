@@ -409,9 +409,12 @@ class HeadlessOutput {
 function describeDenial(data: PermissionDecided): string {
   const { source } = data;
   if (source.kind === "headless") {
+    const edits = data.tool === "write_file" || data.tool === "edit_file"
+      ? "--permission-mode acceptEdits, "
+      : "";
     return `Denied ${data.tool} (${data.asked ?? "it needs permission"}): a headless run cannot ` +
-      `ask. Allow it with --allowedTools "${source.suggestion}", or add "${source.suggestion}" ` +
-      "to permissions.allow in .claude/settings.json";
+      `ask. Allow it with ${edits}--allowedTools "${source.suggestion}", or add ` +
+      `"${source.suggestion}" to permissions.allow in .claude/settings.json`;
   }
   return `Denied ${data.tool}: ${data.reason}`;
 }

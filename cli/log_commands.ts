@@ -11,9 +11,15 @@ import { Renderer } from "./render/render.ts";
 import { findSession } from "./session_choice.ts";
 import { createStyles } from "./render/style.ts";
 import { foldLogged } from "./fold.ts";
+import { callReport } from "./call_report.ts";
 
 /** Fold a log, optionally only up to `at`. Reads the file; never writes it. */
-export async function foldLog(path: string, io: CommandIo, at?: number): Promise<State> {
+export async function foldLog(
+  path: string,
+  io: CommandIo,
+  at?: number,
+  onEvent?: (event: Envelope) => void,
+): Promise<State> {
   await assertLogExists(path);
   const state = initialState();
   const onNotice = (m: string) => io.stderr.write(`${m}\n`);
@@ -21,6 +27,7 @@ export async function foldLog(path: string, io: CommandIo, at?: number): Promise
     const event of readLog(path, at === undefined ? { onNotice } : { onNotice, upTo: at })
   ) {
     foldLogged(state, event, path);
+    onEvent?.(event);
   }
   return state;
 }
@@ -67,7 +74,13 @@ export async function stateCommand(
   options: { at?: number | undefined; json: boolean; session?: string | undefined },
   io: CommandIo,
 ): Promise<number> {
-  const state = await foldLog(path, io, options.at);
+  const events: Envelope[] = [];
+  const state = await foldLog(
+    path,
+    io,
+    options.at,
+    options.json ? undefined : (event) => events.push(event),
+  );
   const only = options.session === undefined ? undefined : findSession(state, options.session);
   if (options.json) {
     const shown = only === undefined ? state : {
@@ -103,6 +116,8 @@ export async function stateCommand(
         `  last seq   ${view.lastSeq}`,
       ].join("\n") + "\n",
     );
+    const calls = callReport(events.filter((event) => event.session === id));
+    if (calls.length > 0) io.stdout.write(`  calls\n${calls.join("\n")}\n`);
   }
   return 0;
 }

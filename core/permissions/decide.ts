@@ -56,8 +56,11 @@ export function decide<R extends Rule>(
     ["ask", rules.ask],
     ["allow", rules.allow],
   ];
+  // The call's file, placed once: every path rule is checked against it.
+  let file: string | undefined | null = null;
+  const fileOf = () => file === null ? (file = callPath(call, context)) : file;
   for (const [decision, list] of lists) {
-    const rule = list.find((candidate) => ruleMatches(candidate, call, decision, context));
+    const rule = list.find((candidate) => ruleMatches(candidate, call, decision, context, fileOf));
     if (rule !== undefined) return { decision, rule };
   }
   return { decision: "ask" };
@@ -68,6 +71,7 @@ function ruleMatches(
   call: PermissionCall,
   list: Verdict,
   context: PathContext,
+  fileOf: () => string | undefined,
 ): boolean {
   if (call.tool.startsWith("mcp__")) {
     const serverWide = rule.tool.split("__").length === 2;
@@ -76,7 +80,7 @@ function ruleMatches(
   if (!ruleCoversTool(rule.tool, call.tool, list)) return false;
   if (rule.specifier === undefined) return true;
   if (PATH_TOOLS.has(rule.tool)) {
-    const file = callPath(call, context);
+    const file = fileOf();
     return file !== undefined && pathRuleMatches(rule.specifier, file, context);
   }
   const name = call.tool === "task"

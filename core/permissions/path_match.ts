@@ -22,16 +22,52 @@ export interface PathContext {
  * inside it. Matching is case-sensitive; a file outside the pattern's base never matches.
  */
 export function pathRuleMatches(pattern: string, file: string, context: PathContext): boolean {
-  const { base, glob } = anchor(pattern.trim(), context);
-  if (glob === "" || glob === "/") return false;
-  const path = relativeTo(base, file);
+  const compiled = compiledOf(pattern, context);
+  if (compiled.glob === "" || compiled.glob === "/") return false;
+  const path = relativeTo(compiled.base, file);
   if (path === "" || path === ".." || path.startsWith("../") || isAbsolute(path)) return false;
-  // An anchored pattern without wildcards names one file or directory: compare, don't compile.
-  if (glob.startsWith("/") && !glob.endsWith("/") && !/[*?[\]!\\]/.test(glob)) {
-    const literal = glob.slice(1);
-    return path === literal || path.startsWith(`${literal}/`);
+  if (compiled.literal !== null) {
+    return path === compiled.literal || path.startsWith(`${compiled.literal}/`);
   }
-  return matcherOf(glob).ignores(path);
+  if (compiled.prefix !== "" && !path.startsWith(compiled.prefix)) return false;
+  return matcherOf(compiled.glob).ignores(path);
+}
+
+/** A pattern placed in a context, with what lets most files be told apart without matching. */
+interface CompiledPattern {
+  base: string;
+  glob: string;
+  /** An anchored pattern without wildcards: the one file or directory it names. */
+  literal: string | null;
+  /** An anchored pattern's whole directories before its first wildcard (`src/gen/`). */
+  prefix: string;
+}
+
+/** Patterns compiled for the last context: a call checks many rules in one context. */
+let compiledFor: { context: PathContext | null; patterns: Map<string, CompiledPattern> } = {
+  context: null,
+  patterns: new Map(),
+};
+
+function compiledOf(pattern: string, context: PathContext): CompiledPattern {
+  const same = compiledFor.context !== null && compiledFor.context.cwd === context.cwd &&
+    compiledFor.context.home === context.home &&
+    compiledFor.context.projectRoot === context.projectRoot;
+  if (!same || compiledFor.patterns.size > 10_000) {
+    compiledFor = { context: { ...context }, patterns: new Map() };
+  }
+  let compiled = compiledFor.patterns.get(pattern);
+  if (compiled === undefined) {
+    const { base, glob } = anchor(pattern.trim(), context);
+    const anchored = glob.startsWith("/");
+    const wild = glob.search(/[*?[\]!\\]/);
+    const literal = anchored && !glob.endsWith("/") && wild === -1 ? glob.slice(1) : null;
+    const head = wild === -1 ? glob : glob.slice(0, wild);
+    const prefix = anchored ? head.slice(1, head.lastIndexOf("/") + 1) : "";
+    compiled = { base, glob, literal, prefix };
+    compiledFor.patterns.set(pattern, compiled);
+  }
+  return compiled;
 }
 
 /** The last file placed under the last base: one call checks many rules against one file. */

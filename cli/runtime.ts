@@ -69,7 +69,7 @@ export async function openRuntime(options: {
   const sandbox = await resolveSandbox({
     settings: sandboxConfig.items,
     workspace,
-    readOnly: [resolve(logPath, "..")],
+    readOnly: [resolve(logPath, ".."), ...await existing(guardedPaths(workspace))],
     additionalDirectories: merged.permissions?.additionalDirectories ?? [],
     home,
     env: env.toObject(),
@@ -120,4 +120,22 @@ export async function openRuntime(options: {
     maxAttempts,
     close: () => harness.close(),
   };
+}
+
+/**
+ * What bash may not change in the workspace although it is writable: the settings that decide
+ * what the agent may do (edited through the file tools, which always ask first) and git's hooks
+ * (which would run outside the sandbox at the user's next commit).
+ */
+function guardedPaths(workspace: string): string[] {
+  return [resolve(workspace, ".claude"), resolve(workspace, ".git", "hooks")];
+}
+
+async function existing(paths: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(
+    paths.map((path) =>
+      Deno.stat(path).then((info) => info.isDirectory ? path : undefined, () => undefined)
+    ),
+  );
+  return found.filter((path): path is string => path !== undefined);
 }

@@ -108,6 +108,9 @@ export function judgeCall(
   if (readOnly) {
     return { decision: "allow", source: { kind: "read_only" }, reason: "Read-only tool" };
   }
+  if (FILE_WRITERS.has(call.tool) && editsSettings(call, policy)) {
+    return settleByMode(call, policy, "it changes the settings that decide what rein may do");
+  }
   if (mode === "acceptEdits" && FILE_WRITERS.has(call.tool) && insideWorkspace(call, policy)) {
     return {
       decision: "allow",
@@ -161,6 +164,14 @@ function insideWorkspace(call: PermissionCall, policy: PermissionPolicy): boolea
     const path = relative(resolve(policy.context.cwd, dir), file);
     return path !== "" && !path.startsWith("..") && !isAbsolute(path);
   });
+}
+
+/** Whether a file tool writes a settings file of the workspace (`.claude/settings*.json`). */
+function editsSettings(call: PermissionCall, policy: PermissionPolicy): boolean {
+  const file = callPath(call, policy.context.cwd);
+  if (file === undefined) return false;
+  const path = relative(policy.context.projectRoot, file);
+  return /^\.claude\/settings(\.local)?\.json$/.test(path);
 }
 
 /**

@@ -86,7 +86,7 @@ Deno.test("a golden with one tool input edited inside a model response fails --v
   const content = responded.data.content as Array<{ type: string; id?: string; input?: unknown }>;
   const call = content.find((b) => b.type === "tool_use");
   assert.ok(call);
-  call.input = { path: "/etc/passwd" };
+  call.input = { path: "/etc/passwd", old_string: "root", new_string: "toor" };
   const requested = lines.find((l) => l.type === "tool.requested" && l.data.callId === call.id);
   const result = await replayEdited(lines);
   assert.equal(result.code, 1);

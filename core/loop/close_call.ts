@@ -13,6 +13,8 @@ export type Closing =
   | { outcome: "not_run"; why: "superseded" }
   /** The session was forked from another one before its result was recorded. */
   | { outcome: "not_run"; why: "forked" }
+  /** The tool does not exist or the input does not fit its schema: `message` says how. */
+  | { outcome: "not_run"; why: "invalid"; message: string }
   /** A rule, a mode or a person refused it; a hook blocked it. */
   | { outcome: "denied" | "blocked"; reason: string };
 
@@ -49,6 +51,8 @@ function closingText(closing: Closing): string {
         case "forked":
           return "Not run in this session: it was forked from another session before this " +
             "call's result was recorded.";
+        case "invalid":
+          return closing.message;
       }
       break;
     case "denied":

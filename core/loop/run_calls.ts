@@ -1,5 +1,7 @@
 import type { PendingCall } from "../state/conversation.ts";
 import { closeCall } from "./close_call.ts";
+import { validateToolInput } from "../tools/schema.ts";
+import type { AnyTool } from "../tools/tool.ts";
 import type { TurnContext } from "./turn_context.ts";
 
 /**
@@ -36,6 +38,13 @@ export async function runCalls(
       continue;
     }
     await context.settle();
+    // The schema comes first (design.md §10): hooks and rules judge only calls that could run.
+    const invalid = await invalidCall(call, context.deps.pool(context.scope()).byName);
+    if (invalid !== undefined) {
+      const closed = closeCall(call, { outcome: "not_run", why: "invalid", message: invalid });
+      await context.append([context.event("tool.completed", closed)], { sync: false });
+      continue;
+    }
     const gate = await context.deps.stages.gateCall(stage, call);
     const decided = context.stamp(gate.events ?? []);
     if (!gate.run) {
@@ -69,4 +78,15 @@ export async function runCalls(
       sync: false,
     });
   }
+}
+
+/** Why a call cannot run as the model wrote it (no such tool, input off its schema), if so. */
+async function invalidCall(
+  call: PendingCall,
+  tools: ReadonlyMap<string, AnyTool>,
+): Promise<string | undefined> {
+  const tool = tools.get(call.name);
+  if (!tool) return `Unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(", ")}`;
+  const checked = await validateToolInput(tool, call.input);
+  return checked.ok ? undefined : checked.message;
 }

@@ -36,6 +36,8 @@ export interface MechanismWiring {
   transcriptPath?: string;
   /** The environment hook commands run with (without secrets). */
   hookEnv?: Record<string, string>;
+  /** The sandbox bash (and the project's hooks) run in. */
+  sandbox?: BashSandbox;
 }
 
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
@@ -45,6 +47,7 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
       workspace: wiring.workspace,
       transcriptPath: wiring.transcriptPath ?? "",
       env: wiring.hookEnv ?? {},
+      ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
     }),
     permissionsMechanism(wiring),
     recoveryMechanism,
@@ -118,6 +121,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       ...(options.ask ? { ask: options.ask } : {}),
       ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
       ...(options.hookEnv ? { hookEnv: options.hookEnv } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     }),
     ...(options.mechanisms ?? []),
   ];

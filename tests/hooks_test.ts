@@ -126,8 +126,9 @@ Deno.test("a hanging PreToolUse hook is stopped at its timeout with its processe
   const ran = log.find((e) => e.type === "hook.ran");
   assert.equal(ran?.data.ending, "timed_out");
   assert.equal(ran?.data.exitCode, null);
-  const pid = Number((await Deno.readTextFile(pidFile)).trim());
-  assert.throws(() => Deno.kill(pid, "SIGCONT"), "the hung hook's process is gone");
+  assert.ok(await Deno.stat(pidFile), "the hook ran");
+  const left = await new Deno.Command("pgrep", { args: ["-f", pidFile] }).output();
+  assert.equal(new TextDecoder().decode(left.stdout), "", "the hung hook's processes are gone");
   const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
@@ -174,4 +175,44 @@ Deno.test("replay --verify fails where the recorded rules no longer allow what t
   assert.equal(tampered.code, 1);
   assert.match(tampered.stdout + tampered.stderr, /diverges at seq \d+/);
   assert.match(tampered.stdout + tampered.stderr, /permission\.decided/);
+});
+
+Deno.test("the project's hooks run in the sandbox; the person's own hooks from ~/.claude do not", async () => {
+  if (!(await new Deno.Command("bwrap", { args: ["--version"] }).output().catch(() => null))) {
+    return;
+  }
+  await using ws = await tempWorkspace();
+  await using elsewhere = await tempWorkspace();
+  const home = `${elsewhere.path}/home`;
+  await Deno.mkdir(`${home}/.claude`, { recursive: true });
+  const touch = (name: string) => ({
+    hooks: [{ type: "command", command: `touch "${elsewhere.path}/${name}"` }],
+  });
+  await Deno.writeTextFile(
+    `${home}/.claude/settings.json`,
+    JSON.stringify({ hooks: { UserPromptSubmit: [touch("from-user-hook")] } }),
+  );
+  await writeSettings(ws.path, { hooks: { UserPromptSubmit: [touch("from-project-hook")] } });
+  await using fake = await startFakeAnthropic({ script: () => message("Hi.") });
+  // Another home for the user's settings; Deno's cache stays where it is.
+  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+  const env = {
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_API_KEY: KEY,
+    HOME: home,
+    DENO_DIR: denoDir,
+  };
+  const run = await runCli(["-p", "hello", "--workspace", ws.path], { env });
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(await Deno.stat(`${elsewhere.path}/from-user-hook`));
+  await assert.rejects(Deno.stat(`${elsewhere.path}/from-project-hook`));
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  const project = log.find((e) =>
+    e.type === "hook.ran" && String(e.data.command).includes("project")
+  );
+  assert.match(
+    String(project?.data.stderr),
+    /Read-only file system|Permission denied|No such file/,
+    JSON.stringify(project),
+  );
 });

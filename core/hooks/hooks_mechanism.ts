@@ -1,7 +1,8 @@
-import type { HookRan, ReinEvent } from "../../events/event_types.ts";
+import type { HookRan, ReinEvent, SettingsSnapshot } from "../../events/event_types.ts";
 import type { GateDecision, PromptStage, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
-import { recordedSettings } from "../settings/recorded_settings.ts";
+import { type RecordedSettings, recordedSettings } from "../settings/recorded_settings.ts";
+import type { BashSandbox } from "../tools/bash.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import { lastAssistantText } from "../state/conversation.ts";
 import { agentOf } from "../state/sessions.ts";
@@ -24,6 +25,11 @@ export interface HooksOptions {
   transcriptPath: string;
   /** The environment hook commands run with (secrets removed by the caller). */
   env: Record<string, string>;
+  /**
+   * The sandbox bash runs in: hooks from the project's files (`.claude/settings*.json`, which a
+   * cloned repository brings) run in it too; the person's own (`~/.claude`, `--settings`) do not.
+   */
+  sandbox?: BashSandbox;
 }
 
 /**
@@ -73,6 +79,7 @@ async function runSelected(
   const recorded = recordedSettings(view.settings);
   const selected = selectHooks(recorded.settings.hooks, data.event, matchValue);
   if (selected.length === 0) return undefined;
+  const trusted = personalCommands(view.settings, recorded);
   const hookEvent = data.event;
   const ids = callId === undefined ? {} : { callId };
   await context.record([{
@@ -98,6 +105,9 @@ async function runSelected(
           projectDir: options.workspace,
           timeoutMs: hook.timeoutMs,
           signal: context.signal,
+          ...(options.sandbox && !trusted.has(hook.command)
+            ? { argv: (args: readonly string[]) => options.sandbox!.argv(args, []) }
+            : {}),
         });
         return {
           hookEvent,
@@ -112,6 +122,19 @@ async function runSelected(
   ));
   await context.record(runs.map((data) => ({ type: "hook.ran", data })));
   return { runs, verdict: verdictOf(runs) };
+}
+
+/** Hook commands from the person's own settings (user scope, `--settings`), not the project's. */
+function personalCommands(snapshot: SettingsSnapshot, recorded: RecordedSettings): Set<string> {
+  const commands = new Set<string>();
+  recorded.files.forEach((file, index) => {
+    const scope = snapshot.sources[index]?.scope;
+    if (scope !== "user" && scope !== "cli") return;
+    for (const matchers of Object.values(file.settings.hooks ?? {})) {
+      for (const matcher of matchers) for (const hook of matcher.hooks) commands.add(hook.command);
+    }
+  });
+  return commands;
 }
 
 /** The combined verdict of recorded runs, as the run decided it. Pure. */

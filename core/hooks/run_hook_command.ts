@@ -34,6 +34,11 @@ export interface HookCommandOptions {
   timeoutMs: number;
   /** Aborting kills the command. */
   signal?: AbortSignal;
+  /**
+   * The command line, program first, that runs bash with `bashArgs` (a sandbox's); absent:
+   * bash itself.
+   */
+  argv?: (bashArgs: readonly string[]) => string[];
 }
 
 /**
@@ -56,8 +61,10 @@ export async function runHookCommand(options: HookCommandOptions): Promise<HookR
   try {
     // detached: true makes bash call setsid(), so it leads a process group that killGroup
     // reaches in full; Ctrl-C in rein's terminal does not reach it either.
-    child = new Deno.Command("bash", {
-      args: ["-c", options.command],
+    const [program, ...args] = options.argv?.(["-c", options.command]) ??
+      ["bash", "-c", options.command];
+    child = new Deno.Command(program as string, {
+      args,
       cwd: options.cwd,
       env: { ...options.env, CLAUDE_PROJECT_DIR: options.projectDir },
       clearEnv: true,

@@ -1,0 +1,84 @@
+/**
+ * What the launcher needs from a `rein` command line, read without commander. Zero imports: the
+ * launcher must start fast.
+ *
+ * @module
+ */
+
+/** Commands that only read (the agent's permissions are not needed). */
+const READ_ONLY_COMMANDS = new Set(["state", "replay", "sessions", "help"]);
+/** Flags that print and exit when they come first. */
+const READ_ONLY_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
+
+/** A launcher command line, split into the launcher's part and the agent's. */
+export interface LaunchArgs {
+  /** `--entry PATH`, when the launcher's first arguments give it: the module to start. */
+  entry: string | undefined;
+  /** Whether the command only reads: state, replay, sessions, help, version. */
+  readOnly: boolean;
+  /** Whether `--show-permissions` was given: print the flags instead of starting rein. */
+  showPermissions: boolean;
+  /** The last `--workspace` given, as given. */
+  workspace: string | undefined;
+  /** The last `--log` given, as given. */
+  log: string | undefined;
+  /** The arguments for rein: all but `--entry PATH` and `--show-permissions`. */
+  args: string[];
+}
+
+/**
+ * Split `argv` (without the program name). Options are read as commander reads them where it
+ * matters here: `--workspace DIR` or `--workspace=DIR`, the last one winning, and nothing after
+ * `--`. A misreading cannot widen the agent's access: the agent resolves its own workspace and log,
+ * and one outside what the launcher allowed fails with `NotCapable`. Pure.
+ */
+export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
+  let rest = [...argv];
+  let entry: string | undefined;
+  if (rest[0] === "--entry" && rest[1] !== undefined) {
+    entry = rest[1];
+    rest = rest.slice(2);
+  }
+  const end = rest.indexOf("--");
+  const options = end === -1 ? rest : rest.slice(0, end);
+  const showPermissions = options.includes("--show-permissions");
+  const args = showPermissions ? rest.filter((arg) => arg !== "--show-permissions") : rest;
+  const first = args[0] ?? "";
+  return {
+    entry,
+    readOnly: READ_ONLY_COMMANDS.has(first) || READ_ONLY_FLAGS.has(first),
+    showPermissions,
+    workspace: lastValue(options, "--workspace"),
+    log: lastValue(options, "--log"),
+    args,
+  };
+}
+
+/** The value of the last `name VALUE` or `name=VALUE` in `options`. Pure. */
+function lastValue(options: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < options.length; i++) {
+    const option = options[i] ?? "";
+    if (option === name && options[i + 1] !== undefined) value = options[++i];
+    else if (option.startsWith(`${name}=`)) value = option.slice(name.length + 1);
+  }
+  return value;
+}
+
+/**
+ * `path` resolved against the absolute directory `base` and normalized, as `resolve(base, path)`
+ * of node:path does on POSIX. Pure.
+ */
+export function resolvePath(base: string, path: string): string {
+  const parts: string[] = [];
+  for (const part of (path.startsWith("/") ? path : `${base}/${path}`).split("/")) {
+    if (part === "..") parts.pop();
+    else if (part !== "" && part !== ".") parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** The directory of an absolute, normalized `path`. Pure. */
+export function parentOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
+}

@@ -1,0 +1,105 @@
+/**
+ * The Deno permission flags the agent runs under, as a pure function of what it may touch. Zero
+ * imports: the launcher that uses it must start fast.
+ *
+ * @module
+ */
+
+/**
+ * Programs the agent starts itself: bash for the bash tool and for hooks (and apiKeyHelper, as it
+ * lands), bwrap for the bash sandbox, setpriv for the unconfined bash's supervisor, rg for grep.
+ */
+export const AGENT_PROGRAMS: readonly string[] = ["bash", "bwrap", "setpriv", "rg"];
+
+/** The model endpoint when ANTHROPIC_BASE_URL is unset or empty (as the SDK defaults). */
+export const DEFAULT_BASE_URL = "https://api.anthropic.com";
+
+/**
+ * Flags of the read-only commands (state, replay, sessions, help): read anything (a log can be
+ * anywhere), and only the two variables they read.
+ */
+export const READ_ONLY_PERMISSIONS: readonly string[] = [
+  "--allow-read",
+  "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+  "--no-prompt",
+];
+
+/**
+ * Variables Deno passes to a child only under unrestricted `--allow-run` (it matches the
+ * prefixes case-insensitively).
+ */
+const LOADER_VARIABLE = /^(LD_|DYLD_)/i;
+
+/** What the agent may touch. */
+export interface AgentAccess {
+  /** Paths it reads and writes: the workspace (with `.rein/`), the log's directory, temp. */
+  readWrite: readonly string[];
+  /** Paths it only reads: the user's `~/.claude`. */
+  read: readonly string[];
+  /** ANTHROPIC_BASE_URL as set, if set. */
+  baseUrl: string | undefined;
+  /** The environment the agent starts with. */
+  env: Readonly<Record<string, string>>;
+}
+
+/**
+ * The permission flags of the agent: read and write `readWrite`, read `read`, net only to the
+ * model's host, run only {@link AGENT_PROGRAMS}, no prompts (a missing permission throws
+ * `NotCapable`), and every variable: the agent reads them all, as the bash tool and hooks rebuild
+ * the environment of their commands from it (minus secrets, whose values it reads to redact them).
+ * When a loader variable (`LD_*`, `DYLD_*`) is set, Deno refuses to start a program under a
+ * narrowed `--allow-run`, so run is unrestricted then; `notices` says so. Pure; throws when a
+ * path contains a comma, which a Deno flag list cannot hold.
+ */
+export function agentPermissions(access: AgentAccess): { flags: string[]; notices: string[] } {
+  const notices: string[] = [];
+  const readWrite = unique(access.readWrite);
+  const read = unique([...readWrite, ...access.read]);
+  const host = modelHost(access.baseUrl);
+  const loader = Object.keys(access.env).filter((name) => LOADER_VARIABLE.test(name)).sort();
+  if (loader.length > 0) {
+    notices.push(
+      `rein: ${loader.join(", ")} ${loader.length === 1 ? "is" : "are"} set, and Deno passes ` +
+        "loader variables to programs only with unrestricted --allow-run: the agent may start " +
+        "any program",
+    );
+  }
+  const flags = [
+    `--allow-read=${pathList(read)}`,
+    `--allow-write=${pathList(readWrite)}`,
+    ...(host ? [`--allow-net=${host}`] : []),
+    "--allow-env",
+    loader.length > 0 ? "--allow-run" : `--allow-run=${AGENT_PROGRAMS.join(",")}`,
+    "--no-prompt",
+  ];
+  return { flags, notices };
+}
+
+/**
+ * The `--allow-net` entry of the model endpoint: its host, with the port when the URL gives one;
+ * undefined for a URL that does not parse (the SDK then reports it). Pure.
+ */
+export function modelHost(baseUrl: string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl || DEFAULT_BASE_URL);
+  } catch {
+    return undefined;
+  }
+  return url.port ? url.host : url.hostname;
+}
+
+function pathList(paths: readonly string[]): string {
+  const comma = paths.find((path) => path.includes(","));
+  if (comma !== undefined) {
+    throw new Error(
+      `Cannot confine the agent: a Deno permission flag cannot name a path with a comma: ` +
+        `"${comma}"`,
+    );
+  }
+  return paths.join(",");
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}

@@ -1,0 +1,84 @@
+/**
+ * How the launcher starts rein: the `deno` arguments, computed from the command line, the
+ * environment and where it was started. Zero imports beyond the launcher's own helpers.
+ *
+ * @module
+ */
+import { parentOf, parseLaunchArgs, resolvePath } from "./_launch_args.ts";
+import { agentPermissions, READ_ONLY_PERMISSIONS } from "./_launch_flags.ts";
+
+/** V8 flags of the agent process (a small young generation: less memory, no slower here). */
+const V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
+
+/** Where and how the launcher runs. */
+export interface LaunchContext {
+  /** The launcher's arguments (without the program name). */
+  argv: readonly string[];
+  /** Its environment, which the agent inherits. */
+  env: Readonly<Record<string, string>>;
+  /** Its working directory, which the agent inherits. */
+  cwd: string;
+  /** The repository root: `cli/main.ts` and `deno.json` are in it. */
+  root: string;
+  /** The real path of an existing `path`; undefined when it does not exist. */
+  realPath(path: string): string | undefined;
+}
+
+/** What the launcher does. */
+export interface LaunchPlan {
+  /** The permission flags rein gets (what `--show-permissions` prints). */
+  permissions: string[];
+  /** Whether to print {@link permissions} and exit instead of starting rein. */
+  showPermissions: boolean;
+  /** The arguments of `deno` that start rein. */
+  denoArgs: string[];
+  /** Lines for stderr before rein starts. */
+  notices: string[];
+}
+
+/**
+ * Plan a launch. The agent gets read and write access to its workspace (computed as
+ * cli/paths.ts does: `--workspace` against REIN_CALLER_DIR, else the working directory), to the
+ * directory of a `--log` and to the temp directory (the bash tool's script files), read access to
+ * `~/.claude`, and the rest of {@link agentPermissions}; each path both as named and, when it
+ * exists and differs, as its real path. The read-only commands get
+ * {@link READ_ONLY_PERMISSIONS}. `--entry PATH` (relative to the root) starts a self-contained
+ * module, the bundle, without a config file; otherwise `cli/main.ts` runs with the root's
+ * `deno.json`. Pure but for `context.realPath`; throws what {@link agentPermissions} throws.
+ */
+export function planLaunch(context: LaunchContext): LaunchPlan {
+  const { env, root } = context;
+  const parsed = parseLaunchArgs(context.argv);
+  const entry = parsed.entry === undefined
+    ? `${root}/cli/main.ts`
+    : resolvePath(root, parsed.entry);
+  const config = parsed.entry === undefined ? ["--config", `${root}/deno.json`] : ["--no-config"];
+  let permissions = [...READ_ONLY_PERMISSIONS];
+  const notices: string[] = [];
+  if (!parsed.readOnly) {
+    const named = (path: string) => {
+      const real = context.realPath(path);
+      return real === undefined || real === path ? [path] : [path, real];
+    };
+    const caller = env.REIN_CALLER_DIR || context.cwd;
+    const home = env.HOME ?? "";
+    const granted = agentPermissions({
+      readWrite: [
+        ...named(resolvePath(caller, parsed.workspace ?? ".")),
+        ...(parsed.log === undefined ? [] : named(parentOf(resolvePath(caller, parsed.log)))),
+        ...named(resolvePath(context.cwd, env.TMPDIR || "/tmp")),
+      ],
+      read: home.startsWith("/") ? named(resolvePath(home, ".claude")) : [],
+      baseUrl: env.ANTHROPIC_BASE_URL,
+      env,
+    });
+    permissions = granted.flags;
+    notices.push(...granted.notices);
+  }
+  return {
+    permissions,
+    showPermissions: parsed.showPermissions,
+    denoArgs: ["run", "--quiet", V8_FLAGS, ...config, ...permissions, entry, ...parsed.args],
+    notices,
+  };
+}

@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { join, resolve } from "node:path";
+import fc from "fast-check";
+import { parentOf, parseLaunchArgs, resolvePath } from "./_launch_args.ts";
+import { agentPermissions, modelHost } from "./_launch_flags.ts";
+import { planLaunch } from "./_launch_plan.ts";
+import { defaultLogPath, resolveWorkspace, userPath } from "./paths.ts";
+
+const ENV = {
+  HOME: "/home/ada",
+  PATH: "/usr/bin:/bin",
+  LANG: "C.UTF-8",
+  ANTHROPIC_API_KEY: "sk-ant-test",
+  ANTHROPIC_LOG: "debug",
+  REIN_MAX_RETRIES: "2",
+  GITHUB_TOKEN: "ghp_0123456789abcdef",
+  CLAUDE_CODE_MAX_RETRIES: "3",
+  CLAUDE_CODE_USE_BEDROCK: "1",
+};
+
+Deno.test("the agent reads and writes its paths, reads the others, and reaches only the model host", () => {
+  const { flags, notices } = agentPermissions({
+    readWrite: ["/work/app", "/tmp"],
+    read: ["/home/ada/.claude"],
+    baseUrl: "http://127.0.0.1:8080",
+    env: ENV,
+  });
+  assert.deepEqual(flags, [
+    "--allow-read=/work/app,/tmp,/home/ada/.claude",
+    "--allow-write=/work/app,/tmp",
+    "--allow-net=127.0.0.1:8080",
+    "--allow-env",
+    "--allow-run=bash,bwrap,setpriv,rg",
+    "--no-prompt",
+  ]);
+  assert.deepEqual(notices, []);
+});
+
+Deno.test("the model host is the endpoint's host, with its port only when the URL gives one", () => {
+  assert.equal(modelHost(undefined), "api.anthropic.com");
+  assert.equal(modelHost(""), "api.anthropic.com");
+  assert.equal(modelHost("http://127.0.0.1:8080"), "127.0.0.1:8080");
+  assert.equal(modelHost("https://gateway.corp.example/anthropic/"), "gateway.corp.example");
+  assert.equal(modelHost("https://gateway.corp.example:443"), "gateway.corp.example");
+  assert.equal(modelHost("http://[::1]:9000"), "[::1]:9000");
+  assert.equal(modelHost("not a url"), undefined);
+});
+
+Deno.test("an endpoint that does not parse gets no net access at all", () => {
+  const { flags } = agentPermissions({ readWrite: ["/w"], read: [], baseUrl: "::", env: {} });
+  assert.ok(!flags.some((flag) => flag.startsWith("--allow-net")), flags.join(" "));
+});
+
+Deno.test("a loader variable lifts the run restriction, and says so", () => {
+  const { flags, notices } = agentPermissions({
+    readWrite: ["/w"],
+    read: [],
+    baseUrl: undefined,
+    env: { LD_LIBRARY_PATH: "/opt/lib" },
+  });
+  assert.ok(flags.includes("--allow-run"), flags.join(" "));
+  assert.match(notices[0] ?? "", /LD_LIBRARY_PATH is set.*unrestricted --allow-run/);
+});
+
+Deno.test("a path with a comma is refused: a Deno flag list cannot name it", () => {
+  assert.throws(
+    () => agentPermissions({ readWrite: ["/work/a,b"], read: [], baseUrl: undefined, env: {} }),
+    /Cannot confine the agent: a Deno permission flag cannot name a path with a comma: "\/work\/a,b"/,
+  );
+});
+
+Deno.test("the launcher reads --workspace and --log as commander does, and keeps its own flags", () => {
+  assert.deepEqual(
+    parseLaunchArgs(["--entry", "dist/rein.js", "-p", "hi", "--workspace", "a", "--workspace=b"]),
+    {
+      entry: "dist/rein.js",
+      readOnly: false,
+      showPermissions: false,
+      workspace: "b",
+      log: undefined,
+      args: ["-p", "hi", "--workspace", "a", "--workspace=b"],
+    },
+  );
+  const shown = parseLaunchArgs(["agent", "--show-permissions", "--log", "l.jsonl"]);
+  assert.equal(shown.showPermissions, true);
+  assert.equal(shown.log, "l.jsonl");
+  assert.deepEqual(shown.args, ["agent", "--log", "l.jsonl"]);
+  const afterDashes = parseLaunchArgs(["-p", "--", "--workspace", "x", "--show-permissions"]);
+  assert.equal(afterDashes.workspace, undefined);
+  assert.equal(afterDashes.showPermissions, false);
+  for (const args of [["state"], ["replay", "x.jsonl"], ["sessions"], ["--help"], ["-V"]]) {
+    assert.equal(parseLaunchArgs(args).readOnly, true, args.join(" "));
+  }
+  for (const args of [[], ["agent"], ["fix the state of the tests"], ["-p", "state"]]) {
+    assert.equal(parseLaunchArgs(args).readOnly, false, args.join(" "));
+  }
+});
+
+Deno.test("resolvePath agrees with node:path resolve", () => {
+  const segment = fc.constantFrom("a", "b", ".", "..", "", "c d");
+  const path = fc.array(segment, { maxLength: 6 }).map((parts) => parts.join("/"));
+  fc.assert(fc.property(path, path, fc.boolean(), (base, rel, absolute) => {
+    const dir = resolve("/", base);
+    const given = absolute ? `/${rel}` : rel;
+    assert.equal(resolvePath(dir, given), resolve(dir, given));
+    assert.equal(parentOf(resolve(dir, given)), resolve(dir, given, ".."));
+  }));
+});
+
+Deno.test("the workspace and log the launcher allows are the ones cli/paths.ts resolves", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-" }));
+  try {
+    await Deno.mkdir(join(base, "real", "project"), { recursive: true });
+    await Deno.symlink(join(base, "real"), join(base, "link"));
+    const cases = [
+      { caller: join(base, "link"), workspace: "project", log: "logs/run.jsonl" },
+      { caller: base, workspace: "link/project/../project", log: undefined },
+      { caller: join(base, "real", "project"), workspace: undefined, log: "../x.jsonl" },
+    ];
+    for (const { caller, workspace, log } of cases) {
+      const env = { REIN_CALLER_DIR: caller, HOME: base, TMPDIR: base };
+      const argv = [
+        "-p",
+        "hi",
+        ...(workspace ? ["--workspace", workspace] : []),
+        ...(log ? ["--log", log] : []),
+      ];
+      const plan = planLaunch({ argv, env, cwd: "/", root: "/rein", realPath });
+      const allowed = (plan.permissions.find((f) => f.startsWith("--allow-write=")) ?? "")
+        .slice("--allow-write=".length).split(",");
+      const runtimeEnv = {
+        get: (name: string) => env[name as keyof typeof env],
+        toObject: () => env,
+      };
+      const resolved = resolveWorkspace(workspace, runtimeEnv, "/");
+      const logPath = log ? userPath(log, runtimeEnv, "/") : defaultLogPath(resolved);
+      assert.ok(allowed.includes(resolved), `${resolved} not in ${allowed}`);
+      assert.ok(
+        allowed.some((dir) => logPath.startsWith(`${dir}/`)),
+        `${logPath} not in ${allowed}`,
+      );
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("a launch starts cli/main.ts with the root's config, or an --entry without one", () => {
+  const context = { env: { HOME: "/h" }, cwd: "/w", root: "/rein", realPath: () => undefined };
+  const source = planLaunch({ ...context, argv: ["-p", "hi"] });
+  assert.deepEqual(source.denoArgs, [
+    "run",
+    "--quiet",
+    "--v8-flags=--max-semi-space-size=1",
+    "--config",
+    "/rein/deno.json",
+    ...source.permissions,
+    "/rein/cli/main.ts",
+    "-p",
+    "hi",
+  ]);
+  assert.deepEqual(source.permissions.slice(0, 2), [
+    "--allow-read=/w,/tmp,/h/.claude",
+    "--allow-write=/w,/tmp",
+  ]);
+  const bundle = planLaunch({ ...context, argv: ["--entry", "dist/rein.js", "state"] });
+  assert.deepEqual(bundle.denoArgs, [
+    "run",
+    "--quiet",
+    "--v8-flags=--max-semi-space-size=1",
+    "--no-config",
+    "--allow-read",
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+    "--no-prompt",
+    "/rein/dist/rein.js",
+    "state",
+  ]);
+});
+
+function realPath(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -70,6 +70,7 @@ export async function runHeadless(
     });
     result = await active.done;
     if (result === null) output.progress.line(`Nothing to continue in session ${session.id}`);
+    await session.end("other", new AbortController().signal);
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);
     output.close();
@@ -143,6 +144,7 @@ export async function runStreamInput(
       code = output.finish(await active.done);
     }
     await reading;
+    await session.end("other", new AbortController().signal);
   } finally {
     output.close();
   }

@@ -113,6 +113,7 @@ Deno.test("--output-format events prints each event as it is appended, then the 
     "model.requested",
     "model.responded",
     "turn.ended",
+    "session.ended",
   ]);
   assert.equal(lines.at(-1).type, "result");
 });

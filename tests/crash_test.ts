@@ -264,7 +264,8 @@ async function assertRecovered(
   assert.deepEqual(events.map((e) => e.seq), range(events.length));
   assert.equal(eventsOf(events, "session.started").length, 1);
   assert.deepEqual(eventsOf(events, "session.resumed").map((e) => e.data.how), ["continue"]);
-  const last = events.at(-1);
+  assert.deepEqual(events.at(-1)?.type, "session.ended", "the resumed run ended the session");
+  const last = events.at(-2);
   assert.equal(last?.type, "turn.ended");
   assert.equal(last.data.reason, "completed");
 

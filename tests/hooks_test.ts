@@ -216,3 +216,30 @@ Deno.test("the project's hooks run in the sandbox; the person's own hooks from ~
     JSON.stringify(project),
   );
 });
+
+Deno.test("SessionStart adds context before the first prompt and SessionEnd runs when the run ends; both replay", async () => {
+  await using ws = await tempWorkspace();
+  const ended = `${ws.path}/ended.json`;
+  await writeSettings(ws.path, {
+    hooks: {
+      SessionStart: [{
+        matcher: "startup",
+        hooks: [{ type: "command", command: script("session_context.ts") }],
+      }],
+      SessionEnd: [{ hooks: [{ type: "command", command: `cat > "${ended}"` }] }],
+    },
+  });
+  await using fake = await startFakeAnthropic({ script: () => message("Hi.") });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(["-p", "hello", "--workspace", ws.path], { env });
+  assert.equal(run.code, 0, run.stderr);
+  const first = fake.requests[0]?.body?.messages[0]?.content;
+  assert.match(JSON.stringify(first), /Session [0-9a-f-]+ \(startup\)/);
+  const input = JSON.parse(await Deno.readTextFile(ended));
+  assert.equal(input.hook_event_name, "SessionEnd");
+  assert.equal(input.reason, "other");
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  assert.equal(log.at(-1)?.type, "session.ended");
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

@@ -208,6 +208,7 @@ export class Renderer {
         this.line(s.dim(`— permission mode: ${event.data.mode}`));
         break;
       case "session.started":
+      case "session.ended":
       case "turn.started":
       case "model.requested":
       case "model.cancelled":

@@ -196,6 +196,7 @@ export async function runRepl(
             ...newSessionSetup(runtime, model, maxTokens, crypto.randomUUID()),
             ...sessionOptionsOf(session.view),
           };
+          await session.end("clear", new AbortController().signal);
           const next = await claim(runtime, setup.id);
           lease.release();
           lease = next;
@@ -206,6 +207,7 @@ export async function runRepl(
       }
       await run((run) => session.prompt(input, run));
     }
+    await session.end("prompt_input_exit", new AbortController().signal);
   } finally {
     Deno.removeSignalListener("SIGINT", interrupt);
     lease.release();

@@ -54,6 +54,10 @@ export function hooksMechanism(options: HooksOptions): Mechanism {
         reply.stopReason === "max_tokens"
           ? Promise.resolve({ events: [], continueTurn: false })
           : onStop(context, continued, options),
+      sessionEnding: async (context, reason) => {
+        await runSelected(context, { event: "SessionEnd", reason }, undefined, options);
+        return [];
+      },
     },
   };
 }

@@ -1,4 +1,9 @@
-import type { NewEvent, SessionStarted, SettingsSnapshot } from "../../events/event_types.ts";
+import type {
+  NewEvent,
+  SessionEnded,
+  SessionStarted,
+  SettingsSnapshot,
+} from "../../events/event_types.ts";
 import { awaitsModel, lastAssistantText } from "../state/conversation.ts";
 import type { AgentView, SessionView } from "../state/sessions.ts";
 import { closeCall } from "./close_call.ts";
@@ -95,6 +100,19 @@ export class AgentLoop {
     const context = this.#context;
     await context.append([context.event("model.switched", { model, maxTokens, from })], {
       sync: false,
+    });
+  }
+
+  /**
+   * End the session for this agent (the person left or cleared it, a headless run finished):
+   * the mechanisms' last events (SessionEnd hooks), then `session.ended`, flushed.
+   */
+  async end(reason: SessionEnded["reason"], signal: AbortSignal): Promise<void> {
+    const context = this.#context;
+    await context.settle();
+    const last = await context.deps.stages.sessionEnding(context.stage(signal), reason);
+    await context.append([...context.stamp(last), context.event("session.ended", { reason })], {
+      sync: true,
     });
   }
 

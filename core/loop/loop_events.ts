@@ -9,6 +9,7 @@ import type { EventType } from "../../events/event_types.ts";
 export const LOOP_EVENT_TYPES: ReadonlySet<string> = new Set<EventType>([
   "session.started",
   "session.resumed",
+  "session.ended",
   "turn.started",
   "turn.ended",
   "model.requested",

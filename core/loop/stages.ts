@@ -1,4 +1,10 @@
-import type { EventPayloads, EventType, ModelFailed, ReinEvent } from "../../events/event_types.ts";
+import type {
+  EventPayloads,
+  EventType,
+  ModelFailed,
+  ReinEvent,
+  SessionEnded,
+} from "../../events/event_types.ts";
 import type { ModelReply } from "../effects/model_client.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import type { State } from "../state/state.ts";
@@ -81,6 +87,8 @@ export interface StageHandlers {
   afterCall?(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
   /** The turn ended: events after its end (memory extraction, idle behaviour). */
   turnEnded?(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
+  /** The session is ending (the person left, cleared it, or a headless run finished). */
+  sessionEnding?(context: StageContext, reason: SessionEnded["reason"]): Promise<ReinEvent[]>;
 }
 
 /** The stages as the loop calls them: every mechanism's handlers, composed in order. */
@@ -96,6 +104,7 @@ export interface Stages {
   gateCall(context: StageContext, call: PendingCall): Promise<GateDecision>;
   afterCall(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
   turnEnded(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
+  sessionEnding(context: StageContext, reason: SessionEnded["reason"]): Promise<ReinEvent[]>;
 }
 
 /**
@@ -130,6 +139,7 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     modelFailed: (context, failure) => each((h) => h.modelFailed, context, failure),
     afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
     turnEnded: (context, result) => each((h) => h.turnEnded, context, result),
+    sessionEnding: (context, reason) => each((h) => h.sessionEnding, context, reason),
     async afterModel(context, reply, continued) {
       const events: ReinEvent[] = [];
       let continueTurn = false;

@@ -103,7 +103,7 @@ export class AgentTape {
       const event = this.events[i] as Envelope;
       if (
         event.type === "user.prompted" || event.type === "session.resumed" ||
-        event.type === "session.started" ||
+        event.type === "session.started" || event.type === "session.ended" ||
         (event.type === "model.switched" && event.data.reason === undefined)
       ) return event;
       if (LOOP_TYPES.has(event.type)) return undefined;

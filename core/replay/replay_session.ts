@@ -255,6 +255,10 @@ export async function replaySession(
         const loop = loops.get(agent) ?? live.openSession(input.session, agent);
         loops.set(agent, loop);
         await loop.prompt(input.data.text, { ...runOptions, ...tape.limitsAfter(input) });
+      } else if (input?.type === "session.ended" && loops.size > 0) {
+        const loop = loops.get(agent) ?? live.openSession(input.session, agent);
+        loops.set(agent, loop);
+        await loop.end(input.data.reason, controller.signal);
       } else if (input?.type === "model.switched" && loops.size > 0) {
         const loop = loops.get(agent) ?? live.openSession(input.session, agent);
         loops.set(agent, loop);

@@ -106,6 +106,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "model.switched":
     case "turn.started":
     case "turn.ended":
+    case "session.ended":
     case "permission.decided":
     case "permission.mode_changed":
     case "hook.started":

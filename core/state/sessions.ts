@@ -189,6 +189,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "model.discarded":
     case "tool.requested":
     case "tool.completed":
+    case "session.ended":
     case "permission.decided":
     case "permission.mode_changed":
     case "hook.started":

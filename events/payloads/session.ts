@@ -54,6 +54,11 @@ export interface SessionResumed {
   settings?: SettingsSnapshot;
 }
 
+/** Why a session ended, in Claude Code's SessionEnd terms. */
+export interface SessionEnded {
+  reason: "clear" | "logout" | "prompt_input_exit" | "other";
+}
+
 export interface UserPrompted {
   text: string;
   /** Why the prompt was refused before its turn (a UserPromptSubmit hook blocked it). */
@@ -82,6 +87,7 @@ export interface TurnEnded {
 export interface SessionEvents {
   "session.started": SessionStarted;
   "session.resumed": SessionResumed;
+  "session.ended": SessionEnded;
   "user.prompted": UserPrompted;
   "turn.started": TurnStarted;
   "turn.ended": TurnEnded;
@@ -91,6 +97,7 @@ export interface SessionEvents {
 export const SESSION_EVENTS: EventTable<SessionEvents> = {
   "session.started": true,
   "session.resumed": true,
+  "session.ended": true,
   "user.prompted": true,
   "turn.started": true,
   "turn.ended": true,

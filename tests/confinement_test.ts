@@ -302,3 +302,50 @@ Deno.test("killing the launcher kills rein too", {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 });
+
+Deno.test(
+  "under the launcher, sandboxed bash still cannot read ~/.ssh, see the API key or write outside",
+  {
+    ignore: !(await new Deno.Command("bwrap", { args: ["--version"] }).output().then(
+      (out) => out.success,
+      () => false,
+    )),
+  },
+  async () => {
+    await using box = await sandbox();
+    // A home outside /tmp, which the sandbox replaces anyway: only hiding keeps ~/.ssh out.
+    const home = await Deno.realPath(
+      await Deno.makeTempDir({ dir: "/var/tmp", prefix: "rein-home-" }),
+    );
+    await using _home = { [Symbol.asyncDispose]: () => Deno.remove(home, { recursive: true }) };
+    await Deno.mkdir(join(home, ".ssh"));
+    await Deno.writeTextFile(join(home, ".ssh", "id_test"), "PRIVATE-KEY-MATERIAL\n");
+    const command = `cat ~/.ssh/id_test; echo "key=[$ANTHROPIC_API_KEY]"; ` +
+      `echo x > ${box.outside}; echo done`;
+    await using fake = await startFakeAnthropic({
+      script: (request) =>
+        toolResultCount(request.body) === 0
+          ? message([toolUse("toolu_bash", "bash", { command })])
+          : message("Done"),
+    });
+    const env = childEnv({
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: KEY,
+      TMPDIR: box.tmp,
+      HOME: home,
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
+    });
+    const result = await agentTask(
+      ["-p", "try", "--workspace", box.workspace, "--allowedTools", "Bash"],
+      box.base,
+      env,
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const log = await readLogLines(join(box.workspace, ".rein", "events.jsonl"));
+    const output = String(log.find((event) => event.type === "tool.completed")?.data.content);
+    assert.doesNotMatch(output, /PRIVATE-KEY-MATERIAL/);
+    assert.match(output, /key=\[\]/);
+    assert.match(output, /done/);
+    assert.equal(await Deno.readTextFile(box.outside), "outside\n");
+  },
+);

@@ -1,3 +1,4 @@
+import { killGroup } from "../tools/kill_group.ts";
 /** The timeout of a hook whose settings give none, as in Claude Code. */
 export const HOOK_DEFAULT_TIMEOUT_MS = 60_000;
 /** The most characters of stdout, and of stderr, kept from one run; the head is kept. */
@@ -182,14 +183,5 @@ async function closesWithin(work: Promise<unknown>, ms: number): Promise<boolean
     return await Promise.race([work.then(() => true), late]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** SIGKILLs the process group led by `pid`; a group already gone is fine. */
-function killGroup(pid: number): void {
-  try {
-    Deno.kill(-pid, "SIGKILL");
-  } catch {
-    // Nothing left to kill.
   }
 }

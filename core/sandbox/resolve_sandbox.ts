@@ -1,3 +1,4 @@
+import { probePaths } from "./_probe_paths.ts";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { BashSandbox } from "../tools/bash.ts";
 import { bwrapArgs, type HiddenPath, type SandboxConfig } from "./bwrap_args.ts";
@@ -86,7 +87,8 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig> {
     const path = home && (dir === "~" || dir.startsWith("~/"))
       ? join(home, dir.slice(1))
       : resolve(workspace, dir);
-    const real = await existingDirectory(path);
+    const [probed] = await probePaths([path]);
+    const real = probed?.kind === "directory" ? probed.real : undefined;
     if (real && !writable.includes(real)) writable.push(real);
   }
   const readOnly: string[] = [];
@@ -94,7 +96,10 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig> {
     await Deno.mkdir(dir, { recursive: true });
     readOnly.push(await Deno.realPath(dir));
   }
-  const found = await Promise.all(credentialPaths(home, env).map(hiddenPath));
+  const credentials = credentialPaths(home, env);
+  const found = (await probePaths(credentials)).map((probed, i): HiddenPath | undefined =>
+    probed === undefined ? undefined : { path: credentials[i] as string, kind: probed.kind }
+  );
   // A mask over a writable directory (a credential variable naming the workspace) would hide it.
   const hidden = found.filter((entry): entry is HiddenPath =>
     entry !== undefined && !writable.some((dir) => covers(entry.path, dir))
@@ -128,24 +133,6 @@ async function probe(config: SandboxConfig): Promise<string | undefined> {
       return config.bwrap === "bwrap" ? "bwrap not found" : `bwrap not found at "${config.bwrap}"`;
     }
     return `bwrap cannot start (${error instanceof Error ? error.message : error})`;
-  }
-}
-
-async function existingDirectory(path: string): Promise<string | undefined> {
-  try {
-    const real = await Deno.realPath(path);
-    return (await Deno.stat(real)).isDirectory ? real : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function hiddenPath(path: string): Promise<HiddenPath | undefined> {
-  try {
-    const info = await Deno.stat(path);
-    return { path, kind: info.isDirectory ? "directory" : "file" };
-  } catch {
-    return undefined;
   }
 }
 

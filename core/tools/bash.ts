@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { CappedOutput } from "./_capped_output.ts";
+import { killGroup } from "./kill_group.ts";
 import { commandEnv } from "./command_env.ts";
 import { errorMessage, formatNumber } from "./_format.ts";
 import { lazySchema } from "./schema.ts";
@@ -249,16 +250,6 @@ const SIGNALS: Record<number, string> = {
 /** The signal a shell reports as exit status 128+N (the supervisor passes statuses on so). */
 function signalOfExitCode(code: number): string | undefined {
   return code > 128 ? SIGNALS[code - 128] : undefined;
-}
-
-/** SIGKILLs the process group led by `pid`. Returns whether any process was left to kill. */
-function killGroup(pid: number): boolean {
-  try {
-    Deno.kill(-pid, "SIGKILL");
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function pump(

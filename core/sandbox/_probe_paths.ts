@@ -1,0 +1,40 @@
+/** What a path is, seen from the host: its real path and kind, or absent. */
+export interface ProbedPath {
+  real: string;
+  kind: "directory" | "file";
+}
+
+/**
+ * What each of `paths` is, or undefined where nothing is. Deno answers where rein may read;
+ * under the launcher's narrowed `--allow-read` (which keeps `~/.ssh` and the like out of the
+ * agent's own reach) one bash call answers for the rest, so a credential rein cannot read is
+ * still found and hidden from commands.
+ */
+export async function probePaths(paths: readonly string[]): Promise<(ProbedPath | undefined)[]> {
+  const results: (ProbedPath | undefined | "ask")[] = await Promise.all(paths.map(async (path) => {
+    try {
+      const real = await Deno.realPath(path);
+      return { real, kind: (await Deno.stat(real)).isDirectory ? "directory" : "file" } as const;
+    } catch (error) {
+      return error instanceof Deno.errors.NotCapable ? "ask" : undefined;
+    }
+  }));
+  const asked = paths.filter((_, i) => results[i] === "ask");
+  if (asked.length === 0) return results as (ProbedPath | undefined)[];
+  const script = 'for p; do if [ -e "$p" ]; then ' +
+    'if [ -d "$p" ]; then k=d; else k=f; fi; printf "%s %s\\0" "$k" "$(realpath -- "$p")"; ' +
+    'else printf -- "-\\0"; fi; done';
+  const output = await new Deno.Command("bash", {
+    args: ["-c", script, "rein-probe", ...asked],
+    stdin: "null",
+    stderr: "null",
+  }).output().catch(() => undefined);
+  const answers = output?.success ? new TextDecoder().decode(output.stdout).split("\0") : [];
+  let next = 0;
+  return results.map((result) => {
+    if (result !== "ask") return result;
+    const answer = answers[next++] ?? "-";
+    if (answer === "-" || answer.length < 3) return undefined;
+    return { kind: answer[0] === "d" ? "directory" : "file", real: answer.slice(2) };
+  });
+}

@@ -95,38 +95,42 @@ async function buildBundle(): Promise<string> {
   return out;
 }
 
-/** `deno run` plus the runtime flags `deno task install` gives the installed command. */
+/** The `agent` task's command line up to and including the launcher, as an absolute path. */
+function launcherArgs(): string[] {
+  const words = taskWords("agent");
+  const launcher = words.indexOf("cli/launch.ts");
+  return [...words.slice(words.indexOf("run"), launcher), new URL("cli/launch.ts", ROOT).pathname];
+}
+
+/** The installed command: the launcher starting the bundle, as `deno task install` sets it up. */
 function installedLaunch(bundle: string): Launch {
-  const install = taskWords("install");
-  const flags = install.filter((word) => word.startsWith("--v8-flags") || word === "--allow-all");
   return {
     name: "installed rein",
-    args: ["run", "--quiet", ...flags, bundle],
+    args: [...launcherArgs(), "--entry", bundle],
     targetMs: 70,
     toolDurations: loggedToolDurations,
   };
 }
 
-/** The `agent` task's own command line, up to and including cli/main.ts. */
+/** `deno task agent`: the launcher starting cli/main.ts. */
 function sourceLaunch(): Launch {
-  const words = taskWords("agent");
-  const main = words.indexOf("cli/main.ts");
   return {
     name: "deno task agent",
-    args: [...words.slice(words.indexOf("run"), main), new URL("cli/main.ts", ROOT).pathname],
+    args: launcherArgs(),
     targetMs: 90,
     toolDurations: loggedToolDurations,
   };
 }
 
-/** The minimal agent, with the `agent` task's runtime flags. */
+/** The minimal agent, with the agent's runtime flags (all permissions: it is the floor). */
 function floorLaunch(): Launch {
-  const words = taskWords("agent");
-  const main = words.indexOf("cli/main.ts");
   return {
     name: "floor (plain fetch agent)",
     args: [
-      ...words.slice(words.indexOf("run"), main),
+      "run",
+      "--allow-all",
+      "--quiet",
+      "--v8-flags=--max-semi-space-size=1",
       new URL("bench/_floor_agent.ts", ROOT).pathname,
     ],
     toolDurations: (_workspace, stdout) =>

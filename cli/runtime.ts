@@ -7,7 +7,8 @@ import { loadSettings } from "../core/settings/load_settings.ts";
 import type { PermissionFlags, SettingsSnapshot } from "../events/event_types.ts";
 import type { PermissionAsker } from "../core/permissions/permissions_mechanism.ts";
 import { permissionPolicy } from "../core/permissions/policy.ts";
-import { resolveSandbox, sandboxSettings } from "../core/sandbox/mod.ts";
+import { sandboxSettings } from "../core/sandbox/mod.ts";
+import { sandboxForRun } from "./_sandbox_probe.ts";
 import { commandEnv } from "../core/tools/command_env.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
@@ -66,27 +67,15 @@ export async function openRuntime(options: {
   const merged = loaded.items.settings;
   const sandboxConfig = sandboxSettings(merged.other["sandbox"]);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
-  const sandbox = await resolveSandbox({
+  // bwrap is probed while the log opens and folds: only the first bash call waits for it.
+  const probing = sandboxForRun({
     settings: sandboxConfig.items,
     workspace,
     readOnly: [resolve(logPath, ".."), ...await existing(guardedPaths(workspace))],
     additionalDirectories: merged.permissions?.additionalDirectories ?? [],
     home,
     env: env.toObject(),
-  });
-  if (!sandbox.ok) throw sandbox.error;
-  if (sandbox.notice) options.onNotice(sandbox.notice);
-  const snapshot: SettingsSnapshot = {
-    sources: loaded.items.sources,
-    flags: options.permissionFlags ?? {},
-    home: home ?? "/",
-    interactive: options.interactive ?? false,
-  };
-  if (sandbox.sandbox) snapshot.sandbox = sandbox.sandbox.description;
-  // Rules are checked as the sessions will read them: one bad rule is reported, the rest hold.
-  for (const message of permissionPolicy(snapshot, workspace).diagnostics) {
-    options.onNotice(message);
-  }
+  }, env.get("TMPDIR") || "/tmp");
   const asker: Runtime["asker"] = {};
   const harness = await createHarness({
     openStore: (onEvent, { eventTypes }) =>
@@ -101,7 +90,7 @@ export async function openRuntime(options: {
     protectedPaths: [resolve(logPath, ".."), logPath],
     effects,
     settings: merged,
-    ...(sandbox.sandbox ? { sandbox: sandbox.sandbox } : {}),
+    sandbox: probing.then((probed) => probed.ok ? probed.sandbox : undefined, () => undefined),
     transcriptPath: logPath,
     hookEnv: commandEnv(env.toObject()),
     ask: (question, signal) => {
@@ -110,6 +99,26 @@ export async function openRuntime(options: {
     },
     foldError: (error, event) => foldError(logPath, error, event),
   });
+  const sandbox = await probing.catch(async (error) => {
+    await harness.close();
+    throw error;
+  });
+  if (!sandbox.ok) {
+    await harness.close();
+    throw sandbox.error;
+  }
+  if (sandbox.notice) options.onNotice(sandbox.notice);
+  const snapshot: SettingsSnapshot = {
+    sources: loaded.items.sources,
+    flags: options.permissionFlags ?? {},
+    home: home ?? "/",
+    interactive: options.interactive ?? false,
+  };
+  if (sandbox.sandbox) snapshot.sandbox = sandbox.sandbox.description;
+  // Rules are checked as the sessions will read them: one bad rule is reported, the rest hold.
+  for (const message of permissionPolicy(snapshot, workspace).diagnostics) {
+    options.onNotice(message);
+  }
   const maxAttempts = retry.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts;
   return {
     workspace,

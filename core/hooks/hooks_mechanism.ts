@@ -29,7 +29,7 @@ export interface HooksOptions {
    * The sandbox bash runs in: hooks from the project's files (`.claude/settings*.json`, which a
    * cloned repository brings) run in it too; the person's own (`~/.claude`, `--settings`) do not.
    */
-  sandbox?: BashSandbox;
+  sandbox?: BashSandbox | Promise<BashSandbox | undefined>;
 }
 
 /**
@@ -84,6 +84,7 @@ async function runSelected(
   const selected = selectHooks(recorded.settings.hooks, data.event, matchValue);
   if (selected.length === 0) return undefined;
   const trusted = personalCommands(view.settings, recorded);
+  const sandbox = await options.sandbox;
   const hookEvent = data.event;
   const ids = callId === undefined ? {} : { callId };
   await context.record([{
@@ -109,8 +110,8 @@ async function runSelected(
           projectDir: options.workspace,
           timeoutMs: hook.timeoutMs,
           signal: context.signal,
-          ...(options.sandbox && !trusted.has(hook.command)
-            ? { argv: (args: readonly string[]) => options.sandbox!.argv(args, []) }
+          ...(sandbox && !trusted.has(hook.command)
+            ? { argv: (args: readonly string[]) => sandbox.argv(args, []) }
             : {}),
         });
         return {

@@ -1,4 +1,4 @@
-/** What a path is, seen from the host: its real path and kind, or absent. */
+/** What a path is, seen from the host: its kind, and a directory's real path, or absent. */
 export interface ProbedPath {
   real: string;
   kind: "directory" | "file";
@@ -13,8 +13,10 @@ export interface ProbedPath {
 export async function probePaths(paths: readonly string[]): Promise<(ProbedPath | undefined)[]> {
   const results: (ProbedPath | undefined | "ask")[] = await Promise.all(paths.map(async (path) => {
     try {
-      const real = await Deno.realPath(path);
-      return { real, kind: (await Deno.stat(real)).isDirectory ? "directory" : "file" } as const;
+      // One stat answers for what is there; only a directory needs its real path.
+      const info = await Deno.stat(path);
+      if (!info.isDirectory) return { real: path, kind: "file" } as const;
+      return { real: await Deno.realPath(path), kind: "directory" } as const;
     } catch (error) {
       return error instanceof Deno.errors.NotCapable ? "ask" : undefined;
     }

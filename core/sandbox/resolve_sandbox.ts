@@ -28,6 +28,11 @@ export interface SandboxOptions {
   env: Readonly<Record<string, string>>;
   /** The bwrap program: a path, or a name looked up on PATH (default `bwrap`). */
   bwrap?: string;
+  /**
+   * Trust that bwrap works without starting it (an earlier probe on this machine said so): the
+   * caller probes again in the background. Ignored when the sandbox is required.
+   */
+  trustProbe?: boolean;
 }
 
 /**
@@ -63,7 +68,7 @@ export async function resolveSandbox(options: SandboxOptions): Promise<SandboxRe
   let problem: string | undefined;
   try {
     config = await sandboxConfig(options);
-    problem = await probe(config);
+    problem = options.trustProbe && !settings.required ? undefined : await probe(config);
   } catch (error) {
     problem = `cannot prepare the sandbox (${error instanceof Error ? error.message : error})`;
   }

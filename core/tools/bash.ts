@@ -58,8 +58,11 @@ export interface BashSandbox {
 export interface BashToolDeps {
   /** Directory every command starts in. */
   workspace: string;
-  /** The sandbox commands run in; without one they run unconfined (secrets still removed). */
-  sandbox?: BashSandbox;
+  /**
+   * The sandbox commands run in; without one they run unconfined (secrets still removed). A
+   * promise lets rein start while the sandbox is probed: the first call waits for it.
+   */
+  sandbox?: BashSandbox | Promise<BashSandbox | undefined>;
   /**
    * Whether to start unconfined bash under a `setpriv --pdeathsig` supervisor. Detected once, on
    * first unconfined use, when omitted.
@@ -98,8 +101,9 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
     readOnly: false,
     summarize: (input) => summarizeCommand(input.command),
     async run(input, context) {
+      const sandbox = await deps.sandbox;
       const launch = (bashArgs: string[], readable: string[]): Promise<Launch> => {
-        if (deps.sandbox) return Promise.resolve(sandboxed(deps.sandbox, bashArgs, readable));
+        if (sandbox) return Promise.resolve(sandboxed(sandbox, bashArgs, readable));
         pdeathsig ??= setprivWorks();
         return supervised(pdeathsig, bashArgs);
       };

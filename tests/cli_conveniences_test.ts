@@ -136,6 +136,7 @@ Deno.test("--debug prints every event to stderr as it is appended", async () => 
     "model.requested",
     "model.responded",
     "turn.ended",
+    "session.ended",
   ]);
 });
 

@@ -265,16 +265,26 @@ async function pollPeakMemory(pid: number, exited: Promise<unknown>): Promise<nu
   exited.finally(() => done = true);
   let peakKb = 0;
   while (!done) {
-    let status: string;
-    try {
-      status = await Deno.readTextFile(`/proc/${pid}/status`);
-    } catch {
-      break;
+    // The launcher starts the agent as a child (through setpriv): the peak is the largest
+    // process of the tree, which is the agent.
+    for (const each of await processTree(pid)) {
+      const status = await Deno.readTextFile(`/proc/${each}/status`).catch(() => "");
+      peakKb = Math.max(peakKb, kbField(status, "VmHWM"), kbField(status, "VmRSS"));
     }
-    peakKb = Math.max(peakKb, kbField(status, "VmHWM"), kbField(status, "VmRSS"));
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return peakKb;
+}
+
+/** `pid` and its descendants, from /proc. */
+async function processTree(pid: number): Promise<number[]> {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    const children = await Deno.readTextFile(`/proc/${tree[i]}/task/${tree[i]}/children`)
+      .catch(() => "");
+    tree.push(...children.split(" ").filter(Boolean).map(Number));
+  }
+  return tree;
 }
 
 function kbField(status: string, field: string): number {

@@ -16,9 +16,12 @@ const KEY = "sk-ant-hooks-test";
 const HOOKS = fileURLToPath(new URL("./hooks/", import.meta.url));
 const DENO = Deno.execPath();
 
-/** A hook command line as a user would write it in settings. */
+/**
+ * A hook command line as a user would write it in a project's settings: the scripts live in the
+ * project (`writeSettings` copies them to `.claude/hooks/`), where the sandbox lets them be read.
+ */
 function script(name: string, ...args: string[]): string {
-  const path = `${HOOKS}${name}`;
+  const path = `$CLAUDE_PROJECT_DIR/.claude/hooks/${name}`;
   const run = name.endsWith(".ts")
     ? `"${DENO}" run --quiet --allow-env "${path}"`
     : `bash "${path}"`;
@@ -26,7 +29,10 @@ function script(name: string, ...args: string[]): string {
 }
 
 async function writeSettings(workspace: string, settings: unknown): Promise<void> {
-  await Deno.mkdir(`${workspace}/.claude`, { recursive: true });
+  await Deno.mkdir(`${workspace}/.claude/hooks`, { recursive: true });
+  for await (const entry of Deno.readDir(HOOKS)) {
+    await Deno.copyFile(`${HOOKS}${entry.name}`, `${workspace}/.claude/hooks/${entry.name}`);
+  }
   await Deno.writeTextFile(`${workspace}/.claude/settings.json`, JSON.stringify(settings, null, 2));
 }
 

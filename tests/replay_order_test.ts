@@ -56,8 +56,8 @@ const sharedTally: FakeScriptFn = (request) => {
   const task = firstText(request.body?.messages ?? []);
   const done = toolResultCount(request.body);
   const plan: Record<string, [string, Record<string, unknown>][]> = {
-    lead: [["tally_add", { by: 1 }], ["bash", { command: "sleep 0.4" }], ["tally_add", { by: 1 }]],
-    helper: [["bash", { command: "sleep 0.2" }], ["tally_add", { by: 1 }]],
+    lead: [["tally_add", { by: 1 }], ["bash", { command: "sleep 1" }], ["tally_add", { by: 1 }]],
+    helper: [["bash", { command: "sleep 0.5" }], ["tally_add", { by: 1 }]],
   };
   const step = plan[task]?.[done];
   if (!step) return message(`${task} done`);

@@ -481,3 +481,23 @@ Deno.test("Ctrl-C at the permission question denies the call and cancels the tur
   ]);
   await assert.rejects(Deno.stat(`${workspace}/d7`));
 });
+
+Deno.test("/permissions MODE switches the mode on the record: edits then run without asking, and it replays", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  const { terminal, workspace } = agent;
+  await waitForPrompt(terminal);
+  const listed = await exchange(terminal, "/permissions");
+  assert.match(listed, /^Mode: default$/m);
+  await exchange(terminal, "/permissions acceptEdits");
+  assert.match(await exchange(terminal, "/permissions"), /^Mode: acceptEdits$/m);
+  const edited = await exchange(terminal, "edit please");
+  assert.doesNotMatch(edited, /Allow this/);
+  assert.equal(await Deno.readTextFile(`${workspace}/a.txt`), "alpha\ngamma\n");
+  await terminal.press("C-d");
+  await agent.exitCode();
+  const replay = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", workspace],
+  }).output();
+  assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+});

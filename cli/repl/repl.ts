@@ -12,6 +12,7 @@ import { LineReader } from "./_line_reader.ts";
 import { parseAnswer, questionLines } from "./permission_prompt.ts";
 import { permissionsReport } from "./permissions_report.ts";
 import { permissionsOf } from "../../core/permissions/session_permissions.ts";
+import { PERMISSION_MODES } from "../../core/settings/settings.ts";
 import type { PermissionAnswer } from "../../core/permissions/permissions_mechanism.ts";
 import { WorkingLine } from "./_working_line.ts";
 import { Renderer } from "../render/render.ts";
@@ -27,7 +28,7 @@ const HELP = [
   "  /model [m] switch the model (an id or opus, sonnet, haiku, fable); lists them without one",
   "  /cost      show this session's tokens and dollars",
   "  /context   show how the context window is spent",
-  "  /permissions  show the permission mode and rules, each with the file it came from",
+  "  /permissions [mode]  show the mode and the rules with their files; or switch the mode",
   "  /clear     start a new session (as /new)",
   "  /exit      leave (Ctrl-D also leaves)",
   "Ctrl-C cancels the running turn; the session stays usable.",
@@ -185,7 +186,22 @@ export async function runRepl(
             }
           }
         } else if (command === "/permissions") {
-          renderer.line(permissionsReport(permissionsOf(harness.state, session.id)));
+          const mode = input.slice(command.length).trim();
+          if (mode === "") {
+            renderer.line(permissionsReport(permissionsOf(harness.state, session.id)));
+          } else if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+            renderer.line(
+              styles.red(`Unknown mode "${mode}": use one of ${PERMISSION_MODES.join(", ")}`),
+            );
+          } else {
+            // From outside the loop, like a person's answer: recorded, and fed again in replay.
+            await harness.store.append([{
+              type: "permission.mode_changed",
+              data: { mode },
+              session: session.id,
+              agent: session.agent,
+            }]);
+          }
         } else if (command === "/context") {
           renderer.line(contextReport(session.nextRequest(), session.conversation));
         } else if (command === "/new" || command === "/clear") {

@@ -55,6 +55,8 @@ export function permissionsMechanism(options: PermissionsOptions): Mechanism {
   return {
     name: "permissions",
     projection: permissionsProjection,
+    // A mode switched by the person between turns comes from outside the loop.
+    fedTypes: ["permission.mode_changed"],
     sections: (scope) => {
       const sandbox = scope.state.sessions.byId[scope.session]?.settings?.sandbox;
       return sandbox === undefined

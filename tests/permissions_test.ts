@@ -267,3 +267,44 @@ Deno.test({
     assert.match(String(result?.data.content), /Read-only file system/);
   },
 });
+
+Deno.test("--settings adds a file above the others; its deny beats an --allowedTools allow, and state says so", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    `${ws.path}/strict.json`,
+    JSON.stringify({ permissions: { deny: ["Bash(git push *)"] } }),
+  );
+  await using fake = await startFakeAnthropic({
+    script: (request) =>
+      (request.body?.messages.length ?? 0) === 1
+        ? message([toolUse("toolu_push", "bash", { command: "git push origin main" })])
+        : message("Not pushed."),
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-test" };
+  const run = await runCli(
+    [
+      "-p",
+      "push",
+      "--settings",
+      "strict.json",
+      "--allowedTools",
+      "Bash(git *)",
+      "--workspace",
+      ws.path,
+    ],
+    { env },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  const decided = log.find((e) => e.type === "permission.decided");
+  assert.deepEqual(decided?.data.source, {
+    kind: "rule",
+    rule: "Bash(git push *)",
+    file: `${ws.path}/strict.json`,
+  });
+  const state = await runCli(["state", "--workspace", ws.path]);
+  assert.match(
+    state.stdout,
+    /toolu_push bash .*\n\s+why\s+denied by the rule "Bash\(git push \*\)" in .*strict\.json/,
+  );
+});

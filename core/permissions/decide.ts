@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { lexCommand, tokensText, unwrapTokens } from "./_shell_lex.ts";
+import { lexCommand, type ShellToken, tokensText, unwrapTokens } from "./_shell_lex.ts";
 import { bashRuleMatches } from "./bash_match.ts";
 import { type PathContext, pathRuleMatches } from "./path_match.ts";
 import { isReadOnlyCommand } from "./read_only_command.ts";
@@ -146,6 +146,9 @@ function decideBash<R extends Rule>(
     return {
       text: tokensText(tokens),
       stripped: tokensText(unwrapped.tokens),
+      // As bash will run it: quotes and escapes removed, the program without its directory
+      // (`'rm'`, `\rm` and `/bin/rm` are all rm), for deny and ask rules.
+      unquoted: unquotedText(unwrapped.tokens),
       unsafe: unwrapped.assignments.some((name) => UNSAFE_ASSIGNMENT.test(name)),
       // Words after the program that are not options: the files a read-only command reads.
       operands: unwrapped.tokens.slice(1).flatMap((token) =>
@@ -153,7 +156,10 @@ function decideBash<R extends Rule>(
       ),
     };
   });
-  const everyForm = [command.trim(), ...parts.flatMap((part) => [part.text, part.stripped])];
+  const everyForm = [
+    command.trim(),
+    ...parts.flatMap((part) => [part.text, part.stripped, part.unquoted]),
+  ];
   const matchesAny = (rule: Rule) =>
     rule.tool === "bash" &&
     (rule.specifier === undefined ||
@@ -177,7 +183,11 @@ function decideBash<R extends Rule>(
         (!part.unsafe && bashRuleMatches(pattern, part.stripped));
     });
     if (rule === undefined) {
-      if (!part.unsafe && isReadOnlyCommand(part.text)) {
+      // A read-only command may not read what a Read rule denies; an operand the shell expands
+      // (`.en?`, `$HOME/…`) cannot be checked against those rules, so it asks.
+      const expands = part.operands.some((operand) => /[*?[\]{}$`]/.test(operand)) &&
+        rules.deny.some((rule) => rule.tool === "read_file");
+      if (!part.unsafe && !expands && isReadOnlyCommand(part.text)) {
         // A read-only command may not read what a Read rule denies (`cat ~/.ssh/id_rsa`).
         const denied = readDenial(part.operands, rules, context);
         if (denied !== undefined) return { decision: "deny", rule: denied };
@@ -190,4 +200,11 @@ function decideBash<R extends Rule>(
   return decidingRule === undefined
     ? { decision: "allow" }
     : { decision: "allow", rule: decidingRule };
+}
+
+/** The words as bash passes them (quotes and escapes removed), the program without its path. */
+function unquotedText(tokens: readonly ShellToken[]): string {
+  const words = tokens.flatMap((token) => token.kind === "word" ? [token.value] : []);
+  if (words[0] !== undefined) words[0] = words[0].replace(/^.*\//, "");
+  return words.join(" ");
 }

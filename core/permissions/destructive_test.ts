@@ -22,6 +22,7 @@ const REFUSED: [string, string][] = [
   ["cat image >/dev/nvme0n1", "writing to the block device /dev/nvme0n1"],
   ["cp image of=/dev/mmcblk0", "writing to the block device /dev/mmcblk0"],
   [":(){ :|:& };:", "a fork bomb"],
+  [String.raw`cat $'\'' ; rm -rf ~ #'`, "rm -r ~"],
 ];
 
 const ALLOWED = [

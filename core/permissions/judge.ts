@@ -35,6 +35,47 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
 
 const NO_RULES = { allow: [], ask: [], deny: [] };
 
+/** Programs whose arguments say what runs: a `Bash(bash *)` rule would allow anything. */
+const RUNS_ANYTHING: ReadonlySet<string> = new Set([
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "fish",
+  "env",
+  "eval",
+  "exec",
+  "xargs",
+  "find",
+  "node",
+  "deno",
+  "bun",
+  "python",
+  "python3",
+  "perl",
+  "ruby",
+  "php",
+  "lua",
+  "awk",
+  "gawk",
+  "sed",
+  "ssh",
+  "docker",
+  "kubectl",
+  "npx",
+  "sudo",
+  "su",
+  "nohup",
+  "timeout",
+  "nice",
+  "watch",
+  "time",
+  "command",
+  "builtin",
+  "source",
+  ".",
+]);
+
 const FILE_WRITERS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
 
 /**
@@ -182,12 +223,19 @@ function editsSettings(call: PermissionCall, policy: PermissionPolicy): boolean 
 export function suggestRule(call: PermissionCall, workspace: string): string {
   if (call.tool === "bash") {
     const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
-    const first = lexCommand(command).parts[0];
+    const lexed = lexCommand(command);
+    const first = lexed.parts[0];
     if (first === undefined) return "Bash";
     const words = unwrapTokens(first).tokens;
     const text = tokensText(words).split(/\s+/);
     const [program, sub] = text;
     if (program === undefined || program === "") return "Bash";
+    // A program that runs whatever its arguments say gets no prefix rule: only this command.
+    if (
+      lexed.complex || lexed.parts.length > 1 || RUNS_ANYTHING.has(program.replace(/^.*\//, ""))
+    ) {
+      return `Bash(${command.trim().replaceAll("(", "\\(").replaceAll(")", "\\)")})`;
+    }
     const prefix = sub !== undefined && /^[a-z][\w:.-]*$/.test(sub) ? `${program} ${sub}` : program;
     return `Bash(${prefix} *)`;
   }

@@ -7,7 +7,12 @@ import { loadSettings } from "../core/settings/load_settings.ts";
 import type { PermissionFlags, SettingsSnapshot } from "../events/event_types.ts";
 import type { PermissionAsker } from "../core/permissions/permissions_mechanism.ts";
 import { permissionPolicy } from "../core/permissions/policy.ts";
-import { sandboxSettings } from "../core/sandbox/mod.ts";
+import { type SandboxSettings, sandboxSettings } from "../core/sandbox/mod.ts";
+import {
+  isPersonal,
+  type RecordedSettings,
+  recordedSettings,
+} from "../core/settings/recorded_settings.ts";
 import { sandboxForRun } from "./_sandbox_probe.ts";
 import { commandEnv } from "../core/tools/command_env.ts";
 import { foldError } from "./fold.ts";
@@ -65,14 +70,21 @@ export async function openRuntime(options: {
   });
   const [loaded] = await Promise.all([settings, ignored]);
   const merged = loaded.items.settings;
-  const sandboxConfig = sandboxSettings(merged.other["sandbox"]);
+  const base = {
+    sources: loaded.items.sources,
+    flags: options.permissionFlags ?? {},
+    home: home ?? "/",
+    interactive: options.interactive ?? false,
+  };
+  const recorded = recordedSettings(base);
+  const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
   // bwrap is probed while the log opens and folds: only the first bash call waits for it.
   const probing = sandboxForRun({
     settings: sandboxConfig.items,
     workspace,
     readOnly: [resolve(logPath, ".."), ...await existing(guardedPaths(workspace))],
-    additionalDirectories: merged.permissions?.additionalDirectories ?? [],
+    additionalDirectories: recorded.additionalDirectories,
     home,
     env: env.toObject(),
   }, env.get("TMPDIR") || "/tmp");
@@ -108,12 +120,7 @@ export async function openRuntime(options: {
     throw sandbox.error;
   }
   if (sandbox.notice) options.onNotice(sandbox.notice);
-  const snapshot: SettingsSnapshot = {
-    sources: loaded.items.sources,
-    flags: options.permissionFlags ?? {},
-    home: home ?? "/",
-    interactive: options.interactive ?? false,
-  };
+  const snapshot: SettingsSnapshot = { ...base };
   if (sandbox.sandbox) snapshot.sandbox = sandbox.sandbox.description;
   // Rules are checked as the sessions will read them: one bad rule is reported, the rest hold.
   for (const message of permissionPolicy(snapshot, workspace).diagnostics) {
@@ -134,17 +141,52 @@ export async function openRuntime(options: {
 /**
  * What bash may not change in the workspace although it is writable: the settings that decide
  * what the agent may do (edited through the file tools, which always ask first) and git's hooks
- * (which would run outside the sandbox at the user's next commit).
+ * and configuration (which would run outside the sandbox at the user's next commit).
  */
 function guardedPaths(workspace: string): string[] {
-  return [resolve(workspace, ".claude"), resolve(workspace, ".git", "hooks")];
+  return [
+    resolve(workspace, ".claude"),
+    resolve(workspace, ".git", "hooks"),
+    resolve(workspace, ".git", "config"),
+  ];
 }
 
+/**
+ * The guarded paths to mount read-only: those that exist, and `.claude/`, created when missing so
+ * that a command cannot create it (and settings in it) for the next session.
+ */
 async function existing(paths: readonly string[]): Promise<string[]> {
+  const [claude] = paths;
+  if (claude !== undefined) await Deno.mkdir(claude, { recursive: true }).catch(() => {});
   const found = await Promise.all(
-    paths.map((path) =>
-      Deno.stat(path).then((info) => info.isDirectory ? path : undefined, () => undefined)
-    ),
+    paths.map((path) => Deno.stat(path).then(() => path, () => undefined)),
   );
   return found.filter((path): path is string => path !== undefined);
+}
+
+/**
+ * The sandbox settings: the person's own files (`~/.claude`, `--settings`) decide; a repository's
+ * files may only tighten them (no network, required), never turn the sandbox off.
+ */
+function sandboxOf(recorded: RecordedSettings): { items: SandboxSettings; diagnostics: string[] } {
+  const personal = recorded.files.find((f) =>
+    isPersonal(f.scope) && "sandbox" in (f.settings.other ?? {})
+  );
+  const own = sandboxSettings(personal?.settings.other?.["sandbox"]);
+  const items = { ...own.items };
+  const diagnostics = [...own.diagnostics];
+  for (const file of recorded.files) {
+    if (isPersonal(file.scope) || !("sandbox" in (file.settings.other ?? {}))) continue;
+    const theirs = sandboxSettings(file.settings.other?.["sandbox"]);
+    diagnostics.push(...theirs.diagnostics);
+    if (!theirs.items.network) items.network = false;
+    if (theirs.items.required) items.required = true;
+    if (!theirs.items.enabled) {
+      diagnostics.push(
+        `Ignored "sandbox.enabled": false in "${file.path}": only your own settings ` +
+          "(~/.claude/settings.json or --settings) may turn the sandbox off",
+      );
+    }
+  }
+  return { items, diagnostics };
 }

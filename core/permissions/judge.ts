@@ -150,7 +150,11 @@ export function judgeCall(
     return { decision: "allow", source: { kind: "read_only" }, reason: "Read-only tool" };
   }
   if (FILE_WRITERS.has(call.tool) && editsSettings(call, policy)) {
-    return settleByMode(call, policy, "it changes the settings that decide what rein may do");
+    return settleByMode(
+      call,
+      policy,
+      "it changes rein's settings or git's configuration and hooks",
+    );
   }
   if (mode === "acceptEdits" && FILE_WRITERS.has(call.tool) && insideWorkspace(call, policy)) {
     return {
@@ -201,18 +205,24 @@ function callPath(call: PermissionCall, cwd: string): string | undefined {
 function insideWorkspace(call: PermissionCall, policy: PermissionPolicy): boolean {
   const file = callPath(call, policy.context.cwd);
   if (file === undefined) return false;
-  return [policy.context.cwd, ...policy.additionalDirectories].some((dir) => {
-    const path = relative(resolve(policy.context.cwd, dir), file);
+  const { cwd, home } = policy.context;
+  return [cwd, ...policy.additionalDirectories].some((dir) => {
+    const base = dir === "~" || dir.startsWith("~/") ? `${home}${dir.slice(1)}` : resolve(cwd, dir);
+    const path = relative(base, file);
     return path !== "" && !path.startsWith("..") && !isAbsolute(path);
   });
 }
 
-/** Whether a file tool writes a settings file of the workspace (`.claude/settings*.json`). */
+/**
+ * Whether a file tool writes where the rules that govern the agent live, or what git runs later
+ * outside any sandbox: `.claude/` and `.git/` of the workspace. These always ask (no mode covers
+ * them).
+ */
 function editsSettings(call: PermissionCall, policy: PermissionPolicy): boolean {
   const file = callPath(call, policy.context.cwd);
   if (file === undefined) return false;
   const path = relative(policy.context.projectRoot, file);
-  return /^\.claude\/settings(\.local)?\.json$/.test(path);
+  return /^\.(claude|git)(\/|$)/.test(path);
 }
 
 /**

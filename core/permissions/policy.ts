@@ -61,7 +61,7 @@ export function permissionPolicy(snapshot: SettingsSnapshot, workspace: string):
   return {
     rules,
     mode: recorded.mode,
-    additionalDirectories: settings.permissions?.additionalDirectories ?? [],
+    additionalDirectories: recorded.additionalDirectories,
     context: { cwd: workspace, home: snapshot.home, projectRoot: workspace },
     interactive: snapshot.interactive,
     settings,

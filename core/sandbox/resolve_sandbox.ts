@@ -98,7 +98,10 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig> {
   }
   const readOnly: string[] = [];
   for (const dir of options.readOnly ?? []) {
-    await Deno.mkdir(dir, { recursive: true });
+    // Created when missing (an existing file, such as .git/config, is kept as it is).
+    await Deno.mkdir(dir, { recursive: true }).catch((error) => {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    });
     readOnly.push(await Deno.realPath(dir));
   }
   const credentials = credentialPaths(home, env);

@@ -41,7 +41,7 @@ export function bwrapArgs(config: SandboxConfig, readable: readonly string[] = [
     else args.push("--ro-bind", "/dev/null", path);
   }
   for (const file of readable) args.push("--ro-bind", file, file);
-  args.push("--unshare-pid");
+  args.push("--unshare-pid", "--unshare-ipc");
   if (!config.network) args.push("--unshare-net");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
   args.push("--chdir", config.workspace);

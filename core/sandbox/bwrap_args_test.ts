@@ -36,6 +36,7 @@ Deno.test("bwrapArgs mounts the root read-only, then writable dirs, read-only di
     "--tmpfs /home/u/.ssh",
     "--ro-bind /dev/null /home/u/.netrc",
     "--unshare-pid",
+    "--unshare-ipc",
     "--die-with-parent",
     "--new-session",
     "--cap-drop ALL",

@@ -36,11 +36,18 @@ const IN_HOME = [
   ".claude/.credentials.json",
 ];
 
-/** Sockets that hand out root (container engines) regardless of a read-only mount. */
-const SOCKETS = ["/var/run/docker.sock", "/run/docker.sock", "/run/podman/podman.sock"];
-
-/** Under `$XDG_RUNTIME_DIR`: container engines, agents and keyrings. */
-const IN_RUNTIME_DIR = ["docker.sock", "podman", "gnupg", "keyring", "ssh-agent.socket"];
+/**
+ * Sockets that run things outside the sandbox regardless of a read-only mount: container engines
+ * (root), and the system D-Bus (systemd would start a command for anyone who may ask).
+ */
+const SOCKETS = [
+  "/var/run/docker.sock",
+  "/run/docker.sock",
+  "/run/podman/podman.sock",
+  "/run/dbus/system_bus_socket",
+  "/var/run/dbus/system_bus_socket",
+  "/run/systemd/private",
+];
 
 /** Variables that name a credential file or directory (KUBECONFIG may list several). */
 const PATH_VARIABLES = [
@@ -65,10 +72,11 @@ export function credentialPaths(
 ): string[] {
   const paths = [...SOCKETS];
   if (home && isAbsolute(home)) paths.push(...IN_HOME.map((entry) => join(home, entry)));
+  // The whole runtime directory: the session D-Bus (`systemd-run --user` starts anything outside
+  // the sandbox), agents, keyrings and container sockets all live there.
   const runtimeDir = env.XDG_RUNTIME_DIR;
-  if (runtimeDir && isAbsolute(runtimeDir)) {
-    paths.push(...IN_RUNTIME_DIR.map((entry) => join(runtimeDir, entry)));
-  }
+  if (runtimeDir && isAbsolute(runtimeDir)) paths.push(runtimeDir);
+  for (const dir of ["/run/user"]) paths.push(dir);
   for (const name of PATH_VARIABLES) {
     for (const path of (env[name] ?? "").split(":")) {
       if (isAbsolute(path)) paths.push(path);

@@ -22,6 +22,8 @@ export interface LaunchArgs {
   workspace: string | undefined;
   /** The last `--log` given, as given. */
   log: string | undefined;
+  /** The last `--settings` given, as given: the agent must read it. */
+  settings: string | undefined;
   /** The arguments for rein: all but `--entry PATH` and `--show-permissions`. */
   args: string[];
 }
@@ -50,6 +52,7 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
     showPermissions,
     workspace: lastValue(options, "--workspace"),
     log: lastValue(options, "--log"),
+    settings: lastValue(options, "--settings"),
     args,
   };
 }

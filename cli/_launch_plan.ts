@@ -61,14 +61,19 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
       return real === undefined || real === path ? [path] : [path, real];
     };
     const caller = env.REIN_CALLER_DIR || context.cwd;
+    const workspace = resolvePath(caller, parsed.workspace ?? ".");
     const home = env.HOME ?? "";
+    // A --settings file is read by the agent, relative to the workspace as rein reads it.
+    const settings = parsed.settings === undefined
+      ? []
+      : named(resolvePath(workspace, parsed.settings));
     const granted = agentPermissions({
       readWrite: [
-        ...named(resolvePath(caller, parsed.workspace ?? ".")),
+        ...named(workspace),
         ...(parsed.log === undefined ? [] : named(parentOf(resolvePath(caller, parsed.log)))),
         ...named(resolvePath(context.cwd, env.TMPDIR || "/tmp")),
       ],
-      read: home.startsWith("/") ? named(resolvePath(home, ".claude")) : [],
+      read: [...(home.startsWith("/") ? named(resolvePath(home, ".claude")) : []), ...settings],
       baseUrl: env.ANTHROPIC_BASE_URL,
       env,
     });

@@ -78,9 +78,11 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
       showPermissions: false,
       workspace: "b",
       log: undefined,
+      settings: undefined,
       args: ["-p", "hi", "--workspace", "a", "--workspace=b"],
     },
   );
+  assert.equal(parseLaunchArgs(["-p", "x", "--settings", "strict.json"]).settings, "strict.json");
   const shown = parseLaunchArgs(["agent", "--show-permissions", "--log", "l.jsonl"]);
   assert.equal(shown.showPermissions, true);
   assert.equal(shown.log, "l.jsonl");

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { BashSandbox } from "../core/tools/bash.ts";
 import {
   resolveSandbox,
   type SandboxOptions,
@@ -13,16 +14,30 @@ function probeFile(tmpDir: string): string {
   return join(tmpDir, "rein-sandbox-probe.json");
 }
 
+/** How bash runs in this run: as recorded with the session, and as each call finds it. */
+export interface RunSandbox {
+  /** The resolution the session records (and its system prompt describes). */
+  resolution: SandboxResolution;
+  /**
+   * The sandbox bash calls and project hooks run in: probed when the first of them needs it,
+   * where the recorded resolution trusted an earlier probe. Undefined: unconfined.
+   */
+  confirmed: PromiseLike<BashSandbox | undefined>;
+}
+
 /**
  * The sandbox for this run. Starting bwrap to check it works costs a few milliseconds on the way
- * to the first request, so a verdict from an earlier run on this machine is trusted and bwrap
- * is probed again in the background (the verdict is kept for the next run). The first run, a
- * required sandbox and a failed earlier probe wait for the probe.
+ * to the first request, so a verdict from an earlier run on this machine is trusted for the
+ * record, and bwrap is probed when the first command needs it: if it no longer works, commands
+ * run unconfined (as without bwrap) and `onNotice` says so once. The verdict is kept for the
+ * next run. A machine's first run, a required sandbox and a failed earlier probe wait for the
+ * probe.
  */
 export async function sandboxForRun(
   options: SandboxOptions,
   tmpDir: string,
-): Promise<SandboxResolution> {
+  onNotice: (message: string) => void,
+): Promise<RunSandbox> {
   const file = probeFile(tmpDir);
   const trusted = await Deno.readTextFile(file).then(
     (text) => JSON.parse(text)?.ok === true,
@@ -34,11 +49,21 @@ export async function sandboxForRun(
   if (!trusted || options.settings.required || !options.settings.enabled) {
     const resolution = await resolveSandbox(options);
     if (options.settings.enabled) await record(resolution);
-    return resolution;
+    const sandbox = resolution.ok ? resolution.sandbox : undefined;
+    return { resolution, confirmed: Promise.resolve(sandbox) };
   }
-  // Again once this run is under way (not competing with its start), for the next run; this
-  // one goes on with the trusted verdict. The timer does not keep rein alive.
-  const later = setTimeout(() => resolveSandbox(options).then(record, () => {}), 2_000);
-  Deno.unrefTimer(later);
-  return await resolveSandbox({ ...options, trustProbe: true });
+  let probing: Promise<BashSandbox | undefined> | undefined;
+  const confirmed: PromiseLike<BashSandbox | undefined> = {
+    then(onValue, onError) {
+      probing ??= resolveSandbox(options).then(async (resolution) => {
+        await record(resolution);
+        if (resolution.ok && resolution.sandbox) return resolution.sandbox;
+        const why = resolution.ok ? resolution.notice : resolution.error.message;
+        onNotice(`The sandbox worked on an earlier run but not now: ${why}`);
+        return undefined;
+      });
+      return probing.then(onValue, onError);
+    },
+  };
+  return { resolution: await resolveSandbox({ ...options, trustProbe: true }), confirmed };
 }

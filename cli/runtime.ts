@@ -80,14 +80,18 @@ export async function openRuntime(options: {
   const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
   // bwrap is probed while the log opens and folds: only the first bash call waits for it.
-  const probing = sandboxForRun({
-    settings: sandboxConfig.items,
-    workspace,
-    readOnly: [resolve(logPath, ".."), ...await existing(guardedPaths(workspace))],
-    additionalDirectories: recorded.additionalDirectories,
-    home,
-    env: env.toObject(),
-  }, env.get("TMPDIR") || "/tmp");
+  const probing = sandboxForRun(
+    {
+      settings: sandboxConfig.items,
+      workspace,
+      readOnly: [resolve(logPath, ".."), ...await existing(guardedPaths(workspace))],
+      additionalDirectories: recorded.additionalDirectories,
+      home,
+      env: env.toObject(),
+    },
+    env.get("TMPDIR") || "/tmp",
+    options.onNotice,
+  );
   const asker: Runtime["asker"] = {};
   const harness = await createHarness({
     openStore: (onEvent, { eventTypes }) =>
@@ -102,7 +106,11 @@ export async function openRuntime(options: {
     protectedPaths: [resolve(logPath, ".."), logPath],
     effects,
     settings: merged,
-    sandbox: probing.then((probed) => probed.ok ? probed.sandbox : undefined, () => undefined),
+    // Asked for by the first bash call or project hook, not before.
+    sandbox: {
+      then: (onValue, onError) =>
+        probing.then((probed) => probed.confirmed, () => undefined).then(onValue, onError),
+    },
     transcriptPath: logPath,
     hookEnv: commandEnv(env.toObject()),
     ask: (question, signal) => {
@@ -111,7 +119,7 @@ export async function openRuntime(options: {
     },
     foldError: (error, event) => foldError(logPath, error, event),
   });
-  const sandbox = await probing.catch(async (error) => {
+  const { resolution: sandbox } = await probing.catch(async (error) => {
     await harness.close();
     throw error;
   });

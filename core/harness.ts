@@ -37,7 +37,7 @@ export interface MechanismWiring {
   /** The environment hook commands run with (without secrets). */
   hookEnv?: Record<string, string>;
   /** The sandbox bash (and the project's hooks) run in. */
-  sandbox?: BashSandbox | Promise<BashSandbox | undefined>;
+  sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
 }
 
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
@@ -83,7 +83,7 @@ export interface HarnessOptions {
   /** Merged settings (`.claude/settings*.json`); the mechanisms that use them read them here. */
   settings?: Settings;
   /** The OS sandbox bash runs in (core/sandbox's `resolveSandbox`); unconfined when absent. */
-  sandbox?: BashSandbox | Promise<BashSandbox | undefined>;
+  sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
   /** Asks the person about a call that needs permission (the REPL gives one). */
   ask?: PermissionAsker;
   /** The event log's path, which hooks get as `transcript_path`. */

@@ -29,7 +29,7 @@ export interface HooksOptions {
    * The sandbox bash runs in: hooks from the project's files (`.claude/settings*.json`, which a
    * cloned repository brings) run in it too; the person's own (`~/.claude`, `--settings`) do not.
    */
-  sandbox?: BashSandbox | Promise<BashSandbox | undefined>;
+  sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
 }
 
 /**

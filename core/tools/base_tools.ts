@@ -15,7 +15,7 @@ export interface BaseToolsDeps {
    */
   protectedPaths?: readonly string[];
   /** The OS sandbox bash runs in (core/sandbox's `resolveSandbox`); unconfined when absent. */
-  sandbox?: BashSandbox | Promise<BashSandbox | undefined>;
+  sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
 }
 
 /**

@@ -62,7 +62,7 @@ export interface BashToolDeps {
    * The sandbox commands run in; without one they run unconfined (secrets still removed). A
    * promise lets rein start while the sandbox is probed: the first call waits for it.
    */
-  sandbox?: BashSandbox | Promise<BashSandbox | undefined>;
+  sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
   /**
    * Whether to start unconfined bash under a `setpriv --pdeathsig` supervisor. Detected once, on
    * first unconfined use, when omitted.

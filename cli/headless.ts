@@ -70,8 +70,9 @@ export async function runHeadless(
     });
     result = await active.done;
     if (result === null) output.progress.line(`Nothing to continue in session ${session.id}`);
-    await session.end("other", new AbortController().signal);
   } finally {
+    // The session ends on the record even when the run failed (SessionEnd hooks run too).
+    await session.end("other", new AbortController().signal).catch(() => {});
     Deno.removeSignalListener("SIGINT", onInterrupt);
     output.close();
   }

@@ -19,6 +19,12 @@ export const permissionsProjection: Projection<PermissionsSlice> = {
   key: "permissions",
   initial: () => ({}),
   evolve(slice, event: Envelope) {
+    // A resume given --permission-mode starts from that mode, not from one switched earlier.
+    if (event.type === "session.resumed") {
+      const session = slice[event.session];
+      if (session && event.data.settings?.flags.permissionMode !== undefined) delete session.mode;
+      return slice;
+    }
     if (event.type !== "permission.decided" && event.type !== "permission.mode_changed") {
       return slice;
     }

@@ -79,12 +79,16 @@ export async function openRuntime(options: {
   const recorded = recordedSettings(base);
   const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
-  // bwrap is probed while the log opens and folds: only the first bash call waits for it.
+  // Resolved while the log opens and folds; bwrap itself is probed when a command first needs
+  // it (on a machine's first run, now).
   const probing = sandboxForRun(
     {
       settings: sandboxConfig.items,
       workspace,
-      readOnly: [resolve(logPath, ".."), ...await existing(guardedPaths(workspace))],
+      readOnly: [
+        resolve(logPath, ".."),
+        ...sandboxConfig.items.enabled ? await existing(guardedPaths(workspace)) : [],
+      ],
       additionalDirectories: recorded.additionalDirectories,
       home,
       env: env.toObject(),

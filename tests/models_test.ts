@@ -23,7 +23,8 @@ Deno.test("a new session uses claude-sonnet-5 unless the settings file names ano
   assert.equal(fake.requests[0]?.body?.model, "claude-sonnet-5");
   assert.equal(fake.requests[0]?.body?.max_tokens, 32_000);
 
-  await Deno.mkdir(`${ws.path}/.claude`);
+  // The sandbox made .claude/ (read-only to bash) on the first run.
+  await Deno.mkdir(`${ws.path}/.claude`, { recursive: true });
   await Deno.writeTextFile(`${ws.path}/.claude/settings.json`, '{"model": "haiku"}');
   const set = await runCli(["-p", "hi", "--workspace", ws.path], { env });
   assert.equal(set.code, 0, set.stderr);

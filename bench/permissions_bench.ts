@@ -8,6 +8,9 @@
 import { decide, parseRule, type PermissionRules, type Rule } from "../core/permissions/mod.ts";
 import { judgeCall } from "../core/permissions/judge.ts";
 import type { PermissionPolicy } from "../core/permissions/policy.ts";
+import { loadPathMatcher } from "../core/permissions/path_match.ts";
+
+await loadPathMatcher();
 
 function rules(count: number): PermissionRules {
   const texts = Array.from({ length: count }, (_, i) => {

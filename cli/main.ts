@@ -242,6 +242,9 @@ async function main(args: string[]): Promise<number> {
   try {
     const flags = plainAgentFlags(args);
     if (flags) {
+      // The model SDK is the largest thing the first request waits for: start loading it while
+      // the rest of rein loads (the model client imports the same module, loaded once).
+      import("@anthropic-ai/sdk").catch(() => {});
       const { agentCommand } = await import("./agent_command.ts");
       return await agentCommand(flags, Deno.env, io);
     }

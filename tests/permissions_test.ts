@@ -9,6 +9,9 @@ import { permissionPolicy } from "../core/permissions/policy.ts";
 import { permissionsReport } from "../cli/repl/permissions_report.ts";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { loadPathMatcher } from "../core/permissions/path_match.ts";
+
+await loadPathMatcher();
 
 const HOME = "/home/alice";
 const WORKSPACE = "/home/alice/proj";

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { decide } from "./decide.ts";
 import { CONTEXT, rulesOf } from "./_rules_for_test.ts";
+import { loadPathMatcher } from "./path_match.ts";
+
+await loadPathMatcher();
 
 interface Case {
   name: string;

@@ -7,7 +7,7 @@ export {
   stripWrappers,
 } from "./bash_match.ts";
 export { isReadOnlyCommand } from "./read_only_command.ts";
-export { type PathContext, pathRuleMatches } from "./path_match.ts";
+export { loadPathMatcher, type PathContext, pathRuleMatches } from "./path_match.ts";
 export {
   decide,
   type PermissionCall,

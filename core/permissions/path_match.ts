@@ -1,4 +1,4 @@
-import ignore from "ignore";
+import type { Ignore, Options } from "ignore";
 import { isAbsolute, relative, resolve } from "node:path";
 
 /** The directories a path rule is anchored to. All absolute. */
@@ -80,13 +80,27 @@ function relativeTo(base: string, file: string): string {
   return last.path;
 }
 
-/** Compiled gitignore matchers by pattern: a rule is checked on every call, compiled once. */
-const matchers = new Map<string, ReturnType<typeof ignore>>();
+/** The gitignore matcher, loaded on demand: most rules never need it, and start-up is spared. */
+let ignoreFactory: ((options: Options) => Ignore) | undefined;
 
-function matcherOf(glob: string): ReturnType<typeof ignore> {
+/**
+ * Load the gitignore matcher that path rules with wildcards use. Await it once before matching
+ * (the permission gate does); matching itself stays synchronous and pure.
+ */
+export async function loadPathMatcher(): Promise<void> {
+  ignoreFactory ??= (await import("ignore")).default;
+}
+
+/** Compiled gitignore matchers by pattern: a rule is checked on every call, compiled once. */
+const matchers = new Map<string, Ignore>();
+
+function matcherOf(glob: string): Ignore {
   let matcher = matchers.get(glob);
   if (!matcher) {
-    matcher = ignore({ ignorecase: false }).add(glob);
+    if (!ignoreFactory) {
+      throw new Error("Path rules with wildcards need `await loadPathMatcher()` first");
+    }
+    matcher = ignoreFactory({ ignorecase: false }).add(glob);
     if (matchers.size > 10_000) matchers.clear();
     matchers.set(glob, matcher);
   }

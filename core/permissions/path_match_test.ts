@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
-import { pathRuleMatches } from "./path_match.ts";
+import { loadPathMatcher, pathRuleMatches } from "./path_match.ts";
 import { CONTEXT } from "./_rules_for_test.ts";
+
+await loadPathMatcher();
 
 const SUB = { ...CONTEXT, cwd: "/home/alice/proj/pkg" };
 

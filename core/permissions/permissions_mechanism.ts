@@ -7,6 +7,7 @@ import { hooksProjection } from "../hooks/hooks_projection.ts";
 import { verdictOf } from "../hooks/hooks_mechanism.ts";
 import { sliceOf } from "../state/state.ts";
 import { type HookSay, judgeCall, type Judgement } from "./judge.ts";
+import { loadPathMatcher } from "./path_match.ts";
 import { permissionsProjection } from "./permissions_projection.ts";
 import { permissionsOf } from "./session_permissions.ts";
 
@@ -76,6 +77,7 @@ async function gate(
 ): Promise<GateDecision> {
   const permissions = permissionsOf(context.view(), context.session);
   if (permissions === undefined) return { run: true };
+  await loadPathMatcher();
   const input = isRecord(call.input) ? call.input : {};
   const judged = judgeCall(
     { tool: call.name, input },

@@ -1,3 +1,4 @@
+import { pumpText } from "../tools/pump_text.ts";
 import { killGroup } from "../tools/kill_group.ts";
 /** The timeout of a hook whose settings give none, as in Claude Code. */
 export const HOOK_DEFAULT_TIMEOUT_MS = 60_000;
@@ -88,7 +89,7 @@ export async function runHookCommand(options: HookCommandOptions): Promise<HookR
   const stdout = new HeadOfOutput(HOOK_OUTPUT_MAX_CHARS);
   const stderr = new HeadOfOutput(HOOK_OUTPUT_MAX_CHARS);
   const readers = [child.stdout.getReader(), child.stderr.getReader()] as const;
-  const pumps = Promise.all([pump(readers[0], stdout), pump(readers[1], stderr)]);
+  const pumps = Promise.all([pumpText(readers[0], stdout), pumpText(readers[1], stderr)]);
   const written = writeInput(child.stdin, options.input);
 
   let ending: HookRunEnding = "exited";
@@ -146,20 +147,6 @@ class HeadOfOutput {
     return `${this.#head}\n[… ${this.#cutChars} more characters cut: rein keeps the first ` +
       `${this.#maxChars} of a hook's output]`;
   }
-}
-
-async function pump(reader: ReadableStreamDefaultReader<Uint8Array>, sink: HeadOfOutput) {
-  const decoder = new TextDecoder();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      sink.append(decoder.decode(value, { stream: true }));
-    }
-  } catch {
-    // A cancelled or broken pipe ends the output; what was read is kept.
-  }
-  sink.append(decoder.decode());
 }
 
 /** Writes the input and closes stdin; a hook that exits without reading it breaks the pipe. */

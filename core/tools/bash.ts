@@ -1,3 +1,4 @@
+import { pumpText } from "./pump_text.ts";
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { CappedOutput } from "./_capped_output.ts";
@@ -195,7 +196,7 @@ async function runCommand(
   const stderr = new CappedOutput(OUTPUT_MAX_CHARS);
   const outReader = child.stdout.getReader();
   const errReader = child.stderr.getReader();
-  const pumps = Promise.all([pump(outReader, stdout), pump(errReader, stderr)]);
+  const pumps = Promise.all([pumpText(outReader, stdout), pumpText(errReader, stderr)]);
 
   const run: { ending: Ending } = { ending: "exited" };
   const stop = (why: Ending) => {
@@ -254,23 +255,6 @@ const SIGNALS: Record<number, string> = {
 /** The signal a shell reports as exit status 128+N (the supervisor passes statuses on so). */
 function signalOfExitCode(code: number): string | undefined {
   return code > 128 ? SIGNALS[code - 128] : undefined;
-}
-
-async function pump(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  sink: CappedOutput,
-): Promise<void> {
-  const decoder = new TextDecoder();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      sink.append(decoder.decode(value, { stream: true }));
-    }
-  } catch {
-    // A cancelled or broken pipe ends the output; what was read is kept.
-  }
-  sink.append(decoder.decode());
 }
 
 /** Waits for the pipes to close; a process that escaped the group (setsid) may hold them open. */

@@ -67,6 +67,8 @@ const UNTIMED_CALLS = 2;
 /** A way of launching an agent: the `deno` arguments before `agent -p …`. */
 interface Launch {
   name: string;
+  /** The program to start (Deno, or the shell running the launcher). */
+  program: string;
   args: string[];
   /** Target of launch → first model request, in ms; none for the floor. */
   targetMs?: number;
@@ -95,17 +97,19 @@ async function buildBundle(): Promise<string> {
   return out;
 }
 
-/** The `agent` task's command line up to and including the launcher, as an absolute path. */
+/** The launcher as the `agent` task runs it: `sh cli/launch.sh`. */
 function launcherArgs(): string[] {
-  const words = taskWords("agent");
-  const launcher = words.indexOf("cli/launch.ts");
-  return [...words.slice(words.indexOf("run"), launcher), new URL("cli/launch.ts", ROOT).pathname];
+  if (!taskWords("agent").includes("cli/launch.sh")) {
+    throw new Error('The "agent" task does not run cli/launch.sh');
+  }
+  return [new URL("cli/launch.sh", ROOT).pathname];
 }
 
 /** The installed command: the launcher starting the bundle, as `deno task install` sets it up. */
 function installedLaunch(bundle: string): Launch {
   return {
     name: "installed rein",
+    program: "sh",
     args: [...launcherArgs(), "--entry", bundle],
     targetMs: 70,
     toolDurations: loggedToolDurations,
@@ -116,6 +120,7 @@ function installedLaunch(bundle: string): Launch {
 function sourceLaunch(): Launch {
   return {
     name: "deno task agent",
+    program: "sh",
     args: launcherArgs(),
     targetMs: 90,
     toolDurations: loggedToolDurations,
@@ -126,6 +131,7 @@ function sourceLaunch(): Launch {
 function floorLaunch(): Launch {
   return {
     name: "floor (plain fetch agent)",
+    program: Deno.execPath(),
     args: [
       "run",
       "--allow-all",
@@ -172,9 +178,13 @@ async function runAgent(b: Deno.BenchContext, launch: Launch): Promise<RunStats>
   });
   const workspace = await Deno.makeTempDir({ prefix: "rein-agent-bench-" });
   try {
-    const command = new Deno.Command(Deno.execPath(), {
+    const command = new Deno.Command(launch.program, {
       args: [...launch.args, "agent", "-p", "go", "--workspace", workspace],
-      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-fake-bench-key" },
+      env: {
+        ANTHROPIC_BASE_URL: fake.url,
+        ANTHROPIC_API_KEY: "sk-fake-bench-key",
+        REIN_DENO: Deno.execPath(),
+      },
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

@@ -9,8 +9,8 @@
  * alternating which goes first, so the machine's load weighs on both alike):
  * - **direct**: `deno run` with the flags the launcher would compute (computed here, outside the
  *   timed window) and the module itself: what rein costs under the narrowed permissions;
- * - **launcher**: `cli/launch.ts`, run with the `agent` task's flags, which computes the flags and
- *   starts the same command; for the bundle with `--entry`, as the installed `rein` does.
+ * - **launcher**: `sh cli/launch.sh`, as the `agent` task runs it, which computes the flags and
+ *   execs the same command; for the bundle with `--entry`, as the installed `rein` does.
  *
  * The bench table times the launcher runs. The summary, printed when the bench process unloads,
  * gives both medians and what the launcher adds: the median of the paired differences (target
@@ -28,20 +28,11 @@ const UNTIMED_CALLS = 2;
 const TARGET_MS = 15;
 const ROOT = new URL("../", import.meta.url);
 const ROOT_DIR = ROOT.pathname.replace(/\/$/, "");
-const LAUNCHER = new URL("cli/launch.ts", ROOT).pathname;
+const LAUNCHER = new URL("cli/launch.sh", ROOT).pathname;
 
 const TASKS: Record<string, string> = JSON.parse(
   await Deno.readTextFile(new URL("deno.json", ROOT)),
 ).tasks;
-
-/** The launcher's own `deno run` flags, from the `agent` task (its words have no quoting). */
-function launcherFlags(): string[] {
-  const words = (TASKS.agent ?? "").split(/\s+/);
-  const run = words.indexOf("run");
-  const launcher = words.indexOf("cli/launch.ts");
-  if (run === -1 || launcher === -1) throw new Error('The "agent" task does not run cli/launch.ts');
-  return words.slice(run + 1, launcher);
-}
 
 /** Build the bundle the way `deno task build` does, into a temporary directory. */
 async function buildBundle(): Promise<string> {
@@ -53,14 +44,16 @@ async function buildBundle(): Promise<string> {
   return out;
 }
 
-/** A way of starting the agent: its `deno` arguments, given rein's and the environment. */
+/** A way of starting the agent: the program and its arguments, given rein's and the environment. */
 interface Launch {
+  program: string;
   argsFor(agentArgs: string[], env: Record<string, string>): string[];
 }
 
 /** `deno run` with the flags the launcher would compute, computed here. */
 function direct(entry: string[]): Launch {
   return {
+    program: Deno.execPath(),
     argsFor: (agentArgs, env) =>
       planLaunch({
         argv: [...entry, ...agentArgs],
@@ -78,11 +71,12 @@ function direct(entry: string[]): Launch {
   };
 }
 
-/** The launcher, as the `agent` task runs it. */
+/** The launcher, as the `agent` task runs it (with this Deno, as the installed command has). */
 function launched(entry: string[]): Launch {
-  return {
-    argsFor: (agentArgs) => ["run", ...launcherFlags(), LAUNCHER, ...entry, ...agentArgs],
-  };
+  if (!(TASKS.agent ?? "").includes("cli/launch.sh")) {
+    throw new Error('The "agent" task does not run cli/launch.sh');
+  }
+  return { program: "sh", argsFor: (agentArgs) => [LAUNCHER, ...entry, ...agentArgs] };
 }
 
 const bundle = await buildBundle();
@@ -143,9 +137,9 @@ async function timeFirstRequest(
   const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-bench-" }));
   try {
     const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-fake-bench-key" };
-    const command = new Deno.Command(Deno.execPath(), {
+    const command = new Deno.Command(launch.program, {
       args: launch.argsFor(["agent", "-p", "go", "--workspace", workspace], env),
-      env,
+      env: { ...env, REIN_DENO: Deno.execPath() },
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

@@ -1,5 +1,8 @@
 /**
- * The `rein` launcher: starts rein under narrowed Deno permissions, never `--allow-all`. It
+ * The full `rein` launcher. `deno task agent` and the installed command start `cli/launch.sh`,
+ * which computes the same flags in the shell and execs Deno (no second Deno start-up); it hands
+ * the cases it does not handle (loader variables, unusual model URLs, commas in paths) to this
+ * one. It starts rein under narrowed Deno permissions, never `--allow-all`. It
  * computes the agent's flags from the command line (`--workspace`, `--log`), the environment
  * (`ANTHROPIC_BASE_URL`, HOME, TMPDIR, the variables set) and where it was started, runs
  * `Deno.execPath()` with them on the same standard streams, and exits with rein's code.

@@ -1,0 +1,185 @@
+#!/bin/sh
+# rein's launcher, fast path: computes the agent's Deno permission flags exactly as cli/launch.ts
+# plans them (cli/_launch_plan.ts is the specification; tests/launch_sh_test.ts holds the two
+# together) and execs Deno with them, so no launcher process stays behind and start-up pays for a
+# shell instead of a second Deno. Anything it does not handle itself (loader variables, a model
+# URL with user info or an IPv6 host, a path with a comma) goes to cli/launch.ts, which also
+# words the errors.
+#
+#   sh cli/launch.sh [--entry PATH] [rein arguments…]
+#
+# The Deno binary is $REIN_DENO when set (the installed command sets it), else `deno` on PATH.
+set -u
+
+deno=${REIN_DENO:-deno}
+if ! command -v "$deno" >/dev/null 2>&1; then
+  echo "rein: Cannot find Deno (\"$deno\"): put deno on the PATH, or set REIN_DENO to its path" >&2
+  exit 1
+fi
+case $0 in
+  */*) here=${0%/*} ;;
+  *) here=. ;;
+esac
+root=$(cd "$here/.." && pwd -P) || exit 1
+
+full_launcher() {
+  exec "$deno" run --allow-read --allow-env --allow-run --no-prompt --quiet --no-config \
+    "$root/cli/launch.ts" "$@"
+}
+
+# REPLY: $2 resolved against the absolute directory $1 and normalized, as resolvePath does.
+resolve_path() {
+  case $2 in
+    /*) set -- "$2" ;;
+    *) set -- "$1/$2" ;;
+  esac
+  REPLY=""
+  saved_ifs=$IFS
+  IFS=/
+  set -f
+  for part in $1; do
+    case $part in
+      "" | .) ;;
+      ..) REPLY=${REPLY%/*} ;;
+      *) REPLY="$REPLY/$part" ;;
+    esac
+  done
+  set +f
+  IFS=$saved_ifs
+  REPLY=${REPLY:-/}
+}
+
+# Append $2 to the comma-joined list named $1 unless it is there already; a comma in a path
+# cannot be written in a Deno flag list, so cli/launch.ts refuses it with the message.
+add_path() {
+  case $2 in *,*) full_launcher "$@" ;; esac
+  eval "list=\${$1}"
+  case ",$list," in
+    *",$2,"*) ;;
+    *) eval "$1=\${list:+\$list,}\$2" ;;
+  esac
+}
+
+# Add $2 to list $1, and its real path too when it exists and differs (as `named` does).
+add_named() {
+  add_path "$1" "$2"
+  if [ -d "$2" ]; then
+    real=$(cd "$2" 2>/dev/null && pwd -P) || real=""
+  elif [ -e "$2" ]; then
+    real=$(realpath -- "$2" 2>/dev/null) || real=""
+  else
+    real=""
+  fi
+  if [ -n "$real" ] && [ "$real" != "$2" ]; then add_path "$1" "$real"; fi
+}
+
+entry=""
+if [ "${1-}" = "--entry" ] && [ $# -ge 2 ]; then
+  entry=$2
+  shift 2
+fi
+
+workspace="" log="" settings="" show=0 first="" taking="" ended=0
+for arg do
+  if [ $ended = 1 ]; then
+    [ -z "$first" ] && first=$arg
+    continue
+  fi
+  if [ -n "$taking" ]; then
+    eval "$taking=\$arg"
+    taking=""
+    continue
+  fi
+  case $arg in
+    --) ended=1 ;;
+    --show-permissions) show=1; continue ;;
+    --workspace | --log | --settings)
+      taking=${arg#--}
+      [ -z "$first" ] && first=$arg
+      continue
+      ;;
+    --workspace=*) workspace=${arg#*=} ;;
+    --log=*) log=${arg#*=} ;;
+    --settings=*) settings=${arg#*=} ;;
+  esac
+  [ -z "$first" ] && first=$arg
+done
+case $first in
+  state | replay | sessions | help | -h | --help | -V | --version) read_only=1 ;;
+  *) read_only=0 ;;
+esac
+
+if [ $read_only = 0 ]; then
+  case "$(export -p)" in
+    *"export LD_"* | *"export ld_"* | *"export DYLD_"* | *"export dyld_"* | *" LD_"*=* | *" DYLD_"*=*)
+      full_launcher ${entry:+--entry "$entry"} "$@" ;;
+  esac
+  url=${ANTHROPIC_BASE_URL:-https://api.anthropic.com}
+  case $url in
+    http://*) scheme=http rest=${url#http://} ;;
+    https://*) scheme=https rest=${url#https://} ;;
+    *) full_launcher ${entry:+--entry "$entry"} "$@" ;;
+  esac
+  authority=${rest%%[/?#]*}
+  case $authority in
+    "" | *@* | *\[* | *[A-Z]* | *:*:*) full_launcher ${entry:+--entry "$entry"} "$@" ;;
+  esac
+  host=${authority%%:*}
+  port=""
+  case $authority in *:*) port=${authority#*:} ;; esac
+  case $scheme:$port in
+    http:80 | https:443 | *:) net=$host ;;
+    *) net=$host:$port ;;
+  esac
+
+  cwd=$(pwd -P)
+  caller=${REIN_CALLER_DIR:-$cwd}
+  readwrite="" read=""
+  resolve_path "$caller" "${workspace:-.}"
+  workspace_path=$REPLY
+  add_named readwrite "$workspace_path"
+  if [ -n "$log" ]; then
+    resolve_path "$caller" "$log"
+    log_dir=${REPLY%/*}
+    add_named readwrite "${log_dir:-/}"
+  fi
+  resolve_path "$cwd" "${TMPDIR:-/tmp}"
+  add_named readwrite "$REPLY"
+  read=$readwrite
+  case ${HOME-} in
+    /*)
+      resolve_path "$HOME" ".claude"
+      add_named read "$REPLY"
+      ;;
+  esac
+  if [ -n "$settings" ]; then
+    resolve_path "$workspace_path" "$settings"
+    add_named read "$REPLY"
+  fi
+fi
+
+if [ $show = 1 ]; then
+  if [ $read_only = 1 ]; then
+    printf '%s\n' --allow-read --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt
+  else
+    printf '%s\n' "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" \
+      --allow-env --allow-run=bash,bwrap,setpriv,rg --no-prompt
+  fi
+  exit 0
+fi
+
+if [ -n "$entry" ]; then
+  resolve_path "$root" "$entry"
+  set -- "$REPLY" "$@"
+  config=--no-config
+else
+  set -- "$root/cli/main.ts" "$@"
+  config="--config=$root/deno.json"
+fi
+if [ $read_only = 1 ]; then
+  set -- --allow-read --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt "$@"
+else
+  set -- "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" --allow-env \
+    --allow-run=bash,bwrap,setpriv,rg --no-prompt "$@"
+fi
+exec "$deno" run --quiet --v8-flags=--max-semi-space-size=1 "$config" "$@"

@@ -1,0 +1,106 @@
+/**
+ * The shell launcher (cli/launch.sh) computes the same flags as the launch plan it stands in for
+ * (cli/_launch_plan.ts), and execs Deno: no launcher process stays behind.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { planLaunch } from "../cli/_launch_plan.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const LAUNCHER = join(ROOT, "cli", "launch.sh");
+
+function realPath(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `argv` with --show-permissions among its options (after a leading --entry PATH). */
+function showing(argv: string[]): string[] {
+  const at = argv[0] === "--entry" ? 2 : 0;
+  return [...argv.slice(0, at), "--show-permissions", ...argv.slice(at)];
+}
+
+async function shellFlags(argv: string[], env: Record<string, string>, cwd: string) {
+  const out = await new Deno.Command("sh", {
+    args: [LAUNCHER, ...showing(argv)],
+    env: { PATH: Deno.env.get("PATH") ?? "", REIN_DENO: Deno.execPath(), ...env },
+    clearEnv: true,
+    cwd,
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, stderr);
+  return new TextDecoder().decode(out.stdout).trimEnd().split("\n");
+}
+
+Deno.test("the shell launcher computes the flags the launch plan does", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-sh-" }));
+  try {
+    await Deno.mkdir(join(base, "my project/sub"), { recursive: true });
+    await Deno.mkdir(join(base, "home/.claude"), { recursive: true });
+    await Deno.mkdir(join(base, "tmp"));
+    await Deno.symlink(join(base, "my project"), join(base, "linked"));
+    await Deno.writeTextFile(join(base, "my project/strict.json"), "{}");
+    const home = join(base, "home");
+    const cases: [string[], Record<string, string>][] = [
+      [["agent"], { HOME: home }],
+      [["-p", "hi", "--workspace", "sub"], { HOME: home, TMPDIR: join(base, "tmp") }],
+      [["--workspace=../linked", "--log", "logs/x.jsonl"], { HOME: home }],
+      [["--settings", "strict.json"], { HOME: home, REIN_CALLER_DIR: join(base, "linked") }],
+      [["agent"], { HOME: home, ANTHROPIC_BASE_URL: "http://127.0.0.1:8080/v1" }],
+      [["agent"], { HOME: home, ANTHROPIC_BASE_URL: "https://proxy.example.com:443" }],
+      [["agent"], { HOME: home, ANTHROPIC_BASE_URL: "http://localhost" }],
+      [["agent"], { HOME: "relative", ANTHROPIC_BASE_URL: "" }],
+      [["--entry", "dist/rein.js", "-p", "x", "--", "--workspace", "nope"], { HOME: home }],
+      [["state"], { HOME: home }],
+      [["replay", "--workspace", "sub"], { HOME: home }],
+      [["--version"], {}],
+    ];
+    const cwd = join(base, "my project");
+    for (const [argv, env] of cases) {
+      const expected = planLaunch({ argv, env, cwd, root: ROOT, realPath }).permissions;
+      assert.deepEqual(await shellFlags(argv, env, cwd), expected, JSON.stringify({ argv, env }));
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("the shell launcher hands what it does not handle itself to cli/launch.ts", async () => {
+  const cwd = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-sh-" }));
+  try {
+    for (
+      const env of [
+        { LD_PRELOAD: "" },
+        { ANTHROPIC_BASE_URL: "http://user:pw@example.com" },
+        { ANTHROPIC_BASE_URL: "http://[::1]:8080" },
+      ]
+    ) {
+      const expected = planLaunch({ argv: ["agent"], env, cwd, root: ROOT, realPath });
+      assert.deepEqual(await shellFlags(["agent"], env, cwd), expected.permissions);
+    }
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("the shell launcher execs rein: the process it started is rein itself", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-sh-" }));
+  try {
+    const entry = join(base, "fixture.js");
+    await Deno.writeTextFile(entry, "console.log(Deno.pid); Deno.exit(7);\n");
+    const child = new Deno.Command("sh", {
+      args: [LAUNCHER, "--entry", entry, "--workspace", base],
+      env: { PATH: Deno.env.get("PATH") ?? "", HOME: base, REIN_DENO: Deno.execPath() },
+      clearEnv: true,
+      stdout: "piped",
+    }).spawn();
+    const { code, stdout } = await child.output();
+    assert.equal(code, 7);
+    assert.equal(Number(new TextDecoder().decode(stdout).trim()), child.pid);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

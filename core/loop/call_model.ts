@@ -1,6 +1,32 @@
-import { ModelCancelledError, ModelError, type ModelReply } from "../effects/model_client.ts";
+import {
+  type MessagesRequest,
+  ModelCancelledError,
+  ModelError,
+  type ModelReply,
+} from "../effects/model_client.ts";
 import { requestDigest } from "../request/request_body.ts";
 import type { TurnContext } from "./turn_context.ts";
+
+/**
+ * Assemble the request from the state and record `model.requested` right after the events that
+ * state was folded from. Another agent may append while the request is assembled and digested
+ * (its events would then sit before this one in the log, and replay would assemble from a state
+ * that has them): then the request is assembled again. Returns the request recorded.
+ */
+async function recordRequest(context: TurnContext, attempt: number): Promise<MessagesRequest> {
+  for (;;) {
+    await context.settle();
+    const seen = context.deps.store.lastSeq;
+    const body = context.nextRequest();
+    const digest = await requestDigest(body);
+    const requested = context.event("model.requested", { model: body.model, digest, attempt });
+    const stored = await context.deps.store.appendDecided(
+      (lastSeq) => lastSeq === seen ? [requested] : [],
+      { sync: false },
+    );
+    if (stored.length > 0) return body;
+  }
+}
 
 /**
  * Ask the model for this agent's next round, retrying per the policy. The request is assembled
@@ -14,13 +40,7 @@ export async function callModel(
   const { effects } = context.deps;
   const origin = { session: context.session, agent: context.agent };
   for (let attempt = 1;; attempt++) {
-    await context.settle();
-    const body = context.nextRequest();
-    const digest = await requestDigest(body);
-    await context.append(
-      [context.event("model.requested", { model: body.model, digest, attempt })],
-      { sync: false },
-    );
+    const body = await recordRequest(context, attempt);
     try {
       const options = onText ? { signal, onText, origin } : { signal, origin };
       const reply = await effects.model.send(body, options);

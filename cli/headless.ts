@@ -65,7 +65,11 @@ export async function runHeadless(
     const active = runner.run(session, ({ signal }) => {
       const run = runOptions(signal, options);
       return reopened
-        ? session.resume(reopened, prompt, { ...run, settings: runtime.settings })
+        ? session.resume(reopened, prompt, {
+          ...run,
+          settings: runtime.settings,
+          files: runtime.files,
+        })
         : session.prompt(prompt as string, run);
     });
     result = await active.done;
@@ -139,7 +143,7 @@ export async function runStreamInput(
         const run = runOptions(signal, { ...options, ...left });
         // The first message of a reopened session resumes it: unfinished work is closed first.
         return how
-          ? session.resume(how, next, { ...run, settings: runtime.settings })
+          ? session.resume(how, next, { ...run, settings: runtime.settings, files: runtime.files })
           : session.prompt(next, run);
       });
       code = output.finish(await active.done);

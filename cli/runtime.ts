@@ -4,7 +4,7 @@ import { createHarness, type Harness } from "../core/harness.ts";
 import { liveEffects } from "../core/runner/live_effects.ts";
 import { DEFAULT_RETRY_POLICY, retryPolicyFromEnv } from "../core/recovery/retry.ts";
 import { loadSettings } from "../core/settings/load_settings.ts";
-import type { PermissionFlags, SettingsSnapshot } from "../events/event_types.ts";
+import type { PermissionFlags, RecordedFile, SettingsSnapshot } from "../events/event_types.ts";
 import type { PermissionAsker } from "../core/permissions/permissions_mechanism.ts";
 import { permissionPolicy } from "../core/permissions/policy.ts";
 import { type SandboxSettings, sandboxSettings } from "../core/sandbox/mod.ts";
@@ -26,6 +26,8 @@ export interface Runtime {
   harness: Harness;
   /** The settings as read at start, recorded by every session this process starts or resumes. */
   settings: SettingsSnapshot;
+  /** The mechanisms' files as read at start (CLAUDE.md, skills, agents), recorded likewise. */
+  files: RecordedFile[];
   /** Asks the person about a call; the REPL sets it, headless runs leave it unset. */
   asker: { current?: PermissionAsker };
   /** Attempts per model request, for the retry line. */
@@ -144,6 +146,7 @@ export async function openRuntime(options: {
     logPath,
     harness,
     settings: snapshot,
+    files: await harness.readFiles({ workspace, home, onNotice: options.onNotice }),
     asker,
     maxAttempts,
     close: () => harness.close(),

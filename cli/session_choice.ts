@@ -136,6 +136,7 @@ export function newSessionSetup(
     maxTokens,
     platform: `${Deno.build.os} ${Deno.build.arch}`,
     settings: runtime.settings,
+    ...(runtime.files.length > 0 ? { files: runtime.files } : {}),
   };
 }
 

@@ -6,11 +6,11 @@
  * a test, in `options.mechanisms`).
  */
 import type { EventListener, EventStore } from "../events/store.ts";
-import type { Envelope } from "../events/event_types.ts";
+import type { Envelope, RecordedFile } from "../events/event_types.ts";
 import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
 import type { LoopDeps, LoopEffects } from "./loop/loop_deps.ts";
 import { composeStages } from "./loop/stages.ts";
-import type { Mechanism } from "./mechanism.ts";
+import type { FilePlace, Mechanism } from "./mechanism.ts";
 import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
@@ -108,6 +108,8 @@ export interface Harness {
   startSession(setup: SessionSetup, agent?: string): Promise<AgentLoop>;
   /** `agent` (the session's main agent unless given) of a session in the log. Throws if absent. */
   openSession(id: string, agent?: string): AgentLoop;
+  /** Every mechanism's files as they are on disk now, to record with a session (live only). */
+  readFiles(place: FilePlace): Promise<RecordedFile[]>;
   /** The tool of that name in an agent's pool now, for rendering its calls. */
   findTool(name: string, scope?: Partial<PoolScope>): AnyTool | undefined;
   close(): Promise<void>;
@@ -172,6 +174,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       const view = state.sessions.byId[id];
       if (!view) throw new Error(`No session "${id}" in the log`);
       return AgentLoop.open(deps, id, agent ?? view.mainAgent);
+    },
+    async readFiles(place) {
+      const read = await Promise.all(mechanisms.map((m) => m.readFiles?.(place) ?? []));
+      return read.flat();
     },
     findTool(name, scope = {}) {
       const session = scope.session ?? state.sessions.order.at(-1) ?? "";

@@ -1,4 +1,12 @@
-import type { EventType } from "../events/event_types.ts";
+import type { EventType, RecordedFile } from "../events/event_types.ts";
+
+/** Where a session works, for mechanisms that read files: its workspace and the home directory. */
+export interface FilePlace {
+  workspace: string;
+  home: string | undefined;
+  /** Reports a file that could not be used, naming it. */
+  onNotice(message: string): void;
+}
 import type { StageHandlers } from "./loop/stages.ts";
 import type { SystemSection } from "./request/system_prompt.ts";
 import type { Projection } from "./state/projection.ts";
@@ -28,6 +36,13 @@ export interface Mechanism {
   sections?(scope: PoolScope): SystemSection[];
   /** Handlers at the loop's fixed points. */
   stages?: StageHandlers;
+  /**
+   * Read the files this mechanism needs from disk (instructions, skill catalogs, agent
+   * definitions), live only, when a session starts or resumes: they are recorded with it
+   * (`session.started.files`) and the mechanism reads them from the session's view after that,
+   * so replay never touches the disk. Should report bad files (`onNotice`) and never throw.
+   */
+  readFiles?(place: FilePlace): Promise<RecordedFile[]>;
   /**
    * Event types that reach an agent from outside its loop (mail from another agent, a finished
    * background job, a cron firing): replay feeds them at their recorded positions instead of

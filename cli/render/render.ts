@@ -209,6 +209,7 @@ export class Renderer {
         break;
       case "session.started":
       case "session.ended":
+      case "reminder.added":
       case "turn.started":
       case "model.requested":
       case "model.cancelled":

@@ -147,6 +147,7 @@ export async function runRepl(
         session.resume(chosen.reopened ?? "resume", undefined, {
           ...run,
           settings: runtime.settings,
+          files: runtime.files,
         })
       );
     }

@@ -1,5 +1,6 @@
 import type {
   NewEvent,
+  RecordedFile,
   SessionEnded,
   SessionStarted,
   SettingsSnapshot,
@@ -137,7 +138,7 @@ export class AgentLoop {
   async resume(
     how: "resume" | "continue",
     prompt: string | undefined,
-    options: RunOptions & { settings?: SettingsSnapshot },
+    options: RunOptions & { settings?: SettingsSnapshot; files?: RecordedFile[] },
   ): Promise<TurnResult | null> {
     const context = this.#context;
     await context.settle();
@@ -152,6 +153,7 @@ export class AgentLoop {
       maxTurns: options.maxTurns,
       ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
       ...(options.settings === undefined ? {} : { settings: options.settings }),
+      ...(options.files === undefined ? {} : { files: options.files }),
     })];
     for (const call of agent.openIntents) {
       events.push(context.event("tool.completed", closeCall(call, { outcome: "interrupted" })));

@@ -266,12 +266,13 @@ export async function replaySession(
       } else if (input?.type === "session.resumed" && loops.has(agent)) {
         const prompt = input.data.withPrompt ? tape.promptAfter(input) : undefined;
         const loop = loops.get(agent) as AgentLoop;
-        const { maxTurns, maxBudgetUsd, settings } = input.data;
+        const { maxTurns, maxBudgetUsd, settings, files } = input.data;
         await loop.resume(input.data.how, prompt, {
           ...runOptions,
           maxTurns,
           ...(maxBudgetUsd === undefined ? {} : { maxBudgetUsd }),
           ...(settings === undefined ? {} : { settings }),
+          ...(files === undefined ? {} : { files }),
         });
       } else {
         const event = recorded[index] as Envelope;

@@ -101,6 +101,12 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "hook.context":
       appendUserBlock(conversation, { type: "text", text: event.data.text });
       break;
+    case "reminder.added":
+      appendUserBlock(conversation, {
+        type: "text",
+        text: `<system-reminder>\n${event.data.text}\n</system-reminder>`,
+      });
+      break;
     case "session.started":
     case "session.resumed":
     case "model.switched":

@@ -1,6 +1,7 @@
 import {
   assertExhaustive,
   type Envelope,
+  type RecordedFile,
   type SettingsSnapshot,
   type TurnEndReason,
   type Usage,
@@ -68,6 +69,8 @@ export interface SessionView {
    * sessions recorded before rein read settings into the log.
    */
   settings: SettingsSnapshot | null;
+  /** The mechanisms' files as read at the start or the last resume (none when not recorded). */
+  files: RecordedFile[];
   /** The agent that started the session; its status is the session's. */
   mainAgent: string;
   firstPrompt: string | null;
@@ -118,6 +121,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       systemPrompt: data.systemPrompt ?? null,
       appendSystemPrompt: data.appendSystemPrompt ?? null,
       settings: data.settings ?? null,
+      files: data.files ?? [],
       mainAgent: event.agent,
       firstPrompt: null,
       status: "idle",
@@ -183,6 +187,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       break;
     case "session.resumed":
       if (event.data.settings !== undefined) session.settings = event.data.settings;
+      if (event.data.files !== undefined) session.files = event.data.files;
       break;
     case "model.requested":
     case "model.cancelled":
@@ -190,6 +195,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "tool.requested":
     case "tool.completed":
     case "session.ended":
+    case "reminder.added":
     case "permission.decided":
     case "permission.mode_changed":
     case "hook.started":

@@ -39,6 +39,20 @@ export interface SessionStarted {
    * rein had permissions: those ran every call, and replay lets them.
    */
   settings?: SettingsSnapshot;
+  /**
+   * Files the mechanisms read at start (CLAUDE.md and its imports, skill catalogs, agent
+   * definitions, the memory index), with their text: replay reads these, never the disk.
+   */
+  files?: RecordedFile[];
+}
+
+/** A file a mechanism read from disk, as it was read. */
+export interface RecordedFile {
+  /** The mechanism that read it (`memory`, `skills`, `agents`). */
+  source: string;
+  /** Absolute path. */
+  path: string;
+  text: string;
 }
 
 export interface SessionResumed {
@@ -52,11 +66,23 @@ export interface SessionResumed {
   maxBudgetUsd?: number;
   /** The settings as read again at the resume (they may have changed since the start). */
   settings?: SettingsSnapshot;
+  /** The mechanisms' files as read again at the resume. */
+  files?: RecordedFile[];
 }
 
 /** Why a session ended, in Claude Code's SessionEnd terms. */
 export interface SessionEnded {
   reason: "clear" | "logout" | "prompt_input_exit" | "other";
+}
+
+/**
+ * Something for the model to note with the next user message, as a `<system-reminder>` (a todo
+ * list left alone, a memory saved): never in the system prompt, so its cached prefix stays put.
+ */
+export interface ReminderAdded {
+  /** The mechanism that added it. */
+  source: string;
+  text: string;
 }
 
 export interface UserPrompted {
@@ -88,6 +114,7 @@ export interface SessionEvents {
   "session.started": SessionStarted;
   "session.resumed": SessionResumed;
   "session.ended": SessionEnded;
+  "reminder.added": ReminderAdded;
   "user.prompted": UserPrompted;
   "turn.started": TurnStarted;
   "turn.ended": TurnEnded;
@@ -98,6 +125,7 @@ export const SESSION_EVENTS: EventTable<SessionEvents> = {
   "session.started": true,
   "session.resumed": true,
   "session.ended": true,
+  "reminder.added": true,
   "user.prompted": true,
   "turn.started": true,
   "turn.ended": true,

@@ -7,12 +7,18 @@
  */
 import type { EventTable } from "./payloads/_payload.ts";
 import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
+import { MEMORY_EVENTS, type MemoryEvents } from "./payloads/memory.ts";
+import { SKILL_EVENTS, type SkillEvents } from "./payloads/skill.ts";
+import { TODO_EVENTS, type TodoEvents } from "./payloads/todo.ts";
 import { MODEL_EVENTS, type ModelEvents } from "./payloads/model.ts";
 import { PERMISSION_EVENTS, type PermissionEvents } from "./payloads/permission.ts";
 import { SESSION_EVENTS, type SessionEvents } from "./payloads/session.ts";
 import { TOOL_EVENTS, type ToolEvents } from "./payloads/tool.ts";
 
 export type * from "./payloads/hook.ts";
+export type * from "./payloads/memory.ts";
+export type * from "./payloads/skill.ts";
+export type * from "./payloads/todo.ts";
 export type * from "./payloads/model.ts";
 export type * from "./payloads/permission.ts";
 export type * from "./payloads/settings.ts";
@@ -31,7 +37,10 @@ export type ReinPayloads =
   & ModelEvents
   & ToolEvents
   & PermissionEvents
-  & HookEvents;
+  & HookEvents
+  & TodoEvents
+  & MemoryEvents
+  & SkillEvents;
 
 /**
  * Every mechanism's table of event types, merged: one entry per mechanism. Typed by
@@ -43,6 +52,9 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
   ...TOOL_EVENTS,
   ...PERMISSION_EVENTS,
   ...HOOK_EVENTS,
+  ...TODO_EVENTS,
+  ...MEMORY_EVENTS,
+  ...SKILL_EVENTS,
 };
 
 /**

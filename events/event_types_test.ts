@@ -5,8 +5,20 @@ import { SESSION_EVENTS } from "./payloads/session.ts";
 import { TOOL_EVENTS } from "./payloads/tool.ts";
 import { PERMISSION_EVENTS } from "./payloads/permission.ts";
 import { HOOK_EVENTS } from "./payloads/hook.ts";
+import { TODO_EVENTS } from "./payloads/todo.ts";
+import { MEMORY_EVENTS } from "./payloads/memory.ts";
+import { SKILL_EVENTS } from "./payloads/skill.ts";
 
-const TABLES = { SESSION_EVENTS, MODEL_EVENTS, TOOL_EVENTS, PERMISSION_EVENTS, HOOK_EVENTS };
+const TABLES = {
+  SESSION_EVENTS,
+  MODEL_EVENTS,
+  TOOL_EVENTS,
+  PERMISSION_EVENTS,
+  HOOK_EVENTS,
+  TODO_EVENTS,
+  MEMORY_EVENTS,
+  SKILL_EVENTS,
+};
 
 Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {
   const declared = Object.values(TABLES).flatMap((table) => Object.keys(table));

@@ -210,6 +210,9 @@ export class Renderer {
       case "session.started":
       case "session.ended":
       case "reminder.added":
+      case "todo.updated":
+      case "memory.noted":
+      case "skill.invoked":
       case "turn.started":
       case "model.requested":
       case "model.cancelled":

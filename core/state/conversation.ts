@@ -113,6 +113,9 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "turn.started":
     case "turn.ended":
     case "session.ended":
+    case "todo.updated":
+    case "memory.noted":
+    case "skill.invoked":
     case "permission.decided":
     case "permission.mode_changed":
     case "hook.started":

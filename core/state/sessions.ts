@@ -196,6 +196,9 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "tool.completed":
     case "session.ended":
     case "reminder.added":
+    case "todo.updated":
+    case "memory.noted":
+    case "skill.invoked":
     case "permission.decided":
     case "permission.mode_changed":
     case "hook.started":

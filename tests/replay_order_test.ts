@@ -143,3 +143,36 @@ Deno.test("an event the replay would add after a turn ended fails verification",
   assert.match(replayed.divergence?.reason ?? "", /after its turn ended/);
   assert.equal(replayed.divergence?.seq, (firstEnd?.seq ?? 0) + 1);
 });
+
+Deno.test("read-only calls of one answer run at once, are recorded in call order, and replay", async () => {
+  const script: FakeScriptFn = (request) =>
+    toolResultCount(request.body) === 0
+      ? message([
+        toolUse("toolu_r1", "read_file", { path: "a.txt" }),
+        toolUse("toolu_r2", "grep", { pattern: "beta" }),
+        toolUse("toolu_w3", "bash", { command: "echo written" }),
+        toolUse("toolu_r4", "glob", { pattern: "*.txt" }),
+      ])
+      : message("done");
+  await using t = await startTestSession(script);
+  await Deno.writeTextFile(`${t.workspace}/a.txt`, "alpha\nbeta\n");
+  await t.session.prompt("look", run());
+  const calls = t.events().flatMap((e) =>
+    e.type === "tool.requested" || e.type === "tool.completed"
+      ? [`${e.type === "tool.requested" ? "start" : "end"} ${e.data.callId}`]
+      : []
+  );
+  assert.deepEqual(calls, [
+    "start toolu_r1",
+    "start toolu_r2",
+    "end toolu_r1",
+    "end toolu_r2",
+    "start toolu_w3",
+    "end toolu_w3",
+    "start toolu_r4",
+    "end toolu_r4",
+  ]);
+  const replayed = await replaySession(t.events());
+  assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
+  assert.equal(replayed.matched, t.events().length);
+});

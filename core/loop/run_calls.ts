@@ -1,82 +1,122 @@
 import type { PendingCall } from "../state/conversation.ts";
-import { closeCall } from "./close_call.ts";
+import type { ToolRun } from "../tools/executor.ts";
 import { validateToolInput } from "../tools/schema.ts";
 import type { AnyTool } from "../tools/tool.ts";
+import { closeCall } from "./close_call.ts";
+import type { StageContext } from "./stages.ts";
 import type { TurnContext } from "./turn_context.ts";
 
+/** A call that passed its checks and whose intent is recorded: it runs next. */
+interface Admitted {
+  call: PendingCall;
+}
+
 /**
- * Run the model's calls in order. Each passes the gate stage (hooks, permissions), then its
- * intent is recorded and flushed, then it runs and its result is recorded with the tool's own
- * events in one batch. A call whose intent a dead process recorded, a call cut off by
- * max_tokens, a call after a cancel and a call the gate refuses are closed without running (see
- * `closeCall`).
+ * Run the model's calls. Each passes the schema check and the gate stage (hooks, permissions),
+ * then its intent is recorded and flushed, then it runs and its result is recorded with the
+ * tool's own events in one batch, followed by the events of the after-call stage. Consecutive
+ * read-only calls (reads, globs, greps) run at once, as Claude Code runs them; their results are
+ * recorded in call order. A call whose intent a dead process recorded, a call cut off by
+ * max_tokens, a call after a cancel and a call refused by its schema or the gate are closed
+ * without running (see `closeCall`).
  */
 export async function runCalls(
   context: TurnContext,
   calls: readonly PendingCall[],
   signal: AbortSignal,
 ): Promise<void> {
-  const { truncatedCallId: truncated, openIntents } = context.agentView();
-  const started = new Set(openIntents.map((call) => call.id));
   const stage = context.stage(signal);
+  let together: Admitted[] = [];
   for (const call of calls) {
-    if (started.has(call.id)) {
-      // Its intent is recorded and its result is not: a process died while it ran. It is never
-      // run twice, whichever way the agent was reopened.
-      const closed = closeCall(call, { outcome: "interrupted" });
-      await context.append([context.event("tool.completed", closed)], { sync: false });
-      continue;
+    const readOnly = context.deps.pool(context.scope()).byName.get(call.name)?.readOnly === true;
+    if (!readOnly && together.length > 0) {
+      await runAdmitted(context, together, signal, stage);
+      together = [];
     }
-    if (call.id === truncated) {
-      const closed = closeCall(call, { outcome: "not_run", why: "truncated" });
-      await context.append([context.event("tool.completed", closed)], { sync: false });
-      continue;
-    }
-    if (signal.aborted) {
-      const closed = closeCall(call, { outcome: "cancelled" });
-      await context.append([context.event("tool.completed", closed)], { sync: false });
-      continue;
-    }
-    await context.settle();
-    // The schema comes first (design.md §10): hooks and rules judge only calls that could run.
-    const invalid = await invalidCall(call, context.deps.pool(context.scope()).byName);
-    if (invalid !== undefined) {
-      const closed = closeCall(call, { outcome: "not_run", why: "invalid", message: invalid });
-      await context.append([context.event("tool.completed", closed)], { sync: false });
-      continue;
-    }
-    const gate = await context.deps.stages.gateCall(stage, call);
-    const decided = context.stamp(gate.events ?? []);
-    if (!gate.run) {
-      const closed = closeCall(call, { outcome: gate.outcome, reason: gate.reason });
-      await context.append([...decided, context.event("tool.completed", closed)], {
-        sync: false,
-      });
-      continue;
-    }
-    const input = gate.input === undefined ? call.input : gate.input;
-    await context.append([
-      ...decided,
-      context.event("tool.requested", { callId: call.id, name: call.name, input }),
-    ], { sync: true });
-    await context.settle();
-    const scope = context.scope();
-    const toRun = input === call.input ? call : { ...call, input };
-    const run = await context.deps.effects.runCall(toRun, context.deps.pool(scope).byName, {
-      signal,
-      session: context.session,
-      agent: context.agent,
-      callId: call.id,
-      cwd: context.deps.cwd(scope),
-      view: () => context.deps.state,
-    });
+    const admitted = await admit(context, call, signal, stage);
+    if (admitted === undefined) continue;
+    if (readOnly) together.push(admitted);
+    else await runAdmitted(context, [admitted], signal, stage);
+  }
+  if (together.length > 0) await runAdmitted(context, together, signal, stage);
+}
+
+/**
+ * Check a call and record its intent, or close it without running. Returns the call to run (its
+ * input as a hook may have rewritten it), or undefined when it was closed.
+ */
+async function admit(
+  context: TurnContext,
+  call: PendingCall,
+  signal: AbortSignal,
+  stage: StageContext,
+): Promise<Admitted | undefined> {
+  const { truncatedCallId: truncated, openIntents } = context.agentView();
+  const close = async (closed: ReturnType<typeof closeCall>, before = context.stamp([])) => {
+    await context.append([...before, context.event("tool.completed", closed)], { sync: false });
+    return undefined;
+  };
+  // Its intent is recorded and its result is not: a process died while it ran. It is never run
+  // twice, whichever way the agent was reopened.
+  if (openIntents.some((open) => open.id === call.id)) {
+    return await close(closeCall(call, { outcome: "interrupted" }));
+  }
+  if (call.id === truncated) {
+    return await close(closeCall(call, { outcome: "not_run", why: "truncated" }));
+  }
+  if (signal.aborted) return await close(closeCall(call, { outcome: "cancelled" }));
+  await context.settle();
+  // The schema comes first (design.md §10): hooks and rules judge only calls that could run.
+  const invalid = await invalidCall(call, context.deps.pool(context.scope()).byName);
+  if (invalid !== undefined) {
+    return await close(closeCall(call, { outcome: "not_run", why: "invalid", message: invalid }));
+  }
+  const gate = await context.deps.stages.gateCall(stage, call);
+  const decided = context.stamp(gate.events ?? []);
+  if (!gate.run) {
+    return await close(closeCall(call, { outcome: gate.outcome, reason: gate.reason }), decided);
+  }
+  const input = gate.input === undefined ? call.input : gate.input;
+  await context.append([
+    ...decided,
+    context.event("tool.requested", { callId: call.id, name: call.name, input }),
+  ], { sync: true });
+  return { call: input === call.input ? call : { ...call, input } };
+}
+
+/** Run admitted calls at once; record their results, then their after-call events, in order. */
+async function runAdmitted(
+  context: TurnContext,
+  admitted: readonly Admitted[],
+  signal: AbortSignal,
+  stage: StageContext,
+): Promise<void> {
+  await context.settle();
+  const scope = context.scope();
+  const tools = context.deps.pool(scope).byName;
+  const runs: ToolRun[] = await Promise.all(
+    admitted.map(({ call }) =>
+      context.deps.effects.runCall(call, tools, {
+        signal,
+        session: context.session,
+        agent: context.agent,
+        callId: call.id,
+        cwd: context.deps.cwd(scope),
+        view: () => context.deps.state,
+      })
+    ),
+  );
+  // The results first, in call order (each with the tool's own events just before it), then
+  // the after-call events: a result's events are then always next to it in the log.
+  for (const run of runs) {
     await context.append([...run.events, context.event("tool.completed", run.completed)], {
       sync: false,
     });
+  }
+  for (const [i, { call }] of admitted.entries()) {
     await context.settle();
-    await context.append(context.stamp(await context.deps.stages.afterCall(stage, toRun, run)), {
-      sync: false,
-    });
+    const after = await context.deps.stages.afterCall(stage, call, runs[i] as ToolRun);
+    await context.append(context.stamp(after), { sync: false });
   }
 }
 

@@ -51,14 +51,18 @@ export class AgentTape {
   /**
    * What the recorded run of call `callId` produced, from the cursor on: the call's own events
    * and its `tool.completed`, and the index of the first of them; undefined when the next events
-   * are not that call's result.
+   * are not that call's result. Results of calls that ran at once with it (read-only calls of one
+   * answer) may come first, each with its own events just before it: they are passed over.
    */
   servedRun(callId: string): (ToolRun & { firstIndex: number }) | undefined {
-    const events: Envelope[] = [];
+    let events: Envelope[] = [];
     for (let i = this.cursor; i < this.events.length; i++) {
       const event = this.events[i] as Envelope;
       if (event.type === "tool.completed") {
-        if (event.data.callId !== callId) return undefined;
+        if (event.data.callId !== callId) {
+          events = [];
+          continue;
+        }
         return {
           events: events.map(origin),
           completed: structuredClone(event.data),

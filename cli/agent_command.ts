@@ -6,7 +6,7 @@ import { openRuntime } from "./runtime.ts";
 import { PERMISSION_MODES } from "../core/settings/settings.ts";
 import { type HeadlessResult, headlessResult } from "./claude_output.ts";
 import { chooseModel, thinkingBudget } from "./model_choice.ts";
-import { chooseSession, type ChosenSession } from "./session_choice.ts";
+import { chooseSession, type ChosenSession, newSessionSetup } from "./session_choice.ts";
 
 /** A session id as `--session-id` takes it. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,6 +27,8 @@ export interface AgentFlags {
   /** Rules from `--allowedTools` / `--disallowedTools`, each value as given. */
   allowedTools?: string[] | undefined;
   disallowedTools?: string[] | undefined;
+  /** Print the system prompt a new session would start with, and exit. */
+  printSystemPrompt?: boolean | undefined;
   /** `--settings FILE`: a settings file above all others. */
   settings?: string | undefined;
   systemPrompt?: string | undefined;
@@ -126,10 +128,12 @@ async function runAgent(
         PERMISSION_MODES.join(", "),
     );
   }
-  if (headless && !streamInput && prompt === undefined && !reopening) {
+  if (headless && !streamInput && prompt === undefined && !reopening && !flags.printSystemPrompt) {
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
-  if (!env.get("ANTHROPIC_API_KEY") && !env.get("ANTHROPIC_AUTH_TOKEN")) {
+  if (
+    !flags.printSystemPrompt && !env.get("ANTHROPIC_API_KEY") && !env.get("ANTHROPIC_AUTH_TOKEN")
+  ) {
     throw new Error(
       "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, with " +
         "ANTHROPIC_BASE_URL for another endpoint)",
@@ -182,6 +186,12 @@ async function runAgent(
       ...(flags.systemPrompt ? { systemPrompt: flags.systemPrompt } : {}),
       ...(flags.appendSystemPrompt ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
     };
+    if (flags.printSystemPrompt) {
+      const setup = { ...newSessionSetup(runtime, model, maxTokens, newId()), ...options };
+      const { system } = runtime.harness.previewRequest(setup);
+      io.stdout.write(`${system.map((block) => block.text).join("\n\n")}\n`);
+      return 0;
+    }
     // Events appended while the session is chosen (session.started of a new session or a fork),
     // so that stream-json shows them too.
     const opening: Envelope[] = [];

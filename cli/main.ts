@@ -81,6 +81,7 @@ export async function buildProgram(
     .option("--workspace <dir>", "directory the agent works in (default: where you started it)")
     .option("-r, --resume [id]", "reopen a session by id (a prefix is enough); no id: choose")
     .option("--session-id <uuid>", "the id of the new session (a UUID)")
+    .option("--print-system-prompt", "print the system prompt a new session starts with, and exit")
     .option("--system-prompt <text>", "replace rein's instructions in the system prompt")
     .option("--append-system-prompt <text>", "add text at the end of the system prompt")
     .option("-c, --continue", "reopen the latest session of the log")

@@ -10,10 +10,13 @@ import type { Envelope, RecordedFile } from "../events/event_types.ts";
 import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
 import type { LoopDeps, LoopEffects } from "./loop/loop_deps.ts";
 import { composeStages } from "./loop/stages.ts";
+import type { MessagesRequest } from "./effects/model_client.ts";
+import { assembleRequest } from "./request/assemble_request.ts";
 import type { FilePlace, Mechanism } from "./mechanism.ts";
 import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
+import { todosMechanism } from "./todos/todos_mechanism.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
@@ -51,6 +54,7 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
     }),
     permissionsMechanism(wiring),
     recoveryMechanism,
+    todosMechanism(),
   ];
 }
 
@@ -108,6 +112,11 @@ export interface Harness {
   startSession(setup: SessionSetup, agent?: string): Promise<AgentLoop>;
   /** `agent` (the session's main agent unless given) of a session in the log. Throws if absent. */
   openSession(id: string, agent?: string): AgentLoop;
+  /**
+   * The first request a new session with `setup` would send, assembled on a state of its own:
+   * nothing is appended (`rein agent --print-system-prompt`).
+   */
+  previewRequest(setup: SessionSetup, agent?: string): MessagesRequest;
   /** Every mechanism's files as they are on disk now, to record with a session (live only). */
   readFiles(place: FilePlace): Promise<RecordedFile[]>;
   /** The tool of that name in an agent's pool now, for rendering its calls. */
@@ -174,6 +183,21 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       const view = state.sessions.byId[id];
       if (!view) throw new Error(`No session "${id}" in the log`);
       return AgentLoop.open(deps, id, agent ?? view.mainAgent);
+    },
+    previewRequest(setup, agent = DEFAULT_AGENT) {
+      const preview = initialState(projections);
+      const { id, ...data } = setup;
+      evolve(preview, {
+        v: 0,
+        seq: 1,
+        ts: options.effects.clock().toISOString(),
+        type: "session.started",
+        session: id,
+        agent,
+        data: { ...data, startedAt: options.effects.clock().toISOString() },
+      }, projections);
+      const scope = { state: preview, session: id, agent };
+      return assembleRequest(preview, id, agent, deps.pool(scope), deps.sections(scope));
     },
     async readFiles(place) {
       const read = await Promise.all(mechanisms.map((m) => m.readFiles?.(place) ?? []));

@@ -172,3 +172,15 @@ Deno.test("--permission-mode takes Claude Code's modes and refuses another, nami
     /'yolo' is invalid.*default, acceptEdits, plan, dontAsk, bypassPermissions/,
   );
 });
+
+Deno.test("--print-system-prompt prints the prompt a new session would start with and records nothing", async () => {
+  await using ws = await tempWorkspace();
+  const result = await runCli(["--print-system-prompt", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^You are rein, a coding agent/);
+  assert.match(result.stdout, new RegExp(`- Workspace: ${ws.path}`));
+  const log = await Deno.readTextFile(`${ws.path}/.rein/events.jsonl`).catch(() => "");
+  assert.equal(log, "", "nothing was recorded");
+});

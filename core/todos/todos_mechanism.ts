@@ -1,0 +1,42 @@
+import type { ReinEvent } from "../../events/event_types.ts";
+import type { StageContext } from "../loop/stages.ts";
+import type { Mechanism } from "../mechanism.ts";
+import type { PoolScope } from "../tools/tool_pool.ts";
+import { sliceOf } from "../state/state.ts";
+import { todoReminder } from "./todo_reminder.ts";
+import { createTodoWriteTool } from "./todo_write.ts";
+import { agentTodosIn, TODOS_SOURCE, todosProjection } from "./todos_projection.ts";
+
+/**
+ * Todos (s05): the `todo_write` tool, each agent's list as a projection, and a reminder before a
+ * model call when the list has unfinished items and has been left alone for a few rounds (a
+ * `reminder.added`, which reaches the model in the next user message: the list is never in the
+ * system prompt, so the cached prefix stays put).
+ */
+export function todosMechanism(): Mechanism {
+  const tool = createTodoWriteTool();
+  return {
+    name: "todos",
+    projection: todosProjection,
+    tools: (scope) => recordedWithTodos(scope) ? [tool] : [],
+    stages: { beforeModel: (context) => Promise.resolve(remind(context)) },
+  };
+}
+
+/**
+ * Whether the session was recorded by a rein that has todos: its requests carry todo_write. Logs
+ * recorded before have no settings snapshot (the first thing newer sessions record with their
+ * start), and their recorded request digests were taken without the tool, so replay leaves it
+ * out for them.
+ */
+function recordedWithTodos(scope: PoolScope): boolean {
+  return (scope.state.sessions.byId[scope.session]?.settings ?? null) !== null;
+}
+
+function remind(context: StageContext): ReinEvent[] {
+  const slice = sliceOf(context.view(), todosProjection);
+  const text = todoReminder(agentTodosIn(slice, context.session, context.agent));
+  return text === undefined
+    ? []
+    : [{ type: "reminder.added", data: { source: TODOS_SOURCE, text } }];
+}

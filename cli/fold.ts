@@ -1,11 +1,17 @@
 import { LogCorruptionError } from "../events/errors.ts";
 import type { Envelope } from "../events/event_types.ts";
+import type { Projection } from "../core/state/projection.ts";
 import { evolve, type State } from "../core/state/state.ts";
 
 /** Fold one event of the log at `path` into `state`, reporting a damaged payload (see below). */
-export function foldLogged(state: State, event: Envelope, path: string): State {
+export function foldLogged(
+  state: State,
+  event: Envelope,
+  path: string,
+  projections: readonly Projection[] = [],
+): State {
   try {
-    return evolve(state, event);
+    return evolve(state, event, projections);
   } catch (error) {
     throw foldError(path, error, event);
   }

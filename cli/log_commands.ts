@@ -12,6 +12,10 @@ import { findSession } from "./session_choice.ts";
 import { createStyles } from "./render/style.ts";
 import { foldLogged } from "./fold.ts";
 import { callReport } from "./call_report.ts";
+import { renderTodos, todosOf, todosProjection } from "../core/todos/mod.ts";
+
+/** Mechanism projections `rein state` shows. */
+const STATE_PROJECTIONS = [todosProjection];
 
 /** Fold a log, optionally only up to `at`. Reads the file; never writes it. */
 export async function foldLog(
@@ -21,12 +25,12 @@ export async function foldLog(
   onEvent?: (event: Envelope) => void,
 ): Promise<State> {
   await assertLogExists(path);
-  const state = initialState();
+  const state = initialState(STATE_PROJECTIONS);
   const onNotice = (m: string) => io.stderr.write(`${m}\n`);
   for await (
     const event of readLog(path, at === undefined ? { onNotice } : { onNotice, upTo: at })
   ) {
-    foldLogged(state, event, path);
+    foldLogged(state, event, path, STATE_PROJECTIONS);
     onEvent?.(event);
   }
   return state;
@@ -116,6 +120,12 @@ export async function stateCommand(
         `  last seq   ${view.lastSeq}`,
       ].join("\n") + "\n",
     );
+    for (const agent of Object.keys(view.agents)) {
+      const todos = todosOf(state, id, agent);
+      if (todos.length === 0) continue;
+      const who = agent === view.mainAgent ? "" : ` (${agent})`;
+      io.stdout.write(`  todos${who}\n${renderTodos(todos).map((l) => `    ${l}`).join("\n")}\n`);
+    }
     const calls = callReport(events.filter((event) => event.session === id));
     if (calls.length > 0) io.stdout.write(`  calls\n${calls.join("\n")}\n`);
   }

@@ -1,3 +1,4 @@
+import { renderTodos } from "../../core/todos/mod.ts";
 import {
   assertExhaustive,
   type Envelope,
@@ -207,10 +208,19 @@ export class Renderer {
       case "permission.mode_changed":
         this.line(s.dim(`— permission mode: ${event.data.mode}`));
         break;
+      case "todo.updated":
+        renderTodos(event.data.todos).forEach((line, i) => {
+          const paint = line.startsWith("◐")
+            ? s.bold
+            : line.startsWith("☒")
+            ? s.dim
+            : (text: string) => text;
+          this.line(`${i === 0 ? `  ${s.dim("⎿")}  ` : "     "}${paint(line)}`);
+        });
+        break;
       case "session.started":
       case "session.ended":
       case "reminder.added":
-      case "todo.updated":
       case "memory.noted":
       case "skill.invoked":
       case "turn.started":

@@ -16,6 +16,7 @@ import type { FilePlace, Mechanism } from "./mechanism.ts";
 import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
+import { memoryMechanism } from "./memory/memory_mechanism.ts";
 import { todosMechanism } from "./todos/todos_mechanism.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
@@ -55,6 +56,7 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
     permissionsMechanism(wiring),
     recoveryMechanism,
     todosMechanism(),
+    memoryMechanism(),
   ];
 }
 

@@ -109,7 +109,13 @@ export async function openRuntime(options: {
         onNotice: options.onNotice,
       }),
     workspace,
-    protectedPaths: [resolve(logPath, ".."), logPath],
+    // rein's own files in its directory: the log, the leases and the .gitignore. The agent keeps
+    // its memory beside them (`.rein/memory/`), with its file tools.
+    protectedPaths: [
+      logPath,
+      resolve(logPath, "..", "leases"),
+      resolve(logPath, "..", ".gitignore"),
+    ],
     effects,
     settings: merged,
     // Asked for by the first bash call or project hook, not before.

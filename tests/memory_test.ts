@@ -140,3 +140,37 @@ Deno.test("a # note is saved to MEMORY.md, reminded with the next prompt and rep
   const replayed = await runCli(["replay", p.log, "--verify", "-q"], { permissions: REPLAY_ONLY });
   assert.equal(replayed.code, 0, replayed.stdout + replayed.stderr);
 });
+
+Deno.test("the agent writes its memory in .rein/memory/ with its file tools, but never rein's log", async () => {
+  const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-memory-write-" }));
+  try {
+    const { message, toolUse } = await import("../testing/fake_anthropic.ts");
+    const calls = [
+      toolUse("toolu_m1", "write_file", {
+        path: ".rein/memory/preferences.md",
+        content: "- Use pnpm\n",
+      }),
+      toolUse("toolu_m2", "write_file", { path: ".rein/events.jsonl", content: "" }),
+    ];
+    await using fake = await startFakeAnthropic({
+      script: (request) => {
+        const done = (request.body?.messages ?? []).filter((m) => m.role === "assistant").length;
+        const call = calls[done];
+        return call ? message([call]) : message("Remembered.");
+      },
+    });
+    const run = await runCli(
+      ["-p", "remember pnpm", "--permission-mode", "acceptEdits", "--workspace", workspace],
+      { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY } },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const memory = await Deno.readTextFile(join(workspace, ".rein/memory/preferences.md"));
+    assert.equal(memory, "- Use pnpm\n");
+    const log = await readLogLines(join(workspace, ".rein/events.jsonl"));
+    const refused = log.find((e) => e.type === "tool.completed" && e.data.callId === "toolu_m2");
+    assert.equal(refused?.data.isError, true);
+    assert.match(String(refused?.data.content), /rein's event log/);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});

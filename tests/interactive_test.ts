@@ -501,3 +501,24 @@ Deno.test("/permissions MODE switches the mode on the record: edits then run wit
   }).output();
   assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
 });
+
+Deno.test("a line starting with # is saved to memory, /memory shows it, and the model hears of it", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  const { terminal, workspace } = agent;
+  await waitForPrompt(terminal);
+  const saved = await exchange(terminal, "# tests run with deno task test");
+  assert.match(saved, /Saved to .*\.rein\/memory\/MEMORY\.md/);
+  assert.equal(fake.requests.length, 0, "a note is not a prompt");
+  const index = await Deno.readTextFile(`${workspace}/.rein/memory/MEMORY.md`);
+  assert.match(index, /- tests run with deno task test/);
+  assert.match(await exchange(terminal, "/memory"), /tests run with deno task test/);
+  await exchange(terminal, "hello");
+  assert.match(JSON.stringify(fake.requests[0]?.body?.messages), /tests run with deno task test/);
+  await terminal.press("C-d");
+  await agent.exitCode();
+  const replay = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", workspace],
+  }).output();
+  assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+});

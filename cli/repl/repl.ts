@@ -13,6 +13,7 @@ import { parseAnswer, questionLines } from "./permission_prompt.ts";
 import { permissionsReport } from "./permissions_report.ts";
 import { permissionsOf } from "../../core/permissions/session_permissions.ts";
 import { PERMISSION_MODES } from "../../core/settings/settings.ts";
+import { memoryReport, saveNote } from "../../core/memory/mod.ts";
 import type { PermissionAnswer } from "../../core/permissions/permissions_mechanism.ts";
 import { WorkingLine } from "./_working_line.ts";
 import { Renderer } from "../render/render.ts";
@@ -28,6 +29,8 @@ const HELP = [
   "  /model [m] switch the model (an id or opus, sonnet, haiku, fable); lists them without one",
   "  /cost      show this session's tokens and dollars",
   "  /context   show how the context window is spent",
+  "  /memory    show the instructions and memory loaded, and from where",
+  "  # note     save a note to memory (.rein/memory/MEMORY.md)",
   "  /permissions [mode]  show the mode and the rules with their files; or switch the mode",
   "  /clear     start a new session (as /new)",
   "  /exit      leave (Ctrl-D also leaves)",
@@ -164,6 +167,22 @@ export async function runRepl(
       renderer.afterInput();
       const input = line.trim();
       if (!input) continue;
+      if (input.startsWith("#")) {
+        // A note to remember, as in Claude Code: saved to the memory index, on the record.
+        try {
+          const noted = await saveNote(input, { workspace: runtime.workspace });
+          await harness.store.append([{
+            type: "memory.noted",
+            data: noted,
+            session: session.id,
+            agent: session.agent,
+          }]);
+          renderer.line(styles.dim(`Saved to ${noted.path}`));
+        } catch (error) {
+          renderer.line(styles.red((error as Error).message));
+        }
+        continue;
+      }
       if (input.startsWith("/")) {
         const command = input.split(/\s+/)[0];
         if (command === "/exit" || command === "/quit") break;
@@ -186,6 +205,8 @@ export async function runRepl(
               renderer.line(styles.red((error as Error).message));
             }
           }
+        } else if (command === "/memory") {
+          renderer.line(memoryReport(harness.state, session.id));
         } else if (command === "/permissions") {
           const mode = input.slice(command.length).trim();
           if (mode === "") {

@@ -16,6 +16,7 @@ import type { FilePlace, Mechanism } from "./mechanism.ts";
 import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
+import { skillsMechanism } from "./skills/skills_mechanism.ts";
 import { memoryMechanism } from "./memory/memory_mechanism.ts";
 import { todosMechanism } from "./todos/todos_mechanism.ts";
 import { costOf } from "./models/cost.ts";
@@ -57,6 +58,7 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
     recoveryMechanism,
     todosMechanism(),
     memoryMechanism(),
+    skillsMechanism(new URL("../skills/", import.meta.url)),
   ];
 }
 

@@ -1,0 +1,95 @@
+import { relative } from "node:path";
+import type { z } from "zod";
+import { lazySchema } from "../tools/schema.ts";
+import type { Tool, ToolResult, Zod } from "../tools/tool.ts";
+import { expandSkill } from "./expand_skill.ts";
+import type { Skill } from "./skill.ts";
+import { skillsOf } from "./skill_set.ts";
+
+/** The input's zod schema, built on the tool's first call (zod is not loaded at start-up). */
+function inputSchema(z: Zod) {
+  return z.strictObject({
+    skill: z.string().min(1).describe('The skill\'s name, as the Skills list gives it, e.g. "pdf"'),
+    args: z.string().optional().describe("Arguments for the skill, if it takes any"),
+  });
+}
+
+/** Input of load_skill (Claude Code's Skill: `skill`, optional `args`). */
+export type LoadSkillInput = z.infer<ReturnType<typeof inputSchema>>;
+
+/** The JSON Schema the model sees; `load_skill_tool_test.ts` checks it equals the zod schema's. */
+export const LOAD_SKILL_INPUT_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    skill: {
+      type: "string",
+      description: 'The skill\'s name, as the Skills list gives it, e.g. "pdf"',
+      minLength: 1,
+    },
+    args: { type: "string", description: "Arguments for the skill, if it takes any" },
+  },
+  required: ["skill"],
+  additionalProperties: false,
+};
+
+const description =
+  `Loads a skill: instructions for a particular kind of task, listed under "Skills" in the system prompt.
+
+- Call it with the skill's name when the task matches the skill's description, before you start the task, and then follow the instructions it returns.
+- The result names the skill's directory; files the instructions mention are relative to it.
+- Only skills in the list can be loaded.`;
+
+/**
+ * The load_skill tool (Claude Code's Skill): the body of one of the session's skills, read from
+ * the recorded SKILL.md (never from disk), with `$ARGUMENTS` expanded and its directory named. A
+ * decider: a pure function of its input and the state, so replay runs it again. An unknown name,
+ * or a skill only a person may invoke, is an error listing the skills the model may load.
+ */
+export const loadSkillTool: Tool<LoadSkillInput> = {
+  name: "load_skill",
+  description,
+  schema: lazySchema(inputSchema),
+  inputSchema: LOAD_SKILL_INPUT_SCHEMA,
+  kind: "decider",
+  readOnly: true,
+  guidance: "When a task matches one of the Skills listed below, load it with load_skill first " +
+    "and follow its instructions.",
+  summarize: (input) => input.skill,
+  run(input, context) {
+    const view = context.view();
+    const skills = skillsOf(view, context.session);
+    const workspace = view.sessions.byId[context.session]?.workspace ?? context.cwd;
+    return Promise.resolve(loadSkill(skills, input, workspace));
+  },
+};
+
+/** What load_skill answers for `input` given the session's `skills`. Pure. */
+export function loadSkill(
+  skills: readonly Skill[],
+  input: LoadSkillInput,
+  workspace: string,
+): ToolResult {
+  const name = input.skill.trim().replace(/^\//, "");
+  const skill = skills.find((s) => s.name === name);
+  const loadable = skills.filter((s) => s.modelInvocable).map((s) => s.name);
+  const available = loadable.length > 0 ? loadable.join(", ") : "none";
+  if (!skill) {
+    return { content: `Unknown skill "${name}". Available skills: ${available}`, isError: true };
+  }
+  if (!skill.modelInvocable) {
+    return {
+      content: `The skill "${name}" is only run when the user types /${name}; ` +
+        `skills you may load: ${available}`,
+      isError: true,
+    };
+  }
+  const inside = relative(workspace, skill.directory);
+  const where = inside.startsWith("..") || inside.startsWith("/")
+    ? `Its directory is ${skill.directory} (outside the workspace, so read_file cannot open ` +
+      `files there).`
+    : `Its directory is ${inside}; read files beside it with read_file.`;
+  return {
+    content: `Skill "${skill.name}" (from ${skill.path}). ${where}\n\n` +
+      expandSkill(skill, input.args ?? ""),
+  };
+}

@@ -73,7 +73,12 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
         ...(parsed.log === undefined ? [] : named(parentOf(resolvePath(caller, parsed.log)))),
         ...named(resolvePath(context.cwd, env.TMPDIR || "/tmp")),
       ],
-      read: [...(home.startsWith("/") ? named(resolvePath(home, ".claude")) : []), ...settings],
+      read: [
+        ...(home.startsWith("/") ? named(resolvePath(home, ".claude")) : []),
+        ...settings,
+        // rein's bundled skills, read when a session starts.
+        ...named(resolvePath(root, "skills")),
+      ],
       baseUrl: env.ANTHROPIC_BASE_URL,
       env,
     });

@@ -156,6 +156,8 @@ if [ $read_only = 0 ]; then
     resolve_path "$workspace_path" "$settings"
     add_named read "$REPLY"
   fi
+  # rein's bundled skills, read when a session starts.
+  add_named read "$root/skills"
 fi
 
 if [ $show = 1 ]; then

@@ -162,7 +162,7 @@ Deno.test("a launch starts cli/main.ts with the root's config, or an --entry wit
     "hi",
   ]);
   assert.deepEqual(source.permissions.slice(0, 2), [
-    "--allow-read=/w,/tmp,/h/.claude",
+    "--allow-read=/w,/tmp,/h/.claude,/rein/skills",
     "--allow-write=/w,/tmp",
   ]);
   const bundle = planLaunch({ ...context, argv: ["--entry", "dist/rein.js", "state"] });

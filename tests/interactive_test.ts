@@ -522,3 +522,32 @@ Deno.test("a line starting with # is saved to memory, /memory shows it, and the 
   }).output();
   assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
 });
+
+Deno.test("/skill-name args runs a skill: its body with the arguments is the prompt, on the record", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  const workspace = await Deno.makeTempDir({ prefix: "rein-skill-ws-" });
+  await Deno.mkdir(`${workspace}/.claude/skills/greet`, { recursive: true });
+  await Deno.writeTextFile(
+    `${workspace}/.claude/skills/greet/SKILL.md`,
+    "---\nname: greet\ndescription: Greets someone by name\n---\nSay hello to $ARGUMENTS.\n",
+  );
+  try {
+    await using agent = await startAgent(fake, { workspace });
+    const { terminal } = agent;
+    await waitForPrompt(terminal);
+    await exchange(terminal, "/greet Ada Lovelace");
+    assert.equal(lastUserText(fake.requests[0]?.body), "Say hello to Ada Lovelace.");
+    await terminal.press("C-d");
+    await agent.exitCode();
+    const log = await readLog(workspace);
+    const invoked = log.find((e) => e.type === "skill.invoked");
+    assert.deepEqual(invoked?.data.name, "greet");
+    assert.deepEqual(invoked?.data.arguments, "Ada Lovelace");
+    const replay = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", workspace],
+    }).output();
+    assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});

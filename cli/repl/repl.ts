@@ -14,6 +14,7 @@ import { permissionsReport } from "./permissions_report.ts";
 import { permissionsOf } from "../../core/permissions/session_permissions.ts";
 import { PERMISSION_MODES } from "../../core/settings/settings.ts";
 import { memoryReport, saveNote } from "../../core/memory/mod.ts";
+import { expandSkill, skillsOf } from "../../core/skills/mod.ts";
 import type { PermissionAnswer } from "../../core/permissions/permissions_mechanism.ts";
 import { WorkingLine } from "./_working_line.ts";
 import { Renderer } from "../render/render.ts";
@@ -31,6 +32,7 @@ const HELP = [
   "  /context   show how the context window is spent",
   "  /memory    show the instructions and memory loaded, and from where",
   "  # note     save a note to memory (.rein/memory/MEMORY.md)",
+  "  /<skill> [args]  run a skill by name (the skills the session loaded; see the system prompt)",
   "  /permissions [mode]  show the mode and the rules with their files; or switch the mode",
   "  /clear     start a new session (as /new)",
   "  /exit      leave (Ctrl-D also leaves)",
@@ -240,7 +242,25 @@ export async function runRepl(
           lease = next;
           session = await harness.startSession(setup);
           renderer.line(styles.dim(`new session ${session.id}`));
-        } else renderer.line(styles.red(`Unknown command "${command}". Type /help for the list`));
+        } else {
+          // A skill invoked by name (rein's own commands come first): on the record, then its
+          // body, with the arguments, is the prompt.
+          const name = (command ?? "").slice(1);
+          const skill = skillsOf(harness.state, session.id).find((s) => s.name === name);
+          if (skill === undefined) {
+            renderer.line(styles.red(`Unknown command "${command}". Type /help for the list`));
+            continue;
+          }
+          const args = input.slice((command ?? "").length).trim();
+          await harness.store.append([{
+            type: "skill.invoked",
+            data: { name: skill.name, arguments: args, path: skill.path },
+            session: session.id,
+            agent: session.agent,
+          }]);
+          const prompt = expandSkill(skill, args);
+          await run((run) => session.prompt(prompt, run));
+        }
         continue;
       }
       await run((run) => session.prompt(input, run));

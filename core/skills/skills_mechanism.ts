@@ -17,10 +17,13 @@ import { modelSkillsOf, skillsOf } from "./skill_set.ts";
 export function skillsMechanism(bundled: URL | string): Mechanism {
   return {
     name: "skills",
+    // A skill the person runs by name (`/name args`) is recorded by the REPL, outside the loop.
+    fedTypes: ["skill.invoked"],
     tools: (scope) => modelSkillsOf(scope.state, scope.session).length > 0 ? [loadSkillTool] : [],
     sections(scope) {
       const text = skillCatalog(skillsOf(scope.state, scope.session));
-      return text === undefined ? [] : [{ id: "skills", stability: 0, text }];
+      // After the instructions and the memory index (same stability, registered after memory).
+      return text === undefined ? [] : [{ id: "skills", stability: 1, text }];
     },
     readFiles: (place) => readSkillFiles(place, bundled),
   };

@@ -27,7 +27,7 @@ Deno.test("a session with skills gets the catalog as a stable section and the lo
   ]);
   const scope = { state, session: "s1", agent: "lead" };
   const sections = mechanism.sections?.(scope) ?? [];
-  assert.deepEqual(sections.map((s) => [s.id, s.stability]), [["skills", 0]]);
+  assert.deepEqual(sections.map((s) => [s.id, s.stability]), [["skills", 1]]);
   assert.match(sections[0]?.text ?? "", /\n- review: R$/);
   assert.deepEqual(mechanism.tools?.(scope).map((t) => t.name), ["load_skill"]);
 });

@@ -88,6 +88,16 @@ async function startAgent(
   };
 }
 
+/** Leave with Ctrl-D, then check that the session's log replays with --verify. */
+async function leaveAndVerify(agent: Agent): Promise<void> {
+  await agent.terminal.press("C-d");
+  await agent.exitCode();
+  const replay = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", agent.workspace],
+  }).output();
+  assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+}
+
 /** The prompt is back: the cursor sits right after `> ` on an otherwise empty line. */
 function atPrompt(screen: Screen): boolean {
   return screen.cursorLine === ">" && screen.cursorX === 2;
@@ -454,12 +464,7 @@ Deno.test("the permission question is answered yes, no with a reason, and always
   const fifth = await exchange(next.terminal, "mkdir 5");
   assert.doesNotMatch(fifth, /Allow this/);
   assert.ok((await Deno.stat(`${workspace}/d5`)).isDirectory);
-  await next.terminal.press("C-d");
-  await next.exitCode();
-  const replay = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", workspace],
-  }).output();
-  assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+  await leaveAndVerify(next);
 });
 
 Deno.test("Ctrl-C at the permission question denies the call and cancels the turn", async () => {
@@ -494,12 +499,7 @@ Deno.test("/permissions MODE switches the mode on the record: edits then run wit
   const edited = await exchange(terminal, "edit please");
   assert.doesNotMatch(edited, /Allow this/);
   assert.equal(await Deno.readTextFile(`${workspace}/a.txt`), "alpha\ngamma\n");
-  await terminal.press("C-d");
-  await agent.exitCode();
-  const replay = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", workspace],
-  }).output();
-  assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+  await leaveAndVerify(agent);
 });
 
 Deno.test("a line starting with # is saved to memory, /memory shows it, and the model hears of it", async () => {
@@ -515,12 +515,7 @@ Deno.test("a line starting with # is saved to memory, /memory shows it, and the 
   assert.match(await exchange(terminal, "/memory"), /tests run with deno task test/);
   await exchange(terminal, "hello");
   assert.match(JSON.stringify(fake.requests[0]?.body?.messages), /tests run with deno task test/);
-  await terminal.press("C-d");
-  await agent.exitCode();
-  const replay = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", workspace],
-  }).output();
-  assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+  await leaveAndVerify(agent);
 });
 
 Deno.test("/skill-name args runs a skill: its body with the arguments is the prompt, on the record", async () => {
@@ -537,16 +532,11 @@ Deno.test("/skill-name args runs a skill: its body with the arguments is the pro
     await waitForPrompt(terminal);
     await exchange(terminal, "/greet Ada Lovelace");
     assert.equal(lastUserText(fake.requests[0]?.body), "Say hello to Ada Lovelace.");
-    await terminal.press("C-d");
-    await agent.exitCode();
+    await leaveAndVerify(agent);
     const log = await readLog(workspace);
     const invoked = log.find((e) => e.type === "skill.invoked");
     assert.deepEqual(invoked?.data.name, "greet");
     assert.deepEqual(invoked?.data.arguments, "Ada Lovelace");
-    const replay = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", workspace],
-    }).output();
-    assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
   } finally {
     await Deno.remove(workspace, { recursive: true });
   }

@@ -19,6 +19,7 @@ import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
 import { skillsMechanism } from "./skills/skills_mechanism.ts";
 import { memoryMechanism } from "./memory/memory_mechanism.ts";
 import { todosMechanism } from "./todos/todos_mechanism.ts";
+import { agentsMechanism } from "./agents/agents_mechanism.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
@@ -59,6 +60,7 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
     todosMechanism(),
     memoryMechanism(),
     skillsMechanism(new URL("../skills/", import.meta.url)),
+    agentsMechanism(),
   ];
 }
 

@@ -6,6 +6,7 @@
  * to compile until it decides about the new types.
  */
 import type { EventTable } from "./payloads/_payload.ts";
+import { AGENT_EVENTS, type AgentEvents } from "./payloads/agent.ts";
 import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
 import { MEMORY_EVENTS, type MemoryEvents } from "./payloads/memory.ts";
 import { SKILL_EVENTS, type SkillEvents } from "./payloads/skill.ts";
@@ -15,6 +16,7 @@ import { PERMISSION_EVENTS, type PermissionEvents } from "./payloads/permission.
 import { SESSION_EVENTS, type SessionEvents } from "./payloads/session.ts";
 import { TOOL_EVENTS, type ToolEvents } from "./payloads/tool.ts";
 
+export type * from "./payloads/agent.ts";
 export type * from "./payloads/hook.ts";
 export type * from "./payloads/memory.ts";
 export type * from "./payloads/skill.ts";
@@ -40,7 +42,8 @@ export type ReinPayloads =
   & HookEvents
   & TodoEvents
   & MemoryEvents
-  & SkillEvents;
+  & SkillEvents
+  & AgentEvents;
 
 /**
  * Every mechanism's table of event types, merged: one entry per mechanism. Typed by
@@ -55,6 +58,7 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
   ...TODO_EVENTS,
   ...MEMORY_EVENTS,
   ...SKILL_EVENTS,
+  ...AGENT_EVENTS,
 };
 
 /**

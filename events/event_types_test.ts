@@ -8,6 +8,7 @@ import { HOOK_EVENTS } from "./payloads/hook.ts";
 import { TODO_EVENTS } from "./payloads/todo.ts";
 import { MEMORY_EVENTS } from "./payloads/memory.ts";
 import { SKILL_EVENTS } from "./payloads/skill.ts";
+import { AGENT_EVENTS } from "./payloads/agent.ts";
 
 const TABLES = {
   SESSION_EVENTS,
@@ -18,6 +19,7 @@ const TABLES = {
   TODO_EVENTS,
   MEMORY_EVENTS,
   SKILL_EVENTS,
+  AGENT_EVENTS,
 };
 
 Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {

@@ -23,6 +23,7 @@ const MECHANISM_PAIRS = [
   "autonomy → tasks",
   "worktrees → tasks",
   "recovery → models",
+  "agents → models",
   "permissions → hooks",
 ];
 const IMPORT =

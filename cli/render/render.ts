@@ -223,6 +223,7 @@ export class Renderer {
       case "reminder.added":
       case "memory.noted":
       case "skill.invoked":
+      case "agent.spawned":
       case "turn.started":
       case "model.requested":
       case "model.cancelled":

@@ -8,6 +8,7 @@ export const HOOK_EVENT_NAMES = [
   "PostToolUseFailure",
   "UserPromptSubmit",
   "Stop",
+  "SubagentStop",
   "SessionStart",
   "SessionEnd",
 ] as const;
@@ -54,7 +55,8 @@ export type HookEventData =
   }
   | { event: "UserPromptSubmit"; prompt: string }
   | {
-    event: "Stop";
+    /** `SubagentStop` for a subagent (an agent a `task` call started), `Stop` for the others. */
+    event: "Stop" | "SubagentStop";
     /** Whether the agent is already going on because a Stop hook blocked. */
     stopHookActive: boolean;
     lastAssistantMessage?: string;
@@ -87,7 +89,7 @@ export type HookInput =
   }
   | HookInputBase & { hook_event_name: "UserPromptSubmit"; prompt: string }
   | HookInputBase & {
-    hook_event_name: "Stop";
+    hook_event_name: "Stop" | "SubagentStop";
     stop_hook_active: boolean;
     last_assistant_message?: string;
   }
@@ -127,6 +129,7 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
     case "UserPromptSubmit":
       return { ...base, hook_event_name: data.event, prompt: data.prompt };
     case "Stop":
+    case "SubagentStop":
       return {
         ...base,
         hook_event_name: data.event,

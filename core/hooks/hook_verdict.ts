@@ -53,7 +53,12 @@ const PLAIN_TEXT_CONTEXT: ReadonlySet<HookEventName> = new Set([
   "SessionStart",
 ]);
 /** Events whose hooks may answer `decision: "block"`. */
-const BLOCKABLE: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "PostToolUse", "Stop"]);
+const BLOCKABLE: ReadonlySet<HookEventName> = new Set([
+  "UserPromptSubmit",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+]);
 /** Events whose hooks may give `hookSpecificOutput.additionalContext`. */
 const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set([
   "PreToolUse",

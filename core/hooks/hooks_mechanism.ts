@@ -35,7 +35,8 @@ export interface HooksOptions {
 /**
  * Claude Code's command hooks (s04) at the loop's fixed points: UserPromptSubmit (and
  * SessionStart, before a session's first prompt) before a prompt, PreToolUse at the gate of a
- * call, PostToolUse / PostToolUseFailure after it, Stop when the model answers without calls.
+ * call, PostToolUse / PostToolUseFailure after it, Stop (SubagentStop for a subagent) when the model
+ * answers without calls.
  * Which hooks run is a pure function of the recorded settings; each run is read through
  * `observe` (replay serves the recorded run, never runs the command) and recorded as
  * `hook.ran`, after `hook.started` is flushed: a crash while a PreToolUse hook runs leaves its
@@ -156,6 +157,9 @@ async function beforePrompt(
 ): Promise<PromptStage> {
   const events: ReinEvent[] = [];
   const agent = agentOf(context.view().sessions.byId[context.session]!, context.agent);
+  // A subagent's prompt is its parent's call, not the person's: Claude Code runs neither
+  // SessionStart nor UserPromptSubmit for it.
+  if (agent.spawn !== null) return { events };
   if (agent.rounds === 0 && agent.messages.length === 0) {
     const started = await runSelected(
       context,
@@ -263,10 +267,11 @@ async function onStop(
 ): Promise<{ events: ReinEvent[]; continueTurn: boolean }> {
   const state = context.view();
   const agent = agentOf(state.sessions.byId[context.session]!, context.agent);
+  const event = agent.spawn === null ? "Stop" : "SubagentStop";
   const ran = await runSelected(
     context,
     {
-      event: "Stop",
+      event,
       stopHookActive: continued > 0,
       lastAssistantMessage: lastAssistantText(agent),
     },
@@ -282,8 +287,9 @@ async function onStop(
       events: [{
         type: "hook.context",
         data: {
-          hookEvent: "Stop",
-          text: `A Stop hook asked to go on again; rein stopped after ${MAX_STOP_CONTINUATIONS} ` +
+          hookEvent: event,
+          text:
+            `A ${event} hook asked to go on again; rein stopped after ${MAX_STOP_CONTINUATIONS} ` +
             "forced continuations in this turn",
         },
       }],
@@ -293,7 +299,7 @@ async function onStop(
   return {
     events: [{
       type: "hook.context",
-      data: { hookEvent: "Stop", text: `Stop hook feedback: ${reason}` },
+      data: { hookEvent: event, text: `${event} hook feedback: ${reason}` },
     }],
     continueTurn: true,
   };

@@ -1,6 +1,7 @@
 import type {
   NewEvent,
   RecordedFile,
+  ReinEvent,
   SessionEnded,
   SessionStarted,
   SettingsSnapshot,
@@ -35,7 +36,7 @@ export class AgentLoop {
   private constructor(deps: LoopDeps, id: string, agent: string) {
     this.id = id;
     this.agent = agent;
-    this.#context = new TurnContext(deps, id, agent);
+    this.#context = new TurnContext(deps, id, agent, (other) => this.sibling(other));
   }
 
   /** Start a new session with `agent` as its main agent: records `session.started`. */
@@ -58,6 +59,16 @@ export class AgentLoop {
   /** Another agent of the same session, sharing this one's deps. */
   sibling(agent: string): AgentLoop {
     return new AgentLoop(this.#context.deps, this.id, agent);
+  }
+
+  /**
+   * Record events as this agent's, outside a turn, and flush them: the lifecycle facts a
+   * composite tool states about the agent it drives (a subagent's `agent.spawned`). Throws for a
+   * type only the loop records.
+   */
+  async record(events: readonly ReinEvent[]): Promise<void> {
+    const context = this.#context;
+    await context.append(context.stamp(events), { sync: true });
   }
 
   /** The projected view of this session. */
@@ -130,7 +141,8 @@ export class AgentLoop {
 
   /**
    * Reopen the agent after its process ended. Calls whose intent was recorded but whose result
-   * was not are closed as interrupted (outcome unknown). With a prompt, the rest of the unfinished
+   * was not are closed as interrupted (outcome unknown), except, when the turn is continued,
+   * composite ones (a subagent), which run again and continue their child. With a prompt, the rest of the unfinished
    * work is closed too and the prompt starts a new turn; without one, the unfinished turn is
    * continued (calls that never started run, an unanswered request is asked again). Returns null
    * when there was nothing to continue.
@@ -155,7 +167,11 @@ export class AgentLoop {
       ...(options.settings === undefined ? {} : { settings: options.settings }),
       ...(options.files === undefined ? {} : { files: options.files }),
     })];
+    const tools = context.deps.pool(context.scope()).byName;
     for (const call of agent.openIntents) {
+      // A composite call (a subagent) is continued, not closed, when the turn is: what its child
+      // completed is in the log and is not run again (see `runCalls`).
+      if (prompt === undefined && tools.get(call.name)?.kind === "composite") continue;
       events.push(context.event("tool.completed", closeCall(call, { outcome: "interrupted" })));
     }
     if (prompt !== undefined) {

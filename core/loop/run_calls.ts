@@ -15,27 +15,31 @@ interface Admitted {
  * Run the model's calls. Each passes the schema check and the gate stage (hooks, permissions),
  * then its intent is recorded and flushed, then it runs and its result is recorded with the
  * tool's own events in one batch, followed by the events of the after-call stage. Consecutive
- * read-only calls (reads, globs, greps) run at once, as Claude Code runs them; their results are
- * recorded in call order. A call whose intent a dead process recorded, a call cut off by
- * max_tokens, a call after a cancel and a call refused by its schema or the gate are closed
- * without running (see `closeCall`).
+ * read-only calls (reads, globs, greps) and `concurrent` ones (subagents) run at once, as Claude
+ * Code runs them; their results are recorded in call order. A call whose intent a dead process
+ * recorded is closed without running, unless the turn is `continuing` after a resume and its tool
+ * is composite: then it runs again (its intent stands) and picks its child up where the log has
+ * it. A call cut off by max_tokens, a call after a cancel and a call refused by its schema or the
+ * gate are closed without running (see `closeCall`).
  */
 export async function runCalls(
   context: TurnContext,
   calls: readonly PendingCall[],
   signal: AbortSignal,
+  continuing = false,
 ): Promise<void> {
   const stage = context.stage(signal);
   let together: Admitted[] = [];
   for (const call of calls) {
-    const readOnly = context.deps.pool(context.scope()).byName.get(call.name)?.readOnly === true;
-    if (!readOnly && together.length > 0) {
+    const tool = context.deps.pool(context.scope()).byName.get(call.name);
+    const atOnce = tool?.readOnly === true || tool?.concurrent === true;
+    if (!atOnce && together.length > 0) {
       await runAdmitted(context, together, signal, stage);
       together = [];
     }
-    const admitted = await admit(context, call, signal, stage);
+    const admitted = await admit(context, call, signal, stage, continuing);
     if (admitted === undefined) continue;
-    if (readOnly) together.push(admitted);
+    if (atOnce) together.push(admitted);
     else await runAdmitted(context, [admitted], signal, stage);
   }
   if (together.length > 0) await runAdmitted(context, together, signal, stage);
@@ -50,6 +54,7 @@ async function admit(
   call: PendingCall,
   signal: AbortSignal,
   stage: StageContext,
+  continuing: boolean,
 ): Promise<Admitted | undefined> {
   const { truncatedCallId: truncated, openIntents } = context.agentView();
   const close = async (closed: ReturnType<typeof closeCall>, before = context.stamp([])) => {
@@ -57,8 +62,11 @@ async function admit(
     return undefined;
   };
   // Its intent is recorded and its result is not: a process died while it ran. It is never run
-  // twice, whichever way the agent was reopened.
+  // twice, whichever way the agent was reopened; a composite call of a continued turn is the
+  // exception, since it runs no effect itself: its child resumes from the log.
   if (openIntents.some((open) => open.id === call.id)) {
+    const tool = context.deps.pool(context.scope()).byName.get(call.name);
+    if (continuing && tool?.kind === "composite" && !signal.aborted) return { call };
     return await close(closeCall(call, { outcome: "interrupted" }));
   }
   if (call.id === truncated) {
@@ -103,6 +111,7 @@ async function runAdmitted(
         callId: call.id,
         cwd: context.deps.cwd(scope),
         view: () => context.deps.state,
+        ...(context.sibling ? { sibling: context.sibling } : {}),
       })
     ),
   );

@@ -78,7 +78,7 @@ export async function runTurn(
     while (true) {
       const pending = context.agentView().pendingCalls;
       if (pending.length > 0) {
-        await runCalls(context, pending, signal);
+        await runCalls(context, pending, signal, options.continuing);
         continue;
       }
       if (signal.aborted) return await end("cancelled", "Cancelled by the user");

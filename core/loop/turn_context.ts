@@ -12,17 +12,26 @@ import type { MessagesRequest } from "../effects/model_client.ts";
 import { assembleRequest } from "../request/assemble_request.ts";
 import { LOOP_EVENT_TYPES } from "./loop_events.ts";
 import type { StageContext } from "./stages.ts";
+import type { AgentLoop } from "./agent_loop.ts";
 
 /** One agent's loop as its stages see it: the deps, whose it is, and how it records. */
 export class TurnContext {
   readonly deps: LoopDeps;
   readonly session: string;
   readonly agent: string;
+  /** Another agent of the session on the same deps (for composite tools); absent in tests. */
+  readonly sibling: ((agent: string) => AgentLoop) | undefined;
 
-  constructor(deps: LoopDeps, session: string, agent: string) {
+  constructor(
+    deps: LoopDeps,
+    session: string,
+    agent: string,
+    sibling?: (agent: string) => AgentLoop,
+  ) {
     this.deps = deps;
     this.session = session;
     this.agent = agent;
+    this.sibling = sibling;
   }
 
   /** The session's projected view. Throws if the session is not in the log. */

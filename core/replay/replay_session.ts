@@ -77,7 +77,12 @@ export async function replaySession(
   const tapes = AgentTape.split(recorded);
   const order = new ReplayOrder(recorded.length);
   const runs = new Map<string, AgentRun>();
-  const resumes = recorded.flatMap((event, i) => event.type === "session.resumed" ? [i] : []);
+  // A process starts at a resume of an agent the person drives; a subagent continued by its
+  // parent's composite call after that resume records its own, inside the same process.
+  const children = new Set(recorded.flatMap((e) => e.type === "agent.spawned" ? [e.agent] : []));
+  const resumes = recorded.flatMap((event, i) =>
+    event.type === "session.resumed" && !children.has(event.agent) ? [i] : []
+  );
   let divergence: Divergence | null = null;
   /** Keep the first divergence found and stop every waiting run. */
   const record = (found: Divergence) => {

@@ -116,6 +116,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "todo.updated":
     case "memory.noted":
     case "skill.invoked":
+    case "agent.spawned":
     case "permission.decided":
     case "permission.mode_changed":
     case "hook.started":

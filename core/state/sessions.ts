@@ -1,4 +1,5 @@
 import {
+  type AgentSpawned,
   assertExhaustive,
   type Envelope,
   type RecordedFile,
@@ -38,6 +39,8 @@ export interface AgentView extends Conversation {
   status: AgentStatus;
   /** Message of the agent's last failed or cancelled turn. */
   lastError: string | null;
+  /** How the agent was started by a parent's `task` call; null for an agent that was not. */
+  spawn: AgentSpawned | null;
   /** Usage summed over the agent's model responses. */
   usage: UsageTotals;
   /** The same, per model asked (the id requests named, `[1m]` included). */
@@ -185,6 +188,11 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
         session.maxTokens = event.data.maxTokens;
       }
       break;
+    case "agent.spawned":
+      agent.spawn = event.data;
+      agent.model = event.data.model;
+      agent.maxTokens = event.data.maxTokens;
+      break;
     case "session.resumed":
       if (event.data.settings !== undefined) session.settings = event.data.settings;
       if (event.data.files !== undefined) session.files = event.data.files;
@@ -263,6 +271,7 @@ function emptyAgent(
     lastUsage: null,
     status: "idle",
     lastError: null,
+    spawn: null,
     usage: emptyUsage(),
     usageByModel: {},
   };

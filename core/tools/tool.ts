@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ReinEvent } from "../../events/event_types.ts";
 import type { State } from "../state/state.ts";
+import type { AgentLoop } from "../loop/agent_loop.ts";
 
 /** What a tool hands back to the loop. A tool never throws into the loop. */
 export interface ToolResult {
@@ -30,6 +31,11 @@ export interface ToolCallContext {
   cwd: string;
   /** The projected state as it is now (caught up to the call's intent). */
   view(): State;
+  /**
+   * Another agent of the same session, sharing the caller's wiring: what a `composite` tool
+   * drives (a subagent). Absent where no loop runs the call (a tool run on its own in a test).
+   */
+  sibling?(agent: string): AgentLoop;
 }
 
 /**
@@ -68,6 +74,11 @@ export interface Tool<Input = unknown> {
   kind: ToolKind;
   /** True for tools with no side effects (safe to re-run after a crash). */
   readOnly: boolean;
+  /**
+   * True for a tool whose calls may run at once with the other concurrent or read-only calls of
+   * the same answer although it is not read-only (`task`: each subagent runs in its own loop).
+   */
+  concurrent?: boolean;
   /**
    * A line of guidance for the system prompt's "How you work" list, present only while the tool
    * is in the pool (so a subset of tools never sends advice about tools it lacks).

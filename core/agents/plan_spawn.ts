@@ -1,0 +1,61 @@
+import type { AgentSpawned } from "../../events/event_types.ts";
+import { maxOutputOf, resolveModel } from "../models/catalogue.ts";
+import type { AgentView } from "../state/sessions.ts";
+import type { AgentDefinition } from "./agent_definition.ts";
+import { reinToolNames } from "./child_tools.ts";
+
+/** Model rounds a subagent may take when its definition sets no `maxTurns` (as s06). */
+export const DEFAULT_SUBAGENT_TURNS = 30;
+
+/** What a `task` call asks for. */
+export interface TaskRequest {
+  description: string;
+  callId: string;
+}
+
+/**
+ * The child's name in the log: unique per call, and saying what it is (`Explore@toolu_01…`), so
+ * a resumed parent finds the child its call started. Pure.
+ */
+export function childAgentName(type: string, callId: string): string {
+  return `${type}@${callId}`;
+}
+
+/**
+ * The `agent.spawned` record of a child of `parent` of type `definition`: the definition's model
+ * (an alias resolved; `inherit` or none: the parent's) with the parent's output limit, capped at
+ * the model's; its tools in rein's names; its turn cap; its prompt. Pure. Throws for a model name
+ * the catalogue refuses (an empty one, `[1m]` where there is no such window).
+ */
+export function planSpawn(
+  definition: AgentDefinition,
+  parent: AgentView,
+  request: TaskRequest,
+): AgentSpawned {
+  const named = definition.model;
+  const inherit = named === undefined || named === "inherit";
+  const resolved = inherit ? undefined : resolveModel(named);
+  const model = resolved === undefined
+    ? parent.model
+    : resolved.known
+    ? resolved.info.id
+    : resolved.id;
+  const maxTokens = model === parent.model
+    ? parent.maxTokens
+    : Math.min(parent.maxTokens, maxOutputOf(model));
+  return {
+    parent: parent.name,
+    callId: request.callId,
+    type: definition.name,
+    description: request.description,
+    model,
+    maxTokens,
+    maxTurns: definition.maxTurns ?? DEFAULT_SUBAGENT_TURNS,
+    ...(definition.tools === undefined ? {} : { tools: reinToolNames(definition.tools) }),
+    ...(definition.systemPrompt === "" ? {} : { systemPrompt: definition.systemPrompt }),
+    ...(definition.permissionMode === undefined
+      ? {}
+      : { permissionMode: definition.permissionMode }),
+    ...(definition.path === undefined ? {} : { path: definition.path }),
+  };
+}

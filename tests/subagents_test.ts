@@ -1,0 +1,401 @@
+/**
+ * Subagents (s06) end to end: a session with the task tool (settings recorded, as the CLI
+ * records them) against the fake model, whose script tells the parent from each child by the
+ * first user message. Children run tools, run at once, resume after a crash, and replay.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Envelope } from "../events/event_types.ts";
+import { MemoryEventStore } from "../events/memory_store.ts";
+import { createHarness, type Harness } from "../core/harness.ts";
+import type { AgentLoop } from "../core/loop/agent_loop.ts";
+import { replaySession } from "../core/replay/replay_session.ts";
+import { liveEffects } from "../core/runner/live_effects.ts";
+import {
+  type FakeAnthropic,
+  type FakeRequestBody,
+  message,
+  startFakeAnthropic,
+  text,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
+import type { FakeScriptFn } from "../testing/fake_replies.ts";
+import type { FakeMessageParam } from "../testing/fake_request.ts";
+import { toolResultCount } from "../testing/scenarios.ts";
+
+interface Rig extends AsyncDisposable {
+  fake: FakeAnthropic;
+  workspace: string;
+  harness: Harness;
+  session: AgentLoop;
+  notices: string[];
+  events(): Envelope[];
+}
+
+/**
+ * A live session whose settings (`settings.json`'s text) are recorded with it, as the CLI does,
+ * and whose mechanisms' files (`.claude/agents/*.md` among them) are read from `files` written
+ * into the workspace first.
+ */
+async function startRig(
+  script: FakeScriptFn,
+  options: { files?: Record<string, string>; settings?: unknown } = {},
+): Promise<Rig> {
+  const fake = await startFakeAnthropic({ script });
+  const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-subagents-" }));
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    await Deno.mkdir(join(workspace, path, ".."), { recursive: true });
+    await Deno.writeTextFile(join(workspace, path), content);
+  }
+  let store: MemoryEventStore | undefined;
+  const harness = await createHarness({
+    openStore: (onEvent, { eventTypes }) =>
+      store = new MemoryEventStore({ clock: () => new Date(), onEvent, eventTypes }),
+    workspace,
+    effects: liveEffects({
+      baseURL: fake.url,
+      apiKey: "sk-ant-test-key-0123456789",
+      retry: { baseDelayMs: 1, maxAttempts: 2 },
+    }),
+  });
+  const notices: string[] = [];
+  const files = await harness.readFiles({
+    workspace,
+    home: undefined,
+    onNotice: (notice) => notices.push(notice),
+  });
+  const settingsPath = join(workspace, ".claude", "settings.json");
+  const session = await harness.startSession({
+    id: "session-1",
+    model: "claude-test",
+    workspace,
+    maxTokens: 1024,
+    platform: "linux x86_64",
+    settings: {
+      sources: [{
+        scope: "project",
+        path: settingsPath,
+        text: JSON.stringify(options.settings ?? {}),
+      }],
+      flags: { allowedTools: ["Task", "Write", "Bash"] },
+      home: "/nonexistent-home",
+      interactive: false,
+    },
+    files,
+  });
+  const memory = store as MemoryEventStore;
+  return {
+    fake,
+    workspace,
+    harness,
+    session,
+    notices,
+    events: () => [...memory.events],
+    async [Symbol.asyncDispose]() {
+      await fake.close();
+      await Deno.remove(workspace, { recursive: true });
+    },
+  };
+}
+
+function firstUserText(messages: readonly FakeMessageParam[]): string {
+  const first = messages[0];
+  if (!first) return "";
+  if (typeof first.content === "string") return first.content;
+  return first.content.flatMap((block) => block.type === "text" ? [String(block.text)] : [])
+    .join("");
+}
+
+/** The text of every tool_result of a request, in order. */
+function toolResults(body: FakeRequestBody | undefined): string[] {
+  return (body?.messages ?? []).flatMap(({ content }) =>
+    typeof content === "string" ? [] : content.flatMap((block) =>
+      block.type === "tool_result"
+        ? [
+          typeof block.content === "string" ? block.content : JSON.stringify(block.content),
+        ]
+        : []
+    )
+  );
+}
+
+function systemText(body: FakeRequestBody | undefined): string {
+  const system = body?.system;
+  if (typeof system === "string") return system;
+  return (system ?? []).map((block) => String(block.text)).join("\n");
+}
+
+const PARENT = "Survey the project";
+const EXPLORE = "Find the JSON files";
+const WORKER = "Write notes.txt and show it";
+
+/** The parent starts an Explore and a general-purpose child at once; each uses tools. */
+const twoChildren: FakeScriptFn = (request) => {
+  const body = request.body;
+  const task = firstUserText(body?.messages ?? []);
+  const done = toolResultCount(body);
+  if (task === PARENT) {
+    if (done === 0) {
+      return message([
+        text("Starting two agents."),
+        toolUse("toolu_explore", "task", {
+          description: "find json",
+          prompt: EXPLORE,
+          subagent_type: "Explore",
+        }),
+        toolUse("toolu_worker", "task", { description: "write notes", prompt: WORKER }),
+      ]);
+    }
+    return message(`Both done: ${toolResults(body).map((r) => r.split("\n")[0]).join(" | ")}`);
+  }
+  if (task === EXPLORE) {
+    if (done === 0) return message([toolUse("toolu_e1", "glob", { pattern: "**/*.json" })]);
+    return message("Found config.json");
+  }
+  if (task === WORKER) {
+    if (done === 0) {
+      return message([toolUse("toolu_w1", "write_file", { path: "notes.txt", content: "hi\n" })]);
+    }
+    if (done === 1) {
+      return message([toolUse("toolu_w2", "bash", { command: "sleep 0.3; cat notes.txt" })]);
+    }
+    return message("Wrote notes.txt");
+  }
+  return message(`unexpected conversation: ${task}`);
+};
+
+function bodiesOf(fake: FakeAnthropic, task: string): FakeRequestBody[] {
+  return fake.requests.flatMap((r) =>
+    r.body && firstUserText(r.body.messages) === task ? [r.body] : []
+  );
+}
+
+Deno.test("two task calls of one answer run their children at once; the parent gets both answers, and it replays", async () => {
+  await using rig = await startRig(twoChildren, { files: { "config.json": "{}\n" } });
+  const result = await rig.session.prompt(PARENT, {
+    signal: new AbortController().signal,
+    maxTurns: null,
+  });
+  assert.equal(result.reason, "completed", result.message);
+  assert.equal(
+    rig.session.lastText,
+    "Both done: Found config.json | Wrote notes.txt",
+  );
+  assert.equal(await Deno.readTextFile(join(rig.workspace, "notes.txt")), "hi\n");
+
+  // The parent's tools include task, whose description lists the types; the children's do not.
+  const toolsOf = (task: string) => bodiesOf(rig.fake, task)[0]?.tools?.map((t) => t.name);
+  const parentTools = toolsOf(PARENT) ?? [];
+  assert.ok(parentTools.includes("task"));
+  const taskTool = bodiesOf(rig.fake, PARENT)[0]?.tools?.find((t) => t.name === "task");
+  assert.match(String(taskTool?.description), /- general-purpose: .*\n- Explore: /);
+  assert.deepEqual(toolsOf(EXPLORE), ["read_file", "glob", "grep"]);
+  assert.deepEqual(toolsOf(WORKER), parentTools.filter((name) => name !== "task"));
+  assert.match(systemText(bodiesOf(rig.fake, EXPLORE)[0]), /read-only exploration subagent/);
+
+  // Each child is an agent of the session, started by agent.spawned, with its own conversation.
+  const events = rig.events();
+  const spawned = events.filter((e) => e.type === "agent.spawned");
+  assert.deepEqual(spawned.map((e) => e.agent), [
+    "Explore@toolu_explore",
+    "general-purpose@toolu_worker",
+  ]);
+  assert.ok(spawned[0]?.type === "agent.spawned");
+  assert.deepEqual(spawned[0].data.tools, ["read_file", "glob", "grep"]);
+  assert.equal(spawned[0].data.maxTurns, 30);
+  const view = rig.harness.state.sessions.byId["session-1"];
+  assert.equal(view?.agents["Explore@toolu_explore"]?.rounds, 2);
+  assert.equal(view?.agents["general-purpose@toolu_worker"]?.rounds, 3);
+
+  // They ran at once: the Explore child finished while the worker's bash call was running.
+  const index = (agent: string, type: string) =>
+    events.findIndex((e) => e.agent === agent && e.type === type);
+  assert.ok(
+    index("Explore@toolu_explore", "turn.ended") <
+      index("general-purpose@toolu_worker", "turn.ended"),
+  );
+  assert.ok(
+    index("general-purpose@toolu_worker", "agent.spawned") <
+      index("Explore@toolu_explore", "turn.ended"),
+  );
+
+  // The parent's results, in call order, carry each answer and a usage line.
+  const results = events.flatMap((e) =>
+    e.type === "tool.completed" && e.agent === "lead" ? [e.data] : []
+  );
+  assert.deepEqual(results.map((r) => r.callId), ["toolu_explore", "toolu_worker"]);
+  assert.match(
+    results[0]?.content ?? "",
+    /^Found config\.json\n\n\[Explore agent: 2 rounds, \d+ input/,
+  );
+  assert.equal(results.some((r) => r.isError), false);
+
+  const replayed = await replaySession(events);
+  assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
+  assert.equal(replayed.matched, events.length);
+});
+
+const REVIEWER = [
+  "---",
+  "name: reviewer",
+  "description: Reviews code for bugs",
+  "tools: Read, Grep",
+  "model: inherit",
+  "maxTurns: 4",
+  "---",
+  "You are a strict code reviewer. List bugs only.",
+  "",
+].join("\n");
+
+Deno.test("a .claude/agents definition is a subagent type: its prompt, tools and turn cap; SubagentStop runs when it finishes", async () => {
+  const review = "Review main.ts";
+  const script: FakeScriptFn = (request) => {
+    const task = firstUserText(request.body?.messages ?? []);
+    const done = toolResultCount(request.body);
+    if (task === review) {
+      if (done === 0) return message([toolUse("toolu_r1", "read_file", { path: "main.ts" })]);
+      return message("No bugs found");
+    }
+    if (done === 0) {
+      return message([
+        toolUse("toolu_review", "task", {
+          description: "review",
+          prompt: review,
+          subagent_type: "reviewer",
+        }),
+      ]);
+    }
+    return message(`Review: ${toolResults(request.body)[0]?.split("\n")[0]}`);
+  };
+  await using rig = await startRig(script, {
+    files: {
+      "main.ts": "console.log(1);\n",
+      ".claude/agents/reviewer.md": REVIEWER,
+      ".claude/agents/broken.md": "---\nname: broken\n---\nNo description.\n",
+    },
+    settings: {
+      hooks: {
+        SubagentStop: [{ hooks: [{ type: "command", command: "cat > /dev/null; echo stopped" }] }],
+        Stop: [{ hooks: [{ type: "command", command: "cat > /dev/null" }] }],
+      },
+    },
+  });
+  assert.equal(rig.notices.length, 1);
+  assert.match(rig.notices[0] ?? "", /broken\.md": its frontmatter has no description/);
+  const result = await rig.session.prompt("Get the code reviewed", {
+    signal: new AbortController().signal,
+    maxTurns: null,
+  });
+  assert.equal(result.reason, "completed", result.message);
+  assert.equal(rig.session.lastText, "Review: No bugs found");
+
+  const parentTask = bodiesOf(rig.fake, "Get the code reviewed")[0]?.tools?.find((t) =>
+    t.name === "task"
+  );
+  assert.match(
+    String(parentTask?.description),
+    /- reviewer: Reviews code for bugs \(Tools: Read, Grep\)/,
+  );
+  assert.doesNotMatch(String(parentTask?.description), /broken/);
+  const child = bodiesOf(rig.fake, review)[0];
+  assert.deepEqual(child?.tools?.map((t) => t.name), ["read_file", "grep"]);
+  assert.match(systemText(child), /You are a strict code reviewer\. List bugs only\.$/);
+
+  const events = rig.events();
+  const spawned = events.find((e) => e.type === "agent.spawned");
+  assert.ok(spawned?.type === "agent.spawned");
+  assert.equal(spawned.data.maxTurns, 4);
+  assert.equal(spawned.data.model, "claude-test");
+  assert.match(spawned.data.path ?? "", /reviewer\.md$/);
+  const ran = events.flatMap((e) =>
+    e.type === "hook.ran" ? [`${e.agent} ${e.data.hookEvent}`] : []
+  );
+  assert.deepEqual(ran, ["reviewer@toolu_review SubagentStop", "lead Stop"]);
+
+  const replayed = await replaySession(events);
+  assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
+});
+
+Deno.test("after a crash mid-subagent, resuming the parent continues the child from the log and returns its answer", async () => {
+  await using rig = await startRig(twoChildren, { files: { "config.json": "{}\n" } });
+  const { effects } = rig.harness.deps;
+  const live = effects.runCall;
+  // The process dies while the worker's bash call runs (the Explore child has finished).
+  effects.runCall = (call, tools, context) =>
+    call.name === "bash" ? new Promise(() => {}) : live(call, tools, context);
+  void rig.session.prompt(PARENT, { signal: new AbortController().signal, maxTurns: null });
+  const worker = "general-purpose@toolu_worker";
+  const bashRequested = () =>
+    rig.events().some((e) =>
+      e.agent === worker && e.type === "tool.requested" &&
+      e.data.name === "bash"
+    ) &&
+    rig.events().some((e) => e.agent === "Explore@toolu_explore" && e.type === "turn.ended");
+  while (!bashRequested()) await new Promise((resolve) => setTimeout(resolve, 5));
+  effects.runCall = live;
+  const crashedAt = rig.events().length;
+
+  const resumed = await rig.harness.openSession("session-1").resume("continue", undefined, {
+    signal: new AbortController().signal,
+    maxTurns: null,
+  });
+  assert.equal(resumed?.reason, "completed", resumed?.message);
+  const events = rig.events();
+  const after = events.slice(crashedAt);
+  // The parent's task calls were not closed as interrupted; the finished Explore child did not
+  // run again; the worker's open bash call was closed, not re-run, and the worker went on.
+  const closed = after.flatMap((e) =>
+    e.type === "tool.completed" ? [`${e.agent} ${e.data.callId} ${e.data.outcome ?? "ran"}`] : []
+  );
+  assert.deepEqual(closed, [
+    `${worker} toolu_w2 interrupted`,
+    "lead toolu_explore ran",
+    "lead toolu_worker ran",
+  ]);
+  assert.equal(after.filter((e) => e.agent === "Explore@toolu_explore").length, 0);
+  assert.deepEqual(
+    after.filter((e) => e.type === "session.resumed").map((e) => e.agent),
+    ["lead", worker],
+  );
+  const parentResults = after.flatMap((e) =>
+    e.type === "tool.completed" && e.agent === "lead" ? [e.data.content.split("\n")[0]] : []
+  );
+  assert.deepEqual(parentResults, ["Found config.json", "Wrote notes.txt"]);
+  assert.equal(
+    events.filter((e) => e.type === "tool.requested" && e.data.callId === "toolu_w2").length,
+    1,
+  );
+
+  const replayed = await replaySession(events);
+  assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
+  assert.equal(replayed.matched, events.length);
+});
+
+Deno.test("Ctrl-C cancels every running subagent and the parent's turn", async () => {
+  await using rig = await startRig(twoChildren, { files: { "config.json": "{}\n" } });
+  const controller = new AbortController();
+  const run = rig.session.prompt(PARENT, { signal: controller.signal, maxTurns: null });
+  const worker = "general-purpose@toolu_worker";
+  while (
+    !rig.events().some((e) =>
+      e.agent === worker && e.type === "tool.requested" && e.data.name === "bash"
+    )
+  ) await new Promise((resolve) => setTimeout(resolve, 5));
+  controller.abort();
+  const result = await run;
+  assert.equal(result.reason, "cancelled");
+  const events = rig.events();
+  const ended = events.flatMap((e) =>
+    e.type === "turn.ended" ? [`${e.agent} ${e.data.reason}`] : []
+  );
+  assert.ok(ended.includes(`${worker} cancelled`), ended.join(", "));
+  assert.equal(ended.at(-1), "lead cancelled");
+  const workerResult = events.find((e) =>
+    e.type === "tool.completed" && e.data.callId === "toolu_worker"
+  );
+  assert.ok(workerResult?.type === "tool.completed");
+  assert.equal(workerResult.data.outcome, "cancelled");
+
+  const replayed = await replaySession(events);
+  assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
+});

@@ -380,11 +380,17 @@ class HeadlessOutput {
 
   #event(event: Envelope): void {
     if (event.session !== this.#session.id) return;
+    if (this.#format === "events") this.print(event);
+    // A subagent's events count toward the run's usage and denials; its messages are not the
+    // lead's answer, so they stay out of the transcript and of stream-json.
+    if (event.agent !== this.#session.agent) {
+      this.#count(event);
+      return;
+    }
     // An answer is printed once the next event shows it was kept: one set aside to be asked
     // again with a larger limit never reaches a stream-json reader.
     if (this.#held && event.type !== "model.discarded") this.print(this.#held);
     this.#held = undefined;
-    if (this.#format === "events") this.print(event);
     const refused = event.type === "user.prompted" && event.data.refused !== undefined;
     if (PROGRESS.has(event.type) || refused) this.progress.event(event);
     if (event.type === "model.requested") this.#asked = performance.now();
@@ -394,9 +400,19 @@ class HeadlessOutput {
     if (event.type === "model.responded") {
       this.#apiMs += performance.now() - this.#asked;
       this.#stopReason = event.data.stopReason;
+      if (this.#format === "stream-json") this.#held = assistantLine(event);
+    }
+    this.#count(event);
+    if (event.type === "tool.completed" && this.#format === "stream-json") {
+      this.print(toolResultLine(event));
+    }
+  }
+
+  /** What any agent's event adds to the run: usage, call inputs, denials. */
+  #count(event: Envelope): void {
+    if (event.type === "model.responded") {
       const model = agentOf(this.#session.view, event.agent).model;
       addUsage(this.#usageByModel[model] ??= emptyUsage(), event.data.usage);
-      if (this.#format === "stream-json") this.#held = assistantLine(event);
       for (const block of event.data.content) {
         if (block.type === "tool_use") {
           this.#inputs.set(block.id, { name: block.name, input: block.input });
@@ -405,9 +421,6 @@ class HeadlessOutput {
     }
     if (event.type === "permission.decided" && event.data.decision === "deny") {
       this.#denied(event.data);
-    }
-    if (event.type === "tool.completed" && this.#format === "stream-json") {
-      this.print(toolResultLine(event));
     }
   }
 }

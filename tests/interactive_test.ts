@@ -36,6 +36,22 @@ const script: FakeScriptFn = (request) => {
     }
     return message("Edited.");
   }
+  if (prompt === "Find the text files") {
+    return toolResultCount(request.body) === 0
+      ? message([toolUse("toolu_child", "glob", { pattern: "*.txt" })])
+      : message("Found none");
+  }
+  if (prompt === "delegate please") {
+    return toolResultCount(request.body) === 0
+      ? message([
+        toolUse("toolu_task", "task", {
+          description: "find text files",
+          prompt: "Find the text files",
+          subagent_type: "Explore",
+        }),
+      ])
+      : message("The explorer is done.");
+  }
   if (prompt === "sleep please") {
     return message([text("Sleeping."), toolUse("toolu_sleep", "bash", { command: "sleep 30" })]);
   }
@@ -540,4 +556,14 @@ Deno.test("/skill-name args runs a skill: its body with the arguments is the pro
   } finally {
     await Deno.remove(workspace, { recursive: true });
   }
+});
+
+Deno.test("a subagent's work shows under its task call, a line per call", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  const shown = await exchange(agent.terminal, "delegate please");
+  assert.match(shown, /● task Explore: find text files\n\s+↳ glob \*\.txt\n\s+⎿\s+Found none/);
+  assert.match(shown, /The explorer is done\./);
+  await leaveAndVerify(agent);
 });

@@ -399,3 +399,78 @@ Deno.test("Ctrl-C cancels every running subagent and the parent's turn", async (
   const replayed = await replaySession(events);
   assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
 });
+
+Deno.test("headless: a task call runs without asking; the child's work counts in the result but stays out of the lead's stream", async () => {
+  const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-subagents-cli-" }));
+  try {
+    await Deno.writeTextFile(join(workspace, "a.json"), "{}\n");
+    await using fake = await startFakeAnthropic({
+      script: (request) => {
+        const task = firstUserText(request.body?.messages ?? []);
+        const done = toolResultCount(request.body);
+        if (task === "Find the JSON files") {
+          return done === 0
+            ? message([toolUse("toolu_child_glob", "glob", { pattern: "*.json" })])
+            : message("Found a.json");
+        }
+        return done === 0
+          ? message([
+            toolUse("toolu_task", "task", {
+              description: "find JSON",
+              prompt: "Find the JSON files",
+              subagent_type: "Explore",
+            }),
+          ])
+          : message("The explorer found a.json");
+      },
+    });
+    const cli = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--quiet",
+        new URL("../cli/main.ts", import.meta.url).pathname,
+        "-p",
+        "survey",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--workspace",
+        workspace,
+      ],
+      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-test-0123456789" },
+    });
+    const out = await cli.output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+    const result = lines.at(-1);
+    assert.equal(result.result, "The explorer found a.json");
+    assert.equal(result.permission_denials.length, 0);
+    const texts = JSON.stringify(lines.filter((l) => l.type === "assistant"));
+    assert.doesNotMatch(texts, /Found a\.json|toolu_child_glob/, "the child's messages stay out");
+    assert.equal(fake.requests.length, 4);
+    const log = (await Deno.readTextFile(join(workspace, ".rein/events.jsonl"))).trim().split("\n")
+      .map((line) => JSON.parse(line));
+    const responded = log.filter((e) => e.type === "model.responded");
+    assert.equal(new Set(responded.map((e) => e.agent)).size, 2, "the lead and the child answered");
+    const input = responded.reduce((sum, e) => sum + e.data.usage.input_tokens, 0);
+    assert.equal(result.usage.input_tokens, input, "the child's tokens count in the result");
+    const replay = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--quiet",
+        new URL("../cli/main.ts", import.meta.url).pathname,
+        "replay",
+        "--verify",
+        "--quiet",
+        "--workspace",
+        workspace,
+      ],
+    }).output();
+    assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});

@@ -265,6 +265,17 @@ export class Renderer {
     this.line(notice);
   }
 
+  /**
+   * An event of a subagent (a `task` call's child): each tool call it makes, a line each,
+   * indented under the task call; the rest of its work stays in the log.
+   */
+  childEvent(event: Envelope): void {
+    if (event.type !== "tool.requested") return;
+    const s = this.#styles;
+    const summary = this.#summarize(event.data.name, event.data.input);
+    this.line(`     ${s.dim("↳")} ${event.data.name} ${s.dim(summary)}`);
+  }
+
   /** A call as the transcript shows it, with the change it would make (for the permission question). */
   callLines(name: string, input: unknown): string[] {
     const s = this.#styles;

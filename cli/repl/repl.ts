@@ -74,7 +74,10 @@ export async function runRepl(
   const unsubscribe = harness.store.subscribe((event) => {
     // Prompts are echoed as typed; a refused one is shown with its reason.
     const echoed = event.type === "user.prompted" && event.data.refused === undefined;
-    if (event.session === session.id && !echoed) renderer.event(event);
+    if (event.session !== session.id || echoed) return;
+    // A subagent's work shows as a line per call under its task call.
+    if (event.agent !== session.agent) renderer.childEvent(event);
+    else renderer.event(event);
   });
   const runner = new Runner();
   const reader = new LineReader(io.stdinIsTerminal, working, promptHistory(harness.state));

@@ -31,6 +31,8 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   "glob",
   "todo_write",
   "load_skill",
+  // A subagent does nothing itself: each of its calls passes this gate.
+  "task",
 ]);
 
 const NO_RULES = { allow: [], ask: [], deny: [] };

@@ -1,56 +1,19 @@
 /**
  * Prefix stability of the requests of a long session: `deno bench -A bench/prefix_bench.ts`.
  *
- * One scripted 30-round headless run against the fake server, in a workspace with a CLAUDE.md:
- * todo lists written and updated, files read, searched and edited, commands run. For each request
- * but the last, the share of its bytes that the next request repeats byte for byte from the
- * start; the mean is what the provider's prompt cache can serve (target ≥ 95%). The bench times
- * the whole run; the figure is printed when the bench unloads.
+ * Issue 9's scripted session (testing/long_session.ts: 30 rounds of the lead with a todo list, a
+ * loaded skill, CLAUDE.md, commands and two subagents at once) as one headless run against the
+ * fake server. For each of the lead's requests but the last, the share of its bytes that its next
+ * request repeats byte for byte from the start; the mean is what the provider's prompt cache can
+ * serve (target ≥ 95%). The bench times the whole run; the figure is printed when it unloads.
  *
  * @module
  */
 import { join } from "node:path";
-import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
-import type { FakeScriptFn } from "../testing/fake_replies.ts";
+import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { LEAD, longSession, ROUNDS } from "../testing/long_session.ts";
 
-const ROUNDS = 30;
 const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
-
-/** The call of round `n` (1-based); the last round answers. */
-function callOf(n: number): ReturnType<typeof toolUse> {
-  const todos = (done: number) => ({
-    todos: ["Read the notes", "Find the TODOs", "Fix them", "Run the checks"].map((content, i) => ({
-      content,
-      activeForm: `${content}…`,
-      status: i < done ? "completed" : i === done ? "in_progress" : "pending",
-    })),
-  });
-  const id = `toolu_${n}`;
-  if (n % 10 === 1) return toolUse(id, "todo_write", todos(Math.floor(n / 10)));
-  switch (n % 5) {
-    case 0:
-      return toolUse(id, "read_file", { path: "notes.md" });
-    case 1:
-      return toolUse(id, "grep", { pattern: "TODO" });
-    case 2:
-      return toolUse(id, "edit_file", {
-        path: "notes.md",
-        old_string: `step ${n - 1}`,
-        new_string: `step ${n}`,
-      });
-    case 3:
-      return toolUse(id, "glob", { pattern: "**/*.md" });
-    default:
-      return toolUse(id, "bash", { command: `echo round ${n}` });
-  }
-}
-
-const script: FakeScriptFn = (request) => {
-  const round = (request.body?.messages ?? []).filter((m) => m.role === "assistant").length + 1;
-  return round < ROUNDS
-    ? message([callOf(round)])
-    : message("Done: the notes are fixed and the checks pass.");
-};
 
 /** The share of `a` that `b` repeats from its first byte. */
 function prefixShare(a: string, b: string): number {
@@ -66,14 +29,10 @@ Deno.bench({
   n: 3,
   warmup: 0,
   async fn() {
-    await using fake = await startFakeAnthropic({ script });
+    await using fake = await startFakeAnthropic({ script: longSession });
     const workspace = await Deno.makeTempDir({ prefix: "rein-prefix-bench-" });
     try {
-      await Deno.writeTextFile(
-        join(workspace, "CLAUDE.md"),
-        "# Project\n\nKeep notes short. Run `make check` before you finish.\n",
-      );
-      await Deno.writeTextFile(join(workspace, "notes.md"), "# Notes\n\nTODO: step 1\n");
+      await Deno.writeTextFile(join(workspace, "CLAUDE.md"), "Keep the report short.\n");
       const run = await new Deno.Command(Deno.execPath(), {
         args: [
           "run",
@@ -81,7 +40,7 @@ Deno.bench({
           "--quiet",
           MAIN,
           "-p",
-          "fix the notes",
+          LEAD,
           "--permission-mode",
           "bypassPermissions",
           "--workspace",
@@ -92,7 +51,12 @@ Deno.bench({
         stderr: "piped",
       }).output();
       if (!run.success) throw new Error(new TextDecoder().decode(run.stderr));
-      const bodies = fake.requests.map((request) => request.rawBody);
+      // The lead's requests: the subagents' have conversations of their own.
+      const bodies = fake.requests.filter((request) => {
+        const first = request.body?.messages[0]?.content;
+        const text = typeof first === "string" ? first : JSON.stringify(first ?? "");
+        return text.includes(LEAD);
+      }).map((request) => request.rawBody);
       if (bodies.length !== ROUNDS) {
         throw new Error(`Expected ${ROUNDS} requests, got ${bodies.length}`);
       }

@@ -16,6 +16,7 @@ import type { FilePlace, Mechanism } from "./mechanism.ts";
 import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
+import { environmentMechanism } from "./environment/environment_mechanism.ts";
 import { skillsMechanism } from "./skills/skills_mechanism.ts";
 import { memoryMechanism } from "./memory/memory_mechanism.ts";
 import { todosMechanism } from "./todos/todos_mechanism.ts";
@@ -49,6 +50,7 @@ export interface MechanismWiring {
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
 export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
   return [
+    environmentMechanism,
     hooksMechanism({
       workspace: wiring.workspace,
       transcriptPath: wiring.transcriptPath ?? "",

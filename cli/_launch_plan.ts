@@ -63,6 +63,9 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     const caller = env.REIN_CALLER_DIR || context.cwd;
     const workspace = resolvePath(caller, parsed.workspace ?? ".");
     const home = env.HOME ?? "";
+    // The repository the workspace is in, when it is a subdirectory of one: its CLAUDE.md files
+    // and git HEAD above the workspace are read when a session starts.
+    const repository = repositoryAbove(workspace, context.realPath);
     // A --settings file is read by the agent, relative to the workspace as rein reads it.
     const settings = parsed.settings === undefined
       ? []
@@ -78,6 +81,7 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
         ...settings,
         // rein's bundled skills, read when a session starts.
         ...named(resolvePath(root, "skills")),
+        ...(repository === undefined ? [] : named(repository)),
       ],
       baseUrl: env.ANTHROPIC_BASE_URL,
       env,
@@ -91,4 +95,19 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     denoArgs: ["run", "--quiet", V8_FLAGS, ...config, ...permissions, entry, ...parsed.args],
     notices,
   };
+}
+
+/**
+ * The nearest directory above `workspace` with a `.git` in it, or undefined (none, or the
+ * workspace itself is the repository's root). Pure but for `realPath`.
+ */
+function repositoryAbove(
+  workspace: string,
+  realPath: (path: string) => string | undefined,
+): string | undefined {
+  if (realPath(`${workspace}/.git`) !== undefined) return undefined;
+  for (let dir = parentOf(workspace); dir !== "/"; dir = parentOf(dir)) {
+    if (realPath(`${dir}/.git`) !== undefined) return dir;
+  }
+  return undefined;
 }

@@ -158,6 +158,20 @@ if [ $read_only = 0 ]; then
   fi
   # rein's bundled skills, read when a session starts.
   add_named read "$root/skills"
+  # The repository the workspace is in, when it is a subdirectory of one: its CLAUDE.md files
+  # and git HEAD above the workspace are read when a session starts.
+  if [ ! -e "$workspace_path/.git" ]; then
+    dir=$workspace_path
+    while [ "$dir" != "/" ] && [ -n "$dir" ]; do
+      dir=${dir%/*}
+      dir=${dir:-/}
+      [ "$dir" = "/" ] && break
+      if [ -e "$dir/.git" ]; then
+        add_named read "$dir"
+        break
+      fi
+    done
+  fi
 fi
 
 if [ $show = 1 ]; then

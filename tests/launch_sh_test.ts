@@ -43,6 +43,8 @@ Deno.test("the shell launcher computes the flags the launch plan does", async ()
     await Deno.mkdir(join(base, "tmp"));
     await Deno.symlink(join(base, "my project"), join(base, "linked"));
     await Deno.writeTextFile(join(base, "my project/strict.json"), "{}");
+    // "my project" is a repository: a workspace below it may read its CLAUDE.md and HEAD.
+    await Deno.mkdir(join(base, "my project/.git"));
     const home = join(base, "home");
     const cases: [string[], Record<string, string>][] = [
       [["agent"], { HOME: home }],

@@ -249,3 +249,30 @@ Deno.test("SessionStart adds context before the first prompt and SessionEnd runs
   const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("SessionStart runs with source resume when a session is resumed with a prompt, and fork for a fork", async () => {
+  await using ws = await tempWorkspace();
+  const seen = `${ws.path}/sources.txt`;
+  await writeSettings(ws.path, {
+    hooks: {
+      SessionStart: [{
+        hooks: [{ type: "command", command: `grep -o '"source":"[a-z]*"' >> "${seen}"` }],
+      }],
+    },
+  });
+  await using fake = await startFakeAnthropic({ script: () => message("Hi.") });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  assert.equal((await runCli(["-p", "one", "--workspace", ws.path], { env })).code, 0);
+  const again = await runCli(["--continue", "-p", "two", "--workspace", ws.path], { env });
+  assert.equal(again.code, 0, again.stderr);
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  const session = log[0]?.session;
+  const forked = await runCli(["--fork", `${session}@3`, "-p", "three", "--workspace", ws.path], {
+    env,
+  });
+  assert.equal(forked.code, 0, forked.stderr);
+  const sources = (await Deno.readTextFile(seen)).trim().split("\n");
+  assert.deepEqual(sources, ['"source":"startup"', '"source":"resume"', '"source":"fork"']);
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

@@ -47,7 +47,7 @@ export function hooksMechanism(options: HooksOptions): Mechanism {
     name: "hooks",
     projection: hooksProjection,
     stages: {
-      beforePrompt: (context, prompt) => beforePrompt(context, prompt, options),
+      beforePrompt: (context, prompt, opening) => beforePrompt(context, prompt, opening, options),
       gateCall: (context, call) => gate(context, call, options),
       afterCall: (context, call, run) => afterCall(context, call, run, options),
       // An answer cut off at the output limit is continued by recovery, not stopped.
@@ -66,6 +66,8 @@ export function hooksMechanism(options: HooksOptions): Mechanism {
 interface Ran {
   runs: HookRan[];
   verdict: HookVerdict;
+  /** The run's events, when the caller records them (`recordNow: false`). */
+  events: ReinEvent[];
 }
 
 /**
@@ -78,6 +80,7 @@ async function runSelected(
   matchValue: string | undefined,
   options: HooksOptions,
   callId?: string,
+  recordNow = true,
 ): Promise<Ran | undefined> {
   const view = context.view().sessions.byId[context.session];
   if (!view?.settings) return undefined;
@@ -88,10 +91,11 @@ async function runSelected(
   const sandbox = await options.sandbox;
   const hookEvent = data.event;
   const ids = callId === undefined ? {} : { callId };
-  await context.record([{
+  const started: ReinEvent = {
     type: "hook.started",
     data: { hookEvent, ...ids, commands: selected.map((hook) => hook.command) },
-  }]);
+  };
+  if (recordNow) await context.record([started]);
   const input = buildHookInput({
     sessionId: context.session,
     transcriptPath: options.transcriptPath,
@@ -126,8 +130,9 @@ async function runSelected(
       },
     )
   ));
-  await context.record(runs.map((data) => ({ type: "hook.ran", data })));
-  return { runs, verdict: verdictOf(runs) };
+  const ran: ReinEvent[] = runs.map((data) => ({ type: "hook.ran", data }));
+  if (recordNow) await context.record(ran);
+  return { runs, verdict: verdictOf(runs), events: recordNow ? [] : [started, ...ran] };
 }
 
 /** Hook commands from the person's own settings (user scope, `--settings`), not the project's. */
@@ -153,24 +158,45 @@ export function verdictOf(runs: readonly HookRan[]): HookVerdict {
 async function beforePrompt(
   context: StageContext,
   prompt: string,
+  opening: "resume" | undefined,
   options: HooksOptions,
 ): Promise<PromptStage> {
   const events: ReinEvent[] = [];
-  const agent = agentOf(context.view().sessions.byId[context.session]!, context.agent);
+  const view = context.view().sessions.byId[context.session]!;
+  const agent = agentOf(view, context.agent);
   // A subagent's prompt is its parent's call, not the person's: Claude Code runs neither
   // SessionStart nor UserPromptSubmit for it.
   if (agent.spawn !== null) return { events };
-  if (agent.rounds === 0 && agent.messages.length === 0) {
+  // SessionStart before a session's first prompt (a fork's too) and with a resume's prompt.
+  const source = opening === "resume"
+    ? "resume"
+    : view.firstPrompt === null && agent.rounds === 0
+    ? view.forkedFrom === null ? "startup" : "fork"
+    : undefined;
+  if (source !== undefined) {
+    // Prompt-time hooks are recorded with the prompt (after a resume's session.resumed), not
+    // before it: a crash before the prompt is recorded leaves no trace of them to account for.
     const started = await runSelected(
       context,
-      { event: "SessionStart", source: "startup" },
-      "startup",
+      { event: "SessionStart", source },
+      source,
       options,
+      undefined,
+      false,
     );
+    events.push(...started?.events ?? []);
     events.push(...contextEvents("SessionStart", started?.verdict.additionalContext ?? []));
   }
-  const ran = await runSelected(context, { event: "UserPromptSubmit", prompt }, undefined, options);
+  const ran = await runSelected(
+    context,
+    { event: "UserPromptSubmit", prompt },
+    undefined,
+    options,
+    undefined,
+    false,
+  );
   if (ran === undefined) return { events };
+  events.push(...ran.events);
   const { verdict } = ran;
   const refuse = verdict.block?.reason ?? verdict.stop?.reason;
   if (refuse !== undefined) {

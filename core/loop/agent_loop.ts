@@ -156,7 +156,7 @@ export class AgentLoop {
     await context.settle();
     const before = prompt === undefined
       ? { events: [] }
-      : await context.deps.stages.beforePrompt(context.stage(options.signal), prompt);
+      : await context.deps.stages.beforePrompt(context.stage(options.signal), prompt, "resume");
     const agent = this.conversation;
     const wasUnfinished = agent.status === "unfinished";
     const events: NewEvent[] = [context.event("session.resumed", {

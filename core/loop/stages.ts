@@ -62,7 +62,7 @@ export interface StageHandlers {
    * A prompt was submitted: events recorded just before it (hook runs, memory notes), and
    * whether to refuse it (a UserPromptSubmit hook that blocks): then no turn runs.
    */
-  beforePrompt?(context: StageContext, prompt: string): Promise<PromptStage>;
+  beforePrompt?(context: StageContext, prompt: string, opening?: "resume"): Promise<PromptStage>;
   /** Before each model call: injected input, reminders, compaction, recorded before the request. */
   beforeModel?(context: StageContext): Promise<ReinEvent[]>;
   /**
@@ -93,7 +93,8 @@ export interface StageHandlers {
 
 /** The stages as the loop calls them: every mechanism's handlers, composed in order. */
 export interface Stages {
-  beforePrompt(context: StageContext, prompt: string): Promise<PromptStage>;
+  /** `opening`: the prompt comes with the resume of a session (`--resume ID -p "…"`). */
+  beforePrompt(context: StageContext, prompt: string, opening?: "resume"): Promise<PromptStage>;
   beforeModel(context: StageContext): Promise<ReinEvent[]>;
   afterModel(
     context: StageContext,
@@ -125,11 +126,11 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     return events;
   };
   return {
-    async beforePrompt(context, prompt) {
+    async beforePrompt(context, prompt, opening) {
       const events: ReinEvent[] = [];
       for (const handler of handlers) {
         if (!handler.beforePrompt) continue;
-        const stage = await handler.beforePrompt(context, prompt);
+        const stage = await handler.beforePrompt(context, prompt, opening);
         events.push(...stage.events);
         if (stage.refuse !== undefined) return { events, refuse: stage.refuse };
       }

@@ -32,7 +32,22 @@ export interface LoopEffects {
   settle?: (origin: EventOrigin) => Promise<void>;
   /** Read the world for a decision; absent: every reading is live (see {@link Observe}). */
   observe?: Observe;
+  /** A reading that only sometimes leads to an event (see {@link ObserveMaybe}). */
+  observeMaybe?: ObserveMaybe;
 }
+
+/**
+ * A reading of the world that leads to an event of `type` only sometimes (a clock reading that
+ * notices the date has changed). Live, it calls `read`; replay serves the agent's recorded event
+ * of `type` that `matches` if the log has one before the agent's next step, and undefined (the
+ * reading found nothing) otherwise.
+ */
+export type ObserveMaybe = <T extends EventType>(
+  origin: EventOrigin,
+  type: T,
+  matches: (data: EventPayloads[T]) => boolean,
+  read: () => Promise<EventPayloads[T] | undefined>,
+) => Promise<EventPayloads[T] | undefined>;
 
 /**
  * A reading of the world that decides something and is recorded as an event of `type` (a hook's

@@ -28,6 +28,12 @@ export interface StageContext {
     matches: (data: EventPayloads[T]) => boolean,
     read: () => Promise<EventPayloads[T]>,
   ): Promise<EventPayloads[T]>;
+  /** As `observe`, for a reading that only sometimes makes an event (undefined: it did not). */
+  observeMaybe<T extends EventType>(
+    type: T,
+    matches: (data: EventPayloads[T]) => boolean,
+    read: () => Promise<EventPayloads[T] | undefined>,
+  ): Promise<EventPayloads[T] | undefined>;
   /**
    * Append events now and flush them, before the handler goes on (hooks about to run: if the
    * process dies while they run, the log says so).

@@ -9,6 +9,7 @@ const context: StageContext = {
   view: () => initialState(),
   signal: new AbortController().signal,
   observe: (_type, _matches, read) => read(),
+  observeMaybe: (_type, _matches, read) => read(),
   record: () => Promise.resolve(),
 };
 const call = { id: "toolu_1", name: "bash", input: { command: "rm -rf build" } };

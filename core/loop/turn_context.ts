@@ -67,6 +67,10 @@ export class TurnContext {
       signal,
       observe: (type, matches, read) =>
         this.deps.effects.observe ? this.deps.effects.observe(origin, type, matches, read) : read(),
+      observeMaybe: (type, matches, read) =>
+        this.deps.effects.observeMaybe
+          ? this.deps.effects.observeMaybe(origin, type, matches, read)
+          : read(),
       record: async (events) => {
         await this.append(this.stamp(events), { sync: true });
       },

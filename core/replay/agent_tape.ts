@@ -97,6 +97,15 @@ export class AgentTape {
     return undefined;
   }
 
+  /** The log index of the agent's next event that only the loop records, or Infinity. */
+  nextLoopIndex(): number {
+    for (let i = this.cursor; i < this.events.length; i++) {
+      const event = this.events[i] as Envelope;
+      if (LOOP_TYPES.has(event.type)) return this.indexOf(event);
+    }
+    return Infinity;
+  }
+
   /**
    * The input that starts the agent's next run, from the cursor on (a stage's events may come
    * before it): a prompt with the bound of the turn it starts, a resume, a switch of model, or

@@ -6,7 +6,7 @@ import { createHarness } from "../harness.ts";
 import type { AgentLoop } from "../loop/agent_loop.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { canonicalJson } from "../request/request_body.ts";
-import type { Observe } from "../loop/loop_deps.ts";
+import type { Observe, ObserveMaybe } from "../loop/loop_deps.ts";
 import { type CallRunner, executeCall } from "../tools/executor.ts";
 import { AgentTape, comparable, isCancellation } from "./agent_tape.ts";
 import { ReplayOrder } from "./replay_order.ts";
@@ -169,6 +169,12 @@ export async function replaySession(
     if (next) return Promise.reject(stuck(next, `a recorded ${type}`));
     return Promise.reject(new TapeEnded());
   };
+  const observeMaybe: ObserveMaybe = (origin, type, matches) => {
+    const tape = tapes.get(origin.agent);
+    if (!tape) return Promise.resolve(undefined);
+    const end = Math.min(runs.get(origin.agent)?.epochEnd ?? Infinity, tape.nextLoopIndex());
+    return Promise.resolve(tape.observed(type, matches, end));
+  };
   const settle = async (origin: EventOrigin) => {
     const tape = tapes.get(origin.agent);
     const next = tape?.next();
@@ -233,6 +239,7 @@ export async function replaySession(
       runCall,
       settle,
       observe,
+      observeMaybe,
     },
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });

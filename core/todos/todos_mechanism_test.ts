@@ -18,6 +18,7 @@ function stageContext(state: State): StageContext {
     view: () => state,
     signal: new AbortController().signal,
     observe: () => Promise.reject(new Error("Not observed in this test")),
+    observeMaybe: () => Promise.reject(new Error("Not observed in this test")),
     record: () => Promise.resolve(),
   };
 }

@@ -474,3 +474,53 @@ Deno.test("headless: a task call runs without asking; the child's work counts in
     await Deno.remove(workspace, { recursive: true });
   }
 });
+
+Deno.test("a definition's permissionMode applies to its subagent; a repository's cannot bypass checks", async () => {
+  const planner = "---\nname: planner\ndescription: Plans only\npermissionMode: plan\n---\nPlan.\n";
+  const bold = "---\nname: bold\ndescription: Tries to skip checks\n" +
+    "permissionMode: bypassPermissions\n---\nGo.\n";
+  const script: FakeScriptFn = (request) => {
+    const task = firstUserText(request.body?.messages ?? []);
+    const done = toolResultCount(request.body);
+    if (task === "plan it" || task === "skip it") {
+      return done === 0
+        ? message([toolUse(`toolu_${task.split(" ")[0]}_edit`, "edit_file", {
+          path: "notes.txt",
+          old_string: "a",
+          new_string: "b",
+        })])
+        : message("child done");
+    }
+    return done === 0
+      ? message([
+        toolUse("toolu_t1", "task", {
+          description: "plan",
+          prompt: "plan it",
+          subagent_type: "planner",
+        }),
+        toolUse("toolu_t2", "task", {
+          description: "skip",
+          prompt: "skip it",
+          subagent_type: "bold",
+        }),
+      ])
+      : message("parent done");
+  };
+  await using rig = await startRig(script, {
+    files: {
+      ".claude/agents/planner.md": planner,
+      ".claude/agents/bold.md": bold,
+      "notes.txt": "a\n",
+    },
+  });
+  await rig.session.prompt("go", { signal: new AbortController().signal, maxTurns: null });
+  const decided = rig.events().filter((e) => e.type === "permission.decided");
+  const of = (callId: string) => decided.find((e) => e.data.callId === callId)?.data;
+  const planned = of("toolu_plan_edit");
+  assert.equal(planned?.decision, "deny");
+  assert.deepEqual(planned?.source, { kind: "mode", mode: "plan" });
+  const skipped = of("toolu_skip_edit");
+  assert.equal(skipped?.decision, "deny", "a project definition's bypassPermissions is ignored");
+  assert.equal(skipped?.source.kind, "headless");
+  assert.equal(await Deno.readTextFile(join(rig.workspace, "notes.txt")), "a\n");
+});

@@ -9,6 +9,9 @@ import { sliceOf } from "../state/state.ts";
 import { type HookSay, judgeCall, type Judgement } from "./judge.ts";
 import { loadPathMatcher } from "./path_match.ts";
 import { permissionsProjection } from "./permissions_projection.ts";
+import type { PermissionPolicy } from "./policy.ts";
+import { agentOf } from "../state/sessions.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../settings/settings.ts";
 import { permissionsOf } from "./session_permissions.ts";
 
 /** A call a person is asked about. */
@@ -81,7 +84,7 @@ async function gate(
   const input = isRecord(call.input) ? call.input : {};
   const judged = judgeCall(
     { tool: call.name, input },
-    permissions.policy,
+    agentPolicy(context, permissions.policy),
     permissions.sessionRules,
     hookSay(context, call.id),
   );
@@ -157,6 +160,21 @@ function askFor(
       reason: `The user allowed it and calls matching "${judged.suggestion}" from now on`,
     };
   });
+}
+
+/**
+ * The policy for this agent: a subagent whose definition names a `permissionMode` runs in that
+ * mode, except that only the person's own definitions (`~/.claude/agents/`) may turn checks off
+ * with `bypassPermissions`; a repository's may not.
+ */
+function agentPolicy(context: StageContext, policy: PermissionPolicy): PermissionPolicy {
+  const view = context.view().sessions.byId[context.session];
+  const spawn = view === undefined ? null : agentOf(view, context.agent).spawn;
+  const mode = spawn?.permissionMode;
+  if (mode === undefined || !(PERMISSION_MODES as readonly string[]).includes(mode)) return policy;
+  const personal = spawn?.path?.startsWith(`${policy.context.home}/.claude/`) === true;
+  if (mode === "bypassPermissions" && !personal) return policy;
+  return { ...policy, mode: mode as PermissionMode };
 }
 
 /** What the call's PreToolUse hooks (already run and recorded) said about its permission. */

@@ -23,7 +23,7 @@ export interface AgentSpawned {
   tools?: string[];
   /** Its own system prompt section (a definition's body), if any. */
   systemPrompt?: string;
-  /** The definition's `permissionMode`, as written (recorded; not applied yet). */
+  /** The definition's `permissionMode`, as written; the subagent runs in it (see core/permissions). */
   permissionMode?: string;
   /** The definition file it came from; absent for built-in types. */
   path?: string;

@@ -266,7 +266,8 @@ await bash.run(
       stderr: "inherit",
     }).spawn();
     await readPid(join(workspace.path, "bash.pid"), 20_000);
-    assert.equal((await processesWith(marker)).length, 1, "the escaped process runs");
+    // The escaped process runs (a bash still forking it may show the marker for a moment too).
+    assert.ok((await processesWith(marker)).length >= 1, "the escaped process runs");
     agent.kill("SIGKILL");
     await agent.status;
     assert.deepEqual(await survivors(marker), []);

@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { z } from "zod";
 import { lazySchema } from "../tools/schema.ts";
 import type { Tool, ToolResult, Zod } from "../tools/tool.ts";
@@ -11,6 +11,9 @@ function inputSchema(z: Zod) {
   return z.strictObject({
     skill: z.string().min(1).describe('The skill\'s name, as the Skills list gives it, e.g. "pdf"'),
     args: z.string().optional().describe("Arguments for the skill, if it takes any"),
+    file: z.string().min(1).optional().describe(
+      "A file beside the skill's SKILL.md to read instead, relative to the skill's directory",
+    ),
   });
 }
 
@@ -27,6 +30,12 @@ export const LOAD_SKILL_INPUT_SCHEMA: Record<string, unknown> = {
       minLength: 1,
     },
     args: { type: "string", description: "Arguments for the skill, if it takes any" },
+    file: {
+      type: "string",
+      description: "A file beside the skill's SKILL.md to read instead, relative to the skill's " +
+        "directory",
+      minLength: 1,
+    },
   },
   required: ["skill"],
   additionalProperties: false,
@@ -36,30 +45,34 @@ const description =
   `Loads a skill: instructions for a particular kind of task, listed under "Skills" in the system prompt.
 
 - Call it with the skill's name when the task matches the skill's description, before you start the task, and then follow the instructions it returns.
-- The result names the skill's directory; files the instructions mention are relative to it.
+- The result names the skill's directory; files the instructions mention are relative to it. Read one with load_skill and \`file\` (the skill's directory may be outside the workspace, where read_file cannot go).
 - Only skills in the list can be loaded.`;
 
 /**
  * The load_skill tool (Claude Code's Skill): the body of one of the session's skills, read from
- * the recorded SKILL.md (never from disk), with `$ARGUMENTS` expanded and its directory named. A
- * decider: a pure function of its input and the state, so replay runs it again. An unknown name,
- * or a skill only a person may invoke, is an error listing the skills the model may load.
+ * the recorded SKILL.md, with `$ARGUMENTS` expanded and its directory named; with `file`, a file
+ * beside it, read from disk (inside the skill's directory only). An effect: replay serves what it
+ * returned. An unknown name, or a skill only a person may invoke, is an error listing the skills
+ * the model may load.
  */
 export const loadSkillTool: Tool<LoadSkillInput> = {
   name: "load_skill",
   description,
   schema: lazySchema(inputSchema),
   inputSchema: LOAD_SKILL_INPUT_SCHEMA,
-  kind: "decider",
+  kind: "effect",
   readOnly: true,
   guidance: "When a task matches one of the Skills listed below, load it with load_skill first " +
     "and follow its instructions.",
   summarize: (input) => input.skill,
-  run(input, context) {
+  async run(input, context) {
     const view = context.view();
     const skills = skillsOf(view, context.session);
     const workspace = view.sessions.byId[context.session]?.workspace ?? context.cwd;
-    return Promise.resolve(loadSkill(skills, input, workspace));
+    const loaded = loadSkill(skills, input, workspace);
+    if (loaded.isError || input.file === undefined) return loaded;
+    const skill = skills.find((s) => s.name === input.skill.trim().replace(/^\//, ""));
+    return skill === undefined ? loaded : await readBeside(skill, input.file);
   },
 };
 
@@ -85,11 +98,36 @@ export function loadSkill(
   }
   const inside = relative(workspace, skill.directory);
   const where = inside.startsWith("..") || inside.startsWith("/")
-    ? `Its directory is ${skill.directory} (outside the workspace, so read_file cannot open ` +
-      `files there).`
+    ? `Its directory is ${skill.directory} (outside the workspace: read files beside it with ` +
+      `load_skill and \`file\`).`
     : `Its directory is ${inside}; read files beside it with read_file.`;
   return {
     content: `Skill "${skill.name}" (from ${skill.path}). ${where}\n\n` +
       expandSkill(skill, input.args ?? ""),
   };
+}
+
+/** The text of `file` in `skill`'s directory; refused outside it. Never throws. */
+async function readBeside(skill: Skill, file: string): Promise<ToolResult> {
+  const path = resolve(skill.directory, file);
+  const inside = relative(skill.directory, path);
+  if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) {
+    return { content: `"${file}" is not inside the skill's directory`, isError: true };
+  }
+  try {
+    const real = await Deno.realPath(path);
+    const root = await Deno.realPath(skill.directory);
+    const within = relative(root, real);
+    if (within.startsWith("..") || isAbsolute(within)) {
+      return { content: `"${file}" leads outside the skill's directory`, isError: true };
+    }
+    const text = await Deno.readTextFile(real);
+    const shown = text.length > 100_000
+      ? `${text.slice(0, 100_000)}\n[… cut at 100,000 characters]`
+      : text;
+    return { content: `${file} (of skill "${skill.name}"):\n\n${shown}` };
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound ? "no such file" : String(error);
+    return { content: `Cannot read "${file}" of skill "${skill.name}": ${why}`, isError: true };
+  }
 }

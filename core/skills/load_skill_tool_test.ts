@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { eventFactory, startedData } from "../../testing/event_factory.ts";
-import { foldEvents } from "../state/state.ts";
+import { evolve, foldEvents, initialState } from "../state/state.ts";
+import { callContext } from "../../testing/tool_helpers.ts";
 import { inputJsonSchema, toolDefinition } from "../tools/schema.ts";
 import { LOAD_SKILL_INPUT_SCHEMA, loadSkillTool } from "./load_skill_tool.ts";
 
@@ -77,4 +78,44 @@ Deno.test("an unknown skill, or one only the user may invoke, is an error naming
       "pdf, write-a-hook",
     isError: true,
   });
+});
+
+Deno.test("load_skill with file reads a file beside the skill, and nothing outside its directory", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-skill-file-" }));
+  try {
+    const directory = `${root}/skills/pdf`;
+    await Deno.mkdir(`${directory}/scripts`, { recursive: true });
+    await Deno.writeTextFile(`${directory}/scripts/fill.py`, "print('filled')\n");
+    await Deno.writeTextFile(`${root}/secret.txt`, "secret\n");
+    await Deno.symlink(`${root}/secret.txt`, `${directory}/leak.txt`);
+    const text = "---\nname: pdf\ndescription: Fills PDF forms\n---\nRun scripts/fill.py.\n";
+    const state = initialState();
+    evolve(state, {
+      v: 2,
+      seq: 1,
+      ts: "",
+      session: "s",
+      agent: "lead",
+      type: "session.started",
+      data: {
+        model: "m",
+        workspace: `${root}/ws`,
+        startedAt: "2026-11-22T10:00:00.000Z",
+        maxTokens: 1,
+        platform: "linux",
+        files: [{ source: "skills", path: `${directory}/SKILL.md`, text }],
+      },
+    });
+    const context = { ...callContext(), session: "s", view: () => state };
+    const read = await loadSkillTool.run({ skill: "pdf", file: "scripts/fill.py" }, context);
+    assert.equal(read.isError, undefined);
+    assert.match(read.content, /print\('filled'\)/);
+    const up = await loadSkillTool.run({ skill: "pdf", file: "../../secret.txt" }, context);
+    assert.equal(up.isError, true);
+    const link = await loadSkillTool.run({ skill: "pdf", file: "leak.txt" }, context);
+    assert.equal(link.isError, true);
+    assert.match(link.content, /leads outside the skill's directory/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

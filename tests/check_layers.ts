@@ -3,7 +3,7 @@
  * - Layers: `events/` ← `core/` ← `cli/`; top-level files such as mod.ts sit at the cli level.
  * - testing/ may use events/, core/, cli/; production code (non-`_test.ts` files in the layers
  *   and top-level files) must not use testing/, tests/ or bench/; only tests/ may use tests/.
- * - Ranks in core/: effects ← projections ← state ← kernel (loop, request, tools, settings,
+ * - Ranks in core/: effects ← projections ← state ← kernel (loop, request, tools, settings, files,
  *   mechanism.ts) ← mechanisms (other folders; own folder plus allowed pairs) ← top (runner,
  *   replay, harness.ts, mod.ts). Projections import only events/, their folder's projections and
  *   the Projection interface.
@@ -14,7 +14,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 const LAYERS = ["events", "core", "cli"];
 const SKIPPED = ["tests/golden", "node_modules", "dist", ".rein", ".git"];
 const RANKS = ["effects", "projection", "state", "kernel", "mechanism", "top"];
-const KERNEL = ["loop", "request", "tools", "settings", "mechanism.ts"];
+const KERNEL = ["loop", "request", "tools", "settings", "files", "mechanism.ts"];
 const TOP = ["runner", "replay", "harness.ts", "mod.ts"];
 /** Mechanism folders that may import another mechanism folder. */
 const MECHANISM_PAIRS = [

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { RecordedFile } from "../../events/event_types.ts";
+import { folderNames, type Reading, readRecordedFile } from "../files/recorded_file.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { AGENTS_SOURCE, agentSet } from "./agent_set.ts";
 
@@ -24,58 +25,27 @@ export function agentFolders(place: FilePlace): string[] {
  * derived from the record, by the same rules, in replay. Never throws.
  */
 export async function readAgentFiles(place: FilePlace): Promise<RecordedFile[]> {
+  const reading: Reading = {
+    source: AGENTS_SOURCE,
+    file: "the agent definition",
+    folder: "the agent definitions",
+    maxBytes: MAX_AGENT_FILE,
+    onNotice: place.onNotice,
+  };
   const perFolder = await Promise.all(
-    agentFolders(place).map((folder) => readFolder(folder, place.onNotice)),
+    agentFolders(place).map(async (folder) => {
+      const names = await folderNames(
+        folder,
+        (entry) => (entry.isFile || entry.isSymlink) && entry.name.endsWith(".md"),
+        reading,
+      );
+      const read = await Promise.all(
+        names.map((name) => readRecordedFile(join(folder, name), reading)),
+      );
+      return read.filter((file): file is RecordedFile => file !== undefined);
+    }),
   );
   const files = perFolder.flat();
   for (const message of agentSet(files).diagnostics) place.onNotice(message);
   return files;
-}
-
-async function readFolder(
-  folder: string,
-  onNotice: (message: string) => void,
-): Promise<RecordedFile[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(folder)) {
-      if ((entry.isFile || entry.isSymlink) && entry.name.endsWith(".md")) names.push(entry.name);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
-      onNotice(`Cannot read the agent definitions in "${folder}": ${reason(error)}`);
-    }
-    return [];
-  }
-  names.sort();
-  const read = await Promise.all(names.map((name) => readFile(join(folder, name), onNotice)));
-  return read.filter((file): file is RecordedFile => file !== undefined);
-}
-
-async function readFile(
-  path: string,
-  onNotice: (message: string) => void,
-): Promise<RecordedFile | undefined> {
-  try {
-    const info = await Deno.stat(path);
-    if (!info.isFile) return undefined;
-    if (info.size > MAX_AGENT_FILE) {
-      onNotice(
-        `Skipped the agent definition at "${path}": it is ${info.size} bytes, over the ` +
-          `${MAX_AGENT_FILE}-byte limit`,
-      );
-      return undefined;
-    }
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
-    return { source: AGENTS_SOURCE, path, text };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    onNotice(`Skipped the agent definition at "${path}": cannot read it: ${reason(error)}`);
-    return undefined;
-  }
-}
-
-function reason(error: unknown): string {
-  if (error instanceof TypeError) return "it is not UTF-8 text";
-  return error instanceof Error ? error.message : String(error);
 }

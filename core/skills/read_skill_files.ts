@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecordedFile } from "../../events/event_types.ts";
+import { folderNames, type Reading, readRecordedFile } from "../files/recorded_file.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { SKILLS_SOURCE, skillSet } from "./skill_set.ts";
 
@@ -34,62 +35,27 @@ export async function readSkillFiles(
   place: FilePlace,
   bundled: URL | string,
 ): Promise<RecordedFile[]> {
+  const reading: Reading = {
+    source: SKILLS_SOURCE,
+    file: "the skill",
+    folder: "the skills",
+    maxBytes: MAX_SKILL_FILE,
+    onNotice: place.onNotice,
+  };
   const perFolder = await Promise.all(
-    skillFolders(place, bundled).map((folder) => readFolder(folder, place.onNotice)),
+    skillFolders(place, bundled).map(async (folder) => {
+      const names = await folderNames(
+        folder,
+        (entry) => entry.isDirectory || entry.isSymlink,
+        reading,
+      );
+      const read = await Promise.all(
+        names.map((name) => readRecordedFile(join(folder, name, "SKILL.md"), reading)),
+      );
+      return read.filter((file): file is RecordedFile => file !== undefined);
+    }),
   );
   const files = perFolder.flat();
   for (const message of skillSet(files).diagnostics) place.onNotice(message);
   return files;
-}
-
-async function readFolder(
-  folder: string,
-  onNotice: (message: string) => void,
-): Promise<RecordedFile[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(folder)) {
-      if (entry.isDirectory || entry.isSymlink) names.push(entry.name);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
-      onNotice(`Cannot read the skills in "${folder}": ${reason(error)}`);
-    }
-    return [];
-  }
-  names.sort();
-  const read = await Promise.all(
-    names.map((name) => readSkillFile(join(folder, name, "SKILL.md"), onNotice)),
-  );
-  return read.filter((file): file is RecordedFile => file !== undefined);
-}
-
-async function readSkillFile(
-  path: string,
-  onNotice: (message: string) => void,
-): Promise<RecordedFile | undefined> {
-  try {
-    const info = await Deno.stat(path);
-    if (!info.isFile) return undefined;
-    if (info.size > MAX_SKILL_FILE) {
-      onNotice(
-        `Skipped the skill at "${path}": it is ${info.size} bytes, over the ` +
-          `${MAX_SKILL_FILE}-byte limit`,
-      );
-      return undefined;
-    }
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
-    return { source: SKILLS_SOURCE, path, text };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
-    }
-    onNotice(`Skipped the skill at "${path}": cannot read it: ${reason(error)}`);
-    return undefined;
-  }
-}
-
-function reason(error: unknown): string {
-  if (error instanceof TypeError) return "it is not UTF-8 text";
-  return error instanceof Error ? error.message : String(error);
 }

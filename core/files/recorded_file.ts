@@ -1,0 +1,72 @@
+import type { RecordedFile } from "../../events/event_types.ts";
+
+/** How a mechanism names what it reads, in its notices. */
+export interface Reading {
+  /** The `source` the files are recorded under. */
+  source: string;
+  /** What one file is, for notices: "the skill", "the agent definition". */
+  file: string;
+  /** What a folder holds, for notices: "the skills", "the agent definitions". */
+  folder: string;
+  /** Files larger than this are skipped with a notice. */
+  maxBytes: number;
+  onNotice(message: string): void;
+}
+
+/**
+ * The names in `folder` that `keep` selects, sorted; none when the folder is missing. A folder
+ * that cannot be read otherwise is reported through `reading.onNotice`. Never throws.
+ */
+export async function folderNames(
+  folder: string,
+  keep: (entry: Deno.DirEntry) => boolean,
+  reading: Reading,
+): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(folder)) if (keep(entry)) names.push(entry.name);
+  } catch (error) {
+    if (!missing(error)) {
+      reading.onNotice(`Cannot read ${reading.folder} in "${folder}": ${reason(error)}`);
+    }
+    return [];
+  }
+  return names.sort();
+}
+
+/**
+ * The file at `path` as it is to be recorded, or undefined: missing or not a regular file
+ * (quietly), over `maxBytes`, unreadable or not UTF-8 (each reported with its path). Never
+ * throws.
+ */
+export async function readRecordedFile(
+  path: string,
+  reading: Reading,
+): Promise<RecordedFile | undefined> {
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) return undefined;
+    if (info.size > reading.maxBytes) {
+      reading.onNotice(
+        `Skipped ${reading.file} at "${path}": it is ${info.size} bytes, over the ` +
+          `${reading.maxBytes}-byte limit`,
+      );
+      return undefined;
+    }
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
+    return { source: reading.source, path, text };
+  } catch (error) {
+    if (missing(error)) return undefined;
+    reading.onNotice(`Skipped ${reading.file} at "${path}": cannot read it: ${reason(error)}`);
+    return undefined;
+  }
+}
+
+function missing(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
+}
+
+function reason(error: unknown): string {
+  if (error instanceof TypeError) return "it is not UTF-8 text";
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,3 +1,4 @@
+import { isRecord } from "../settings/is_record.ts";
 import type { HookEventName } from "./hook_input.ts";
 import type { HookRun } from "./run_hook_command.ts";
 
@@ -266,10 +267,6 @@ class FieldReader {
     );
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function joinReasons(reasons: readonly string[]): string {

@@ -1,3 +1,4 @@
+import { isRecord } from "../settings/is_record.ts";
 import type { HookRan, ReinEvent, SettingsSnapshot } from "../../events/event_types.ts";
 import type { GateDecision, PromptStage, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
@@ -354,8 +355,4 @@ function describeVerdict(verdict: HookVerdict): string {
   if (verdict.additionalContext.length > 0) parts.push("context added");
   parts.push(...verdict.userMessages);
   return parts.length === 0 ? "no decision" : parts.join("; ");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

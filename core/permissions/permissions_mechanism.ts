@@ -1,3 +1,4 @@
+import { isRecord } from "../settings/is_record.ts";
 import type { PermissionDecided } from "../../events/event_types.ts";
 import type { GateDecision, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
@@ -185,8 +186,4 @@ function hookSay(context: StageContext, callId: string): HookSay | undefined {
   if (permission === undefined || permission.decision === "deny") return undefined;
   const command = runs.map((run) => run.command).join(" · ");
   return { decision: permission.decision, reason: permission.reason, command };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

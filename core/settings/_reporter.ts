@@ -1,6 +1,8 @@
 /** Shared by the settings parsers: collecting diagnostics and wording them alike. */
 import type { SettingsDiagnostic } from "./settings.ts";
 
+export { isRecord } from "./is_record.ts";
+
 const MAX_QUOTED_CHARS = 80;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
@@ -55,11 +57,6 @@ export function keyPath(base: string, key: string): string {
 /** A list of allowed values for a message: `"a", "b", "c"`. */
 export function quoteAll(values: readonly string[]): string {
   return values.map((value) => JSON.stringify(value)).join(", ");
-}
-
-/** A JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

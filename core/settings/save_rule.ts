@@ -1,3 +1,4 @@
+import { isRecord } from "./is_record.ts";
 import { dirname, join } from "node:path";
 
 /**
@@ -29,8 +30,4 @@ export async function addAllowRule(workspace: string, rule: string): Promise<str
   await Deno.writeTextFile(temporary, `${JSON.stringify(settings, null, 2)}\n`);
   await Deno.rename(temporary, path);
   return path;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { isRecord } from "../settings/is_record.ts";
 import type { z } from "zod";
 import type { AnyTool, Tool, Zod } from "./tool.ts";
 
@@ -194,8 +195,4 @@ function orderKeys(schema: Record<string, unknown>): Record<string, unknown> {
     }
   }
   return ordered;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

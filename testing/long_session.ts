@@ -8,8 +8,7 @@
  */
 import { message, toolUse } from "./fake_anthropic.ts";
 import type { FakeScriptFn } from "./fake_replies.ts";
-import type { FakeMessageParam } from "./fake_request.ts";
-import { toolResultCount } from "./scenarios.ts";
+import { firstUserText, toolResultCount } from "./scenarios.ts";
 
 /** The lead's model rounds. */
 export const ROUNDS = 30;
@@ -17,13 +16,6 @@ export const ROUNDS = 30;
 export const LEAD = "Build the report";
 const EXPLORE = "Count the markdown files";
 const WORKER = "Append the child line";
-
-function firstUserText(messages: readonly FakeMessageParam[]): string {
-  const first = messages[0];
-  if (!first) return "";
-  if (typeof first.content === "string") return first.content;
-  return first.content.flatMap((b) => b.type === "text" ? [String(b.text)] : []).join("");
-}
 
 function todos(done: number) {
   return {

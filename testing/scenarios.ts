@@ -19,7 +19,7 @@ import {
   text,
   toolUse,
 } from "./fake_replies.ts";
-import type { FakeRequestBody, RecordedRequest } from "./fake_request.ts";
+import type { FakeMessageParam, FakeRequestBody, RecordedRequest } from "./fake_request.ts";
 
 /** Number of `tool_result` blocks in all messages of the request. Pure. */
 export function toolResultCount(body: FakeRequestBody | undefined): number {
@@ -29,6 +29,19 @@ export function toolResultCount(body: FakeRequestBody | undefined): number {
     count += content.filter((block) => block.type === "tool_result").length;
   }
   return count;
+}
+
+/**
+ * Text of a conversation's first message (string content, or its text blocks joined): the task an
+ * agent was given, which tells a parent's requests from its children's. `""` when there is none.
+ * Pure.
+ */
+export function firstUserText(messages: readonly FakeMessageParam[]): string {
+  const first = messages[0];
+  if (!first) return "";
+  if (typeof first.content === "string") return first.content;
+  return first.content.flatMap((block) => block.type === "text" ? [String(block.text)] : [])
+    .join("");
 }
 
 /**

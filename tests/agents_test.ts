@@ -6,8 +6,7 @@ import { Runner } from "../core/runner/runner.ts";
 import type { AgentView } from "../core/state/sessions.ts";
 import { message, text, toolUse } from "../testing/fake_anthropic.ts";
 import type { FakeScriptFn } from "../testing/fake_replies.ts";
-import type { FakeMessageParam } from "../testing/fake_request.ts";
-import { toolResultCount } from "../testing/scenarios.ts";
+import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
 import { startTestSession } from "../testing/test_session.ts";
 
 /**
@@ -24,15 +23,6 @@ const twoSlowRounds: FakeScriptFn = (request) => {
     toolUse(`toolu_${task}_${done + 1}`, "bash", { command: `sleep 0.2; echo ${task}` }),
   ]);
 };
-
-function firstUserText(messages: readonly FakeMessageParam[]): string {
-  const first = messages[0];
-  if (!first) return "";
-  if (typeof first.content === "string") return first.content;
-  return first.content.flatMap((block) => block.type === "text" ? [String(block.text)] : []).join(
-    "",
-  );
-}
 
 Deno.test("two agents of one session run rounds concurrently in one process", async () => {
   await using t = await startTestSession(twoSlowRounds);

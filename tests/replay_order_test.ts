@@ -9,8 +9,7 @@ import type { Mechanism } from "../core/mechanism.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { message, text, toolUse } from "../testing/fake_anthropic.ts";
 import type { FakeScriptFn } from "../testing/fake_replies.ts";
-import type { FakeMessageParam } from "../testing/fake_request.ts";
-import { echo, toolResultCount } from "../testing/scenarios.ts";
+import { echo, firstUserText, toolResultCount } from "../testing/scenarios.ts";
 import { startTestSession } from "../testing/test_session.ts";
 import { tallyMechanism, tallyOf } from "../testing/toy_mechanism.ts";
 
@@ -45,15 +44,9 @@ Deno.test("events a beforePrompt stage records replay before their prompt", asyn
   assert.equal(replayed.matched, t.events().length);
 });
 
-function firstText(messages: readonly FakeMessageParam[]): string {
-  const content = messages[0]?.content ?? "";
-  if (typeof content === "string") return content;
-  return content.flatMap((b) => b.type === "text" ? [String(b.text)] : []).join("");
-}
-
 /** The lead adds, waits, adds; the helper waits less, then adds: their tallies interleave. */
 const sharedTally: FakeScriptFn = (request) => {
-  const task = firstText(request.body?.messages ?? []);
+  const task = firstUserText(request.body?.messages ?? []);
   const done = toolResultCount(request.body);
   const plan: Record<string, [string, Record<string, unknown>][]> = {
     lead: [["tally_add", { by: 1 }], ["bash", { command: "sleep 1" }], ["tally_add", { by: 1 }]],

@@ -20,8 +20,7 @@ import {
   toolUse,
 } from "../testing/fake_anthropic.ts";
 import type { FakeScriptFn } from "../testing/fake_replies.ts";
-import type { FakeMessageParam } from "../testing/fake_request.ts";
-import { toolResultCount } from "../testing/scenarios.ts";
+import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
 
 interface Rig extends AsyncDisposable {
   fake: FakeAnthropic;
@@ -96,14 +95,6 @@ async function startRig(
       await Deno.remove(workspace, { recursive: true });
     },
   };
-}
-
-function firstUserText(messages: readonly FakeMessageParam[]): string {
-  const first = messages[0];
-  if (!first) return "";
-  if (typeof first.content === "string") return first.content;
-  return first.content.flatMap((block) => block.type === "text" ? [String(block.text)] : [])
-    .join("");
 }
 
 /** The text of every tool_result of a request, in order. */

@@ -72,13 +72,14 @@ export async function openRuntime(options: {
   });
   const [loaded] = await Promise.all([settings, ignored]);
   const merged = loaded.items.settings;
-  const base = {
+  // The snapshot sessions record; parsed once (recordedSettings caches by this object).
+  const snapshot: SettingsSnapshot = {
     sources: loaded.items.sources,
     flags: options.permissionFlags ?? {},
     home: home ?? "/",
     interactive: options.interactive ?? false,
   };
-  const recorded = recordedSettings(base);
+  const recorded = recordedSettings(snapshot);
   const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
   // Resolved while the log opens and folds; bwrap itself is probed when a command first needs
@@ -140,7 +141,6 @@ export async function openRuntime(options: {
     throw sandbox.error;
   }
   if (sandbox.notice) options.onNotice(sandbox.notice);
-  const snapshot: SettingsSnapshot = { ...base };
   if (sandbox.sandbox) snapshot.sandbox = sandbox.sandbox.description;
   // Rules are checked as the sessions will read them: one bad rule is reported, the rest hold.
   for (const message of permissionPolicy(snapshot, workspace).diagnostics) {

@@ -1,5 +1,6 @@
 import { MemoryEventStore } from "../events/memory_store.ts";
-import type { Envelope } from "../events/event_types.ts";
+import { join } from "node:path";
+import type { Envelope, PermissionFlags } from "../events/event_types.ts";
 import { createHarness, type Harness } from "../core/harness.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import type { Mechanism } from "../core/mechanism.ts";
@@ -17,6 +18,22 @@ export interface TestSession extends AsyncDisposable {
   events(): Envelope[];
   /** A second loop over the same log and agent, as a restarted process would get. */
   reopen(): AgentLoop;
+  /** What the mechanisms reported while reading their files (with `recordSettings`). */
+  notices: string[];
+}
+
+/** Options of {@link startTestSession}. */
+export interface TestSessionOptions {
+  maxAttempts?: number;
+  mechanisms?: readonly Mechanism[];
+  /** Files written into the workspace before the session starts, by relative path. */
+  workspaceFiles?: Record<string, string>;
+  /**
+   * Record the session as the CLI does: a settings snapshot (a project `settings.json` holding
+   * `settings`, and `flags`) and the mechanisms' files read from the workspace. Without it the
+   * session is like one recorded before rein had settings (no permissions, todos or subagents).
+   */
+  recordSettings?: { settings?: unknown; flags?: PermissionFlags };
 }
 
 /**
@@ -25,10 +42,14 @@ export interface TestSession extends AsyncDisposable {
  */
 export async function startTestSession(
   script: FakeScript,
-  options: { maxAttempts?: number; mechanisms?: readonly Mechanism[] } = {},
+  options: TestSessionOptions = {},
 ): Promise<TestSession> {
   const fake = await startFakeAnthropic({ script });
   const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-test-" }));
+  for (const [path, content] of Object.entries(options.workspaceFiles ?? {})) {
+    await Deno.mkdir(join(workspace, path, ".."), { recursive: true });
+    await Deno.writeTextFile(join(workspace, path), content);
+  }
   let store: MemoryEventStore | undefined;
   const harness = await createHarness({
     openStore: (onEvent, { eventTypes }) =>
@@ -41,12 +62,31 @@ export async function startTestSession(
     }),
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });
+  const notices: string[] = [];
+  const recorded = options.recordSettings;
   const session = await harness.startSession({
     id: "session-1",
     model: "claude-test",
     workspace,
     maxTokens: 1024,
     platform: "linux x86_64",
+    ...(recorded === undefined ? {} : {
+      settings: {
+        sources: [{
+          scope: "project",
+          path: join(workspace, ".claude", "settings.json"),
+          text: JSON.stringify(recorded.settings ?? {}),
+        }],
+        flags: recorded.flags ?? {},
+        home: "/nonexistent-home",
+        interactive: false,
+      },
+      files: await harness.readFiles({
+        workspace,
+        home: undefined,
+        onNotice: (notice) => notices.push(notice),
+      }),
+    }),
   });
   const memory = store as MemoryEventStore;
   return {
@@ -57,6 +97,7 @@ export async function startTestSession(
     session,
     events: () => [...memory.events],
     reopen: () => harness.openSession("session-1"),
+    notices,
     async [Symbol.asyncDispose]() {
       await fake.close();
       await Deno.remove(workspace, { recursive: true });

@@ -5,12 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Envelope } from "../events/event_types.ts";
-import { MemoryEventStore } from "../events/memory_store.ts";
-import { createHarness, type Harness } from "../core/harness.ts";
-import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
-import { liveEffects } from "../core/runner/live_effects.ts";
 import {
   type FakeAnthropic,
   type FakeRequestBody,
@@ -21,80 +16,25 @@ import {
 } from "../testing/fake_anthropic.ts";
 import type { FakeScriptFn } from "../testing/fake_replies.ts";
 import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
-
-interface Rig extends AsyncDisposable {
-  fake: FakeAnthropic;
-  workspace: string;
-  harness: Harness;
-  session: AgentLoop;
-  notices: string[];
-  events(): Envelope[];
-}
+import { startTestSession, type TestSession } from "../testing/test_session.ts";
 
 /**
- * A live session whose settings (`settings.json`'s text) are recorded with it, as the CLI does,
- * and whose mechanisms' files (`.claude/agents/*.md` among them) are read from `files` written
- * into the workspace first.
+ * A live session recorded as the CLI records one (settings and the mechanisms' files, so the
+ * `task` tool is in its pool), whose `files` (`.claude/agents/*.md` among them) are written into
+ * the workspace first.
  */
-async function startRig(
+function startRig(
   script: FakeScriptFn,
   options: { files?: Record<string, string>; settings?: unknown } = {},
-): Promise<Rig> {
-  const fake = await startFakeAnthropic({ script });
-  const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-subagents-" }));
-  for (const [path, content] of Object.entries(options.files ?? {})) {
-    await Deno.mkdir(join(workspace, path, ".."), { recursive: true });
-    await Deno.writeTextFile(join(workspace, path), content);
-  }
-  let store: MemoryEventStore | undefined;
-  const harness = await createHarness({
-    openStore: (onEvent, { eventTypes }) =>
-      store = new MemoryEventStore({ clock: () => new Date(), onEvent, eventTypes }),
-    workspace,
-    effects: liveEffects({
-      baseURL: fake.url,
-      apiKey: "sk-ant-test-key-0123456789",
-      retry: { baseDelayMs: 1, maxAttempts: 2 },
-    }),
-  });
-  const notices: string[] = [];
-  const files = await harness.readFiles({
-    workspace,
-    home: undefined,
-    onNotice: (notice) => notices.push(notice),
-  });
-  const settingsPath = join(workspace, ".claude", "settings.json");
-  const session = await harness.startSession({
-    id: "session-1",
-    model: "claude-test",
-    workspace,
-    maxTokens: 1024,
-    platform: "linux x86_64",
-    settings: {
-      sources: [{
-        scope: "project",
-        path: settingsPath,
-        text: JSON.stringify(options.settings ?? {}),
-      }],
+): Promise<TestSession> {
+  return startTestSession(script, {
+    maxAttempts: 2,
+    workspaceFiles: options.files ?? {},
+    recordSettings: {
+      settings: options.settings ?? {},
       flags: { allowedTools: ["Task", "Write", "Bash"] },
-      home: "/nonexistent-home",
-      interactive: false,
     },
-    files,
   });
-  const memory = store as MemoryEventStore;
-  return {
-    fake,
-    workspace,
-    harness,
-    session,
-    notices,
-    events: () => [...memory.events],
-    async [Symbol.asyncDispose]() {
-      await fake.close();
-      await Deno.remove(workspace, { recursive: true });
-    },
-  };
 }
 
 /** The text of every tool_result of a request, in order. */

@@ -10,9 +10,9 @@
  */
 
 import { errorResponse, replyResponse, sleep } from "./_fake_responses.ts";
-import type { FakeReply, FakeScript } from "./fake_replies.ts";
+import { type FakeReply, type FakeScript, message } from "./fake_replies.ts";
 import { parseMessagesBody, type RecordedRequest } from "./fake_request.ts";
-import { namedScenario, scenarioNames } from "./scenarios.ts";
+import { firstUserText, lastUserText, namedScenario, scenarioNames } from "./scenarios.ts";
 
 export * from "./fake_replies.ts";
 export type {
@@ -33,6 +33,40 @@ export interface FakeAnthropicOptions {
   readonly latencyMs?: number;
   /** Port on 127.0.0.1; default 0 (any free port). */
   readonly port?: number;
+  /**
+   * Replies chosen by the request's content before the script is asked, first match wins; a
+   * request a rule answers does not count as one of the script's (its `index` does not advance).
+   */
+  readonly rules?: readonly FakeReplyRule[];
+  /**
+   * Whether `requests` keeps each request's `body` and `rawBody` (default true). False drops
+   * them once the reply is chosen (`onRequest`, the rules and the script still see them), for
+   * long sessions whose requests would not fit in memory.
+   */
+  readonly retainBodies?: boolean;
+}
+
+/** A reply for the requests `when` accepts, whatever the script would say. */
+export interface FakeReplyRule {
+  readonly when: (request: RecordedRequest) => boolean;
+  readonly reply: (request: RecordedRequest) => FakeReply;
+}
+
+/**
+ * Whether a request asks the model for a summary of the conversation (a compaction): its first
+ * or last user message with text has the word "summary", "summarize" or "summarise". Pure.
+ */
+export function isSummaryRequest(request: RecordedRequest): boolean {
+  const pattern = /\bsummar(y|i[sz]e)\b/i;
+  const messages = request.body?.messages ?? [];
+  return pattern.test(firstUserText(messages)) || pattern.test(lastUserText(request.body));
+}
+
+/** A rule answering every summary request ({@link isSummaryRequest}) with `summary`. */
+export function summaryRule(
+  summary = "Summary: the user asked for a long task; the files read so far were reviewed.",
+): FakeReplyRule {
+  return { when: isSummaryRequest, reply: () => message(summary) };
 }
 
 /** A running fake server. Close it with `await using` or `close()`. */
@@ -68,7 +102,7 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeA
     const isMessages = req.method === "POST" && url.pathname === "/v1/messages";
     const parsed = isMessages ? parseMessagesBody(rawBody) : undefined;
     const seq = requests.length + 1;
-    const record: RecordedRequest = {
+    const record: { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] } = {
       seq,
       requestId: `req_fake_${seq}`,
       method: req.method,
@@ -104,6 +138,10 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeA
       return errorResponse(record, 400, "invalid_request_error", message);
     }
     const reply = await nextReply(record);
+    if (options.retainBodies === false) {
+      record.body = undefined;
+      record.rawBody = "";
+    }
     if (typeof reply === "string") return errorResponse(record, 500, "api_error", reply);
     const stream = parsed.body.stream === true;
     return replyResponse(record, reply, parsed.body.model, stream, closing.signal);
@@ -111,6 +149,13 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeA
 
   /** The script's reply, or why there is none. */
   async function nextReply(record: RecordedRequest): Promise<FakeReply | string> {
+    for (const rule of options.rules ?? []) {
+      try {
+        if (rule.when(record)) return rule.reply(record);
+      } catch (error) {
+        return `Fake reply rule threw on request ${record.seq}: ${messageOf(error)}`;
+      }
+    }
     const index = scriptIndex++;
     if (typeof options.script !== "function") {
       return options.script[index] ??

@@ -4,7 +4,8 @@ import type { Envelope, PermissionDecided, PermissionSource } from "../events/ev
 interface CallStory {
   id: string;
   name: string;
-  input: unknown;
+  /** The call's input, as the report shows it (shortened). */
+  input: string;
   decided?: PermissionDecided;
   hooks: string[];
   ran: boolean;
@@ -17,9 +18,22 @@ interface CallStory {
  * permission decision and its source, the hooks that ran for it) and how it ended — what
  * `rein state` shows. Pure.
  */
-export function callReport(events: readonly Envelope[]): string[] {
-  const calls = new Map<string, CallStory>();
-  for (const event of events) {
+export function callReport(events: Iterable<Envelope>): string[] {
+  const report = new CallReport();
+  for (const event of events) report.add(event);
+  return report.lines();
+}
+
+/**
+ * {@link callReport} built one event at a time, keeping only what it prints of each call (not the
+ * events), so a long session's report is made as its events stream by.
+ */
+export class CallReport {
+  readonly #calls = new Map<string, CallStory>();
+
+  /** Take in one event of the session. */
+  add(event: Envelope): void {
+    const calls = this.#calls;
     switch (event.type) {
       case "model.responded":
         for (const block of event.data.content) {
@@ -28,7 +42,7 @@ export function callReport(events: readonly Envelope[]): string[] {
           calls.set(id, {
             id,
             name: String(block.name),
-            input: block.input,
+            input: brief(block.input),
             hooks: [],
             ran: false,
           });
@@ -62,9 +76,17 @@ export function callReport(events: readonly Envelope[]): string[] {
       }
     }
   }
+
+  /** The report's lines for the events taken in so far. */
+  lines(): string[] {
+    return linesOf(this.#calls.values());
+  }
+}
+
+function linesOf(calls: Iterable<CallStory>): string[] {
   const lines: string[] = [];
-  for (const call of calls.values()) {
-    lines.push(`  ${call.id} ${call.name} ${brief(call.input)}`);
+  for (const call of calls) {
+    lines.push(`  ${call.id} ${call.name} ${call.input}`);
     lines.push(`      why     ${why(call)}`);
     for (const hook of call.hooks) lines.push(`      hook    ${hook}`);
     lines.push(`      result  ${result(call)}`);

@@ -1,17 +1,25 @@
 import { readLog } from "../events/read_log.ts";
 import type { Envelope } from "../events/event_types.ts";
-import { eventsBySession, replaySession } from "../core/replay/replay_session.ts";
+import { replaySession } from "../core/replay/replay_session.ts";
 import { initialState, type State } from "../core/state/state.ts";
 import { mainAgentOf, type SessionView } from "../core/state/sessions.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
 import { formatCost, totalCost } from "../core/models/cost.ts";
 import type { CommandIo } from "./io.ts";
 import { useColor } from "./io.ts";
-import { Renderer } from "./render/render.ts";
+import { Renderer, type Sink } from "./render/render.ts";
+import { HeldOutput } from "./held_output.ts";
 import { findSession } from "./session_choice.ts";
 import { createStyles } from "./render/style.ts";
-import { foldLogged } from "./fold.ts";
-import { callReport } from "./call_report.ts";
+import { foldError, foldLogged } from "./fold.ts";
+import { CallReport } from "./call_report.ts";
+import {
+  type IndexedSession,
+  indexLog,
+  sessionByPrefix,
+  startedSessions,
+} from "./session_index.ts";
+import { type SweepReady, sweepSessions, type SweepSink, type SweepUnit } from "./session_sweep.ts";
 import { renderTodos, todosOf, todosProjection } from "../core/todos/mod.ts";
 
 /** Mechanism projections `rein state` shows. */
@@ -72,121 +80,220 @@ export async function sessionsCommand(path: string, json: boolean, io: CommandIo
   return 0;
 }
 
-/** `rein state <log> [--at SEQ] [--json]`: the projected state at any point. */
+/**
+ * How many events `state` and `replay` hold at once (open sessions, and sessions waiting for an
+ * earlier one to be printed): what bounds their memory, whatever the log's length.
+ */
+const SWEEP_BUDGET = 50_000;
+
+/**
+ * `rein state <log> [--at SEQ] [--json]`: the projected state at any point. The text report
+ * reads the log twice: once for where the sessions are (and the mechanisms' small slices), once
+ * to fold each session in full and print it, one session (or a few at once) at a time. `--json`
+ * prints the whole state, which it folds whole.
+ */
 export async function stateCommand(
   path: string,
   options: { at?: number | undefined; json: boolean; session?: string | undefined },
   io: CommandIo,
 ): Promise<number> {
-  const events: Envelope[] = [];
-  const state = await foldLog(
-    path,
-    io,
-    options.at,
-    options.json ? undefined : (event) => events.push(event),
-  );
-  const only = options.session === undefined ? undefined : findSession(state, options.session);
-  if (options.json) {
-    const shown = only === undefined ? state : {
-      ...state,
-      sessions: {
-        byId: { [only]: state.sessions.byId[only] },
-        order: [only],
-      },
-    };
-    io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
-    return 0;
-  }
-  io.stdout.write(`${path} at seq ${state.lastSeq}: ${state.sessions.order.length} session(s)\n`);
-  for (const id of only === undefined ? state.sessions.order : [only]) {
-    const view = state.sessions.byId[id];
-    if (!view) continue;
-    const lead = mainAgentOf(view);
-    io.stdout.write(
-      [
-        "",
-        `session ${view.id}${
-          view.forkedFrom ? ` (fork of ${view.forkedFrom.session}@${view.forkedFrom.seq})` : ""
-        }`,
-        `  status     ${view.status}${view.lastError ? ` (${view.lastError})` : ""}`,
-        `  model      ${view.model}`,
-        `  workspace  ${view.workspace}`,
-        `  started    ${view.startedAt}`,
-        `  rounds     ${lead.rounds}`,
-        `  messages   ${lead.messages.length}`,
-        `  tokens     ${view.usage.input_tokens} in, ${view.usage.output_tokens} out, ${view.usage.cache_read_input_tokens} cache read`,
-        `  pending    ${lead.pendingCalls.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
-        `  unfinished ${lead.openIntents.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
-        `  last seq   ${view.lastSeq}`,
-      ].join("\n") + "\n",
-    );
-    for (const agent of Object.keys(view.agents)) {
-      const todos = todosOf(state, id, agent);
-      if (todos.length === 0) continue;
-      const who = agent === view.mainAgent ? "" : ` (${agent})`;
-      io.stdout.write(`  todos${who}\n${renderTodos(todos).map((l) => `    ${l}`).join("\n")}\n`);
-    }
-    const calls = callReport(events.filter((event) => event.session === id));
-    if (calls.length > 0) io.stdout.write(`  calls\n${calls.join("\n")}\n`);
-  }
+  if (options.json) return stateJson(path, options, io);
+  await assertLogExists(path);
+  const slices = initialState(STATE_PROJECTIONS).extensions;
+  const index = await indexLog(path, {
+    upTo: options.at,
+    onNotice: (m) => io.stderr.write(`${m}\n`),
+    onEvent: (event) => foldSlices(slices, event, path),
+  });
+  const started = startedSessions(index);
+  const only = options.session === undefined
+    ? undefined
+    : sessionByPrefix(started.map((s) => s.id), options.session);
+  io.stdout.write(`${path} at seq ${index.lastSeq}: ${started.length} session(s)\n`);
+  const shown = only === undefined ? started : started.filter((s) => s.id === only);
+  await sweepSessions(shown.map((s) => unitOf(s, s.startedSeq ?? s.firstSeq)), {
+    read: () => readLog(path, { upTo: index.lastSeq }),
+    budget: SWEEP_BUDGET,
+    open: (unit) => {
+      const state = initialState();
+      state.extensions = slices;
+      const calls = new CallReport();
+      return {
+        add(event) {
+          foldLogged(state, event, path);
+          calls.add(event);
+        },
+        close: () => heldText(sessionReport(state, unit.id, calls.lines())).ready(io.stdout),
+      };
+    },
+  });
   return 0;
+}
+
+async function stateJson(
+  path: string,
+  options: { at?: number | undefined; session?: string | undefined },
+  io: CommandIo,
+): Promise<number> {
+  const state = await foldLog(path, io, options.at);
+  const only = options.session === undefined ? undefined : findSession(state, options.session);
+  const shown = only === undefined ? state : {
+    ...state,
+    sessions: { byId: { [only]: state.sessions.byId[only] }, order: [only] },
+  };
+  io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  return 0;
+}
+
+/** Fold `event` into the slices of {@link STATE_PROJECTIONS}, reporting a damaged payload. */
+function foldSlices(slices: Record<string, unknown>, event: Envelope, path: string): void {
+  for (const projection of STATE_PROJECTIONS) {
+    try {
+      slices[projection.key] = projection.evolve(slices[projection.key] as never, event);
+    } catch (error) {
+      throw foldError(path, error, event);
+    }
+  }
+}
+
+/** What `rein state` prints for session `id` of `state`. Pure. */
+function sessionReport(state: State, id: string, calls: readonly string[]): string {
+  const view = state.sessions.byId[id];
+  if (!view) return "";
+  const lead = mainAgentOf(view);
+  let text = [
+    "",
+    `session ${view.id}${
+      view.forkedFrom ? ` (fork of ${view.forkedFrom.session}@${view.forkedFrom.seq})` : ""
+    }`,
+    `  status     ${view.status}${view.lastError ? ` (${view.lastError})` : ""}`,
+    `  model      ${view.model}`,
+    `  workspace  ${view.workspace}`,
+    `  started    ${view.startedAt}`,
+    `  rounds     ${lead.rounds}`,
+    `  messages   ${lead.messages.length}`,
+    `  tokens     ${view.usage.input_tokens} in, ${view.usage.output_tokens} out, ${view.usage.cache_read_input_tokens} cache read`,
+    `  pending    ${lead.pendingCalls.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
+    `  unfinished ${lead.openIntents.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
+    `  last seq   ${view.lastSeq}`,
+  ].join("\n") + "\n";
+  for (const agent of Object.keys(view.agents)) {
+    const todos = todosOf(state, id, agent);
+    if (todos.length === 0) continue;
+    const who = agent === view.mainAgent ? "" : ` (${agent})`;
+    text += `  todos${who}\n${renderTodos(todos).map((l) => `    ${l}`).join("\n")}\n`;
+  }
+  if (calls.length > 0) text += `  calls\n${calls.join("\n")}\n`;
+  return text;
+}
+
+/** A session `replay` cannot replay: it reports so when its turn comes. */
+function skippedSession(id: string, io: CommandIo): SweepSink {
+  return {
+    add() {},
+    close: () => ({
+      weight: 0,
+      emit: () =>
+        io.stderr.write(`Skipping session ${id}: its first event is not session.started\n`),
+    }),
+  };
+}
+
+const NOTHING_HELD: SweepReady = { weight: 0, emit() {} };
+
+/** `text` as {@link HeldOutput}; made outside a sink, so it keeps nothing of the sink alive. */
+function heldText(text: string): HeldOutput {
+  const held = new HeldOutput();
+  held.write(text);
+  return held;
+}
+
+/** A session as the sweep takes it, from `start`. Pure. */
+function unitOf(session: IndexedSession, start: number): SweepUnit {
+  return { id: session.id, start, end: session.lastSeq, weight: session.events };
 }
 
 /**
  * `rein replay <log> [--session ID] [--verify]`: re-drive each session with model and tools
  * served from the log (no network, no tool runs), render it, and with --verify exit 1 naming
- * the first divergent seq.
+ * the first divergent seq. Reads the log once for where the sessions are, then again to gather
+ * each session's events and replay it, holding a bounded number of events at once.
  */
 export async function replayCommand(
   path: string,
   options: { session?: string | undefined; verify: boolean; quiet: boolean },
   io: CommandIo,
 ): Promise<number> {
-  const events: Envelope[] = [];
   await assertLogExists(path);
-  for await (const event of readLog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) })) {
-    events.push(event);
-  }
-  // Folding first reports a damaged payload with its line before anything is re-driven.
-  const state = initialState();
-  for (const event of events) foldLogged(state, event, path);
-  let sessions = eventsBySession(events);
+  const index = await indexLog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) });
+  let sessions = index.sessions;
   if (options.session !== undefined) {
-    const id = findSession(state, options.session);
-    sessions = new Map([[id, sessions.get(id) ?? []]]);
+    const id = sessionByPrefix(startedSessions(index).map((s) => s.id), options.session);
+    sessions = sessions.filter((s) => s.id === id);
   }
   const styles = createStyles(useColor(io.stdoutIsTerminal));
   let diverged = false;
-  for (const [id, recorded] of sessions) {
-    const first = recorded[0];
-    if (first?.type !== "session.started") {
-      io.stderr.write(`Skipping session ${id}: its first event is not session.started\n`);
-      continue;
-    }
-    const tools = createBaseTools({ workspace: first.data.workspace });
-    const renderer = new Renderer(io.stdout, styles, (name) => tools.find((t) => t.name === name));
-    if (!options.quiet) renderer.line(styles.dim(`── session ${id} (${recorded.length} events)`));
-    const result = await replaySession(recorded, {
-      ...(options.quiet ? {} : {
-        onEvent: (event: Envelope) => renderer.event(event),
-        onText: (text: string) => renderer.text(text),
-      }),
-    });
-    const d = result.divergence;
-    if (!options.quiet) renderer.gap();
-    if (!d) {
-      renderer.line(
-        styles.green(`✓ session ${id}: ${result.matched} events replayed, all match the log`),
-      );
-      continue;
-    }
-    diverged = true;
-    const where = d.seq === null ? "after the end of the log" : `at seq ${d.seq}`;
-    renderer.line(styles.red(`✗ session ${id} diverges ${where}: ${d.reason}`));
-    if (d.recorded !== null) renderer.line(`  recorded: ${JSON.stringify(d.recorded)}`);
-    if (d.replayed !== null) renderer.line(`  replayed: ${JSON.stringify(d.replayed)}`);
-  }
+  const skipped = new Set(sessions.filter((s) => s.startedSeq !== s.firstSeq).map((s) => s.id));
+  const units = sessions.map((s) => unitOf(s, s.firstSeq));
+  await sweepSessions(units, {
+    read: () => readLog(path, { upTo: index.lastSeq }),
+    budget: SWEEP_BUDGET,
+    open: (unit) => {
+      if (skipped.has(unit.id)) return skippedSession(unit.id, io);
+      // Folding first reports a damaged payload with its line before the session is re-driven.
+      const check = initialState();
+      const recorded: Envelope[] = [];
+      return {
+        add(event) {
+          foldLogged(check, event, path);
+          recorded.push(event);
+        },
+        async close(inOrder) {
+          // A session that ends before an earlier one is replayed at once and its output held
+          // (as bytes) until its turn, rather than its events.
+          const out = inOrder ? io.stdout : new HeldOutput();
+          const first = recorded[0] as Extract<Envelope, { type: "session.started" }>;
+          const matched = await replayOne(unit.id, first, recorded, options.quiet, out, styles);
+          if (!matched) diverged = true;
+          return out instanceof HeldOutput ? out.ready(io.stdout) : NOTHING_HELD;
+        },
+      };
+    },
+  });
   return diverged && options.verify ? 1 : 0;
+}
+
+/** Replay and render one session; whether it matched the log. */
+async function replayOne(
+  id: string,
+  first: Extract<Envelope, { type: "session.started" }>,
+  recorded: readonly Envelope[],
+  quiet: boolean,
+  out: Sink,
+  styles: ReturnType<typeof createStyles>,
+): Promise<boolean> {
+  const tools = createBaseTools({ workspace: first.data.workspace });
+  const renderer = new Renderer(out, styles, (name) => tools.find((t) => t.name === name));
+  if (!quiet) renderer.line(styles.dim(`── session ${id} (${recorded.length} events)`));
+  const result = await replaySession(recorded, {
+    ...(quiet ? {} : {
+      onEvent: (event: Envelope) => renderer.event(event),
+      onText: (text: string) => renderer.text(text),
+    }),
+  });
+  const d = result.divergence;
+  if (!quiet) renderer.gap();
+  if (!d) {
+    renderer.line(
+      styles.green(`✓ session ${id}: ${result.matched} events replayed, all match the log`),
+    );
+    return true;
+  }
+  const where = d.seq === null ? "after the end of the log" : `at seq ${d.seq}`;
+  renderer.line(styles.red(`✗ session ${id} diverges ${where}: ${d.reason}`));
+  if (d.recorded !== null) renderer.line(`  recorded: ${JSON.stringify(d.recorded)}`);
+  if (d.replayed !== null) renderer.line(`  replayed: ${JSON.stringify(d.replayed)}`);
+  return false;
 }
 
 function sessionSummary(view: SessionView) {

@@ -313,7 +313,7 @@ function pad(text: string, width: number): string {
 }
 
 /** Throws, naming the path and what to do, when there is no log there. */
-async function assertLogExists(path: string): Promise<void> {
+export async function assertLogExists(path: string): Promise<void> {
   if (!(await exists(path))) {
     throw new Error(
       `No log at "${path}": run rein in this workspace first, or pass a log's path or --workspace`,

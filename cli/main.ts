@@ -2,6 +2,7 @@ import type { AgentFlags } from "./agent_command.ts";
 import { type CommandIo, processIo } from "./io.ts";
 import type { RuntimeEnv } from "./paths.ts";
 import { PERMISSION_MODES } from "../core/settings/settings.ts";
+import { logWayOut } from "./log_way_out.ts";
 
 /** Values of `--output-format`. */
 const OUTPUT_FORMATS = ["text", "json", "stream-json", "events"] as const;
@@ -161,6 +162,38 @@ export async function buildProgram(
         }, io),
       );
     });
+  const log = program.command("log")
+    .description("Check a log, salvage a damaged one, or count what it holds");
+  log.command("check")
+    .description("List every problem of a log with its line; exit 1 if there is any")
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to check")
+    .action(async (path, flags) => {
+      const { logCheckCommand } = await import("./log_check.ts");
+      exit(await logCheckCommand(await logOf(path, flags), io));
+    });
+  log.command("salvage")
+    .description(
+      "Keep the events before a log's first problem as the log and set the rest aside in a file " +
+        "beside it, after backing the whole file up",
+    )
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to salvage")
+    .action(async (path, flags) => {
+      const { logSalvageCommand } = await import("./log_salvage.ts");
+      exit(await logSalvageCommand(await logOf(path, flags), io));
+    });
+  log.command("stats")
+    .description("Size, events by type and agent, sessions and snapshots of a log")
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to count")
+    .action(async (path, flags) => {
+      const { logStatsCommand } = await import("./log_stats.ts");
+      exit(await logStatsCommand(await logOf(path, flags), io));
+    });
   const agent = program.commands.find((command) => command.name() === "agent");
   program.addHelpText(
     "after",
@@ -257,6 +290,8 @@ async function main(args: string[]): Promise<number> {
     // `rein state | head`: the reader has gone, which is not an error worth a message.
     if (error instanceof Deno.errors.BrokenPipe) return 0;
     io.stderr.write(`rein: ${error instanceof Error ? error.message : String(error)}\n`);
+    const wayOut = logWayOut(error);
+    if (wayOut !== undefined) io.stderr.write(`${wayOut}\n`);
     return 1;
   }
 }

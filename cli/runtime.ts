@@ -14,6 +14,7 @@ import {
   recordedSettings,
 } from "../core/settings/recorded_settings.ts";
 import { sandboxForRun } from "./_sandbox_probe.ts";
+import { COMPACTION_ENV } from "../core/compaction/compaction_config.ts";
 import { commandEnv } from "../core/tools/command_env.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
@@ -78,6 +79,12 @@ export async function openRuntime(options: {
     flags: options.permissionFlags ?? {},
     home: home ?? "/",
     interactive: options.interactive ?? false,
+    env: Object.fromEntries(
+      COMPACTION_ENV.flatMap((name) => {
+        const value = env.get(name);
+        return value === undefined ? [] : [[name, value]];
+      }),
+    ),
   };
   const recorded = recordedSettings(snapshot);
   const sandboxConfig = sandboxOf(recorded);

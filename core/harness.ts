@@ -5,6 +5,7 @@
  * pass. A mechanism joins rein with one entry in {@link reinMechanisms} (or, for an embedder or
  * a test, in `options.mechanisms`).
  */
+import { join } from "node:path";
 import type { EventListener, EventStore } from "../events/store.ts";
 import type { Envelope, RecordedFile } from "../events/event_types.ts";
 import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
@@ -21,6 +22,7 @@ import { skillsMechanism } from "./skills/skills_mechanism.ts";
 import { memoryMechanism } from "./memory/memory_mechanism.ts";
 import { todosMechanism } from "./todos/todos_mechanism.ts";
 import { agentsMechanism } from "./agents/agents_mechanism.ts";
+import { compactionMechanism } from "./compaction/compaction_mechanism.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
@@ -45,6 +47,8 @@ export interface MechanismWiring {
   hookEnv?: Record<string, string>;
   /** The sandbox bash (and the project's hooks) run in. */
   sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
+  /** Writes a large tool output kept out of the context (live runs; replay writes nothing). */
+  writeOutput?: (relativePath: string, text: string) => Promise<void>;
 }
 
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
@@ -63,6 +67,7 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
     memoryMechanism(),
     skillsMechanism(new URL("../skills/", import.meta.url)),
     agentsMechanism(),
+    compactionMechanism(wiring.writeOutput),
   ];
 }
 
@@ -75,6 +80,8 @@ export type HarnessEffects = Omit<LoopEffects, "runCall"> & {
   /** Monotonic milliseconds, for tool durations. */
   monotonicMs: () => number;
   runCall?: CallRunner;
+  /** Writes a file outside the log (a large tool output kept for the model); absent in replay. */
+  writeFile?: (path: string, text: string) => Promise<void>;
 };
 
 /** What a harness is built from. */
@@ -134,6 +141,7 @@ export interface Harness {
 
 /** Wire a harness. Opens the log through `options.openStore`; nothing else runs until asked. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
+  const { writeFile } = options.effects;
   const mechanisms = [
     ...reinMechanisms({
       workspace: options.workspace,
@@ -141,6 +149,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
       ...(options.hookEnv ? { hookEnv: options.hookEnv } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      ...(writeFile
+        ? {
+          writeOutput: (path: string, text: string) =>
+            writeFile(join(options.workspace, path), text),
+        }
+        : {}),
     }),
     ...(options.mechanisms ?? []),
   ];
@@ -165,7 +179,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
   ];
   const filters = mechanisms.flatMap((m) => (m.filterTools ? [m.filterTools] : []));
-  const { monotonicMs, runCall, ...effects } = options.effects;
+  const { monotonicMs, runCall, writeFile: _writeFile, ...effects } = options.effects;
   const deps: LoopDeps = {
     store,
     state,

@@ -7,6 +7,7 @@
  */
 import type { EventTable } from "./payloads/_payload.ts";
 import { AGENT_EVENTS, type AgentEvents } from "./payloads/agent.ts";
+import { COMPACTION_EVENTS, type CompactionEvents } from "./payloads/compaction.ts";
 import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
 import { MEMORY_EVENTS, type MemoryEvents } from "./payloads/memory.ts";
 import { SKILL_EVENTS, type SkillEvents } from "./payloads/skill.ts";
@@ -17,6 +18,7 @@ import { SESSION_EVENTS, type SessionEvents } from "./payloads/session.ts";
 import { TOOL_EVENTS, type ToolEvents } from "./payloads/tool.ts";
 
 export type * from "./payloads/agent.ts";
+export type * from "./payloads/compaction.ts";
 export type * from "./payloads/hook.ts";
 export type * from "./payloads/memory.ts";
 export type * from "./payloads/skill.ts";
@@ -43,7 +45,8 @@ export type ReinPayloads =
   & TodoEvents
   & MemoryEvents
   & SkillEvents
-  & AgentEvents;
+  & AgentEvents
+  & CompactionEvents;
 
 /**
  * Every mechanism's table of event types, merged: one entry per mechanism. Typed by
@@ -59,6 +62,7 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
   ...MEMORY_EVENTS,
   ...SKILL_EVENTS,
   ...AGENT_EVENTS,
+  ...COMPACTION_EVENTS,
 };
 
 /**

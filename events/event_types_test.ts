@@ -9,6 +9,7 @@ import { TODO_EVENTS } from "./payloads/todo.ts";
 import { MEMORY_EVENTS } from "./payloads/memory.ts";
 import { SKILL_EVENTS } from "./payloads/skill.ts";
 import { AGENT_EVENTS } from "./payloads/agent.ts";
+import { COMPACTION_EVENTS } from "./payloads/compaction.ts";
 
 const TABLES = {
   SESSION_EVENTS,
@@ -20,6 +21,7 @@ const TABLES = {
   MEMORY_EVENTS,
   SKILL_EVENTS,
   AGENT_EVENTS,
+  COMPACTION_EVENTS,
 };
 
 Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {

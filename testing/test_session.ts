@@ -33,7 +33,12 @@ export interface TestSessionOptions {
    * `settings`, and `flags`) and the mechanisms' files read from the workspace. Without it the
    * session is like one recorded before rein had settings (no permissions, todos or subagents).
    */
-  recordSettings?: { settings?: unknown; flags?: PermissionFlags };
+  recordSettings?: {
+    settings?: unknown;
+    flags?: PermissionFlags;
+    /** The compaction environment recorded (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`…); none by default. */
+    env?: Record<string, string>;
+  };
 }
 
 /**
@@ -80,6 +85,7 @@ export async function startTestSession(
         flags: recorded.flags ?? {},
         home: "/nonexistent-home",
         interactive: false,
+        env: recorded.env ?? {},
       },
       files: await harness.readFiles({
         workspace,

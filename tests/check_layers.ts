@@ -25,6 +25,7 @@ const MECHANISM_PAIRS = [
   "recovery → models",
   "agents → models",
   "permissions → hooks",
+  "compaction → models",
 ];
 const IMPORT =
   /\b(?:import|export)[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\bimport\s+["']([^"']+)["']/g;

@@ -1,6 +1,7 @@
 import { renderTodos } from "../../core/todos/mod.ts";
 import {
   assertExhaustive,
+  type CompactionTrigger,
   type Envelope,
   type ModelFailureKind,
 } from "../../events/event_types.ts";
@@ -208,6 +209,33 @@ export class Renderer {
       case "permission.mode_changed":
         this.line(s.dim(`— permission mode: ${event.data.mode}`));
         break;
+      case "compaction.started":
+        this.#flushMarkdown();
+        this.#lineStart();
+        this.line(
+          s.dim(`✻ Compacting the conversation (${COMPACTION_WORDS[event.data.trigger]})…`),
+        );
+        break;
+      case "compaction.completed": {
+        const { tokensBefore, tokensAfter } = event.data;
+        this.line(
+          s.dim(`✻ Compacted: about ${tokens(tokensBefore)} → ${tokens(tokensAfter)} tokens`),
+        );
+        break;
+      }
+      case "compaction.failed":
+        this.line(s.yellow(`Compaction failed: ${event.data.message}`));
+        break;
+      case "context.spilled":
+        for (const result of event.data.results) {
+          this.line(
+            s.dim(`— ${tokens(result.chars)} characters of output kept in ${result.path}`),
+          );
+        }
+        break;
+      case "context.snipped":
+        this.line(s.dim(`— ${event.data.to - event.data.from} old messages cut from the context`));
+        break;
       case "todo.updated":
         renderTodos(event.data.todos).forEach((line, i) => {
           const paint = line.startsWith("◐")
@@ -230,6 +258,7 @@ export class Renderer {
       case "permission.decided":
       case "hook.started":
       case "hook.context":
+      case "context.cleared":
         break;
       default:
         assertExhaustive(event);
@@ -396,3 +425,15 @@ const FAILURE_WORDS: Record<ModelFailureKind, string> = {
   client_error: "request refused",
   unknown: "model call failed",
 };
+
+/** What started a compaction, in words. */
+const COMPACTION_WORDS: Record<CompactionTrigger, string> = {
+  auto: "the context is nearly full",
+  manual: "/compact",
+  tool: "the model asked",
+  reactive: "the prompt was too long",
+};
+
+function tokens(count: number): string {
+  return count.toLocaleString("en-US");
+}

@@ -6,6 +6,7 @@ import { costReport } from "./cost_report.ts";
 import { promptHistory } from "./history.ts";
 import { recap } from "./recap.ts";
 import { contextReport, turnStatus } from "./status.ts";
+import { configOf } from "../../core/compaction/compaction_mechanism.ts";
 import type { CommandIo } from "../io.ts";
 import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
@@ -29,7 +30,8 @@ const HELP = [
   "  /new       start a new session in this workspace",
   "  /model [m] switch the model (an id or opus, sonnet, haiku, fable); lists them without one",
   "  /cost      show this session's tokens and dollars",
-  "  /context   show how the context window is spent",
+  "  /context   show how the context window is spent, and where it is compacted",
+  "  /compact [focus]  summarise the conversation so far to free context",
   "  /memory    show the instructions and memory loaded, and from where",
   "  # note     save a note to memory (.rein/memory/MEMORY.md)",
   "  /<skill> [args]  run a skill by name (the skills the session loaded; see the system prompt)",
@@ -230,7 +232,17 @@ export async function runRepl(
             }]);
           }
         } else if (command === "/context") {
-          renderer.line(contextReport(session.nextRequest(), session.conversation));
+          renderer.line(
+            contextReport(
+              session.nextRequest(),
+              session.conversation,
+              configOf(harness.state, session.id, session.agent),
+            ),
+          );
+        } else if (command === "/compact") {
+          const focus = input.slice(command.length).trim();
+          const outcome = await session.compact(focus || undefined, new AbortController().signal);
+          if (!outcome.compacted) renderer.line(styles.yellow(`Not compacted: ${outcome.reason}`));
         } else if (command === "/new" || command === "/clear") {
           // A new session keeps the current model and what the user asked of the session
           // (fallback, thinking, system prompt changes); its id is always a fresh one.

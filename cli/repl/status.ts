@@ -3,6 +3,8 @@ import { contextWindowOf } from "../../core/models/catalogue.ts";
 import { formatCost, totalCost } from "../../core/models/cost.ts";
 import type { MessagesRequest } from "../../core/effects/model_client.ts";
 import type { AgentView } from "../../core/state/sessions.ts";
+import type { CompactionConfig } from "../../core/compaction/compaction_config.ts";
+import { contextTokens } from "../../core/compaction/estimate.ts";
 
 /**
  * The line after each turn: the turn's tokens in and out, the share of input served from the
@@ -32,14 +34,21 @@ export function turnStatus(agent: AgentView): string {
  * tools, messages, free). The parts are estimated from the request rein would send now (about
  * four characters a token), scaled to the last answer's measured input when there is one. Pure.
  */
-export function contextReport(request: MessagesRequest, agent: AgentView, width = 40): string {
+export function contextReport(
+  request: MessagesRequest,
+  agent: AgentView,
+  compaction?: CompactionConfig,
+  width = 40,
+): string {
   const system = estimate(request.system);
   const tools = estimate(request.tools);
   const messages = estimate(request.messages);
-  const measured = contextUsed(agent.lastUsage);
   const estimated = system + tools + messages;
+  const measured = agent.contextMessages > 0
+    ? contextTokens(agent, () => estimated)
+    : contextUsed(agent.lastUsage);
   const scale = measured > 0 && estimated > 0 ? measured / estimated : 1;
-  const window = contextWindowOf(agent.model);
+  const window = compaction?.window ?? contextWindowOf(agent.model);
   const parts = [
     ["system prompt", Math.round(system * scale), "█"],
     ["tools", Math.round(tools * scale), "▓"],
@@ -56,8 +65,31 @@ export function contextReport(request: MessagesRequest, agent: AgentView, width 
     `[${bar}${"░".repeat(Math.max(0, width - bar.length))}]`,
     ...parts.map(([name, tokens, mark]) => `  ${mark} ${name.padEnd(14)} ${compact(tokens)}`),
     `  ░ ${"free".padEnd(14)} ${compact(free)}`,
+    ...compactionLines(compaction, used, agent.compactions),
   ];
   return lines.join("\n");
+}
+
+/** Where the conversation is compacted, and how often it was. */
+function compactionLines(
+  config: CompactionConfig | undefined,
+  used: number,
+  compactions: number,
+): string[] {
+  if (!config) return [];
+  const done = compactions === 0
+    ? ""
+    : ` · compacted ${compactions} ${compactions === 1 ? "time" : "times"}`;
+  if (!config.auto) {
+    return [`auto-compact off (autoCompact or DISABLE_AUTO_COMPACT): /compact compacts${done}`];
+  }
+  const pct = Math.round((config.threshold / config.window) * 100);
+  const source = config.thresholdSource === "default" ? "" : ` (${config.thresholdSource})`;
+  const left = Math.max(0, config.threshold - used);
+  return [
+    `auto-compact at ${compact(config.threshold)} (${pct}% of the window)${source}: ` +
+    `${compact(left)} to go${done}`,
+  ];
 }
 
 function contextUsed(usage: Usage | null): number {

@@ -37,7 +37,7 @@ Deno.test("/context splits the window into system prompt, tools, messages and fr
     tools: [{ name: "t", description: "d".repeat(8_000), input_schema: {} }],
     messages: [{ role: "user", content: [{ type: "text", text: "m".repeat(400) }] }],
   });
-  const report = contextReport(request, agent, 20).split("\n");
+  const report = contextReport(request, agent, undefined, 20).split("\n");
   assert.match(report[0] ?? "", /^claude-sonnet-5 · 3\.\dk\/200k tokens \(2%\)$/);
   assert.match(report[1] ?? "", /^\[░{20}\]$/, "a small context barely fills the bar");
   assert.match(report[2] ?? "", /█ system prompt +1\.0k/);

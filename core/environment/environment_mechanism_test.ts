@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Envelope, ReinEvent } from "../../events/event_types.ts";
-import type { StageContext } from "../loop/stages.ts";
+import { composeStages, type StageContext } from "../loop/stages.ts";
 import { evolve, initialState, type State } from "../state/state.ts";
 import { datesProjection } from "./date_projection.ts";
 import { createEnvironmentMechanism } from "./environment_mechanism.ts";
@@ -38,6 +38,11 @@ function live(state: State): StageContext {
     observe: () => Promise.reject(new Error("not used")),
     observeMaybe: (_type, _matches, read) => read(),
     record: () => Promise.resolve(),
+    askModel: () => Promise.reject(new Error("not used")),
+    stages: composeStages([]),
+    nextRequest: () => {
+      throw new Error("not used");
+    },
   };
 }
 

@@ -11,6 +11,8 @@ export const HOOK_EVENT_NAMES = [
   "SubagentStop",
   "SessionStart",
   "SessionEnd",
+  "PreCompact",
+  "PostCompact",
 ] as const;
 
 /** A hook event rein runs. */
@@ -62,7 +64,12 @@ export type HookEventData =
     lastAssistantMessage?: string;
   }
   | { event: "SessionStart"; source: SessionStartSource; model?: string }
-  | { event: "SessionEnd"; reason: SessionEndReason };
+  | { event: "SessionEnd"; reason: SessionEndReason }
+  | { event: "PreCompact"; trigger: CompactTrigger; customInstructions: string }
+  | { event: "PostCompact"; trigger: CompactTrigger; summary: string };
+
+/** What started a compaction, in Claude Code's words. */
+export type CompactTrigger = "manual" | "auto";
 
 /** The fields of every hook's stdin, in Claude Code's names. */
 export interface HookInputBase {
@@ -94,7 +101,17 @@ export type HookInput =
     last_assistant_message?: string;
   }
   | HookInputBase & { hook_event_name: "SessionStart"; source: SessionStartSource; model?: string }
-  | HookInputBase & { hook_event_name: "SessionEnd"; reason: SessionEndReason };
+  | HookInputBase & { hook_event_name: "SessionEnd"; reason: SessionEndReason }
+  | HookInputBase & {
+    hook_event_name: "PreCompact";
+    trigger: CompactTrigger;
+    custom_instructions: string;
+  }
+  | HookInputBase & {
+    hook_event_name: "PostCompact";
+    trigger: CompactTrigger;
+    compact_summary: string;
+  };
 
 /**
  * The stdin object for a hook: the session's fields and the event's, in Claude Code's names,
@@ -147,6 +164,20 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
       };
     case "SessionEnd":
       return { ...base, hook_event_name: data.event, reason: data.reason };
+    case "PreCompact":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        trigger: data.trigger,
+        custom_instructions: data.customInstructions,
+      };
+    case "PostCompact":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        trigger: data.trigger,
+        compact_summary: data.summary,
+      };
   }
 }
 

@@ -52,6 +52,8 @@ export interface HookVerdict {
 const PLAIN_TEXT_CONTEXT: ReadonlySet<HookEventName> = new Set([
   "UserPromptSubmit",
   "SessionStart",
+  // A PreCompact hook's output is added to the summary's instructions.
+  "PreCompact",
 ]);
 /** Events whose hooks may answer `decision: "block"`. */
 const BLOCKABLE: ReadonlySet<HookEventName> = new Set([
@@ -59,6 +61,7 @@ const BLOCKABLE: ReadonlySet<HookEventName> = new Set([
   "PostToolUse",
   "Stop",
   "SubagentStop",
+  "PreCompact",
 ]);
 /** Events whose hooks may give `hookSpecificOutput.additionalContext`. */
 const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set([
@@ -107,7 +110,7 @@ export function interpretHookRun(
   if (run.exitCode === 2) {
     const reason = stderr === "" ? `Blocked by ${hook} (exit code 2, no message)` : stderr;
     if (event === "PreToolUse") verdict.permission = { decision: "deny", reason };
-    else if (event === "SessionStart" || event === "SessionEnd") {
+    else if (event === "SessionStart" || event === "SessionEnd" || event === "PostCompact") {
       verdict.userMessages.push(`${hook} exited with code 2: ${reason}`);
     } else verdict.block = { reason };
     return verdict;

@@ -10,7 +10,12 @@ import { agentOf } from "../state/sessions.ts";
 import { sliceOf } from "../state/state.ts";
 import type { ToolRun } from "../tools/executor.ts";
 import { fromClaudeInput } from "./claude_tool_names.ts";
-import { buildHookInput, type HookEventData, type HookEventName } from "./hook_input.ts";
+import {
+  buildHookInput,
+  type CompactTrigger,
+  type HookEventData,
+  type HookEventName,
+} from "./hook_input.ts";
 import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
 import { hooksProjection, runKey } from "./hooks_projection.ts";
 import { runHookCommand } from "./run_hook_command.ts";
@@ -59,6 +64,33 @@ export function hooksMechanism(options: HooksOptions): Mechanism {
       sessionEnding: async (context, reason) => {
         await runSelected(context, { event: "SessionEnd", reason }, undefined, options);
         return [];
+      },
+      beforeCompact: async (context, request) => {
+        const trigger: CompactTrigger = request.trigger === "manual" ? "manual" : "auto";
+        const data = {
+          event: "PreCompact" as const,
+          trigger,
+          customInstructions: request.focus ?? "",
+        };
+        const ran = await runSelected(context, data, trigger, options);
+        const verdict = ran?.verdict;
+        return {
+          events: [],
+          instructions: verdict?.additionalContext ?? [],
+          ...(verdict?.block ? { block: verdict.block.reason } : {}),
+        };
+      },
+      afterCompact: async (context, completed) => {
+        const trigger: CompactTrigger = completed.trigger === "manual" ? "manual" : "auto";
+        const post = { event: "PostCompact" as const, trigger, summary: completed.summary };
+        await runSelected(context, post, trigger, options);
+        const started = await runSelected(
+          context,
+          { event: "SessionStart", source: "compact" },
+          "compact",
+          options,
+        );
+        return contextEvents("SessionStart", started?.verdict.additionalContext ?? []);
       },
     },
   };

@@ -13,6 +13,7 @@ import type { LoopDeps } from "./loop_deps.ts";
 import type { MessagesRequest } from "../effects/model_client.ts";
 import { type RunOptions, runTurn, type TurnResult } from "./run_turn.ts";
 import { TurnContext } from "./turn_context.ts";
+import type { CompactOutcome } from "./stages.ts";
 
 /**
  * How a new session is set up: its id, and every field `session.started` records but the clock
@@ -112,6 +113,19 @@ export class AgentLoop {
     const context = this.#context;
     await context.append([context.event("model.switched", { model, maxTokens, from })], {
       sync: false,
+    });
+  }
+
+  /**
+   * Compact this agent's conversation now (`/compact [focus]`), outside a turn: what the
+   * compaction mechanism does and records, or why it did not.
+   */
+  async compact(focus: string | undefined, signal: AbortSignal): Promise<CompactOutcome> {
+    const context = this.#context;
+    await context.settle();
+    return await context.deps.stages.compact(context.stage(signal), {
+      trigger: "manual",
+      ...(focus ? { focus } : {}),
     });
   }
 

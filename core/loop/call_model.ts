@@ -4,8 +4,15 @@ import {
   ModelError,
   type ModelReply,
 } from "../effects/model_client.ts";
+import type { ModelPurpose } from "../../events/event_types.ts";
 import { requestDigest } from "../request/request_body.ts";
 import type { TurnContext } from "./turn_context.ts";
+
+/** A model call that is not the agent's next round: why, and how its request is assembled. */
+export interface SideRequest {
+  purpose: ModelPurpose;
+  build: () => MessagesRequest;
+}
 
 /**
  * Assemble the request from the state and record `model.requested` right after the events that
@@ -13,13 +20,22 @@ import type { TurnContext } from "./turn_context.ts";
  * (its events would then sit before this one in the log, and replay would assemble from a state
  * that has them): then the request is assembled again. Returns the request recorded.
  */
-async function recordRequest(context: TurnContext, attempt: number): Promise<MessagesRequest> {
+async function recordRequest(
+  context: TurnContext,
+  attempt: number,
+  side: SideRequest | undefined,
+): Promise<MessagesRequest> {
   for (;;) {
     await context.settle();
     const seen = context.deps.store.lastSeq;
-    const body = context.nextRequest();
+    const body = side ? side.build() : context.nextRequest();
     const digest = await requestDigest(body);
-    const requested = context.event("model.requested", { model: body.model, digest, attempt });
+    const requested = context.event("model.requested", {
+      model: body.model,
+      digest,
+      attempt,
+      ...purposeOf(side),
+    });
     const stored = await context.deps.store.appendDecided(
       (lastSeq) => lastSeq === seen ? [requested] : [],
       { sync: false },
@@ -29,26 +45,35 @@ async function recordRequest(context: TurnContext, attempt: number): Promise<Mes
 }
 
 /**
- * Ask the model for this agent's next round, retrying per the policy. The request is assembled
- * from the state for every attempt; each attempt, failure, wait and answer is an event.
+ * Ask the model for this agent's next round (or, with `side`, for something else: a summary),
+ * retrying per the policy. The request is assembled from the state for every attempt; each
+ * attempt, failure, wait and answer is an event. A round whose prompt is too long for the model
+ * is compacted (the `compact` stage) and asked once more.
  */
 export async function callModel(
   context: TurnContext,
   signal: AbortSignal,
   onText?: (delta: string) => void,
+  side?: SideRequest,
 ): Promise<ModelReply | "cancelled" | ModelError> {
   const { effects } = context.deps;
   const origin = { session: context.session, agent: context.agent };
+  const purpose = purposeOf(side);
+  let compacted = false;
   for (let attempt = 1;; attempt++) {
-    const body = await recordRequest(context, attempt);
+    const body = await recordRequest(context, attempt, side);
     try {
       const options = onText ? { signal, onText, origin } : { signal, origin };
       const reply = await effects.model.send(body, options);
-      await context.append([context.event("model.responded", reply)], { sync: true });
+      await context.append([context.event("model.responded", { ...reply, ...purpose })], {
+        sync: true,
+      });
       return reply;
     } catch (error) {
       if (error instanceof ModelCancelledError) {
-        await context.append([context.event("model.cancelled", { attempt })], { sync: false });
+        await context.append([context.event("model.cancelled", { attempt, ...purpose })], {
+          sync: false,
+        });
         return "cancelled";
       }
       if (!(error instanceof ModelError)) throw error;
@@ -61,8 +86,24 @@ export async function callModel(
         message: error.message,
         retryInMs,
         ...(noRetry === undefined ? {} : { noRetry }),
+        ...purpose,
       };
       await context.append([context.event("model.failed", failure)], { sync: false });
+      if (error.kind === "prompt_too_long" && side === undefined && !compacted) {
+        // Reactive compaction (s08): make room once, then ask again.
+        compacted = true;
+        await context.settle();
+        const outcome = await context.deps.stages.compact(context.stage(signal), {
+          trigger: "reactive",
+        });
+        if (outcome.compacted) continue;
+        if (outcome.unavailable) return error;
+        return new GaveUp(
+          error,
+          `compacting did not help: ${outcome.reason}; start a new session or fork this one ` +
+            "at an earlier point",
+        );
+      }
       if (retryInMs === null) return noRetry === undefined ? error : new GaveUp(error, noRetry);
       try {
         await effects.sleep(retryInMs, signal);
@@ -76,6 +117,10 @@ export async function callModel(
       });
     }
   }
+}
+
+function purposeOf(side: SideRequest | undefined): { purpose?: ModelPurpose } {
+  return side ? { purpose: side.purpose } : {};
 }
 
 /** A retryable failure that was not retried, and why. */

@@ -1,11 +1,15 @@
 import type {
+  CompactionCompleted,
+  CompactionTrigger,
+  ConversationMessage,
   EventPayloads,
   EventType,
   ModelFailed,
+  ModelPurpose,
   ReinEvent,
   SessionEnded,
 } from "../../events/event_types.ts";
-import type { ModelReply } from "../effects/model_client.ts";
+import type { MessagesRequest, ModelError, ModelReply } from "../effects/model_client.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import type { State } from "../state/state.ts";
 import type { ToolRun } from "../tools/executor.ts";
@@ -39,6 +43,44 @@ export interface StageContext {
    * process dies while they run, the log says so).
    */
   record(events: ReinEvent[]): Promise<void>;
+  /**
+   * Ask the model outside the agent's rounds (a compaction's summary): the request `build`
+   * assembles from the state is recorded as `model.requested` with `purpose`, retried as a round
+   * is, and its answer recorded with the same purpose; replay serves it from the log.
+   */
+  askModel(
+    purpose: ModelPurpose,
+    build: () => MessagesRequest,
+  ): Promise<ModelReply | ModelError | "cancelled">;
+  /** The composed stages, for a mechanism that runs others' handlers (compaction's hooks). */
+  stages: Stages;
+  /** The request the agent's next round would send now, assembled from the state. */
+  nextRequest(): MessagesRequest;
+}
+
+/** A compaction asked for (by `/compact`, the model's tool, or a too-long prompt). */
+export interface CompactRequest {
+  trigger: CompactionTrigger;
+  /** What the summary should focus on (`/compact FOCUS`). */
+  focus?: string;
+}
+
+/** How a compaction asked for ended: done, or why not (nothing to compact, a hook, the model). */
+export type CompactOutcome =
+  | { compacted: true; completed: CompactionCompleted }
+  | {
+    compacted: false;
+    reason: string;
+    /** No compaction applies to this session (recorded before rein compacted). */
+    unavailable?: true;
+  };
+
+/** What PreCompact handlers decided: events to record, more focus, or a reason not to compact. */
+export interface BeforeCompact {
+  events: ReinEvent[];
+  /** Instructions added to the summary request (a PreCompact hook's output). */
+  instructions: string[];
+  block?: string;
 }
 
 /**
@@ -95,6 +137,20 @@ export interface StageHandlers {
   turnEnded?(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
   /** The session is ending (the person left, cleared it, or a headless run finished). */
   sessionEnding?(context: StageContext, reason: SessionEnded["reason"]): Promise<ReinEvent[]>;
+  /** Compact the agent's conversation now (the compaction mechanism; the first handler wins). */
+  compact?(context: StageContext, request: CompactRequest): Promise<CompactOutcome>;
+  /** A compaction is about to ask for its summary (PreCompact hooks). */
+  beforeCompact?(context: StageContext, request: CompactRequest): Promise<BeforeCompact>;
+  /**
+   * A compaction was recorded: events that follow it (PostCompact and SessionStart "compact"
+   * hooks, what is re-injected: the todo list, the skills loaded). `before`: the messages it
+   * replaced.
+   */
+  afterCompact?(
+    context: StageContext,
+    completed: CompactionCompleted,
+    before: readonly ConversationMessage[],
+  ): Promise<ReinEvent[]>;
 }
 
 /** The stages as the loop calls them: every mechanism's handlers, composed in order. */
@@ -112,6 +168,13 @@ export interface Stages {
   afterCall(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
   turnEnded(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
   sessionEnding(context: StageContext, reason: SessionEnded["reason"]): Promise<ReinEvent[]>;
+  compact(context: StageContext, request: CompactRequest): Promise<CompactOutcome>;
+  beforeCompact(context: StageContext, request: CompactRequest): Promise<BeforeCompact>;
+  afterCompact(
+    context: StageContext,
+    completed: CompactionCompleted,
+    before: readonly ConversationMessage[],
+  ): Promise<ReinEvent[]>;
 }
 
 /**
@@ -147,6 +210,27 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
     turnEnded: (context, result) => each((h) => h.turnEnded, context, result),
     sessionEnding: (context, reason) => each((h) => h.sessionEnding, context, reason),
+    afterCompact: (context, completed, before) =>
+      each((h) => h.afterCompact, context, completed, before),
+    compact(context, request) {
+      const handler = handlers.find((h) => h.compact !== undefined);
+      return handler?.compact ? handler.compact(context, request) : Promise.resolve({
+        compacted: false,
+        reason: "no mechanism compacts conversations",
+        unavailable: true,
+      });
+    },
+    async beforeCompact(context, request) {
+      const decided: BeforeCompact = { events: [], instructions: [] };
+      for (const handler of handlers) {
+        if (!handler.beforeCompact) continue;
+        const stage = await handler.beforeCompact(context, request);
+        decided.events.push(...stage.events);
+        decided.instructions.push(...stage.instructions);
+        if (stage.block !== undefined) return { ...decided, block: stage.block };
+      }
+      return decided;
+    },
     async afterModel(context, reply, continued) {
       const events: ReinEvent[] = [];
       let continueTurn = false;

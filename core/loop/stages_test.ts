@@ -11,6 +11,11 @@ const context: StageContext = {
   observe: (_type, _matches, read) => read(),
   observeMaybe: (_type, _matches, read) => read(),
   record: () => Promise.resolve(),
+  askModel: () => Promise.reject(new Error("not used")),
+  stages: composeStages([]),
+  nextRequest: () => {
+    throw new Error("not used");
+  },
 };
 const call = { id: "toolu_1", name: "bash", input: { command: "rm -rf build" } };
 const note = (text: string): ReinEvent => ({ type: "user.prompted", data: { text } });

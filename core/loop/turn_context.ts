@@ -11,6 +11,7 @@ import type { LoopDeps } from "./loop_deps.ts";
 import type { MessagesRequest } from "../effects/model_client.ts";
 import { assembleRequest } from "../request/assemble_request.ts";
 import { LOOP_EVENT_TYPES } from "./loop_events.ts";
+import { callModel } from "./call_model.ts";
 import type { StageContext } from "./stages.ts";
 import type { AgentLoop } from "./agent_loop.ts";
 
@@ -74,6 +75,9 @@ export class TurnContext {
       record: async (events) => {
         await this.append(this.stamp(events), { sync: true });
       },
+      askModel: (purpose, build) => callModel(this, signal, undefined, { purpose, build }),
+      stages: this.deps.stages,
+      nextRequest: () => this.nextRequest(),
     };
   }
 

@@ -31,6 +31,8 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   "glob",
   "todo_write",
   "load_skill",
+  // It only summarises the conversation.
+  "compact",
   // A subagent does nothing itself: each of its calls passes this gate.
   "task",
 ]);

@@ -117,7 +117,10 @@ export class AgentTape {
       if (
         event.type === "user.prompted" || event.type === "session.resumed" ||
         event.type === "session.started" || event.type === "session.ended" ||
-        (event.type === "model.switched" && event.data.reason === undefined)
+        (event.type === "model.switched" && event.data.reason === undefined) ||
+        // `/compact`, outside a turn.
+        ((event.type === "compaction.started" || event.type === "compaction.failed") &&
+          event.data.trigger === "manual")
       ) return event;
       if (LOOP_TYPES.has(event.type)) return undefined;
     }

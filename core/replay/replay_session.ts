@@ -271,6 +271,13 @@ export async function replaySession(
         const loop = loops.get(agent) ?? live.openSession(input.session, agent);
         loops.set(agent, loop);
         await loop.end(input.data.reason, controller.signal);
+      } else if (
+        (input?.type === "compaction.started" || input?.type === "compaction.failed") &&
+        loops.size > 0
+      ) {
+        const loop = loops.get(agent) ?? live.openSession(input.session, agent);
+        loops.set(agent, loop);
+        await loop.compact(input.data.focus, controller.signal);
       } else if (input?.type === "model.switched" && loops.size > 0) {
         const loop = loops.get(agent) ?? live.openSession(input.session, agent);
         loops.set(agent, loop);

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { createAnthropicModel } from "../effects/anthropic_model.ts";
 import { abortableSleep } from "../effects/sleep.ts";
 import { MODELS } from "../models/catalogue.ts";
@@ -32,5 +33,9 @@ export function liveEffects(options: LiveEffectsOptions): HarnessEffects {
     sleep: abortableSleep,
     retryDelay: (attempt, error) => retryDelay(policy, attempt, error, Math.random()),
     whyNoRetry: (attempt, error) => whyNoRetry(policy, attempt, error),
+    writeFile: async (path, text) => {
+      await Deno.mkdir(dirname(path), { recursive: true });
+      await Deno.writeTextFile(path, text);
+    },
   };
 }

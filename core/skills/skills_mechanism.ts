@@ -1,5 +1,7 @@
 import type { Mechanism } from "../mechanism.ts";
-import { loadSkillTool } from "./load_skill_tool.ts";
+import type { ConversationMessage } from "../../events/event_types.ts";
+import { loadSkill, type LoadSkillInput, loadSkillTool } from "./load_skill_tool.ts";
+import type { Skill } from "./skill.ts";
 import { readSkillFiles } from "./read_skill_files.ts";
 import { skillCatalog } from "./skill_catalog.ts";
 import { modelSkillsOf, skillsOf } from "./skill_set.ts";
@@ -26,5 +28,59 @@ export function skillsMechanism(bundled: URL | string): Mechanism {
       return text === undefined ? [] : [{ id: "skills", stability: 1, text }];
     },
     readFiles: (place) => readSkillFiles(place, bundled),
+    stages: {
+      // The skills the agent loaded were in the messages a compaction summarised: put back.
+      afterCompact: (context, _completed, before) => {
+        const view = context.view().sessions.byId[context.session];
+        if (!view) return Promise.resolve([]);
+        const texts = loadedSkills(
+          before,
+          skillsOf(context.view(), context.session),
+          view.workspace,
+        );
+        return Promise.resolve(texts.map((text) => ({
+          type: "reminder.added" as const,
+          data: { source: "skills", text },
+        })));
+      },
+    },
   };
+}
+
+/**
+ * The skills loaded (successfully) with load_skill in `messages`, each as load_skill answers it
+ * now, from the session's recorded skills, once per skill. Pure.
+ */
+export function loadedSkills(
+  messages: readonly ConversationMessage[],
+  skills: readonly Skill[],
+  workspace: string,
+): string[] {
+  const failed = new Set<string>();
+  const calls: { id: string; input: LoadSkillInput }[] = [];
+  for (const message of messages) {
+    for (const block of message.content) {
+      if (block.type === "tool_use" && block.name === "load_skill") {
+        calls.push({ id: String(block.id), input: block.input as LoadSkillInput });
+      } else if (block.type === "tool_result" && block.is_error === true) {
+        failed.add(String(block.tool_use_id));
+      }
+    }
+  }
+  const seen = new Set<string>();
+  const texts: string[] = [];
+  for (const call of calls) {
+    if (failed.has(call.id) || typeof call.input?.skill !== "string" || call.input.file) continue;
+    const name = call.input.skill.trim().replace(/^\//, "");
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const loaded = loadSkill(skills, call.input, workspace);
+    if (!loaded.isError) {
+      texts.push(
+        `The skill "${name}" was loaded before the compaction; here it is again:\n\n` +
+          loaded.content,
+      );
+    }
+  }
+  return texts;
 }

@@ -1,10 +1,12 @@
 import {
   assertExhaustive,
+  type CompactionStarted,
   type ContentBlock,
   type ConversationMessage,
   type Envelope,
   type ToolCompleted,
 } from "../../events/event_types.ts";
+import { compactMessages, replaceResults, snipMessages } from "./context_edits.ts";
 
 /** A tool call the model asked for, as the conversation projection tracks it. */
 export interface PendingCall {
@@ -15,8 +17,13 @@ export interface PendingCall {
 
 /** One agent's conversation inside a session: a pure fold of that agent's events. */
 export interface Conversation {
-  /** Messages in Messages API shape, user/assistant alternating. */
+  /**
+   * Messages in Messages API shape, user/assistant alternating: what the next request sends,
+   * after the compactions recorded so far (the log keeps everything they replaced).
+   */
   messages: ConversationMessage[];
+  /** For each message, the seq of the event that began it (0 for a forked history). */
+  messageSeqs: number[];
   /** tool_use blocks of the last assistant message that have no tool_result yet, in order. */
   pendingCalls: PendingCall[];
   /** Calls whose intent was recorded (`tool.requested`) but whose result was not. */
@@ -30,6 +37,17 @@ export interface Conversation {
    * (`stop_reason: max_tokens` with a tool_use last): its input may be incomplete, so it is not run.
    */
   truncatedCallId: string | null;
+  /**
+   * How full the context is, as last measured: `contextTokens` tokens (the last answer's usage,
+   * or a compaction's estimate) when the conversation had `contextMessages` messages. Later
+   * messages are estimated on top.
+   */
+  contextTokens: number;
+  contextMessages: number;
+  /** A compaction begun and not ended, with the summary once the model gave it. */
+  compacting: (CompactionStarted & { summary?: string }) | null;
+  /** Compactions completed. */
+  compactions: number;
 }
 
 /** An empty conversation, or one seeded with a forked history. */
@@ -39,11 +57,16 @@ export function emptyConversation(history: ConversationMessage[] = []): Conversa
   const pendingCalls = last?.role === "assistant" ? toolUses(last.content) : [];
   return {
     messages,
+    messageSeqs: messages.map(() => 0),
     pendingCalls,
     openIntents: [],
     awaitingModel: false,
     rounds: 0,
     truncatedCallId: null,
+    contextTokens: 0,
+    contextMessages: 0,
+    compacting: null,
+    compactions: 0,
   };
 }
 
@@ -57,23 +80,33 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "user.prompted":
       // A refused prompt is kept out of the conversation, as Claude Code erases it.
       if (event.data.refused === undefined) {
-        appendUserBlock(conversation, { type: "text", text: event.data.text });
+        appendUserBlock(conversation, { type: "text", text: event.data.text }, event.seq);
       }
       break;
     case "model.requested":
-      conversation.awaitingModel = true;
+      if (event.data.purpose === undefined) conversation.awaitingModel = true;
       break;
     case "model.failed":
     case "model.cancelled":
-      conversation.awaitingModel = false;
+      if (event.data.purpose === undefined) conversation.awaitingModel = false;
       break;
     case "model.responded": {
+      if (event.data.purpose !== undefined) {
+        // A compaction's summary: it is not a message of the conversation.
+        if (conversation.compacting) conversation.compacting.summary = summaryText(event.data);
+        break;
+      }
       conversation.awaitingModel = false;
       conversation.rounds += 1;
       const content = usableBlocks(event.data.content, conversation.messages);
       if (content.length > 0) {
         conversation.messages.push({ role: "assistant", content: content.map(toRequestBlock) });
+        conversation.messageSeqs.push(event.seq);
       }
+      const { usage } = event.data;
+      conversation.contextTokens = usage.input_tokens + usage.output_tokens +
+        (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+      conversation.contextMessages = conversation.messages.length;
       conversation.pendingCalls = toolUses(content);
       const last = content.at(-1);
       conversation.truncatedCallId = event.data.stopReason === "max_tokens" &&
@@ -90,23 +123,64 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
       });
       break;
     case "tool.completed":
-      appendToolResult(conversation, event.data);
+      appendToolResult(conversation, event.data, event.seq);
       break;
     case "model.discarded":
-      if (conversation.messages.at(-1)?.role === "assistant") conversation.messages.pop();
+      if (conversation.messages.at(-1)?.role === "assistant") {
+        conversation.messages.pop();
+        conversation.messageSeqs.pop();
+      }
       conversation.pendingCalls = [];
       conversation.truncatedCallId = null;
       break;
     case "model.continued":
     case "hook.context":
-      appendUserBlock(conversation, { type: "text", text: event.data.text });
+      appendUserBlock(conversation, { type: "text", text: event.data.text }, event.seq);
       break;
     case "reminder.added":
       appendUserBlock(conversation, {
         type: "text",
         text: `<system-reminder>\n${event.data.text}\n</system-reminder>`,
-      });
+      }, event.seq);
       break;
+    case "context.spilled":
+      replaceResults(
+        conversation.messages,
+        new Map(event.data.results.map((result) => [result.callId, result.preview])),
+      );
+      break;
+    case "context.cleared":
+      replaceResults(
+        conversation.messages,
+        new Map(event.data.results.map((result) => [result.callId, result.text])),
+      );
+      conversation.contextTokens = Math.max(0, conversation.contextTokens - event.data.tokensFreed);
+      break;
+    case "context.snipped": {
+      const { from, to, marker, tokensFreed } = event.data;
+      if (snipMessages(conversation, from, to, marker)) {
+        conversation.contextTokens = Math.max(0, conversation.contextTokens - tokensFreed);
+        if (conversation.contextMessages > from) {
+          conversation.contextMessages = Math.max(from, conversation.contextMessages - (to - from));
+        }
+      }
+      break;
+    }
+    case "compaction.started":
+      conversation.compacting = { ...event.data };
+      break;
+    case "compaction.failed":
+      conversation.compacting = null;
+      break;
+    case "compaction.completed": {
+      const { cutIndex, summary, reinjected, tokensAfter } = event.data;
+      compactMessages(conversation, cutIndex, compactedText(summary, reinjected), event.seq);
+      conversation.compacting = null;
+      conversation.compactions += 1;
+      conversation.contextTokens = tokensAfter;
+      conversation.contextMessages = conversation.messages.length;
+      break;
+    }
     case "session.started":
     case "session.resumed":
     case "model.switched":
@@ -126,6 +200,25 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
       assertExhaustive(event);
   }
   return conversation;
+}
+
+/** The text a compaction puts in place of the messages it summarised. Pure. */
+export function compactedText(summary: string, reinjected: string): string {
+  const parts = [
+    "This session is being continued from an earlier conversation that was compacted to save " +
+    "context. The summary below covers the earlier part; the full history is in rein's event " +
+    "log.",
+    `<summary>\n${summary.trim()}\n</summary>`,
+  ];
+  if (reinjected.trim() !== "") parts.push(reinjected.trim());
+  return parts.join("\n\n");
+}
+
+/** The text of a summary answer: its text blocks, joined. Pure. */
+export function summaryText(reply: { content: readonly ContentBlock[] }): string {
+  return reply.content.filter((block) => block.type === "text").map((b) => String(b.text)).join(
+    "",
+  ).trim();
 }
 
 /** The input that asks an answer cut off at the output limit to go on. */
@@ -166,7 +259,11 @@ export function awaitsModel(conversation: Conversation): boolean {
  * Close a call with its result: it leaves the pending and open lists, and its `tool_result` joins
  * the trailing user message. Mutates `conversation`; pure otherwise.
  */
-export function appendToolResult(conversation: Conversation, result: ToolCompleted): void {
+export function appendToolResult(
+  conversation: Conversation,
+  result: ToolCompleted,
+  seq = 0,
+): void {
   const { callId } = result;
   conversation.openIntents = conversation.openIntents.filter((call) => call.id !== callId);
   conversation.pendingCalls = conversation.pendingCalls.filter((call) => call.id !== callId);
@@ -175,7 +272,7 @@ export function appendToolResult(conversation: Conversation, result: ToolComplet
     tool_use_id: callId,
     content: result.content,
     ...(result.isError ? { is_error: true } : {}),
-  });
+  }, seq);
 }
 
 /**
@@ -185,10 +282,12 @@ export function appendToolResult(conversation: Conversation, result: ToolComplet
 function appendUserBlock(
   conversation: Conversation,
   block: ConversationMessage["content"][number],
+  seq: number,
 ) {
   const last = conversation.messages.at(-1);
   if (last?.role !== "user") {
     conversation.messages.push({ role: "user", content: [block] });
+    conversation.messageSeqs.push(seq);
     return;
   }
   if (block.type !== "tool_result") {

@@ -173,7 +173,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       addUsage(session.usage, event.data.usage);
       addUsage(agent.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       addUsage(agent.turnUsageByModel[agent.model] ??= emptyUsage(), event.data.usage);
-      agent.lastUsage = event.data.usage;
+      if (event.data.purpose === undefined) agent.lastUsage = event.data.usage;
       addUsage(session.usageByModel[agent.model] ??= emptyUsage(), event.data.usage);
       break;
     case "model.switched":
@@ -212,6 +212,12 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "hook.started":
     case "hook.ran":
     case "hook.context":
+    case "compaction.started":
+    case "compaction.completed":
+    case "compaction.failed":
+    case "context.spilled":
+    case "context.snipped":
+    case "context.cleared":
       break;
     default:
       assertExhaustive(event);

@@ -4,6 +4,7 @@ import type { Mechanism } from "../mechanism.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import { sliceOf } from "../state/state.ts";
 import { todoReminder } from "./todo_reminder.ts";
+import { renderTodos } from "./render_todos.ts";
 import { createTodoWriteTool } from "./todo_write.ts";
 import { agentTodosIn, TODOS_SOURCE, todosProjection } from "./todos_projection.ts";
 
@@ -19,7 +20,11 @@ export function todosMechanism(): Mechanism {
     name: "todos",
     projection: todosProjection,
     tools: (scope) => recordedWithTodos(scope) ? [tool] : [],
-    stages: { beforeModel: (context) => Promise.resolve(remind(context)) },
+    stages: {
+      beforeModel: (context) => Promise.resolve(remind(context)),
+      // A compaction summarised the calls that wrote the list: it is put back as it is now.
+      afterCompact: (context) => Promise.resolve(reinject(context)),
+    },
   };
 }
 
@@ -31,6 +36,15 @@ export function todosMechanism(): Mechanism {
  */
 function recordedWithTodos(scope: PoolScope): boolean {
   return (scope.state.sessions.byId[scope.session]?.settings ?? null) !== null;
+}
+
+function reinject(context: StageContext): ReinEvent[] {
+  const slice = sliceOf(context.view(), todosProjection);
+  const { todos } = agentTodosIn(slice, context.session, context.agent);
+  if (todos.length === 0) return [];
+  const text = "Your todo list, as it stands after the compaction (keep it current with " +
+    `todo_write):\n${renderTodos(todos).join("\n")}`;
+  return [{ type: "reminder.added", data: { source: TODOS_SOURCE, text } }];
 }
 
 function remind(context: StageContext): ReinEvent[] {

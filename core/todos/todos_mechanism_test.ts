@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Envelope, TodoItem } from "../../events/event_types.ts";
 import { eventFactory, respondedData, startedData } from "../../testing/event_factory.ts";
-import type { StageContext } from "../loop/stages.ts";
+import { composeStages, type StageContext } from "../loop/stages.ts";
 import { foldEvents, type State } from "../state/state.ts";
 import { todosMechanism } from "./todos_mechanism.ts";
 import { todosProjection } from "./todos_projection.ts";
@@ -20,6 +20,11 @@ function stageContext(state: State): StageContext {
     observe: () => Promise.reject(new Error("Not observed in this test")),
     observeMaybe: () => Promise.reject(new Error("Not observed in this test")),
     record: () => Promise.resolve(),
+    askModel: () => Promise.reject(new Error("not used")),
+    stages: composeStages([]),
+    nextRequest: () => {
+      throw new Error("not used");
+    },
   };
 }
 

@@ -49,7 +49,8 @@ export const todosProjection: Projection<TodosSlice> = {
         return slice;
       }
       case "model.responded":
-        agentEntry(slice, event).rounds += 1;
+        // A compaction's summary is not one of the agent's rounds.
+        if (event.data.purpose === undefined) agentEntry(slice, event).rounds += 1;
         return slice;
       case "todo.updated": {
         const entry = agentEntry(slice, event);

@@ -38,7 +38,12 @@ export interface ModelRequested {
   digest: string;
   /** 1 for the first attempt, 2 for the first retry, … */
   attempt: number;
+  /** Why the harness asks, when it is not the agent's next round: `compact`, a summary. */
+  purpose?: ModelPurpose;
 }
+
+/** A model call that is not one of the agent's rounds: a compaction's summary. */
+export type ModelPurpose = "compact";
 
 export interface ModelResponded {
   messageId: string;
@@ -47,6 +52,8 @@ export interface ModelResponded {
   stopReason: string | null;
   usage: Usage;
   requestId: string | null;
+  /** Set when the call was not one of the agent's rounds (see {@link ModelRequested}). */
+  purpose?: ModelPurpose;
 }
 
 export interface ModelFailed {
@@ -58,10 +65,12 @@ export interface ModelFailed {
   retryInMs: number | null;
   /** Why no retry follows, when it is not that the error cannot be retried or attempts ran out. */
   noRetry?: string;
+  purpose?: ModelPurpose;
 }
 
 export interface ModelCancelled {
   attempt: number;
+  purpose?: ModelPurpose;
 }
 
 /** An agent's model changed (`/model`, `--model` on a resume), from its next round on. */

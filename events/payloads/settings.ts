@@ -14,6 +14,12 @@ export interface SettingsSnapshot {
   interactive: boolean;
   /** What bash runs in, as told to the model; absent when bash runs unconfined. */
   sandbox?: string;
+  /**
+   * The environment variables that shape decisions (compaction's `DISABLE_AUTO_COMPACT`,
+   * `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, `CLAUDE_CODE_AUTO_COMPACT_WINDOW`), as set at start;
+   * absent in sessions recorded by a rein without compaction, which is then off for them.
+   */
+  env?: Record<string, string>;
 }
 
 /** One settings file as read. */

@@ -1,0 +1,231 @@
+import type { CompactionCompleted, ReinEvent } from "../../events/event_types.ts";
+import type { CompactOutcome, CompactRequest, StageContext } from "../loop/stages.ts";
+import type { Mechanism } from "../mechanism.ts";
+import { contextWindowOf } from "../models/catalogue.ts";
+import { compactMessages } from "../state/context_edits.ts";
+import { compactedText, type Conversation, summaryText } from "../state/conversation.ts";
+import { agentOf } from "../state/sessions.ts";
+import type { State } from "../state/state.ts";
+import { planClear } from "./clear.ts";
+import { COMPACT_TOOL, type CompactInput, compactTool } from "./compact_tool.ts";
+import { type CompactionConfig, compactionConfig } from "./compaction_config.ts";
+import { contextTokens, estimateTokens } from "./estimate.ts";
+import { planSnip } from "./snip.ts";
+import { planSpill } from "./spill.ts";
+import { planCut, summaryRequest } from "./summary_request.ts";
+
+/** Where spilled outputs are written: live only (replay writes nothing). */
+export type OutputWriter = (relativePath: string, text: string) => Promise<void>;
+
+/**
+ * Context compaction (s08), in the order s20 runs it before each model call: large tool results
+ * kept in files (budget), the oldest middle messages cut (snip), old results cleared
+ * (micro-compaction), and the conversation summarised when the context passes the threshold
+ * (auto-compaction); plus `/compact`, the model's `compact` tool and a compaction when the API
+ * says the prompt is too long. Every decision is a pure function of the state, recorded as an
+ * event, and the summary is a recorded model call, so replay reproduces each compaction exactly.
+ * Sessions recorded without compaction settings (older logs) are left as they were.
+ */
+export function compactionMechanism(writeOutput?: OutputWriter): Mechanism {
+  return {
+    name: "compaction",
+    tools: (scope) => configOf(scope.state, scope.session, scope.agent) ? [compactTool] : [],
+    stages: {
+      beforeModel: async (context) => {
+        await beforeModel(context, writeOutput);
+        return [];
+      },
+      gateCall(context, call) {
+        const agent = agentNow(context);
+        const last = agent.messages.at(-1);
+        const asked = last?.role === "assistant" &&
+          last.content.some((b) => b.type === "tool_use" && b.name === COMPACT_TOOL);
+        if (!asked || call.name === COMPACT_TOOL) return Promise.resolve({ run: true });
+        return Promise.resolve({
+          run: false,
+          outcome: "blocked",
+          reason: "Not run: the same answer asked to compact the conversation. Make the call " +
+            "again after the compaction if it is still needed",
+        });
+      },
+      compact(context, request) {
+        const config = configOf(context.view(), context.session, context.agent);
+        if (!config) {
+          return Promise.resolve({
+            compacted: false,
+            reason: "this session was recorded without compaction",
+            unavailable: true,
+          });
+        }
+        if (request.trigger === "reactive" && !config.auto) {
+          return Promise.resolve({
+            compacted: false,
+            reason: "automatic compaction is off (autoCompact, DISABLE_AUTO_COMPACT); run /compact",
+          });
+        }
+        return compact(context, config, request);
+      },
+    },
+  };
+}
+
+/** The compaction settings of an agent, or undefined when its session has none. Pure. */
+export function configOf(
+  state: State,
+  session: string,
+  agent: string,
+): CompactionConfig | undefined {
+  const view = state.sessions.byId[session];
+  if (!view) return undefined;
+  const own = agentOf(view, agent);
+  return compactionConfig(view.settings, contextWindowOf(own.model), own.maxTokens);
+}
+
+function agentNow(context: StageContext): Conversation {
+  return agentOf(context.view().sessions.byId[context.session]!, context.agent);
+}
+
+/** How full the agent's context is now, in estimated tokens. */
+export function usedTokens(context: { nextRequest(): unknown }, agent: Conversation): number {
+  return contextTokens(agent, () => estimateTokens(context.nextRequest()));
+}
+
+async function beforeModel(context: StageContext, writeOutput: OutputWriter | undefined) {
+  const config = configOf(context.view(), context.session, context.agent);
+  if (!config) return;
+  const open = agentNow(context).compacting;
+  if (open) {
+    const request = { trigger: open.trigger, ...(open.focus ? { focus: open.focus } : {}) };
+    await compact(context, config, request);
+  }
+  const asked = compactCall(agentNow(context));
+  if (asked) {
+    const focus = asked.focus?.trim();
+    await compact(context, config, { trigger: "tool", ...(focus ? { focus } : {}) });
+  }
+  const spill = planSpill(agentNow(context).messages, config);
+  if (spill.spilled.length > 0) {
+    if (writeOutput) {
+      for (const result of spill.spilled) {
+        await writeOutput(result.path, spill.texts.get(result.callId) ?? "");
+      }
+    }
+    await context.record([{ type: "context.spilled", data: { results: spill.spilled } }]);
+  }
+  if (!config.auto) return;
+  const snip = planSnip(agentNow(context).messages, agentNow(context).messageSeqs, config);
+  if (snip) await context.record([{ type: "context.snipped", data: snip }]);
+  const agent = agentNow(context);
+  if (usedTokens(context, agent) >= config.threshold / 2) {
+    const cleared = planClear(agent.messages, config);
+    if (cleared) await context.record([{ type: "context.cleared", data: cleared }]);
+  }
+  if (usedTokens(context, agentNow(context)) >= config.threshold) {
+    await compact(context, config, { trigger: "auto" });
+  }
+}
+
+/** The `compact` call of the agent's last answer, when its result is in and not yet acted on. */
+function compactCall(agent: Conversation): CompactInput | undefined {
+  const answer = agent.messages.at(-2);
+  if (answer?.role !== "assistant" || agent.messages.at(-1)?.role !== "user") return undefined;
+  const call = answer.content.find((b) => b.type === "tool_use" && b.name === COMPACT_TOOL);
+  return call ? (call.input ?? {}) as CompactInput : undefined;
+}
+
+/**
+ * Compact the agent's conversation: PreCompact hooks, `compaction.started` (flushed), the
+ * summary asked of the model, `compaction.completed`, then what follows it (hooks, the todo list
+ * and skills re-injected). An open compaction (a crash mid-way) is completed with its recorded
+ * cut, and with its recorded summary when the model had already given it.
+ */
+async function compact(
+  context: StageContext,
+  config: CompactionConfig,
+  request: CompactRequest,
+): Promise<CompactOutcome> {
+  let agent = agentNow(context);
+  const tokensBefore = usedTokens(context, agent);
+  let open = agent.compacting;
+  const asked = request.focus ? { focus: request.focus } : {};
+  if (!open) {
+    const cutIndex = request.trigger === "auto" || request.trigger === "reactive"
+      ? planCut(
+        agent.messages,
+        Math.floor(config.threshold * (request.trigger === "auto" ? 0.25 : 0.1)),
+      )
+      : agent.messages.length;
+    if (cutIndex === null || cutIndex < 1) {
+      return {
+        compacted: false,
+        reason: "there is nothing before the latest exchange to summarise",
+      };
+    }
+    const before = await context.stages.beforeCompact(context, request);
+    if (before.events.length > 0) await context.record(before.events);
+    if (before.block !== undefined) {
+      await context.record([{
+        type: "compaction.failed",
+        data: {
+          trigger: request.trigger,
+          message: `blocked by a PreCompact hook: ${before.block}`,
+          ...asked,
+        },
+      }]);
+      return { compacted: false, reason: `blocked by a PreCompact hook: ${before.block}` };
+    }
+    const started = {
+      trigger: request.trigger,
+      cutIndex,
+      cutSeq: agent.messageSeqs[cutIndex] ?? agent.messageSeqs.at(-1) ?? 0,
+      tokensBefore,
+      ...asked,
+      ...(before.instructions.length > 0 ? { instructions: before.instructions } : {}),
+    };
+    await context.record([{ type: "compaction.started", data: started }]);
+    open = { ...started };
+  }
+  const { trigger, cutIndex, cutSeq } = open;
+  let summary = open.summary;
+  if (summary === undefined) {
+    const focus = [...(open.focus ? [open.focus] : []), ...(open.instructions ?? [])];
+    const reply = await context.askModel(
+      "compact",
+      () => summaryRequest(context.nextRequest(), cutIndex, config.window, focus),
+    );
+    const failure = reply === "cancelled"
+      ? "cancelled"
+      : "kind" in reply
+      ? `the summary request failed: ${reply.message}`
+      : summaryText(reply) === ""
+      ? "the model gave no summary"
+      : undefined;
+    if (failure !== undefined || typeof reply !== "object" || "kind" in reply) {
+      const message = failure ?? "the summary request failed";
+      const focus = open.focus ? { focus: open.focus } : {};
+      await context.record([{ type: "compaction.failed", data: { trigger, message, ...focus } }]);
+      return { compacted: false, reason: message };
+    }
+    summary = summaryText(reply);
+  }
+  agent = agentNow(context);
+  const before = agent.messages;
+  const after = { messages: [...before], messageSeqs: [...agent.messageSeqs] };
+  compactMessages(after, cutIndex, compactedText(summary, ""), 0);
+  const base = context.nextRequest();
+  const tokensAfter = estimateTokens({ system: base.system, tools: base.tools }) +
+    estimateTokens(after.messages);
+  const completed: CompactionCompleted = {
+    trigger,
+    cutIndex,
+    cutSeq,
+    summary,
+    reinjected: "",
+    tokensBefore: open.tokensBefore,
+    tokensAfter,
+  };
+  await context.record([{ type: "compaction.completed", data: completed }]);
+  const follow: ReinEvent[] = await context.stages.afterCompact(context, completed, before);
+  if (follow.length > 0) await context.record(follow);
+  return { compacted: true, completed };
+}

@@ -138,13 +138,16 @@ export function startFakeAnthropic(options: FakeAnthropicOptions): Promise<FakeA
       return errorResponse(record, 400, "invalid_request_error", message);
     }
     const reply = await nextReply(record);
+    const stream = parsed.body.stream === true;
+    // The response is built first: its usage estimates input tokens from the body's size.
+    const response = typeof reply === "string"
+      ? errorResponse(record, 500, "api_error", reply)
+      : replyResponse(record, reply, parsed.body.model, stream, closing.signal);
     if (options.retainBodies === false) {
       record.body = undefined;
       record.rawBody = "";
     }
-    if (typeof reply === "string") return errorResponse(record, 500, "api_error", reply);
-    const stream = parsed.body.stream === true;
-    return replyResponse(record, reply, parsed.body.model, stream, closing.signal);
+    return response;
   }
 
   /** The script's reply, or why there is none. */

@@ -50,19 +50,20 @@ export function summaryRequest(
   window: number,
   focus: readonly string[],
 ): MessagesRequest {
-  const maxTokens = Math.min(base.max_tokens, SUMMARY_MAX_TOKENS);
+  const maxTokens = Math.min(base.max_tokens, SUMMARY_MAX_TOKENS, Math.floor(window / 4));
   let messages = base.messages.slice(0, cutIndex);
   const fixed = estimateTokens({ system: base.system, tools: base.tools }) + maxTokens +
     estimateTokens(SUMMARY_PROMPT) + 1_000;
   const room = window - fixed;
+  // The earliest start that fits, else the latest one; a start is always a valid cut point.
   let start = 0;
   let size = messagesTokens(messages);
-  while (size > room && start < messages.length - 1) {
-    size -= messagesTokens([messages[start]!]);
-    start++;
-    while (start < messages.length - 1 && !isCutPoint(messages, start)) {
-      size -= messagesTokens([messages[start]!]);
-      start++;
+  if (size > room) {
+    for (let i = 1; i < messages.length; i++) {
+      size -= messagesTokens([messages[i - 1]!]);
+      if (!isCutPoint(messages, i)) continue;
+      start = i;
+      if (size <= room) break;
     }
   }
   messages = messages.slice(start);

@@ -174,7 +174,7 @@ async function runAgent(
       if (!UUID.test(flags.sessionId)) {
         throw new Error(`Invalid --session-id "${flags.sessionId}": expected a UUID`);
       }
-      if (runtime.harness.state.sessions.byId[flags.sessionId]) {
+      if (runtime.harness.state.catalog.byId[flags.sessionId]) {
         throw new Error(
           `Session ${flags.sessionId} already exists: reopen it with --resume ${flags.sessionId}`,
         );

@@ -1,6 +1,15 @@
 import { resolve } from "node:path";
-import { openJsonlStore } from "../events/jsonl_store.ts";
-import { createHarness, type Harness } from "../core/harness.ts";
+import { type JsonlStore, openJsonlStore } from "../events/jsonl_store.ts";
+import { StartPointError } from "../events/start_point.ts";
+import { createHarness, type Harness, type HarnessOptions } from "../core/harness.ts";
+import {
+  type CatalogStart,
+  extendIndex,
+  latestCatalog,
+  loadSessions,
+  type LogIndex,
+  startSnapshots,
+} from "../core/snapshots/mod.ts";
 import { liveEffects } from "../core/runner/live_effects.ts";
 import { DEFAULT_RETRY_POLICY, retryPolicyFromEnv } from "../core/recovery/retry.ts";
 import { loadSettings } from "../core/settings/load_settings.ts";
@@ -64,6 +73,8 @@ export async function openRuntime(options: {
     },
   );
   const ignored = ignoreLogDirectory(logPath, workspace);
+  // The catalog as of the newest snapshot that holds: the log is folded from there on.
+  const logSnapshot = latestCatalog(logPath).catch(() => undefined);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const effects = liveEffects({
     apiKey: env.get("ANTHROPIC_API_KEY"),
@@ -107,15 +118,26 @@ export async function openRuntime(options: {
     options.onNotice,
   );
   const asker: Runtime["asker"] = {};
-  const harness = await createHarness({
-    openStore: (onEvent, { eventTypes }) =>
-      openJsonlStore(logPath, {
+  let store: JsonlStore | undefined;
+  let start = await logSnapshot;
+  /** Places to start reading the log from, to load a session: the snapshot's, then ours. */
+  let index: LogIndex = [...start?.index ?? []];
+  const open =
+    (from: CatalogStart | undefined): HarnessOptions["openStore"] =>
+    async (onEvent, { eventTypes }) =>
+      store = await openJsonlStore(logPath, {
         eventTypes,
         clock: () => new Date(),
         secrets: secretValues(env, options.onNotice),
         onEvent,
         onNotice: options.onNotice,
-      }),
+        onProgress: (at) => extendIndex(index, at),
+        ...(from ? { start: from.point } : {}),
+      });
+  const wiring: Omit<HarnessOptions, "openStore"> = {
+    // A new session needs no other session in full; a resumed one is focused when chosen.
+    focus: [],
+    loadSessions: (request) => loadSessions(logPath, { ...request, index }),
     workspace,
     // rein's own files in its directory: the log, the leases and the .gitignore. The agent keeps
     // its memory beside them (`.rein/memory/`), with its file tools.
@@ -138,13 +160,39 @@ export async function openRuntime(options: {
       return asker.current(question, signal);
     },
     foldError: (error, event) => foldError(logPath, error, event),
+  };
+  const harness = await createHarness({
+    ...wiring,
+    openStore: open(start),
+    ...(start ? { start: { catalog: start.catalog, seq: start.point.seq } } : {}),
+  }).catch((error) => {
+    // The log changed between the snapshot's check and the store's: fold it from the start.
+    if (!(error instanceof StartPointError)) throw error;
+    start = undefined;
+    index = [];
+    return createHarness({ ...wiring, openStore: open(undefined) });
   });
-  const { resolution: sandbox } = await probing.catch(async (error) => {
+  const snapshots = startSnapshots({
+    logPath,
+    store: store!,
+    state: harness.state,
+    focused: harness.focused,
+    projections: harness.mechanisms.flatMap((m) => m.projection ? [m.projection] : []),
+    clock: () => new Date(),
+    startSeq: start?.point.seq ?? 0,
+    index,
+    onNotice: options.onNotice,
+  });
+  const close = async () => {
+    await snapshots.close();
     await harness.close();
+  };
+  const { resolution: sandbox } = await probing.catch(async (error) => {
+    await close();
     throw error;
   });
   if (!sandbox.ok) {
-    await harness.close();
+    await close();
     throw sandbox.error;
   }
   if (sandbox.notice) options.onNotice(sandbox.notice);
@@ -162,7 +210,7 @@ export async function openRuntime(options: {
     files: await harness.readFiles({ workspace, home, onNotice: options.onNotice }),
     asker,
     maxAttempts,
-    close: () => harness.close(),
+    close,
   };
 }
 

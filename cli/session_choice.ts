@@ -1,12 +1,12 @@
-import { readLog } from "../events/read_log.ts";
 import { forkHistory } from "../core/loop/fork_history.ts";
 import { DEFAULT_AGENT } from "../core/harness.ts";
 import type { AgentLoop, SessionSetup } from "../core/loop/agent_loop.ts";
-import { initialState, type State } from "../core/state/state.ts";
+import type { State } from "../core/state/state.ts";
+import { foldSessions } from "../core/snapshots/mod.ts";
 import { mainAgentOf, type SessionView } from "../core/state/sessions.ts";
+import type { Catalog, CatalogEntry } from "../core/state/catalog.ts";
 import type { Runtime } from "./runtime.ts";
 import { SessionLease } from "./session_lease.ts";
-import { foldLogged } from "./fold.ts";
 
 /** What a new session records beyond its model and workspace. */
 export type SessionOptions = Partial<
@@ -64,12 +64,14 @@ export async function chooseSession(
   if (flags.resume !== undefined) {
     const id = findSession(runtime.harness.state, flags.resume);
     const lease = await claim(runtime, id);
+    await focusOrRelease(runtime, id, lease);
     return { session: runtime.harness.openSession(id), lease, reopened: "resume" };
   }
   if (flags.continue) {
     const id = latestSession(runtime.harness.state);
     if (!id) throw new Error(`No session to continue in "${runtime.logPath}"`);
     const lease = await claim(runtime, id);
+    await focusOrRelease(runtime, id, lease);
     return { session: runtime.harness.openSession(id), lease, reopened: "continue" };
   }
   if (flags.fork !== undefined) {
@@ -78,13 +80,13 @@ export async function chooseSession(
     const { state } = runtime.harness;
     const id = findSession(state, match[1] ?? "");
     const seq = Number(match[2]);
-    const source = state.sessions.byId[id];
+    const source = state.catalog.byId[id];
     if (!source || seq > state.lastSeq) {
       throw new Error(
         `Invalid --fork "${flags.fork}": the log ends at seq ${state.lastSeq}`,
       );
     }
-    const before = await stateAt(runtime.logPath, seq);
+    const before = await stateAt(runtime.logPath, seq, [id]);
     const view = before.sessions.byId[id];
     if (!view) {
       throw new Error(`Invalid --fork "${flags.fork}": session ${id} starts after seq ${seq}`);
@@ -110,7 +112,7 @@ export async function chooseSession(
 export async function claim(
   runtime: Runtime,
   id: string,
-  agent = runtime.harness.state.sessions.byId[id]?.mainAgent ?? DEFAULT_AGENT,
+  agent = runtime.harness.state.catalog.byId[id]?.mainAgent ?? DEFAULT_AGENT,
 ): Promise<SessionLease> {
   const lease = await SessionLease.acquire(runtime.logPath, id, agent);
   try {
@@ -140,28 +142,46 @@ export function newSessionSetup(
   };
 }
 
-/** The id of the one session whose id starts with `prefix`. Throws if none or several match. */
-export function findSession(state: State, prefix: string): string {
-  if (state.sessions.byId[prefix]) return prefix;
-  const matches = state.sessions.order.filter((id) => id.startsWith(prefix));
+/**
+ * The id of the one session of the catalog whose id starts with `prefix`. Throws if none or
+ * several match. Pure.
+ */
+export function findSession(state: { catalog: Catalog }, prefix: string): string {
+  if (state.catalog.byId[prefix]) return prefix;
+  const matches = state.catalog.order.filter((id) => id.startsWith(prefix));
   if (matches.length === 1 && matches[0]) return matches[0];
   if (matches.length === 0) throw new Error(`No session "${prefix}" in the log`);
   throw new Error(`Session prefix "${prefix}" is ambiguous: ${matches.join(", ")}`);
 }
 
-/** The session with the most recent activity, or undefined for an empty log. */
-export function latestSession(state: State): string | undefined {
-  let latest: SessionView | undefined;
-  for (const id of state.sessions.order) {
-    const view = state.sessions.byId[id];
-    if (view && (!latest || view.lastSeq > latest.lastSeq)) latest = view;
+/** The session with the most recent activity, or undefined for an empty log. Pure. */
+export function latestSession(state: { catalog: Catalog }): string | undefined {
+  let latest: CatalogEntry | undefined;
+  for (const id of state.catalog.order) {
+    const entry = state.catalog.byId[id];
+    if (entry && (!latest || entry.lastSeq > latest.lastSeq)) latest = entry;
   }
   return latest?.id;
 }
 
-/** Fold a log up to and including `seq`. */
-export async function stateAt(path: string, seq: number): Promise<State> {
-  const state = initialState();
-  for await (const event of readLog(path, { upTo: seq })) foldLogged(state, event, path);
-  return state;
+/**
+ * Fold a log up to and including `seq`: the catalog, and the sessions in `focus` in full (every
+ * one unless given), from snapshots where they hold.
+ */
+export async function stateAt(
+  path: string,
+  seq: number,
+  focus: "all" | readonly string[] = "all",
+): Promise<State> {
+  return await foldSessions(path, { focus, at: seq });
+}
+
+/** Fold session `id` in full into the runtime's state, or release `lease` and throw. */
+async function focusOrRelease(runtime: Runtime, id: string, lease: SessionLease): Promise<void> {
+  try {
+    await runtime.harness.focus([id]);
+  } catch (error) {
+    lease.release();
+    throw error;
+  }
 }

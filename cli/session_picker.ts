@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import process from "node:process";
-import type { SessionsState, SessionView } from "../core/state/sessions.ts";
+import type { Catalog, CatalogEntry } from "../core/state/catalog.ts";
 import type { CommandIo } from "./io.ts";
 
 /** Sessions the picker offers, most recently active first. */
@@ -11,10 +11,10 @@ const OFFERED = 10;
  * numbered, with when they started, their rounds and first prompt. Pure.
  */
 export function pickerLines(
-  state: { sessions: SessionsState },
+  state: { catalog: Catalog },
 ): { ids: string[]; lines: string[] } {
-  const views = state.sessions.order.map((id) => state.sessions.byId[id])
-    .filter((view): view is SessionView => view !== undefined)
+  const views = state.catalog.order.map((id) => state.catalog.byId[id])
+    .filter((entry): entry is CatalogEntry => entry !== undefined)
     .sort((a, b) => b.lastSeq - a.lastSeq)
     .slice(0, OFFERED);
   const lines = views.map((view, i) => {
@@ -31,7 +31,7 @@ export function pickerLines(
  * log has none, standard input is not a terminal, or the answer names none of them.
  */
 export async function pickSession(
-  state: { sessions: SessionsState },
+  state: { catalog: Catalog },
   io: CommandIo,
 ): Promise<string> {
   const { ids, lines } = pickerLines(state);

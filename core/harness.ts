@@ -26,7 +26,8 @@ import { compactionMechanism } from "./compaction/compaction_mechanism.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
-import { evolve, initialState, type State } from "./state/state.ts";
+import { evolve, evolveFocused, type Focus, initialState, type State } from "./state/state.ts";
+import type { Catalog } from "./state/catalog.ts";
 import { createBaseTools } from "./tools/base_tools.ts";
 import { type CallRunner, executeCall } from "./tools/executor.ts";
 import type { BashSandbox } from "./tools/bash.ts";
@@ -113,6 +114,32 @@ export interface HarnessOptions {
   mechanisms?: readonly Mechanism[];
   /** Turn an error thrown while folding `event` into the error to report (file and line). */
   foldError?: (error: unknown, event: Envelope) => Error;
+  /**
+   * The sessions folded in full from the start (see `Focus`): every one (the default), or those
+   * named; {@link Harness.focus} and {@link Harness.startSession} add more. A process that only
+   * starts a new session passes none, so it folds the catalog alone.
+   */
+  focus?: "all" | readonly string[];
+  /**
+   * The catalog at `seq`, from a snapshot: the state starts there, and the store's first event
+   * must be `seq + 1` (the store opens at the snapshot's offset).
+   */
+  start?: { catalog: Catalog; seq: number };
+  /**
+   * The full state (views and mechanism slices, as `evolveFocused` builds them) of the sessions
+   * `ids` as of seq `upTo`, from the log and its snapshots; it may hold more sessions (those they
+   * were forked from). Needed by {@link Harness.focus} unless every session is in focus.
+   */
+  loadSessions?(request: SessionsRequest): Promise<State>;
+}
+
+/** What {@link HarnessOptions.loadSessions} is asked for. */
+export interface SessionsRequest {
+  ids: readonly string[];
+  upTo: number;
+  projections: readonly Projection[];
+  /** The catalog as of `upTo` (at least). */
+  catalog: Catalog;
 }
 
 /** A wired harness: start or open sessions, each a loop per agent. */
@@ -125,7 +152,18 @@ export interface Harness {
   readonly settings: Settings | undefined;
   /** Start a new session driven by `agent` (the default agent unless given). */
   startSession(setup: SessionSetup, agent?: string): Promise<AgentLoop>;
-  /** `agent` (the session's main agent unless given) of a session in the log. Throws if absent. */
+  /** The sessions the state follows in full (see `Focus`). */
+  readonly focused: Focus;
+  /**
+   * Fold the sessions `ids` of the log in full from now on (their views and mechanism slices, as
+   * of the last event folded, then live): before {@link Harness.openSession} of a session this
+   * harness did not start. Throws for a session the log does not hold.
+   */
+  focus(ids: readonly string[]): Promise<void>;
+  /**
+   * `agent` (the session's main agent unless given) of a session in focus. Throws if the log
+   * does not hold it or it is not in focus.
+   */
   openSession(id: string, agent?: string): AgentLoop;
   /**
    * The first request a new session with `setup` would send, assembled on a state of its own:
@@ -161,10 +199,21 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const projections = mechanisms.flatMap((m) => (m.projection ? [m.projection] : []));
   checkUnique(projections);
   const state = initialState(projections);
+  if (options.start) {
+    state.catalog = options.start.catalog;
+    state.lastSeq = options.start.seq;
+  }
+  const focused: Set<string> | "all" = options.focus === undefined || options.focus === "all"
+    ? "all"
+    : new Set(options.focus);
+  /** Sessions being focused, and the events folded while their state loads (to fold again). */
+  const loading = new Set<string>();
+  const arriving = new Set<Envelope[]>();
   const eventTypes = mechanisms.flatMap((m) => m.eventTypes ?? []);
   const store = await options.openStore((event) => {
     try {
-      evolve(state, event, projections);
+      evolve(state, event, projections, focused);
+      for (const events of arriving) events.push(event);
     } catch (error) {
       throw options.foldError ? options.foldError(error, event) : error;
     }
@@ -200,10 +249,48 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     deps,
     mechanisms,
     settings: options.settings,
-    startSession: (setup, agent = DEFAULT_AGENT) => AgentLoop.start(deps, setup, agent),
+    focused,
+    startSession(setup, agent = DEFAULT_AGENT) {
+      if (focused !== "all") focused.add(setup.id);
+      return AgentLoop.start(deps, setup, agent);
+    },
+    async focus(ids) {
+      for (const id of ids) {
+        if (!state.catalog.byId[id]) throw new Error(`No session "${id}" in the log`);
+      }
+      if (focused === "all") return;
+      const wanted = ids.filter((id) => !focused.has(id) && !loading.has(id));
+      if (wanted.length === 0) return;
+      if (!options.loadSessions) throw new Error("This harness cannot load sessions into focus");
+      const upTo = state.lastSeq;
+      const later: Envelope[] = [];
+      for (const id of wanted) loading.add(id);
+      arriving.add(later);
+      try {
+        const loaded = await options.loadSessions({
+          ids: wanted,
+          upTo,
+          projections,
+          catalog: state.catalog,
+        });
+        const added = loaded.sessions.order.filter((id) => !focused.has(id));
+        adoptSessions(state, loaded, added, projections);
+        for (const id of added) focused.add(id);
+        const fresh = new Set(added);
+        for (const event of later) {
+          if (fresh.has(event.session)) evolveFocused(state, event, projections);
+        }
+      } finally {
+        arriving.delete(later);
+        for (const id of wanted) loading.delete(id);
+      }
+    },
     openSession(id, agent) {
       const view = state.sessions.byId[id];
-      if (!view) throw new Error(`No session "${id}" in the log`);
+      if (!view) {
+        if (!state.catalog.byId[id]) throw new Error(`No session "${id}" in the log`);
+        throw new Error(`Session "${id}" is not in focus: focus it before opening it`);
+      }
       return AgentLoop.open(deps, id, agent ?? view.mainAgent);
     },
     previewRequest(setup, agent = DEFAULT_AGENT) {
@@ -232,6 +319,31 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     },
     close: () => store.close(),
   };
+}
+
+/**
+ * Move the sessions `ids` of `loaded` (views and mechanism slices, by the projections' contract
+ * of one entry per session) into `state`, keeping `state`'s order of start.
+ */
+function adoptSessions(
+  state: State,
+  loaded: State,
+  ids: readonly string[],
+  projections: readonly Projection[],
+): void {
+  for (const id of ids) {
+    const view = loaded.sessions.byId[id];
+    if (!view) continue;
+    state.sessions.byId[id] = view;
+    for (const { key } of projections) {
+      const entry = (loaded.extensions[key] as Record<string, unknown> | undefined)?.[id];
+      if (entry !== undefined) (state.extensions[key] as Record<string, unknown>)[id] = entry;
+    }
+  }
+  const order = new Set(state.sessions.order);
+  for (const id of ids) if (state.sessions.byId[id]) order.add(id);
+  const started = (id: string) => state.catalog.order.indexOf(id);
+  state.sessions.order = [...order].sort((a, b) => started(a) - started(b));
 }
 
 function checkUnique(projections: readonly Projection[]): void {

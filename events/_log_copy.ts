@@ -3,10 +3,11 @@ const BLOCK_SIZE = 1 << 20;
 const KEEP_OWNED_FROM = 4096;
 
 /**
- * The bytes of a log from its start up to what a store has read or written, held in memory so
+ * The bytes of a log from where a store started reading (its first byte, or a snapshot's place)
+ * up to what it has read or written, less what a later snapshot covers, held in memory so
  * that the events survive the file being truncated or rewritten under the store: truncation
  * empties every name of the file, so no copy on disk (a hard link, the open descriptor) keeps
- * them. Costs memory equal to the log's size, outside the JavaScript heap. Small pieces are
+ * them. Costs memory equal to that part of the log, outside the JavaScript heap. Small pieces are
  * packed into blocks of 1 MiB, so a long run of one-event appends is not a long list of arrays.
  */
 export class LogCopy {
@@ -46,6 +47,27 @@ export class LogCopy {
       this.#block.set(piece, this.#filled);
       this.#filled += piece.length;
       from += piece.length;
+    }
+  }
+
+  /**
+   * Forget the first `count` bytes held (those a snapshot now covers), freeing the blocks that
+   * held only them; later bytes stay in order.
+   */
+  dropFirst(count: number): void {
+    this.#seal();
+    let left = Math.min(count, this.#size);
+    this.#size -= left;
+    while (left > 0) {
+      const first = this.#parts[0];
+      if (first === undefined) break;
+      if (first.length <= left) {
+        this.#parts.shift();
+        left -= first.length;
+      } else {
+        this.#parts[0] = first.subarray(left);
+        left = 0;
+      }
     }
   }
 

@@ -39,8 +39,15 @@ export async function rescueAndStop(rescue: Rescue): Promise<Error> {
   }
 }
 
-/** The events with seq 1 to `lastSeq`, named as the subject of a rescue message. Pure. */
-export function eventsRead(lastSeq: number): string {
-  const range = lastSeq === 0 ? "none" : lastSeq === 1 ? "seq 1" : `seq 1 to ${lastSeq}`;
+/**
+ * The events with seq `first` (1 unless given: a store opened at a snapshot reads from later) to
+ * `lastSeq`, named as the subject of a rescue message. Pure.
+ */
+export function eventsRead(lastSeq: number, first = 1): string {
+  const range = lastSeq < first
+    ? "none"
+    : lastSeq === first
+    ? `seq ${first}`
+    : `seq ${first} to ${lastSeq}`;
   return `the events rein had read (${range})`;
 }

@@ -5,10 +5,14 @@ import type { Envelope } from "./event_types.ts";
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 10;
 
-/** Where a scan stopped: byte offset after the last complete line read, lines read, torn bytes. */
-export interface ScanEnd {
+/** How far a scan got: the byte offset after the last complete line read, and its number. */
+export interface ScanProgress {
   end: number;
   lastLine: number;
+}
+
+/** Where a scan stopped: byte offset after the last complete line read, lines read, torn bytes. */
+export interface ScanEnd extends ScanProgress {
   /** Bytes after the last `\n` (an unterminated last line); 0 when stopped early by `until`. */
   tail: number;
 }
@@ -21,13 +25,19 @@ export interface ScanRange {
   firstLine: number;
   /** Stop after this line; omit to read to the end of the file. */
   until?: number;
+  /**
+   * Decode and visit only the lines for which this returns true (given the line's text); the
+   * others are counted, not decoded, so not checked either. Omit to decode every line.
+   */
+  only?: (line: string) => boolean;
 }
 
 /**
  * Read complete lines of `file` from `range.start` to the end of the file (or line
- * `range.until`), in large chunks decoded once each, and hand each decoded envelope to `visit`
+ * `range.until`; only those `range.only` picks), in large chunks decoded once each, and hand each decoded envelope to `visit`
  * as soon as it is decoded, so a rebuild retains nothing. Yields, after each chunk, the byte
- * offset just past its last line (every event up to it has been visited). Bytes after the last
+ * offset just past its last line and that line's number (every event up to it has been
+ * visited). Bytes after the last
  * `\n` are not decoded; their count is returned as `tail`. Moves the file position.
  * Before each yield, `keep` (if given) receives the bytes of the lines visited since the last
  * yield, as a view that is valid only during the call.
@@ -41,10 +51,11 @@ export async function* scanLog(
   format: LogFormat,
   visit: (event: Envelope) => void,
   keep?: (lines: Uint8Array) => void,
-): AsyncGenerator<number, ScanEnd, undefined> {
+): AsyncGenerator<ScanProgress, ScanEnd, undefined> {
   let buffer = new Uint8Array(CHUNK_SIZE);
   let spare = new Uint8Array(CHUNK_SIZE);
   const until = range.until ?? Infinity;
+  const only = range.only;
   // Bytes of a line that is not complete yet, kept as copies until its newline arrives.
   let pending: Uint8Array[] = [];
   let end = range.start;
@@ -71,16 +82,28 @@ export async function* scanLog(
       while (from < text.length) {
         const to = text.indexOf("\n", from);
         line++;
+        const lineText = text.slice(from, to);
+        if (only !== undefined && !only(lineText)) {
+          from = to + 1;
+          if (line >= until) {
+            const read = byteLength(text.slice(0, from));
+            keep?.(complete.subarray(0, read));
+            end += read;
+            yield { end, lastLine: line };
+            return { end, lastLine: line, tail: 0 };
+          }
+          continue;
+        }
         let event: Envelope;
         try {
-          event = decodeLine(text.slice(from, to), name, line, format);
+          event = decodeLine(lineText, name, line, format);
         } catch (error) {
           // Report how far the good lines before this one reach, so a caller that keeps an
           // offset stays consistent with what it was given; then fail.
           if (from > 0) {
             const good = byteLength(text.slice(0, from));
             keep?.(complete.subarray(0, good));
-            yield end + good;
+            yield { end: end + good, lastLine: line - 1 };
           }
           throw error;
         }
@@ -90,13 +113,13 @@ export async function* scanLog(
           const read = byteLength(text.slice(0, from));
           keep?.(complete.subarray(0, read));
           end += read;
-          yield end;
+          yield { end, lastLine: line };
           return { end, lastLine: line, tail: 0 };
         }
       }
       keep?.(complete);
       end += complete.length;
-      yield end;
+      yield { end, lastLine: line };
     }
   } finally {
     // Never leave a read running on a file the caller may close next.

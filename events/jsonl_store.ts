@@ -16,6 +16,7 @@ import { pollForAppend } from "./_poll_for_append.ts";
 import type { AppendDecision, AppendOptions, EventListener, EventStore } from "./store.ts";
 import type { Envelope, NewEvent } from "./event_types.ts";
 import { UPCASTERS, type UpcasterTable } from "./upcast.ts";
+import { type StartPoint, StartPointError, startPointProblem } from "./start_point.ts";
 
 /** How to open a {@link JsonlStore}. */
 export interface JsonlStoreOptions {
@@ -34,13 +35,26 @@ export interface JsonlStoreOptions {
   upcasters?: UpcasterTable;
   /** Event types of mechanisms declared outside rein that the log may hold. */
   eventTypes?: readonly string[];
+  /**
+   * Read from here instead of from the first byte (a snapshot's place, whose state the caller
+   * has): `onEvent` gets the events after `start.seq` only. Checked under the lock before
+   * reading; a point that does not hold throws {@link StartPointError}.
+   */
+  start?: StartPoint;
+  /**
+   * Called as reads go (at open included), after each chunk of lines (about 1 MiB), with the
+   * seq and byte offset just past its last line: places to start a later read from.
+   */
+  onProgress?: (at: { seq: number; offset: number }) => void;
 }
 
 /**
  * Open (creating it and its parent directories if missing) the JSONL log at `path`, read it
- * under an exclusive lock while feeding `onEvent`, and repair a torn last line (backup beside the
- * file, truncate, one notice). Throws `LogCorruptionError` for damage before the last line and
- * `LogVersionError` for a line written by a newer rein; the file is closed again in that case.
+ * (from `options.start`, or from its first byte) under an exclusive lock while feeding
+ * `onEvent`, and repair a torn last line (backup beside the file, truncate, one notice). Throws
+ * `LogCorruptionError` for damage before the last line, `LogVersionError` for a line written by
+ * a newer rein and `StartPointError` for a start point that does not hold; the file is closed
+ * again in that case.
  */
 export function openJsonlStore(path: string, options: JsonlStoreOptions): Promise<JsonlStore> {
   return JsonlStore.open(path, options);
@@ -76,8 +90,11 @@ export function openJsonlStore(path: string, options: JsonlStoreOptions): Promis
  *
  * After open, what a catch-up reads was appended by someone else, and is accepted only as rein's
  * lock-and-append path writes it. Otherwise the store writes the events it had read to a rescue
- * copy (`<name>.rescued-<time>`, from a copy of the log's bytes it keeps in memory: as much
- * memory as the log is large), leaves the file as it is and stops, as above:
+ * copy (`<name>.rescued-<time>`, from a copy of the bytes it read and wrote that it keeps in
+ * memory, leaves the file as it is and stops, as above. A store opened at a start point keeps
+ * (and rescues) only the lines after it: the lines before it are the snapshot's, and a log cut
+ * short under the store loses them unless the file still has them; a store opened at the first
+ * byte keeps as much memory as the log is large):
  * - The file is shorter than what was read (`: > events.jsonl`, a truncating write through a
  *   hard link); the error names both sizes.
  * - A complete line fails the envelope schema (`parseEnvelope`) or its `seq` is not exactly one
@@ -106,13 +123,19 @@ export class JsonlStore implements EventStore {
   #queue: Promise<unknown> = Promise.resolve();
   #end = 0;
   #lastSeq = 0;
+  /** seq of the last line before `#end`: `#lastSeq` runs ahead of it while a chunk is folded. */
+  #endSeq = 0;
+  /** seq and offset of the first line the rescue copy holds (a start point or a snapshot's). */
+  #firstSeq = 1;
+  #copyStart = 0;
   #closed = false;
   #fatal: Error | undefined;
   /** Why the store stopped (log replaced, shrunk, or given a foreign line); thrown by every call. */
   #stopped: Error | undefined;
-  /** The log's bytes up to `#end`, for a rescue copy when the file itself lost them. */
+  /** The bytes read and written, for a rescue copy when the file itself lost them. */
   readonly #copy = new LogCopy();
   #followed: FollowedLog | undefined;
+  readonly #progress: ((at: { seq: number; offset: number }) => void) | undefined;
 
   private constructor(
     path: string,
@@ -131,6 +154,7 @@ export class JsonlStore implements EventStore {
       knownTypes: knownEventTypes(options.eventTypes),
     };
     if (options.onEvent) this.#listeners.push(options.onEvent);
+    this.#progress = options.onProgress;
   }
 
   /** Same as {@link openJsonlStore}. */
@@ -139,7 +163,10 @@ export class JsonlStore implements EventStore {
     const file = await Deno.open(path, { read: true, append: true, create: true });
     try {
       const store = new JsonlStore(path, file, fileIdentity(await file.stat()), options);
-      await store.#locked(() => store.#readTail(false));
+      await store.#locked(async () => {
+        if (options.start) await store.#startAt(options.start);
+        await store.#readTail(false);
+      });
       return store;
     } catch (error) {
       file.close();
@@ -149,6 +176,27 @@ export class JsonlStore implements EventStore {
 
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /**
+   * Say that a snapshot now holds the state up to event `at.seq`, whose line ends at byte
+   * `at.offset`: the copy kept for a rescue drops the lines up to it, so a rescue copy then holds
+   * the lines after it. Ignored for a place before what the copy holds or past what was read.
+   */
+  snapshotTaken(at: { seq: number; offset: number }): void {
+    if (at.seq < this.#firstSeq || at.offset > this.#end) return;
+    this.#copy.dropFirst(at.offset - this.#copyStart);
+    this.#copyStart = at.offset;
+    this.#firstSeq = at.seq + 1;
+  }
+
+  /**
+   * The end of the last line read or written: its seq, its byte offset (just past its `\n`),
+   * for a snapshot of the state folded up to that seq. Synchronous reads of it and of the
+   * listeners' state agree when `seq` is theirs.
+   */
+  get position(): { seq: number; offset: number } {
+    return { seq: this.#endSeq, offset: this.#end };
   }
 
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<Envelope[]> {
@@ -222,6 +270,7 @@ export class JsonlStore implements EventStore {
       );
       await this.#writeAll(this.#encoder.encode(batch.text));
       this.#lastSeq += batch.envelopes.length;
+      this.#endSeq = this.#lastSeq;
       if (options.sync === true) await this.#syncData();
       return batch.envelopes;
     });
@@ -293,7 +342,7 @@ export class JsonlStore implements EventStore {
   #stopWithCopy(stopped: string, cause?: unknown): Promise<Error> {
     return this.#stop({
       stopped,
-      holds: eventsRead(this.#lastSeq),
+      holds: eventsRead(this.#lastSeq, this.#firstSeq),
       otherwise: "the memory of this process",
       save: (target) => this.#copy.writeTo(target),
       cause,
@@ -325,6 +374,21 @@ export class JsonlStore implements EventStore {
     return this.#clock().toISOString().replaceAll(":", "-");
   }
 
+  /** Under the lock, at open: continue from `point`, after checking that it holds. */
+  async #startAt(point: StartPoint): Promise<void> {
+    const problem = await startPointProblem(this.#file, this.path, point, this.#format);
+    if (problem !== undefined) {
+      throw new StartPointError(
+        `Cannot start reading "${this.path}" after seq ${point.seq}: ${problem}`,
+      );
+    }
+    this.#end = point.offset;
+    this.#lastSeq = point.seq;
+    this.#firstSeq = point.seq + 1;
+    this.#copyStart = point.offset;
+    this.#endSeq = point.seq;
+  }
+
   /** Under the lock: read and deliver what follows `#end`; repair a torn last line. */
   async #readTail(collect: boolean): Promise<Envelope[]> {
     const caught: Envelope[] = [];
@@ -353,7 +417,9 @@ export class JsonlStore implements EventStore {
         }
         break;
       }
-      this.#end = step.value;
+      this.#end = step.value.end;
+      this.#endSeq = step.value.lastLine;
+      this.#progress?.({ seq: this.#endSeq, offset: this.#end });
     }
     delivery.rethrow();
     return caught;

@@ -1,4 +1,4 @@
-import { type ScanEnd, scanLog } from "./_scan_log.ts";
+import { type ScanEnd, scanLog, type ScanProgress } from "./_scan_log.ts";
 import type { Envelope } from "./event_types.ts";
 import { UPCASTERS, type UpcasterTable } from "./upcast.ts";
 import { knownEventTypes } from "./parse_envelope.ts";
@@ -13,6 +13,26 @@ export interface ReadLogOptions {
   upcasters?: UpcasterTable;
   /** Event types of mechanisms declared outside rein that the log may hold. */
   eventTypes?: readonly string[];
+  /**
+   * Start just after the line of event `seq`, which ends at byte `offset` (a snapshot's place,
+   * checked by the caller, e.g. with `startPointProblem`); from the first byte when omitted.
+   */
+  start?: { seq: number; offset: number };
+  /**
+   * Yield only the events of these sessions. Lines that do not mention any of them are skipped
+   * without being decoded (so without being checked): for reading a few sessions of a long log.
+   */
+  sessions?: readonly string[];
+  /**
+   * Called once when the read reaches its end (not when it stops early or fails) with the seq
+   * and byte offset just past the last complete line read: a place to start a later read.
+   */
+  onEnd?: (end: { seq: number; offset: number }) => void;
+  /**
+   * Called as the read goes, after each chunk of lines (about 1 MiB), with the seq and byte
+   * offset just past its last line: places to start a later read from.
+   */
+  onProgress?: (at: { seq: number; offset: number }) => void;
 }
 
 /**
@@ -54,7 +74,7 @@ class LogReader implements AsyncIterableIterator<Envelope> {
   readonly #path: string;
   readonly #options: ReadLogOptions;
   #file: Deno.FsFile | undefined;
-  #scan: AsyncGenerator<number, ScanEnd, undefined> | undefined;
+  #scan: AsyncGenerator<ScanProgress, ScanEnd, undefined> | undefined;
   #batch: Envelope[] = [];
   #at = 0;
   #finished = false;
@@ -96,18 +116,33 @@ class LogReader implements AsyncIterableIterator<Envelope> {
   async #step(): Promise<void> {
     if (this.#scan === undefined) {
       const upTo = this.#options.upTo ?? Infinity;
-      if (upTo < 1) return this.#finish();
+      if (upTo <= (this.#options.start?.seq ?? 0)) return this.#finish();
       this.#file = await Deno.open(this.#path, { read: true });
-      const range = { start: 0, firstLine: 1, until: upTo };
+      const start = this.#options.start ?? { seq: 0, offset: 0 };
+      const range = {
+        start: start.offset,
+        firstLine: start.seq + 1,
+        until: upTo,
+        ...sessionFilter(this.#options.sessions),
+      };
       const format = {
         upcasters: this.#options.upcasters ?? UPCASTERS,
         knownTypes: knownEventTypes(this.#options.eventTypes),
       };
-      this.#scan = scanLog(this.#file, this.#path, range, format, (e) => this.#batch.push(e));
+      const wanted = this.#options.sessions === undefined
+        ? undefined
+        : new Set(this.#options.sessions);
+      this.#scan = scanLog(this.#file, this.#path, range, format, (event) => {
+        if (wanted === undefined || wanted.has(event.session)) this.#batch.push(event);
+      });
     }
     const step = await this.#scan.next();
-    if (!step.done) return;
-    const { tail, lastLine } = step.value;
+    if (!step.done) {
+      this.#options.onProgress?.({ seq: step.value.lastLine, offset: step.value.end });
+      return;
+    }
+    const { tail, lastLine, end } = step.value;
+    this.#options.onEnd?.({ seq: lastLine, offset: end });
     if (tail > 0) {
       this.#options.onNotice?.(
         `Ignored the unterminated last line of "${this.#path}" (line ${lastLine + 1}, ` +
@@ -123,6 +158,16 @@ class LogReader implements AsyncIterableIterator<Envelope> {
     await this.#scan?.return(STOPPED);
     this.#file?.close();
   }
+}
+
+/** A line filter that keeps the lines mentioning one of `sessions`; none without sessions. */
+function sessionFilter(
+  sessions: readonly string[] | undefined,
+): { only?: (line: string) => boolean } {
+  if (sessions === undefined) return {};
+  // An id appears in its lines as a JSON string; escaping only changes ids with `"` or `\`.
+  const needles = sessions.map((id) => JSON.stringify(id).slice(1, -1));
+  return { only: (line) => needles.some((needle) => line.includes(needle)) };
 }
 
 /** The result `return()` hands a scan it stops early; nothing reads it. */

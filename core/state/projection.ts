@@ -4,6 +4,11 @@ import type { Envelope } from "../../events/event_types.ts";
  * A per-concern fold of the log, as a mechanism outside the root fold registers it with the
  * harness: its slice lives in `state.extensions[key]`. `evolve` must be pure (no clock, env, disk
  * or network), may mutate and return its slice, and must not throw on a well-formed log.
+ *
+ * A slice is a record by session id: a session's entry depends only on that session's events
+ * (and, for a fork, on its source's entry at the fork). The fold feeds a projection only the
+ * events of the sessions in focus, and a session's entry is stored and restored on its own
+ * (snapshots, focusing one more session), so an entry must be plain JSON data.
  */
 export interface Projection<Slice = unknown> {
   /** Where the slice lives in `state.extensions`; unique among registered projections. */

@@ -1,10 +1,12 @@
 import type { Envelope } from "../../events/event_types.ts";
 import type { Projection } from "./projection.ts";
+import { type Catalog, emptyCatalog, evolveCatalog } from "./catalog.ts";
 import { emptySessions, evolveSessions } from "./sessions.ts";
 
 /**
- * The root fold: one entry per concern, each a pure fold of the whole log into its own slice.
- * A mechanism's projection joins the product with one line here.
+ * The root fold of the sessions in focus: one entry per concern, each a pure fold of those
+ * sessions' events into its own slice. A mechanism's projection joins the product with one line
+ * here.
  */
 const ROOT = {
   sessions: { initial: emptySessions, evolve: evolveSessions },
@@ -15,8 +17,27 @@ type RootFold = (slice: unknown, event: Envelope) => unknown;
 
 type RootSlices = { [K in keyof typeof ROOT]: ReturnType<(typeof ROOT)[K]["initial"]> };
 
-/** The whole projected state of a log: the product of the concerns' slices. */
+/**
+ * Which sessions a fold follows in full (their views and the mechanisms' slices): every one, or
+ * those named. The catalog follows every session either way. A process that starts a new session
+ * needs none; one that resumes a session needs that one (and, to fold it from its start, the
+ * sessions it was forked from).
+ */
+export type Focus = "all" | ReadonlySet<string>;
+
+/** Whether `focus` follows `session` in full. Pure. */
+export function inFocus(focus: Focus, session: string): boolean {
+  return focus === "all" || focus.has(session);
+}
+
+/**
+ * The projected state of a log: the catalog of every session, and the product of the concerns'
+ * slices over the sessions in focus (see {@link Focus}): `sessions.byId` holds the full views of
+ * those sessions only.
+ */
 export type State = RootSlices & {
+  /** Every session of the log, without its conversation. */
+  catalog: Catalog;
   /** seq of the last event folded. */
   lastSeq: number;
   /** Slices of projections registered with the harness (by key); see {@link Projection}. */
@@ -30,38 +51,56 @@ export function initialState(extensions: readonly Projection[] = []): State {
   ) as RootSlices;
   return {
     ...slices,
+    catalog: emptyCatalog(),
     lastSeq: 0,
     extensions: Object.fromEntries(extensions.map((p) => [p.key, p.initial()])),
   };
 }
 
 /**
- * Fold one event into the state: every concern of the root fold, then every registered
- * projection. Mutates and returns `state` (the projection owns it). Reads no clock, env, disk or
- * network; never throws on a well-formed log.
+ * Fold one event into the state: the catalog, and when its session is in `focus` (every session
+ * unless given), every concern of the root fold and every registered projection. Mutates and
+ * returns `state` (the projection owns it). Reads no clock, env, disk or network; never throws
+ * on a well-formed log.
  */
 export function evolve(
   state: State,
   event: Envelope,
   extensions: readonly Projection[] = [],
+  focus: Focus = "all",
 ): State {
   state.lastSeq = event.seq;
+  evolveCatalog(state.catalog, event);
+  if (inFocus(focus, event.session)) evolveFocused(state, event, extensions);
+  return state;
+}
+
+/**
+ * Fold one event into the slices of the sessions in focus only (not the catalog, not `lastSeq`):
+ * for a caller that folds the catalog and a session from different points of the log. Mutates
+ * `state`; pure otherwise.
+ */
+export function evolveFocused(
+  state: State,
+  event: Envelope,
+  extensions: readonly Projection[] = [],
+): void {
   for (const [key, concern] of Object.entries(ROOT)) {
     (concern.evolve as RootFold)(state[key as keyof RootSlices], event);
   }
   for (const projection of extensions) {
     state.extensions[projection.key] = projection.evolve(state.extensions[projection.key], event);
   }
-  return state;
 }
 
-/** Fold a sequence of events from the empty state. */
+/** Fold a sequence of events from the empty state, following the sessions in `focus`. */
 export function foldEvents(
   events: Iterable<Envelope>,
   extensions: readonly Projection[] = [],
+  focus: Focus = "all",
 ): State {
   const state = initialState(extensions);
-  for (const event of events) evolve(state, event, extensions);
+  for (const event of events) evolve(state, event, extensions, focus);
   return state;
 }
 

@@ -1,0 +1,74 @@
+import { readLog } from "../../events/read_log.ts";
+import type { Projection } from "../state/projection.ts";
+import { evolve, initialState } from "../state/state.ts";
+import { latestCatalog, type LogIndex, writeCatalogSnapshot } from "./catalog_snapshot.ts";
+import { folding, loadSessions } from "./load_sessions.ts";
+import { writeSessionSnapshot } from "./session_snapshot.ts";
+
+/** What {@link buildSnapshot} wrote. */
+export interface BuiltSnapshot {
+  /** The place of the snapshots: the last complete line of the log when it was read. */
+  seq: number;
+  offset: number;
+  /** Sessions in the catalog, and sessions whose full state was stored. */
+  sessions: number;
+  sessionStates: number;
+}
+
+/**
+ * Take a snapshot of the log at `logPath` now (`rein log snapshot`, tests, benches): the catalog,
+ * folded from the newest snapshot that holds (or from the start) to the last complete line, and
+ * the full state of each session of `options.sessions` with the mechanisms' `projections`.
+ * Reads the log, never writes it; writes only into its snapshot directory. Throws what reading
+ * the log throws.
+ */
+export async function buildSnapshot(
+  logPath: string,
+  options: {
+    sessions?: readonly string[];
+    projections?: readonly Projection[];
+    clock?: () => Date;
+    onNotice?: (message: string) => void;
+  } = {},
+): Promise<BuiltSnapshot> {
+  const clock = options.clock ?? (() => new Date());
+  const from = await latestCatalog(logPath);
+  const state = initialState();
+  let end = { seq: 0, offset: 0 };
+  const index: LogIndex = [...from?.index ?? []];
+  if (from) {
+    state.catalog = from.catalog;
+    state.lastSeq = from.point.seq;
+    end = from.point;
+  }
+  const none = new Set<string>();
+  const read = {
+    ...(from ? { start: from.point } : {}),
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    onEnd: (at: { seq: number; offset: number }) => end = at,
+    onProgress: (at: { seq: number; offset: number }) => index.push([at.seq, at.offset]),
+  };
+  for await (const event of readLog(logPath, read)) {
+    folding(logPath, event, () => evolve(state, event, [], none));
+  }
+  if (end.seq === 0) return { seq: 0, offset: 0, sessions: 0, sessionStates: 0 };
+  await writeCatalogSnapshot(logPath, { catalog: state.catalog, ...end, index }, clock());
+  const projections = options.projections ?? [];
+  const ids = (options.sessions ?? []).filter((id) => state.catalog.byId[id] !== undefined);
+  let sessionStates = 0;
+  if (ids.length > 0) {
+    const loaded = await loadSessions(logPath, {
+      ids,
+      upTo: end.seq,
+      projections,
+      catalog: state.catalog,
+      index,
+    });
+    for (const id of ids) {
+      if (await writeSessionSnapshot(logPath, loaded, id, projections, end, clock())) {
+        sessionStates++;
+      }
+    }
+  }
+  return { ...end, sessions: state.catalog.order.length, sessionStates };
+}

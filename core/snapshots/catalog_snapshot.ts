@@ -1,0 +1,122 @@
+import type { StartPoint } from "../../events/start_point.ts";
+import type { Catalog } from "../state/catalog.ts";
+import { pointProblem, startPointOf } from "./log_point.ts";
+import {
+  catalogSnapshotPath,
+  readSnapshotFile,
+  snapshotDir,
+  writeSnapshotFile,
+} from "./snapshot_files.ts";
+
+/** Catalog snapshots kept per log: the newest, and one to fall back on. */
+const KEPT = 2;
+
+/**
+ * Places in a log to start reading from, as (seq, byte offset) pairs in seq order, about 1 MiB
+ * apart: to read one session from near its start. Checked (the line's seq) before use.
+ */
+export type LogIndex = [seq: number, offset: number][];
+
+/** A catalog as of a place in the log, from a snapshot that holds there. */
+export interface CatalogStart {
+  catalog: Catalog;
+  point: StartPoint;
+  /** Places before `point` to start reading from. */
+  index: LogIndex;
+  path: string;
+}
+
+/** What a catalog snapshot file holds. */
+interface CatalogBody {
+  catalog: Catalog;
+  index: LogIndex;
+}
+
+/** The catalog snapshot files of a log, newest (highest seq) first. */
+export async function catalogSnapshotFiles(logPath: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(snapshotDir(logPath))) {
+      if (entry.isFile && /^catalog-\d+\.json$/.test(entry.name)) names.push(entry.name);
+    }
+  } catch {
+    return [];
+  }
+  return names.sort().reverse().map((name) => `${snapshotDir(logPath)}/${name}`);
+}
+
+/**
+ * The newest catalog snapshot of the log at `logPath` that can be trusted (this build's fold
+ * code, intact, its place still holding in the log) and is at or before `atMost` when given;
+ * undefined when there is none. Others are skipped, never trusted. Never throws for a bad file.
+ */
+export async function latestCatalog(
+  logPath: string,
+  atMost = Infinity,
+): Promise<CatalogStart | undefined> {
+  for (const path of await catalogSnapshotFiles(logPath)) {
+    const file = await readSnapshotFile(path);
+    if (file === undefined || file.problem !== undefined || file.header.kind !== "catalog") {
+      continue;
+    }
+    if (file.header.seq > atMost) continue;
+    const point = {
+      seq: file.header.seq,
+      offset: file.header.offset,
+      lineHash: file.header.lineHash,
+    };
+    if (await pointProblem(logPath, point) !== undefined) continue;
+    const body = file.body as Partial<CatalogBody> | null;
+    if (!isCatalog(body?.catalog) || !Array.isArray(body.index)) continue;
+    return { catalog: body.catalog, point, index: body.index, path };
+  }
+  return undefined;
+}
+
+/**
+ * Store the catalog as of event `seq`, whose line ends at byte `offset`, as a snapshot (the
+ * catalog is serialized at the call, so it may change meanwhile), and remove older ones beyond
+ * the newest two. Resolves to false, writing nothing, when no line of the log ends at `offset`.
+ * Throws for an I/O error.
+ */
+export async function writeCatalogSnapshot(
+  logPath: string,
+  snapshot: { catalog: Catalog; seq: number; offset: number; index?: LogIndex },
+  takenAt: Date,
+): Promise<boolean> {
+  const index = (snapshot.index ?? []).filter(([seq]) => seq <= snapshot.seq);
+  const text = JSON.stringify({ catalog: snapshot.catalog, index } satisfies CatalogBody);
+  const sessions = snapshot.catalog.order.length;
+  const point = await startPointOf(logPath, snapshot.seq, snapshot.offset);
+  if (point === undefined) return false;
+  await writeSnapshotFile(catalogSnapshotPath(logPath, point.seq), {
+    kind: "catalog",
+    ...point,
+    takenAt: takenAt.toISOString(),
+    sessions,
+  }, text);
+  await pruneCatalogs(logPath);
+  return true;
+}
+
+/**
+ * Remove the catalog snapshots that no longer hold in the log (it was cut back or replaced:
+ * they never will again) and the holding ones beyond the newest {@link KEPT}.
+ */
+async function pruneCatalogs(logPath: string): Promise<void> {
+  let kept = 0;
+  for (const path of await catalogSnapshotFiles(logPath)) {
+    const file = await readSnapshotFile(path, { body: false });
+    const holds = file !== undefined && file.problem === undefined &&
+      await pointProblem(logPath, file.header) === undefined;
+    if (holds && kept < KEPT) kept++;
+    else await Deno.remove(path).catch(() => {});
+  }
+}
+
+function isCatalog(body: unknown): body is Catalog {
+  if (typeof body !== "object" || body === null) return false;
+  const { byId, order, recentPrompts } = body as Record<string, unknown>;
+  return typeof byId === "object" && byId !== null && Array.isArray(order) &&
+    Array.isArray(recentPrompts);
+}

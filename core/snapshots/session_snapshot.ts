@@ -1,0 +1,76 @@
+import type { StartPoint } from "../../events/start_point.ts";
+import type { Projection } from "../state/projection.ts";
+import type { SessionView } from "../state/sessions.ts";
+import type { State } from "../state/state.ts";
+import { pointProblem, startPointOf } from "./log_point.ts";
+import { readSnapshotFile, sessionSnapshotPath, writeSnapshotFile } from "./snapshot_files.ts";
+
+/** One session's full state as of a place in the log, from a snapshot that holds there. */
+export interface SessionStart {
+  view: SessionView;
+  /** The session's entry in each mechanism slice, by projection key (absent: none yet). */
+  entries: Record<string, unknown>;
+  point: StartPoint;
+}
+
+/**
+ * The snapshot of session `id` of the log at `logPath`, if it can be trusted (this build's fold
+ * code, the same projections, intact, its place holding in the log) and is at or before
+ * `atMost`; undefined otherwise. Never throws for a bad file.
+ */
+export async function sessionSnapshot(
+  logPath: string,
+  id: string,
+  projections: readonly Projection[],
+  atMost = Infinity,
+): Promise<SessionStart | undefined> {
+  const file = await readSnapshotFile(sessionSnapshotPath(logPath, id));
+  if (file === undefined || file.problem !== undefined) return undefined;
+  const { header } = file;
+  if (header.kind !== "session" || header.session !== id || header.seq > atMost) return undefined;
+  if (!sameKeys(header.projections ?? [], projections)) return undefined;
+  const point = { seq: header.seq, offset: header.offset, lineHash: header.lineHash };
+  if (await pointProblem(logPath, point) !== undefined) return undefined;
+  const body = file.body as Partial<SessionStart> | null;
+  if (typeof body?.view !== "object" || body.view?.id !== id) return undefined;
+  return { view: body.view, entries: body.entries ?? {}, point };
+}
+
+/**
+ * Store the full state of session `id` in `state` (folded up to event `seq`, whose line ends at
+ * byte `offset`) as its snapshot, replacing the one before. Serialized at the call. Resolves to
+ * false, writing nothing, when the state lacks the session or no line ends at `offset`.
+ */
+export async function writeSessionSnapshot(
+  logPath: string,
+  state: State,
+  id: string,
+  projections: readonly Projection[],
+  at: { seq: number; offset: number },
+  takenAt: Date,
+): Promise<boolean> {
+  const view = state.sessions.byId[id];
+  if (view === undefined) return false;
+  const entries: Record<string, unknown> = {};
+  for (const { key } of projections) {
+    const entry = (state.extensions[key] as Record<string, unknown> | undefined)?.[id];
+    if (entry !== undefined) entries[key] = entry;
+  }
+  const text = JSON.stringify({ view, entries });
+  const point = await startPointOf(logPath, at.seq, at.offset);
+  if (point === undefined) return false;
+  await writeSnapshotFile(sessionSnapshotPath(logPath, id), {
+    kind: "session",
+    ...point,
+    takenAt: takenAt.toISOString(),
+    sessions: 1,
+    session: id,
+    projections: projections.map((p) => p.key).sort(),
+  }, text);
+  return true;
+}
+
+function sameKeys(keys: readonly string[], projections: readonly Projection[]): boolean {
+  const ours = projections.map((p) => p.key).sort();
+  return keys.length === ours.length && keys.every((key, i) => key === ours[i]);
+}

@@ -1,0 +1,126 @@
+import { basename, dirname, join } from "node:path";
+import { sha256Hex, type StartPoint } from "../../events/start_point.ts";
+import { FOLD_FINGERPRINT } from "../state/fold_fingerprint.ts";
+
+/** The version of the snapshot file layout itself (the fold code has its fingerprint). */
+const LAYOUT = 1;
+
+/**
+ * The first line of a snapshot file: what it is, where in the log it was taken (a start point)
+ * and by which fold code; the second line is the body, whose SHA-256 is `checksum`.
+ */
+export interface SnapshotHeader extends StartPoint {
+  /** Always recorded for a snapshot. */
+  lineHash: string;
+  kind: "catalog" | "session";
+  layout: number;
+  /** `FOLD_FINGERPRINT` of the build that took it. */
+  fingerprint: string;
+  takenAt: string;
+  /** Sessions it holds: the catalog's size, or 1. */
+  sessions: number;
+  /** For a session snapshot: the session, and the mechanism slices it holds (by key). */
+  session?: string;
+  projections?: string[];
+  checksum: string;
+}
+
+/** A snapshot file as read: its header, and its body unless it failed a check. */
+export interface SnapshotFile {
+  path: string;
+  header: SnapshotHeader;
+  /** Why it cannot be trusted (other fold code, bad checksum, unparsable), if so. */
+  problem?: string;
+  body?: unknown;
+}
+
+/**
+ * The directory of the snapshots of the log at `logPath`: `<log dir>/snapshots/<log name>/`
+ * (inside `.rein/`, so ignored by git and read-only to the sandbox like the log). Pure.
+ */
+export function snapshotDir(logPath: string): string {
+  return join(dirname(logPath), "snapshots", basename(logPath));
+}
+
+/** The file of the catalog snapshot at `seq`. Pure. */
+export function catalogSnapshotPath(logPath: string, seq: number): string {
+  return join(snapshotDir(logPath), `catalog-${String(seq).padStart(12, "0")}.json`);
+}
+
+/** The file of the snapshot of one session. Pure. */
+export function sessionSnapshotPath(logPath: string, session: string): string {
+  return join(snapshotDir(logPath), "sessions", `${encodeURIComponent(session)}.json`);
+}
+
+/**
+ * Write a snapshot atomically: a temporary file beside it, then a rename over `path`, so a
+ * reader sees the old file or the new one, never a part. `text` is the body as JSON (on one
+ * line). Creates the directories.
+ */
+export async function writeSnapshotFile(
+  path: string,
+  header: Omit<SnapshotHeader, "layout" | "fingerprint" | "checksum">,
+  text: string,
+): Promise<void> {
+  const full: SnapshotHeader = {
+    ...header,
+    layout: LAYOUT,
+    fingerprint: FOLD_FINGERPRINT,
+    checksum: await sha256Hex(text),
+  };
+  await Deno.mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeTextFile(temp, `${JSON.stringify(full)}\n${text}\n`);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Read a snapshot file and check it: layout, fingerprint, checksum, JSON. Resolves to undefined
+ * when the file is missing or has no readable header; a file that fails a later check comes
+ * back with its `problem` and no body. Whether it still fits the log is the caller's check.
+ */
+export async function readSnapshotFile(
+  path: string,
+  options: { body?: boolean } = {},
+): Promise<SnapshotFile | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return undefined;
+  }
+  const cut = text.indexOf("\n");
+  let header: SnapshotHeader;
+  try {
+    header = JSON.parse(text.slice(0, cut < 0 ? text.length : cut));
+    if (
+      typeof header !== "object" || header === null || typeof header.seq !== "number" ||
+      typeof header.offset !== "number" || typeof header.lineHash !== "string"
+    ) {
+      return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  const problem = header.layout !== LAYOUT
+    ? `layout ${header.layout}, this build reads ${LAYOUT}`
+    : header.fingerprint !== FOLD_FINGERPRINT
+    ? "taken by other fold code"
+    : undefined;
+  if (problem !== undefined) return { path, header, problem };
+  const bodyText = text.slice(cut + 1).replace(/\n$/, "");
+  if (await sha256Hex(bodyText) !== header.checksum) {
+    return { path, header, problem: "bad checksum" };
+  }
+  if (options.body === false) return { path, header };
+  try {
+    return { path, header, body: JSON.parse(bodyText) };
+  } catch {
+    return { path, header, problem: "unparsable body" };
+  }
+}

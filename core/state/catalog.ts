@@ -1,0 +1,134 @@
+import type { Envelope, SessionStarted } from "../../events/event_types.ts";
+import { addUsage, type AgentStatus, emptyUsage, type UsageTotals } from "./sessions.ts";
+
+/** Prompts the catalog keeps for the REPL's history (Up/Down), newest last. */
+export const RECENT_PROMPTS = 500;
+
+/**
+ * What the workspace knows of one session without its conversation: enough to list it (`rein
+ * sessions`, the `--resume` picker), find it (`--resume PREFIX`, `--continue`) and decide what to
+ * fold in full. Small and of fixed size per session, whatever the session's length.
+ */
+export interface CatalogEntry {
+  id: string;
+  /** `ts` of `session.started`. */
+  startedAt: string;
+  /** The main agent's model now, and its output limit. */
+  model: string;
+  maxTokens: number;
+  workspace: string;
+  /** The agent that started the session; its status is the session's. */
+  mainAgent: string;
+  forkedFrom: SessionStarted["forkedFrom"] | null;
+  firstPrompt: string | null;
+  /** Status of the main agent, and the message of its last failed or cancelled turn. */
+  status: AgentStatus;
+  lastError: string | null;
+  /** Usage summed over every model response of every agent, and per model asked. */
+  usage: UsageTotals;
+  usageByModel: Record<string, UsageTotals>;
+  /** Model rounds of the main agent (its answers, not compaction summaries). */
+  rounds: number;
+  /** seq of the session's first event (`session.started`), of its last, and how many it has. */
+  firstSeq: number;
+  lastSeq: number;
+  events: number;
+  /** Each agent's model now, by name: what its usage counts under. */
+  agentModels: Record<string, string>;
+}
+
+/** Every session of a log, as {@link CatalogEntry}s, and the workspace's latest prompts. */
+export interface Catalog {
+  byId: Record<string, CatalogEntry>;
+  /** Session ids in order of start. */
+  order: string[];
+  /**
+   * The main agents' prompts (not refused ones), in log order, each once (its latest), at most
+   * {@link RECENT_PROMPTS}.
+   */
+  recentPrompts: string[];
+}
+
+/** The catalog of an empty log. */
+export function emptyCatalog(): Catalog {
+  return { byId: {}, order: [], recentPrompts: [] };
+}
+
+/**
+ * Fold one event into the catalog. Every event of the log goes through it, so it does constant
+ * work per event (apart from the prompt list). Mutates and returns `catalog`; pure otherwise,
+ * never throws on a well-formed log. Agrees with the session views (`evolveSessions`) on every
+ * field they share.
+ */
+export function evolveCatalog(catalog: Catalog, event: Envelope): Catalog {
+  if (event.type === "session.started") {
+    const { data } = event;
+    catalog.byId[event.session] = {
+      id: event.session,
+      startedAt: event.ts,
+      model: data.model,
+      maxTokens: data.maxTokens,
+      workspace: data.workspace,
+      mainAgent: event.agent,
+      forkedFrom: data.forkedFrom ?? null,
+      firstPrompt: null,
+      status: "idle",
+      lastError: null,
+      usage: emptyUsage(),
+      usageByModel: {},
+      rounds: 0,
+      firstSeq: event.seq,
+      lastSeq: event.seq,
+      events: 1,
+      agentModels: { [event.agent]: data.model },
+    };
+    catalog.order.push(event.session);
+    return catalog;
+  }
+  const entry = catalog.byId[event.session];
+  if (!entry) return catalog;
+  entry.lastSeq = event.seq;
+  entry.events += 1;
+  const main = event.agent === entry.mainAgent;
+  const model = entry.agentModels[event.agent] ??= entry.model;
+  switch (event.type) {
+    case "user.prompted":
+      if (!main) break;
+      entry.firstPrompt ??= event.data.text;
+      if (event.data.refused === undefined) rememberPrompt(catalog.recentPrompts, event.data.text);
+      break;
+    case "turn.started":
+      if (main) entry.status = "unfinished";
+      break;
+    case "turn.ended":
+      if (!main) break;
+      entry.status = event.data.reason === "completed" ? "idle" : event.data.reason;
+      entry.lastError = event.data.message ?? null;
+      break;
+    case "model.responded":
+      addUsage(entry.usage, event.data.usage);
+      addUsage(entry.usageByModel[model] ??= emptyUsage(), event.data.usage);
+      if (main && (event.data as { purpose?: unknown }).purpose === undefined) entry.rounds += 1;
+      break;
+    case "model.switched":
+      entry.agentModels[event.agent] = event.data.model;
+      if (main) {
+        entry.model = event.data.model;
+        entry.maxTokens = event.data.maxTokens;
+      }
+      break;
+    case "agent.spawned":
+      entry.agentModels[event.agent] = event.data.model;
+      break;
+    default:
+      break;
+  }
+  return catalog;
+}
+
+function rememberPrompt(prompts: string[], text: string): void {
+  const earlier = prompts.lastIndexOf(text);
+  if (earlier >= 0) prompts.splice(earlier, 1);
+  prompts.push(text);
+  if (prompts.length > RECENT_PROMPTS) prompts.shift();
+}

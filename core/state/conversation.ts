@@ -322,12 +322,10 @@ function usableBlocks(
   content: readonly ContentBlock[],
   messages: readonly ConversationMessage[],
 ): ContentBlock[] {
-  const seen = new Set<string>();
-  for (const message of messages) {
-    for (const block of message.content) if (block.type === "tool_use") seen.add(String(block.id));
-  }
+  const seen = toolUseIdsIn(messages, content);
   return content.filter((block) => {
-    if (block.type === "text") return block.text.trim() !== "";
+    // Not `trim()`: that copies every answer's text, on every rebuild.
+    if (block.type === "text") return NOT_BLANK.test(block.text);
     // A thinking block cut off before its signature cannot be sent back: the API checks it.
     if (block.type === "thinking") return typeof block.signature === "string" && !!block.signature;
     if (block.type !== "tool_use") return true;
@@ -337,6 +335,50 @@ function usableBlocks(
     return true;
   });
 }
+
+const NOT_BLANK = /\S/;
+
+/**
+ * The ids of the tool calls of `content` that `messages` already has. Pure: the ids of a
+ * conversation's messages are cached by its array (see {@link KNOWN_IDS}), so each answer looks
+ * only at the messages added since the last one instead of at the whole conversation (which made
+ * a rebuild quadratic in a session's length).
+ */
+function toolUseIdsIn(
+  messages: readonly ConversationMessage[],
+  content: readonly ContentBlock[],
+): Set<string> {
+  const found = new Set<string>();
+  if (!content.some((block) => block.type === "tool_use")) return found;
+  let known = KNOWN_IDS.get(messages);
+  // Valid while messages were only added: any removal or replacement (a discarded answer, a
+  // snip) leaves another object, or none, where the last message seen was.
+  if (known === undefined || messages[known.count - 1] !== known.last) {
+    known = { ids: new Set(), count: 0, last: undefined };
+    KNOWN_IDS.set(messages, known);
+  }
+  for (let i = known.count; i < messages.length; i++) {
+    for (const block of messages[i]!.content) {
+      if (block.type === "tool_use") known.ids.add(String(block.id));
+    }
+  }
+  known.count = messages.length;
+  known.last = messages.at(-1);
+  for (const block of content) {
+    if (block.type === "tool_use" && known.ids.has(String(block.id))) found.add(String(block.id));
+  }
+  return found;
+}
+
+/**
+ * A cache, by a conversation's message array, of the tool call ids of its first `count` messages
+ * (`last` being the last of them). Derived from the messages alone, so the fold stays a pure
+ * function of the log; not part of the state (a snapshot does not hold it).
+ */
+const KNOWN_IDS = new WeakMap<
+  readonly ConversationMessage[],
+  { ids: Set<string>; count: number; last: ConversationMessage | undefined }
+>();
 
 /** Strip response-only fields (e.g. `citations: null`) so a block can be sent back. */
 function toRequestBlock(block: ContentBlock): ConversationMessage["content"][number] {

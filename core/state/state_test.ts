@@ -211,3 +211,29 @@ Deno.test("thinking cut off before its signature is not sent back", () => {
   const lead = mainAgentOf(state.sessions.byId["s1"]!);
   assert.equal(lead.messages.length, 1, "no assistant message made of an unsigned thought");
 });
+
+Deno.test("a tool call whose id the conversation has is left out, until its answer is discarded", () => {
+  const e = eventFactory();
+  const call = (id: string) => ({ type: "tool_use" as const, id, name: "bash", input: {} });
+  const result = (callId: string) => ({
+    callId,
+    name: "bash",
+    content: "ok",
+    isError: false,
+    durationMs: 1,
+  });
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "go" }),
+    e("model.responded", respondedData([call("t1")])),
+    e("tool.completed", result("t1")),
+    e("model.responded", respondedData([call("t1"), call("t2"), call("t2")])),
+    e("tool.completed", result("t2")),
+    e("model.responded", respondedData([call("t3")])),
+    e("model.discarded", { messageId: "msg_1", reason: "max_tokens" }),
+    e("model.responded", respondedData([call("t3")])),
+  ]);
+  const ids = mainAgentOf(state.sessions.byId["s1"]!).messages
+    .flatMap((m) => m.content.flatMap((b) => b.type === "tool_use" ? [b.id] : []));
+  assert.deepEqual(ids, ["t1", "t2", "t3"]);
+});

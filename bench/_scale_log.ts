@@ -3,12 +3,16 @@
  * ~450 MB) from testing/generate_log.ts, generated once and cached under
  * `$REIN_BENCH_CACHE` (default `$TMPDIR/rein-scale-bench`, else `/tmp/rein-scale-bench`) in a
  * directory keyed by the generator's version and the size, so reruns start at once. The cached
- * directory is the workspace the sessions were recorded in; runs append to its log, so
- * {@link restoreLog} cuts it back to what was generated after each run.
+ * directory is the workspace the sessions were recorded in. A snapshot of the log's end (the
+ * catalog, and the last session's state) is taken once per process with `buildSnapshot`, as a
+ * workspace holds after a session closes. Runs append to the log and take snapshots of their own,
+ * so {@link restoreLog} cuts the log back to what was generated and drops the snapshots past it
+ * after each run; {@link withoutSnapshots} runs something with none.
  *
  * @module
  */
 import { join } from "node:path";
+import { buildSnapshot, snapshotDir } from "../core/snapshots/mod.ts";
 import { type GeneratedSession, generateLog, GENERATOR_VERSION } from "../testing/generate_log.ts";
 
 /** A generated workspace holding a large log. */
@@ -48,6 +52,7 @@ export async function scaleLog(events: number): Promise<ScaleLog> {
     const size = await Deno.stat(cached.path).then((info) => info.size, () => -1);
     if (size >= cached.bytes) {
       await restoreLog(cached);
+      await snapshotEnd(cached);
       return cached;
     }
   }
@@ -60,12 +65,65 @@ export async function scaleLog(events: number): Promise<ScaleLog> {
   await Deno.writeTextFile(manifestPath, JSON.stringify(log));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`generated ${path}: ${events} events, ${mb(log.bytes)} MB in ${seconds} s`);
+  await snapshotEnd(log);
   return log;
 }
 
-/** Cut the log back to its generated size, dropping what runs appended. */
+/** Snapshot the catalog and the last session at the generated log's end. */
+async function snapshotEnd(log: ScaleLog): Promise<void> {
+  const last = log.sessions.at(-1)?.id;
+  const built = await buildSnapshot(log.path, { sessions: last === undefined ? [] : [last] });
+  if (built.seq !== log.events) {
+    throw new Error(`The snapshot of ${log.path} is at seq ${built.seq}, not ${log.events}`);
+  }
+}
+
+/**
+ * Cut the log back to its generated size, dropping what runs appended, and remove the snapshots
+ * taken past that point (they no longer fit the log).
+ */
 export async function restoreLog(log: ScaleLog): Promise<void> {
   await Deno.truncate(log.path, log.bytes);
+  for (const file of await snapshotFiles(snapshotDir(log.path))) {
+    if (!file.endsWith(".json") || await seqOf(file) > log.events) await Deno.remove(file);
+  }
+}
+
+/** Run `fn` with the log's snapshots moved aside, then put them back. */
+export async function withoutSnapshots<T>(log: ScaleLog, fn: () => Promise<T>): Promise<T> {
+  const dir = snapshotDir(log.path);
+  const aside = `${dir}.aside`;
+  await Deno.rename(dir, aside);
+  try {
+    return await fn();
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await Deno.rename(aside, dir);
+  }
+}
+
+/** Every file under `dir` (none when it is missing). */
+async function snapshotFiles(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) files.push(...await snapshotFiles(path));
+      else files.push(path);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return files;
+}
+
+/** The seq a snapshot file was taken at (its header's), or Infinity when it has none. */
+async function seqOf(path: string): Promise<number> {
+  using file = await Deno.open(path);
+  const head = new Uint8Array(4096);
+  const read = await file.read(head) ?? 0;
+  const match = new TextDecoder().decode(head.subarray(0, read)).match(/"seq":(\d+)/);
+  return match ? Number(match[1]) : Infinity;
 }
 
 function mb(bytes: number): string {

@@ -3,8 +3,8 @@
  * model asking for `read_file` of a 50 KB file (`REIN_BENCH_TOOL_BYTES`) in each of `ROUNDS`
  * rounds (`REIN_BENCH_ROUNDS`, default 1,000) and answering with text in the last. The context
  * window is capped (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, from
- * `REIN_BENCH_COMPACT_WINDOW` and `REIN_BENCH_COMPACT_PCT`) so that automatic compaction runs
- * several times; the fake server answers every summary request with a summary
+ * `REIN_BENCH_COMPACT_WINDOW` and `REIN_BENCH_COMPACT_PCT`, default 20,000 tokens and 60%, as
+ * tests/compaction_test.ts) so that automatic compaction runs several times; the fake server answers every summary request with a summary
  * (`summaryRule`), outside the script's count of rounds.
  *
  * Measured from the fake server's side, request by request, without keeping the bodies:
@@ -49,8 +49,8 @@ export function longSessionOptions(): LongSessionOptions {
   return {
     rounds: number("REIN_BENCH_ROUNDS", 1000),
     toolBytes: number("REIN_BENCH_TOOL_BYTES", 50_000),
-    window: number("REIN_BENCH_COMPACT_WINDOW", 100_000),
-    pct: number("REIN_BENCH_COMPACT_PCT", 80),
+    window: number("REIN_BENCH_COMPACT_WINDOW", 20_000),
+    pct: number("REIN_BENCH_COMPACT_PCT", 60),
   };
 }
 
@@ -129,7 +129,10 @@ export async function runLongSession(options: LongSessionOptions): Promise<LongS
   });
   facts.forEach((fact, i) => fact.finishedAt = fake.requests[i]?.finishedAt ?? NaN);
   if (round !== options.rounds) {
-    throw new Error(`Expected ${options.rounds} model rounds, got ${round}`);
+    throw new Error(
+      `Expected ${options.rounds} model rounds, got ${round} (log kept in ${workspace}): ` +
+        `${run.stdout.slice(-500)}${run.stderr.slice(-500)}`,
+    );
   }
   const logPath = join(workspace, ".rein", "events.jsonl");
   const toolMs = new Map<string, number>();
@@ -161,13 +164,22 @@ export async function runLongSession(options: LongSessionOptions): Promise<LongS
   };
 }
 
-/** Share of request bytes repeating the previous request's start: per pair mean, and overall. */
-export function cacheStability(requests: readonly RequestFacts[]): { mean: number; bytes: number } {
+/**
+ * Share of request bytes repeating the previous request's start: the mean over pairs, the share
+ * of all bytes, and the mean over steady pairs (neither a summary request nor the first request
+ * after one).
+ */
+export function cacheStability(
+  requests: readonly RequestFacts[],
+): { mean: number; bytes: number; steady: number } {
   const later = requests.slice(1);
-  const mean = later.reduce((sum, r) => sum + r.repeated / r.bytes, 0) / later.length;
+  const share = (r: RequestFacts) => r.repeated / r.bytes;
+  const mean = (list: readonly RequestFacts[]) =>
+    list.reduce((sum, r) => sum + share(r), 0) / list.length;
   const bytes = later.reduce((sum, r) => sum + r.repeated, 0) /
     later.reduce((sum, r) => sum + r.bytes, 0);
-  return { mean, bytes };
+  const steady = later.filter((r, i) => r.round >= 0 && (requests[i]?.round ?? -1) >= 0);
+  return { mean: mean(later), bytes, steady: mean(steady) };
 }
 
 /** Lines of ~100 characters, `bytes` in all, different for each file. */

@@ -23,8 +23,10 @@
  * printed when the bench process unloads, from the timed iterations only (`deno bench` makes
  * two untimed calls of each bench first). Sizes: `REIN_BENCH_EVENTS`, `REIN_BENCH_ROUNDS`,
  * `REIN_BENCH_TOOL_BYTES`, `REIN_BENCH_COMPACT_WINDOW`, `REIN_BENCH_COMPACT_PCT`; timed runs of
- * every bench: `REIN_BENCH_RUNS`. A quick run: `REIN_BENCH_EVENTS=20000 REIN_BENCH_ROUNDS=50`.
- * One group: `deno bench -A --filter "new session" bench/scale_bench.ts`.
+ * every bench: `REIN_BENCH_RUNS`; `REIN_BENCH_KEEP=1` keeps the long session's workspace. A quick
+ * run: `REIN_BENCH_EVENTS=20000 REIN_BENCH_ROUNDS=50`. Some benches only: `--filter` on their
+ * names, e.g. `deno bench -A --filter "/1M|empty/" bench/scale_bench.ts` for the large log's,
+ * `--filter "long session"` for the long session's.
  *
  * @module
  */
@@ -32,7 +34,13 @@ import { readLog } from "../events/mod.ts";
 import { evolve, initialState } from "../core/state/state.ts";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { plainAnswer } from "../testing/scenarios.ts";
-import { restoreLog, scaleEvents, type ScaleLog, scaleLog } from "./_scale_log.ts";
+import {
+  restoreLog,
+  scaleEvents,
+  type ScaleLog,
+  scaleLog,
+  withoutSnapshots,
+} from "./_scale_log.ts";
 import { type CliRun, runCli } from "./_scale_process.ts";
 import {
   cacheStability,
@@ -69,7 +77,9 @@ function keep(name: string, run: CliRun): void {
 
 const NEW_EMPTY = "new session, empty workspace";
 const NEW_BIG = `new session, ${SIZE}-event workspace`;
+const NEW_COLD = `new session, ${SIZE}-event workspace, no snapshot`;
 const RESUME = `resume the last session of ${SIZE} events`;
+const RESUME_COLD = `resume the last session of ${SIZE} events, no snapshot`;
 const STATE_BIG = `rein state, ${SIZE}-event log`;
 const STATE_LONG = "rein state, long session";
 const REPLAY_LONG = "rein replay --verify, long session";
@@ -102,38 +112,42 @@ Deno.bench({
   },
 });
 
-Deno.bench({
-  name: NEW_BIG,
-  group: "new session",
-  n: n(5),
-  warmup: 1,
-  async fn(b) {
-    const log = await bigLog();
-    try {
-      keep(NEW_BIG, await newSession(b, log.workspace));
-    } finally {
-      await restoreLog(log);
-    }
-  },
-});
+/** A bench of a run in the large workspace, restored after it; `cold` hides its snapshots. */
+function bigBench(
+  name: string,
+  group: string,
+  runs: number,
+  cold: boolean,
+  run: (b: Deno.BenchContext, log: ScaleLog) => Promise<CliRun>,
+): void {
+  Deno.bench({
+    name,
+    group,
+    n: n(runs),
+    warmup: 1,
+    async fn(b) {
+      const log = await bigLog();
+      try {
+        keep(name, cold ? await withoutSnapshots(log, () => run(b, log)) : await run(b, log));
+      } finally {
+        await restoreLog(log);
+      }
+    },
+  });
+}
 
-Deno.bench({
-  name: RESUME,
-  group: "resume",
-  n: n(3),
-  warmup: 1,
-  async fn(b) {
-    const log = await bigLog();
-    const last = log.sessions.at(-1)?.id ?? "";
-    await using fake = await startFakeAnthropic({ script: plainAnswer("Done.") });
-    try {
-      const args = ["agent", "--resume", last, "-p", "Go on", "--workspace", log.workspace];
-      keep(RESUME, await runCli({ args, fake, bench: b }));
-    } finally {
-      await restoreLog(log);
-    }
-  },
-});
+/** `agent --resume` of the log's last session with a prompt, to its first request. */
+async function resume(b: Deno.BenchContext, log: ScaleLog): Promise<CliRun> {
+  const last = log.sessions.at(-1)?.id ?? "";
+  await using fake = await startFakeAnthropic({ script: plainAnswer("Done.") });
+  const args = ["agent", "--resume", last, "-p", "Go on", "--workspace", log.workspace];
+  return await runCli({ args, fake, bench: b });
+}
+
+bigBench(NEW_BIG, "new session", 5, false, (b, log) => newSession(b, log.workspace));
+bigBench(NEW_COLD, "new session", 3, true, (b, log) => newSession(b, log.workspace));
+bigBench(RESUME, "resume", 5, false, resume);
+bigBench(RESUME_COLD, "resume", 3, true, resume);
 
 /** Timed folds in this process, by name (ms). */
 const folds = new Map<string, number[]>();
@@ -221,7 +235,8 @@ Deno.bench({
 
 globalThis.addEventListener("unload", () => {
   console.log(`\n${summary()}`);
-  if (long) Deno.removeSync(long.workspace, { recursive: true });
+  if (long && Deno.env.get("REIN_BENCH_KEEP")) console.log(`long session kept: ${long.logPath}`);
+  else if (long) Deno.removeSync(long.workspace, { recursive: true });
 });
 
 /** The summary table: every target with its measured figure and verdict. */
@@ -249,6 +264,13 @@ function summary(): string {
     verdict(memoryRatio, (v) => v <= 1.5),
     `${fmt(peak(NEW_BIG), "MB")} vs ${fmt(peak(NEW_EMPTY), "MB")} empty`,
   ]);
+  rows.push([
+    `  the same without a snapshot`,
+    `${fmt(firstMs(NEW_COLD) / firstMs(NEW_EMPTY), "×", 2)}`,
+    "",
+    "",
+    `${fmt(firstMs(NEW_COLD), "ms")}, peak ${fmt(peak(NEW_COLD), "MB")}`,
+  ]);
 
   if (long) {
     const fit = linearFit(long.gaps.map((gap) => ({ x: gap.round, y: gap.ms })));
@@ -270,7 +292,9 @@ function summary(): string {
       fmt(stability.mean * 100, "%"),
       "≥ 90%",
       verdict(stability.mean, (v) => v >= 0.9),
-      `${fmt(stability.bytes * 100, "%")} of all request bytes; ${long.requests.length} requests`,
+      `${fmt(stability.bytes * 100, "%")} of all request bytes, ${
+        fmt(stability.steady * 100, "%")
+      } between rounds without a compaction; ${long.requests.length} requests`,
     ]);
   }
   const replayRatio = totalMs(REPLAY_LONG) / totalMs(STATE_LONG);
@@ -287,7 +311,8 @@ function summary(): string {
     fmt(firstMs(RESUME), "ms", 0),
     "< 1000 ms",
     verdict(firstMs(RESUME), (v) => v < 1000),
-    `peak ${fmt(peak(RESUME), "MB")}`,
+    `peak ${fmt(peak(RESUME), "MB")}; without a snapshot ${fmt(firstMs(RESUME_COLD), "ms", 0)}, ` +
+    `peak ${fmt(peak(RESUME_COLD), "MB")}`,
   ]);
   const parseMs = median(folds.get(PARSE) ?? []);
   const foldMs = median(folds.get(FOLD) ?? []);
@@ -306,5 +331,16 @@ function summary(): string {
     verdict(peak(STATE_BIG), (v) => v < 200),
     `${fmt(totalMs(STATE_BIG), "ms", 0)} launch → exit`,
   ]);
-  return `scale_bench summary (medians of timed runs; peak memory is the max)\n${table(rows)}`;
+  const load = loadAverage();
+  return `scale_bench summary (medians of timed runs; peak memory is the max; ` +
+    `load average at the end ${load} on ${navigator.hardwareConcurrency} CPUs)\n${table(rows)}`;
+}
+
+/** The 1, 5 and 15 minute load averages, where /proc has them. */
+function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "n/a";
+  }
 }

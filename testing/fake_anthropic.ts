@@ -12,7 +12,7 @@
 import { errorResponse, replyResponse, sleep } from "./_fake_responses.ts";
 import { type FakeReply, type FakeScript, message } from "./fake_replies.ts";
 import { parseMessagesBody, type RecordedRequest } from "./fake_request.ts";
-import { firstUserText, lastUserText, namedScenario, scenarioNames } from "./scenarios.ts";
+import { namedScenario, scenarioNames } from "./scenarios.ts";
 
 export * from "./fake_replies.ts";
 export type {
@@ -52,14 +52,22 @@ export interface FakeReplyRule {
   readonly reply: (request: RecordedRequest) => FakeReply;
 }
 
+/** Words that ask for a summary: "write a summary", "give a short summary", "summarize". */
+const SUMMARY_ASK =
+  /\b(?:write|give|provide|produce|make)\b[^.]{0,40}\bsummary\b|\bsummari[sz]e\b/i;
+
 /**
- * Whether a request asks the model for a summary of the conversation (a compaction): its first
- * or last user message with text has the word "summary", "summarize" or "summarise". Pure.
+ * Whether a request asks the model for a summary of the conversation (a compaction): the text of
+ * its last message, a user's, asks for one ({@link SUMMARY_ASK}). A summary already in the
+ * conversation (at its start, after a compaction) does not count. Pure.
  */
 export function isSummaryRequest(request: RecordedRequest): boolean {
-  const pattern = /\bsummar(y|i[sz]e)\b/i;
-  const messages = request.body?.messages ?? [];
-  return pattern.test(firstUserText(messages)) || pattern.test(lastUserText(request.body));
+  const last = request.body?.messages.at(-1);
+  if (last?.role !== "user") return false;
+  const text = typeof last.content === "string"
+    ? last.content
+    : last.content.map((block) => block.type === "text" ? String(block.text) : "").join("\n");
+  return SUMMARY_ASK.test(text);
 }
 
 /** A rule answering every summary request ({@link isSummaryRequest}) with `summary`. */

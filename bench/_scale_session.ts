@@ -3,8 +3,9 @@
  * model asking for `read_file` of a 50 KB file (`REIN_BENCH_TOOL_BYTES`) in each of `ROUNDS`
  * rounds (`REIN_BENCH_ROUNDS`, default 1,000) and answering with text in the last. The context
  * window is capped (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`, `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, from
- * `REIN_BENCH_COMPACT_WINDOW` and `REIN_BENCH_COMPACT_PCT`, default 20,000 tokens and 60%, as
- * tests/compaction_test.ts) so that automatic compaction runs several times; the fake server answers every summary request with a summary
+ * `REIN_BENCH_COMPACT_WINDOW` and `REIN_BENCH_COMPACT_PCT`, default 50,000 tokens and 60%) so
+ * that automatic compaction runs several times (5 in 1,000 rounds when it was written; the
+ * 20,000-token window of tests/compaction_test.ts compacts every ~8 rounds); the fake server answers every summary request with a summary
  * (`summaryRule`), outside the script's count of rounds.
  *
  * Measured from the fake server's side, request by request, without keeping the bodies:
@@ -49,7 +50,7 @@ export function longSessionOptions(): LongSessionOptions {
   return {
     rounds: number("REIN_BENCH_ROUNDS", 1000),
     toolBytes: number("REIN_BENCH_TOOL_BYTES", 50_000),
-    window: number("REIN_BENCH_COMPACT_WINDOW", 20_000),
+    window: number("REIN_BENCH_COMPACT_WINDOW", 50_000),
     pct: number("REIN_BENCH_COMPACT_PCT", 60),
   };
 }

@@ -4,8 +4,8 @@ import { StartPointError } from "../events/start_point.ts";
 import { createHarness, type Harness, type HarnessOptions } from "../core/harness.ts";
 import {
   type CatalogStart,
+  catalogToStartFrom,
   extendIndex,
-  latestCatalog,
   loadSessions,
   type LogIndex,
   startSnapshots,
@@ -73,8 +73,9 @@ export async function openRuntime(options: {
     },
   );
   const ignored = ignoreLogDirectory(logPath, workspace);
-  // The catalog as of the newest snapshot that holds: the log is folded from there on.
-  const logSnapshot = latestCatalog(logPath).catch(() => undefined);
+  // The catalog as of the newest snapshot that holds (taken now if the log is long past it): the
+  // store reads from there on. A log that cannot be read is left for the store to report.
+  const logSnapshot = catalogToStartFrom(logPath).catch(() => undefined);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const effects = liveEffects({
     apiKey: env.get("ANTHROPIC_API_KEY"),

@@ -206,8 +206,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const focused: Set<string> | "all" = options.focus === undefined || options.focus === "all"
     ? "all"
     : new Set(options.focus);
-  /** Sessions being focused, and the events folded while their state loads (to fold again). */
-  const loading = new Set<string>();
+  /** Sessions being focused (until loaded), and the events folded meanwhile (to fold again). */
+  const loading = new Map<string, Promise<void>>();
   const arriving = new Set<Envelope[]>();
   const eventTypes = mechanisms.flatMap((m) => m.eventTypes ?? []);
   const store = await options.openStore((event) => {
@@ -259,22 +259,22 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         if (!state.catalog.byId[id]) throw new Error(`No session "${id}" in the log`);
       }
       if (focused === "all") return;
+      const pending = ids.flatMap((id) => loading.get(id) ?? []);
       const wanted = ids.filter((id) => !focused.has(id) && !loading.has(id));
-      if (wanted.length === 0) return;
-      if (!options.loadSessions) throw new Error("This harness cannot load sessions into focus");
+      if (wanted.length === 0) return void await Promise.all(pending);
+      const load = options.loadSessions;
+      if (!load) throw new Error("This harness cannot load sessions into focus");
       const upTo = state.lastSeq;
       const later: Envelope[] = [];
-      for (const id of wanted) loading.add(id);
+      const loaded = load({ ids: wanted, upTo, projections, catalog: state.catalog });
+      const done = loaded.then(() => {}, () => {});
+      for (const id of wanted) loading.set(id, done);
       arriving.add(later);
       try {
-        const loaded = await options.loadSessions({
-          ids: wanted,
-          upTo,
-          projections,
-          catalog: state.catalog,
-        });
-        const added = loaded.sessions.order.filter((id) => !focused.has(id));
-        adoptSessions(state, loaded, added, projections);
+        await Promise.all(pending);
+        const fold = await loaded;
+        const added = fold.sessions.order.filter((id) => !focused.has(id));
+        adoptSessions(state, fold, added, projections);
         for (const id of added) focused.add(id);
         const fresh = new Set(added);
         for (const event of later) {

@@ -1,7 +1,12 @@
 import { readLog } from "../../events/read_log.ts";
 import type { Projection } from "../state/projection.ts";
 import { evolve, initialState } from "../state/state.ts";
-import { latestCatalog, type LogIndex, writeCatalogSnapshot } from "./catalog_snapshot.ts";
+import {
+  type CatalogStart,
+  latestCatalog,
+  type LogIndex,
+  writeCatalogSnapshot,
+} from "./catalog_snapshot.ts";
 import { folding, loadSessions } from "./load_sessions.ts";
 import { writeSessionSnapshot } from "./session_snapshot.ts";
 
@@ -71,4 +76,22 @@ export async function buildSnapshot(
     }
   }
   return { ...end, sessions: state.catalog.order.length, sessionStates };
+}
+
+/** Bytes past the newest snapshot from which a start takes a new one before opening the log. */
+const LONG_SUFFIX = 8 << 20;
+
+/**
+ * The catalog to start the log at `logPath` from: the newest snapshot that holds; but when the
+ * log holds more than 8 MiB past it (or there is none and the log is that long), a snapshot is
+ * taken first, by a read that keeps nothing of the log (a store opened at the start would keep a
+ * copy of every byte it read for a rescue). Undefined when there is no snapshot (a short or
+ * missing log). Throws what reading the log throws.
+ */
+export async function catalogToStartFrom(logPath: string): Promise<CatalogStart | undefined> {
+  const latest = await latestCatalog(logPath);
+  const size = await Deno.stat(logPath).then((info) => info.size, () => 0);
+  if (size - (latest?.point.offset ?? 0) <= LONG_SUFFIX) return latest;
+  await buildSnapshot(logPath);
+  return await latestCatalog(logPath);
 }

@@ -6,7 +6,7 @@
  * ignored, never trusted.
  */
 export { type SnapshotCoverage, snapshotCoverage } from "./snapshot_coverage.ts";
-export { buildSnapshot, type BuiltSnapshot } from "./build_snapshot.ts";
+export { buildSnapshot, type BuiltSnapshot, catalogToStartFrom } from "./build_snapshot.ts";
 export {
   type CatalogStart,
   latestCatalog,

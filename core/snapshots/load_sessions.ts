@@ -54,8 +54,10 @@ export async function loadSessions(logPath: string, request: LoadRequest): Promi
     if (start === undefined || (near?.seq ?? 0) < start.seq) start = near;
   }
   const sessions = [...after.keys()];
-  if (sessions.length > 0 && upTo > (start?.seq ?? 0)) {
-    const options = { upTo, sessions, ...(start ? { start } : {}) };
+  // Nothing of these sessions follows their last event, as the catalog knows it.
+  const last = Math.min(upTo, Math.max(...sessions.map((id) => catalog.byId[id]?.lastSeq ?? upTo)));
+  if (sessions.some((id) => last > (after.get(id) ?? 0)) && last > (start?.seq ?? 0)) {
+    const options = { upTo: last, sessions, ...(start ? { start } : {}) };
     for await (const event of readLog(logPath, options)) {
       if (event.seq > (after.get(event.session) ?? Infinity)) {
         folding(logPath, event, () => evolveFocused(state, event, projections));

@@ -26,7 +26,8 @@ Deno.test("a 1,000-round session with 50 KB outputs stays inside a small window,
     await Deno.writeTextFile(join(workspace, "big.txt"), `${line}\n`.repeat(1_000));
     let rounds = 0;
     let killed = false;
-    let first: CliProcess | undefined;
+    // The run the fake server kills, once it is started.
+    const running: { first?: CliProcess } = {};
     const sizes: number[] = [];
     await using fake = await startFakeAnthropic({
       retainBodies: false,
@@ -36,9 +37,9 @@ Deno.test("a 1,000-round session with 50 KB outputs stays inside a small window,
       }],
       onRequest: async (request: RecordedRequest) => {
         sizes.push(Math.ceil(request.rawBody.length / 4));
-        if (!killed && asksSummary(request) && first) {
+        if (!killed && asksSummary(request) && running.first) {
           killed = true;
-          await first.kill();
+          await running.first.kill();
         }
       },
       script: () => {
@@ -55,7 +56,12 @@ Deno.test("a 1,000-round session with 50 KB outputs stays inside a small window,
       CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60",
     };
     const flags = ["--permission-mode", "bypassPermissions", "--workspace", workspace];
-    first = new CliProcess(["agent", "-p", "Read big.txt until told to stop", ...flags], env);
+    const first = running.first = new CliProcess([
+      "agent",
+      "-p",
+      "Read big.txt until told to stop",
+      ...flags,
+    ], env);
     const ended = await first.output;
     assert.ok(killed, `the first run was not killed during a compaction: ${ended.stderr}`);
 

@@ -4,7 +4,8 @@ import { formatCost, totalCost } from "../../core/models/cost.ts";
 import type { MessagesRequest } from "../../core/effects/model_client.ts";
 import type { AgentView } from "../../core/state/sessions.ts";
 import type { CompactionConfig } from "../../core/compaction/compaction_config.ts";
-import { contextTokens } from "../../core/compaction/estimate.ts";
+import { contextTokens, estimateTokens } from "../../core/compaction/estimate.ts";
+import { usageTokens } from "../../core/state/conversation.ts";
 
 /**
  * The line after each turn: the turn's tokens in and out, the share of input served from the
@@ -40,13 +41,11 @@ export function contextReport(
   compaction?: CompactionConfig,
   width = 40,
 ): string {
-  const system = estimate(request.system);
-  const tools = estimate(request.tools);
-  const messages = estimate(request.messages);
+  const system = estimateTokens(request.system);
+  const tools = estimateTokens(request.tools);
+  const messages = estimateTokens(request.messages);
   const estimated = system + tools + messages;
-  const measured = agent.contextMessages > 0
-    ? contextTokens(agent, () => estimated)
-    : contextUsed(agent.lastUsage);
+  const measured = contextTokens(agent, () => estimated);
   const scale = measured > 0 && estimated > 0 ? measured / estimated : 1;
   const window = compaction?.window ?? contextWindowOf(agent.model);
   const parts = [
@@ -93,13 +92,7 @@ function compactionLines(
 }
 
 function contextUsed(usage: Usage | null): number {
-  if (!usage) return 0;
-  return usage.input_tokens + (usage.cache_read_input_tokens ?? 0) +
-    (usage.cache_creation_input_tokens ?? 0) + usage.output_tokens;
-}
-
-function estimate(value: unknown): number {
-  return Math.ceil(JSON.stringify(value).length / 4);
+  return usage ? usageTokens(usage) : 0;
 }
 
 function sum(usages: readonly Usage[], pick: (usage: Usage) => number): number {

@@ -1,4 +1,9 @@
-import type { CompactionCompleted, ReinEvent } from "../../events/event_types.ts";
+import type {
+  CompactionCompleted,
+  CompactionStarted,
+  ReinEvent,
+} from "../../events/event_types.ts";
+import { ModelError } from "../effects/model_client.ts";
 import type { CompactOutcome, CompactRequest, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { contextWindowOf } from "../models/catalogue.ts";
@@ -188,30 +193,19 @@ async function compact(
   const { trigger, cutIndex, cutSeq } = open;
   let summary = open.summary;
   if (summary === undefined) {
-    const focus = [...(open.focus ? [open.focus] : []), ...(open.instructions ?? [])];
-    const reply = await context.askModel(
-      "compact",
-      () => summaryRequest(context.nextRequest(), cutIndex, config.window, focus),
-    );
-    const failure = reply === "cancelled"
-      ? "cancelled"
-      : "kind" in reply
-      ? `the summary request failed: ${reply.message}`
-      : summaryText(reply) === ""
-      ? "the model gave no summary"
-      : undefined;
-    if (failure !== undefined || typeof reply !== "object" || "kind" in reply) {
-      const message = failure ?? "the summary request failed";
+    const asked = await askSummary(context, config, open);
+    if (typeof asked !== "string") {
+      const message = asked.failure;
       const focus = open.focus ? { focus: open.focus } : {};
       await context.record([{ type: "compaction.failed", data: { trigger, message, ...focus } }]);
       return { compacted: false, reason: message };
     }
-    summary = summaryText(reply);
+    summary = asked;
   }
   agent = agentNow(context);
   const before = agent.messages;
   const after = { messages: [...before], messageSeqs: [...agent.messageSeqs] };
-  compactMessages(after, cutIndex, compactedText(summary, ""), 0);
+  compactMessages(after, cutIndex, compactedText(summary), 0);
   const base = context.nextRequest();
   const tokensAfter = estimateTokens({ system: base.system, tools: base.tools }) +
     estimateTokens(after.messages);
@@ -220,7 +214,6 @@ async function compact(
     cutIndex,
     cutSeq,
     summary,
-    reinjected: "",
     tokensBefore: open.tokensBefore,
     tokensAfter,
   };
@@ -228,4 +221,23 @@ async function compact(
   const follow: ReinEvent[] = await context.stages.afterCompact(context, completed, before);
   if (follow.length > 0) await context.record(follow);
   return { compacted: true, completed };
+}
+
+/** The summary the model gives of the messages before `open`'s cut, or why there is none. */
+async function askSummary(
+  context: StageContext,
+  config: CompactionConfig,
+  open: CompactionStarted,
+): Promise<string | { failure: string }> {
+  const focus = [...(open.focus ? [open.focus] : []), ...(open.instructions ?? [])];
+  const reply = await context.askModel(
+    "compact",
+    () => summaryRequest(context.nextRequest(), open.cutIndex, config.window, focus),
+  );
+  if (reply === "cancelled") return { failure: "cancelled" };
+  if (reply instanceof ModelError) {
+    return { failure: `the summary request failed: ${reply.message}` };
+  }
+  const text = summaryText(reply);
+  return text === "" ? { failure: "the model gave no summary" } : text;
 }

@@ -124,7 +124,7 @@ function apply(folder: Folder, layer: Layer): void {
       folder.add({ type: "compaction.started", data: started });
       folder.add({
         type: "compaction.completed",
-        data: { ...started, summary: "The summary.", reinjected: "", tokensAfter: 1 },
+        data: { ...started, summary: "The summary.", tokensAfter: 1 },
       });
       const after = folder.conversation.messages;
       // The kept tail is intact: the summary joins its first message or comes before it.

@@ -5,6 +5,7 @@ import {
   type ConversationMessage,
   type Envelope,
   type ToolCompleted,
+  type Usage,
 } from "../../events/event_types.ts";
 import { compactMessages, replaceResults, snipMessages } from "./context_edits.ts";
 
@@ -103,9 +104,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
         conversation.messages.push({ role: "assistant", content: content.map(toRequestBlock) });
         conversation.messageSeqs.push(event.seq);
       }
-      const { usage } = event.data;
-      conversation.contextTokens = usage.input_tokens + usage.output_tokens +
-        (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+      conversation.contextTokens = usageTokens(event.data.usage);
       conversation.contextMessages = conversation.messages.length;
       conversation.pendingCalls = toolUses(content);
       const last = content.at(-1);
@@ -173,8 +172,8 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
       conversation.compacting = null;
       break;
     case "compaction.completed": {
-      const { cutIndex, summary, reinjected, tokensAfter } = event.data;
-      compactMessages(conversation, cutIndex, compactedText(summary, reinjected), event.seq);
+      const { cutIndex, summary, tokensAfter } = event.data;
+      compactMessages(conversation, cutIndex, compactedText(summary), event.seq);
       conversation.compacting = null;
       conversation.compactions += 1;
       conversation.contextTokens = tokensAfter;
@@ -202,15 +201,20 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
   return conversation;
 }
 
+/** The tokens an answer's usage says the context held: its input, cached or not, and output. */
+export function usageTokens(usage: Usage): number {
+  return usage.input_tokens + usage.output_tokens + (usage.cache_read_input_tokens ?? 0) +
+    (usage.cache_creation_input_tokens ?? 0);
+}
+
 /** The text a compaction puts in place of the messages it summarised. Pure. */
-export function compactedText(summary: string, reinjected: string): string {
+export function compactedText(summary: string): string {
   const parts = [
     "This session is being continued from an earlier conversation that was compacted to save " +
     "context. The summary below covers the earlier part; the full history is in rein's event " +
     "log.",
     `<summary>\n${summary.trim()}\n</summary>`,
   ];
-  if (reinjected.trim() !== "") parts.push(reinjected.trim());
   return parts.join("\n\n");
 }
 

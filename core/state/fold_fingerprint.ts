@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "d571f62f6c775e26b5dc4d61329dfec0";
+export const FOLD_FINGERPRINT = "090dc63d5984bf036ed2e35820cb71eb";

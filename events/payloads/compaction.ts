@@ -30,8 +30,6 @@ export interface CompactionCompleted {
   cutSeq: number;
   /** The model's summary of the conversation before the cut. */
   summary: string;
-  /** What is put back after it: the todo list and the loaded skills, as text ("" for none). */
-  reinjected: string;
   tokensBefore: number;
   /** Estimated tokens of the request after compaction. */
   tokensAfter: number;

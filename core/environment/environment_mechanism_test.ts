@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Envelope, ReinEvent } from "../../events/event_types.ts";
-import { composeStages, type StageContext } from "../loop/stages.ts";
+import type { StageContext } from "../loop/stages.ts";
+import { testStageContext } from "../../testing/stage_context.ts";
 import { evolve, initialState, type State } from "../state/state.ts";
 import { datesProjection } from "./date_projection.ts";
 import { createEnvironmentMechanism } from "./environment_mechanism.ts";
@@ -30,20 +31,7 @@ function started(startedAt: string): State {
 }
 
 function live(state: State): StageContext {
-  return {
-    session: "s1",
-    agent: "lead",
-    view: () => state,
-    signal: new AbortController().signal,
-    observe: () => Promise.reject(new Error("not used")),
-    observeMaybe: (_type, _matches, read) => read(),
-    record: () => Promise.resolve(),
-    askModel: () => Promise.reject(new Error("not used")),
-    stages: composeStages([]),
-    nextRequest: () => {
-      throw new Error("not used");
-    },
-  };
+  return testStageContext(state, { observeMaybe: (_type, _matches, read) => read() });
 }
 
 Deno.test("past midnight the model hears the new date once, as a reminder", async () => {

@@ -1,22 +1,13 @@
 import assert from "node:assert/strict";
 import type { ReinEvent } from "../../events/event_types.ts";
 import { initialState } from "../state/state.ts";
-import { composeStages, type StageContext } from "./stages.ts";
+import { composeStages } from "./stages.ts";
+import { testStageContext } from "../../testing/stage_context.ts";
 
-const context: StageContext = {
-  session: "s1",
-  agent: "lead",
-  view: () => initialState(),
-  signal: new AbortController().signal,
+const context = testStageContext(initialState(), {
   observe: (_type, _matches, read) => read(),
   observeMaybe: (_type, _matches, read) => read(),
-  record: () => Promise.resolve(),
-  askModel: () => Promise.reject(new Error("not used")),
-  stages: composeStages([]),
-  nextRequest: () => {
-    throw new Error("not used");
-  },
-};
+});
 const call = { id: "toolu_1", name: "bash", input: { command: "rm -rf build" } };
 const note = (text: string): ReinEvent => ({ type: "user.prompted", data: { text } });
 

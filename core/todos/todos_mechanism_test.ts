@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { Envelope, TodoItem } from "../../events/event_types.ts";
 import { eventFactory, respondedData, startedData } from "../../testing/event_factory.ts";
-import { composeStages, type StageContext } from "../loop/stages.ts";
+import type { StageContext } from "../loop/stages.ts";
+import { testStageContext } from "../../testing/stage_context.ts";
 import { foldEvents, type State } from "../state/state.ts";
 import { todosMechanism } from "./todos_mechanism.ts";
 import { todosProjection } from "./todos_projection.ts";
@@ -12,20 +13,7 @@ const OPEN: TodoItem[] = [
 ];
 
 function stageContext(state: State): StageContext {
-  return {
-    session: "s1",
-    agent: "lead",
-    view: () => state,
-    signal: new AbortController().signal,
-    observe: () => Promise.reject(new Error("Not observed in this test")),
-    observeMaybe: () => Promise.reject(new Error("Not observed in this test")),
-    record: () => Promise.resolve(),
-    askModel: () => Promise.reject(new Error("not used")),
-    stages: composeStages([]),
-    nextRequest: () => {
-      throw new Error("not used");
-    },
-  };
+  return testStageContext(state);
 }
 
 /** Session s1, recorded with settings, whose list was written at round 1 and `more` rounds ago. */

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { RecordedFile } from "../../events/event_types.ts";
-import { folderNames, type Reading, readRecordedFile } from "../files/recorded_file.ts";
+import { readFolders, type Reading } from "../files/recorded_file.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { AGENTS_SOURCE, agentSet } from "./agent_set.ts";
 
@@ -32,20 +32,12 @@ export async function readAgentFiles(place: FilePlace): Promise<RecordedFile[]> 
     maxBytes: MAX_AGENT_FILE,
     onNotice: place.onNotice,
   };
-  const perFolder = await Promise.all(
-    agentFolders(place).map(async (folder) => {
-      const names = await folderNames(
-        folder,
-        (entry) => (entry.isFile || entry.isSymlink) && entry.name.endsWith(".md"),
-        reading,
-      );
-      const read = await Promise.all(
-        names.map((name) => readRecordedFile(join(folder, name), reading)),
-      );
-      return read.filter((file): file is RecordedFile => file !== undefined);
-    }),
+  const files = await readFolders(
+    agentFolders(place),
+    (entry) => (entry.isFile || entry.isSymlink) && entry.name.endsWith(".md"),
+    join,
+    reading,
   );
-  const files = perFolder.flat();
   for (const message of agentSet(files).diagnostics) place.onNotice(message);
   return files;
 }

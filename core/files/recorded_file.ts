@@ -35,6 +35,39 @@ export async function folderNames(
 }
 
 /**
+ * The file `fileIn(folder, name)` for each entry `keep` accepts in each of `folders`, read at
+ * once, returned and reported in a fixed order: folders as given, names sorted. Files and
+ * notices come out alike on every run, whichever read finishes first. Never throws.
+ */
+export async function readFolders(
+  folders: readonly string[],
+  keep: (entry: Deno.DirEntry) => boolean,
+  fileIn: (folder: string, name: string) => string,
+  reading: Reading,
+): Promise<RecordedFile[]> {
+  const inOrder = (read: (reading: Reading) => Promise<RecordedFile[]>) => {
+    const notices: string[] = [];
+    return read({ ...reading, onNotice: (message) => notices.push(message) })
+      .then((files) => ({ files, notices }));
+  };
+  const perFolder = await Promise.all(folders.map((folder) =>
+    inOrder(async (buffered) => {
+      const names = await folderNames(folder, keep, buffered);
+      const perFile = await Promise.all(names.map((name) =>
+        inOrder(async (own) => {
+          const file = await readRecordedFile(fileIn(folder, name), own);
+          return file ? [file] : [];
+        })
+      ));
+      for (const { notices } of perFile) for (const message of notices) buffered.onNotice(message);
+      return perFile.flatMap(({ files }) => files);
+    })
+  ));
+  for (const { notices } of perFolder) for (const message of notices) reading.onNotice(message);
+  return perFolder.flatMap(({ files }) => files);
+}
+
+/**
  * The file at `path` as it is to be recorded, or undefined: missing or not a regular file
  * (quietly), over `maxBytes`, unreadable or not UTF-8 (each reported with its path). Never
  * throws.

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecordedFile } from "../../events/event_types.ts";
-import { folderNames, type Reading, readRecordedFile } from "../files/recorded_file.ts";
+import { readFolders, type Reading } from "../files/recorded_file.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { SKILLS_SOURCE, skillSet } from "./skill_set.ts";
 
@@ -42,20 +42,12 @@ export async function readSkillFiles(
     maxBytes: MAX_SKILL_FILE,
     onNotice: place.onNotice,
   };
-  const perFolder = await Promise.all(
-    skillFolders(place, bundled).map(async (folder) => {
-      const names = await folderNames(
-        folder,
-        (entry) => entry.isDirectory || entry.isSymlink,
-        reading,
-      );
-      const read = await Promise.all(
-        names.map((name) => readRecordedFile(join(folder, name, "SKILL.md"), reading)),
-      );
-      return read.filter((file): file is RecordedFile => file !== undefined);
-    }),
+  const files = await readFolders(
+    skillFolders(place, bundled),
+    (entry) => entry.isDirectory || entry.isSymlink,
+    (folder, name) => join(folder, name, "SKILL.md"),
+    reading,
   );
-  const files = perFolder.flat();
   for (const message of skillSet(files).diagnostics) place.onNotice(message);
   return files;
 }

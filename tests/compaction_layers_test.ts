@@ -18,10 +18,18 @@ import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 const KEY = "sk-ant-api03-compaction-test-0123456789";
 const SUMMARY = "Goal: look at the config. Current step: answer.";
 
-async function runHeadless(script: FakeScript, env: Record<string, string> = {}) {
+async function runHeadless(
+  script: FakeScript,
+  env: Record<string, string> = {},
+  hooks?: Record<string, unknown>,
+) {
   await using fake = await startFakeAnthropic({ script });
   await using ws = await tempWorkspace();
   await Deno.writeTextFile(`${ws.path}/config.json`, "{}\n");
+  if (hooks) {
+    await Deno.mkdir(`${ws.path}/.claude`);
+    await Deno.writeTextFile(`${ws.path}/.claude/settings.json`, JSON.stringify({ hooks }));
+  }
   const result = await runCli(
     [
       "agent",
@@ -37,7 +45,20 @@ async function runHeadless(script: FakeScript, env: Record<string, string> = {})
   const events = await readLogLines(`${ws.path}/.rein/events.jsonl`) as unknown as Envelope[];
   const replayed = await replaySession(events);
   assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
-  return { result, bodies: fake.requests.map((r) => r.body as FakeRequestBody), events };
+  const written = async (name: string) =>
+    await Deno.readTextFile(`${ws.path}/${name}`).catch(() => undefined);
+  const hookInputs = { pre: await written("pre.json"), post: await written("post.json") };
+  return {
+    result,
+    bodies: fake.requests.map((r) => r.body as FakeRequestBody),
+    events,
+    hookInputs,
+  };
+}
+
+/** One command hook for `event`, optionally only for `matcher`. */
+function hook(command: string, matcher?: string) {
+  return [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command }] }];
 }
 
 function firstText(body: FakeRequestBody | undefined): string {
@@ -89,6 +110,49 @@ Deno.test("a prompt too long for the model is compacted and asked once more", as
   assert.equal(done.length, 1);
   assert.ok(done[0]?.type === "compaction.completed" && done[0].data.trigger === "reactive");
   assert.match(firstText(bodies[3]), /<summary>/);
+});
+
+Deno.test("PreCompact hooks add to the summary's instructions or block it; PostCompact gets the summary, SessionStart compact adds context", async () => {
+  const { result, bodies, events, hookInputs } = await runHeadless(
+    [
+      message([toolUse("c1", "compact", { focus: "the config" })]),
+      message(SUMMARY),
+      message("Compacted."),
+    ],
+    {},
+    {
+      PreCompact: hook("cat > pre.json; echo 'Keep the word PINEAPPLE'"),
+      PostCompact: hook("cat > post.json"),
+      SessionStart: hook("echo 'Re-read NOTES.md'", "compact"),
+    },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const summaryAsk = JSON.stringify(bodies[1]?.messages.at(-1));
+  assert.match(summaryAsk, /Focus the summary on: the config/);
+  assert.match(summaryAsk, /Keep the word PINEAPPLE/);
+  const pre = JSON.parse(hookInputs.pre ?? "{}");
+  assert.equal(pre.hook_event_name, "PreCompact");
+  assert.equal(pre.custom_instructions, "the config");
+  const post = JSON.parse(hookInputs.post ?? "{}");
+  assert.equal(post.hook_event_name, "PostCompact");
+  assert.equal(post.compact_summary, SUMMARY);
+  assert.match(JSON.stringify(bodies[2]?.messages), /Re-read NOTES\.md/);
+  assert.equal(events.filter((e) => e.type === "compaction.completed").length, 1);
+
+  const blocked = await runHeadless(
+    [
+      message([toolUse("c1", "compact", {})]),
+      message("Not compacted."),
+    ],
+    {},
+    { PreCompact: hook("echo 'not now: mid-refactor' >&2; exit 2") },
+  );
+  assert.equal(blocked.result.code, 0, blocked.result.stderr);
+  assert.equal(blocked.bodies.length, 2, "no summary call");
+  const failed = blocked.events.find((e) => e.type === "compaction.failed");
+  assert.ok(failed?.type === "compaction.failed");
+  assert.match(failed.data.message, /not now: mid-refactor/);
+  assert.match(JSON.stringify(blocked.bodies[1]?.messages.at(-1)), /not now: mid-refactor/);
 });
 
 Deno.test("DISABLE_AUTO_COMPACT really turns compaction off: a too-long prompt fails, naming why", async () => {

@@ -106,7 +106,16 @@ async function beforeModel(context: StageContext, writeOutput: OutputWriter | un
   const asked = compactCall(agentNow(context));
   if (asked) {
     const focus = asked.focus?.trim();
-    await compact(context, config, { trigger: "tool", ...(focus ? { focus } : {}) });
+    const outcome = await compact(context, config, {
+      trigger: "tool",
+      ...(focus ? { focus } : {}),
+    });
+    // The tool answered that a compaction would come: the model must hear that it did not.
+    if (!outcome.compacted) {
+      const text = `The compaction you asked for did not happen: ${outcome.reason}. The ` +
+        "conversation goes on as it was.";
+      await context.record([{ type: "reminder.added", data: { source: "compaction", text } }]);
+    }
   }
   const spill = planSpill(agentNow(context).messages, config);
   if (spill.spilled.length > 0) {

@@ -220,6 +220,29 @@ Deno.test("/help lists the slash commands without asking the model", async () =>
   assert.equal(fake.requests.length, 0, "a slash command reached the model");
 });
 
+Deno.test("/compact summarises the conversation with its focus, /context counts it, and it replays", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  await using agent = await startAgent(fake);
+  await waitForPrompt(agent.terminal);
+  await exchange(agent.terminal, "hello");
+  await exchange(agent.terminal, "hello again");
+  const compacted = await exchange(agent.terminal, "/compact the greetings");
+  assert.match(compacted, /Compacted: about [\d,]+ → [\d,]+ tokens/);
+  const ask = JSON.stringify(fake.requests.at(-1)?.body);
+  assert.match(ask, /write a summary of the conversation/);
+  assert.match(ask, /Focus the summary on: the greetings/);
+  assert.match(await exchange(agent.terminal, "/context"), /compacted 1 time/);
+  await exchange(agent.terminal, "after it");
+  const next = JSON.stringify(fake.requests.at(-1)?.body);
+  assert.match(next, /<summary>/);
+  assert.doesNotMatch(
+    next,
+    /hello again/,
+    "the summarised prompts are not sent again as they were",
+  );
+  await leaveAndVerify(agent);
+});
+
 Deno.test("/model lists the models, switches to one, and the next prompt uses it", async () => {
   await using fake = await startFakeAnthropic({ script });
   await using agent = await startAgent(fake);

@@ -1,18 +1,17 @@
 import { readLog } from "../events/read_log.ts";
 import type { Envelope } from "../events/event_types.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
-import { initialState, type State } from "../core/state/state.ts";
-import { mainAgentOf, type SessionView } from "../core/state/sessions.ts";
+import { initialState } from "../core/state/state.ts";
+import type { CatalogEntry } from "../core/state/catalog.ts";
+import { foldCatalog } from "../core/snapshots/mod.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
 import { formatCost, totalCost } from "../core/models/cost.ts";
 import type { CommandIo } from "./io.ts";
 import { useColor } from "./io.ts";
 import { Renderer, type Sink } from "./render/render.ts";
 import { HeldOutput } from "./held_output.ts";
-import { findSession } from "./session_choice.ts";
 import { createStyles } from "./render/style.ts";
-import { foldError, foldLogged } from "./fold.ts";
-import { CallReport } from "./call_report.ts";
+import { foldLogged } from "./fold.ts";
 import {
   type IndexedSession,
   indexLog,
@@ -20,39 +19,20 @@ import {
   startedSessions,
 } from "./session_index.ts";
 import { type SweepReady, sweepSessions, type SweepSink, type SweepUnit } from "./session_sweep.ts";
-import { renderTodos, todosOf, todosProjection } from "../core/todos/mod.ts";
+import { SWEEP_BUDGET } from "./state_sweep.ts";
 
-/** Mechanism projections `rein state` shows. */
-const STATE_PROJECTIONS = [todosProjection];
-
-/** Fold a log, optionally only up to `at`. Reads the file; never writes it. */
-export async function foldLog(
-  path: string,
-  io: CommandIo,
-  at?: number,
-  onEvent?: (event: Envelope) => void,
-): Promise<State> {
-  await assertLogExists(path);
-  const state = initialState(STATE_PROJECTIONS);
-  const onNotice = (m: string) => io.stderr.write(`${m}\n`);
-  for await (
-    const event of readLog(path, at === undefined ? { onNotice } : { onNotice, upTo: at })
-  ) {
-    foldLogged(state, event, path, STATE_PROJECTIONS);
-    onEvent?.(event);
-  }
-  return state;
-}
-
-/** `rein sessions`: the sessions of a log with start time, first prompt, turns and status. */
+/**
+ * `rein sessions`: the sessions of a log with start time, first prompt, turns and status, from
+ * its catalog (the newest catalog snapshot that holds, and the events after it).
+ */
 export async function sessionsCommand(path: string, json: boolean, io: CommandIo): Promise<number> {
   if (!(await exists(path))) {
     io.stdout.write(json ? "[]\n" : `No sessions yet (no log at ${path})\n`);
     return 0;
   }
-  const state = await foldLog(path, io);
-  const rows = state.sessions.order.map((id) => state.sessions.byId[id])
-    .filter((s): s is SessionView => !!s);
+  const { catalog } = await foldCatalog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) });
+  const rows = catalog.order.map((id) => catalog.byId[id])
+    .filter((s): s is CatalogEntry => !!s);
   if (json) {
     io.stdout.write(`${JSON.stringify(rows.map(sessionSummary), null, 2)}\n`);
     return 0;
@@ -80,113 +60,6 @@ export async function sessionsCommand(path: string, json: boolean, io: CommandIo
   return 0;
 }
 
-/**
- * How many events `state` and `replay` hold at once (open sessions, and sessions waiting for an
- * earlier one to be printed): what bounds their memory, whatever the log's length.
- */
-const SWEEP_BUDGET = 50_000;
-
-/**
- * `rein state <log> [--at SEQ] [--json]`: the projected state at any point. The text report
- * reads the log twice: once for where the sessions are (and the mechanisms' small slices), once
- * to fold each session in full and print it, one session (or a few at once) at a time. `--json`
- * prints the whole state, which it folds whole.
- */
-export async function stateCommand(
-  path: string,
-  options: { at?: number | undefined; json: boolean; session?: string | undefined },
-  io: CommandIo,
-): Promise<number> {
-  if (options.json) return stateJson(path, options, io);
-  await assertLogExists(path);
-  const slices = initialState(STATE_PROJECTIONS).extensions;
-  const index = await indexLog(path, {
-    upTo: options.at,
-    onNotice: (m) => io.stderr.write(`${m}\n`),
-    onEvent: (event) => foldSlices(slices, event, path),
-  });
-  const started = startedSessions(index);
-  const only = options.session === undefined
-    ? undefined
-    : sessionByPrefix(started.map((s) => s.id), options.session);
-  io.stdout.write(`${path} at seq ${index.lastSeq}: ${started.length} session(s)\n`);
-  const shown = only === undefined ? started : started.filter((s) => s.id === only);
-  await sweepSessions(shown.map((s) => unitOf(s, s.startedSeq ?? s.firstSeq)), {
-    read: () => readLog(path, { upTo: index.lastSeq }),
-    budget: SWEEP_BUDGET,
-    open: (unit) => {
-      const state = initialState();
-      state.extensions = slices;
-      const calls = new CallReport();
-      return {
-        add(event) {
-          foldLogged(state, event, path);
-          calls.add(event);
-        },
-        close: () => heldText(sessionReport(state, unit.id, calls.lines())).ready(io.stdout),
-      };
-    },
-  });
-  return 0;
-}
-
-async function stateJson(
-  path: string,
-  options: { at?: number | undefined; session?: string | undefined },
-  io: CommandIo,
-): Promise<number> {
-  const state = await foldLog(path, io, options.at);
-  const only = options.session === undefined ? undefined : findSession(state, options.session);
-  const shown = only === undefined ? state : {
-    ...state,
-    sessions: { byId: { [only]: state.sessions.byId[only] }, order: [only] },
-  };
-  io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
-  return 0;
-}
-
-/** Fold `event` into the slices of {@link STATE_PROJECTIONS}, reporting a damaged payload. */
-function foldSlices(slices: Record<string, unknown>, event: Envelope, path: string): void {
-  for (const projection of STATE_PROJECTIONS) {
-    try {
-      slices[projection.key] = projection.evolve(slices[projection.key] as never, event);
-    } catch (error) {
-      throw foldError(path, error, event);
-    }
-  }
-}
-
-/** What `rein state` prints for session `id` of `state`. Pure. */
-function sessionReport(state: State, id: string, calls: readonly string[]): string {
-  const view = state.sessions.byId[id];
-  if (!view) return "";
-  const lead = mainAgentOf(view);
-  let text = [
-    "",
-    `session ${view.id}${
-      view.forkedFrom ? ` (fork of ${view.forkedFrom.session}@${view.forkedFrom.seq})` : ""
-    }`,
-    `  status     ${view.status}${view.lastError ? ` (${view.lastError})` : ""}`,
-    `  model      ${view.model}`,
-    `  workspace  ${view.workspace}`,
-    `  started    ${view.startedAt}`,
-    `  rounds     ${lead.rounds}`,
-    `  messages   ${lead.messages.length}`,
-    `  tokens     ${view.usage.input_tokens} in, ${view.usage.output_tokens} out, ${view.usage.cache_read_input_tokens} cache read`,
-    `  pending    ${lead.pendingCalls.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
-    `  unfinished ${lead.openIntents.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
-    `  last seq   ${view.lastSeq}`,
-  ].join("\n") + "\n";
-  for (const agent of Object.keys(view.agents)) {
-    const todos = todosOf(state, id, agent);
-    if (todos.length === 0) continue;
-    const who = agent === view.mainAgent ? "" : ` (${agent})`;
-    text += `  todos${who}\n${renderTodos(todos).map((l) => `    ${l}`).join("\n")}\n`;
-  }
-  if (calls.length > 0) text += `  calls\n${calls.join("\n")}\n`;
-  return text;
-}
-
 /** A session `replay` cannot replay: it reports so when its turn comes. */
 function skippedSession(id: string, io: CommandIo): SweepSink {
   return {
@@ -200,13 +73,6 @@ function skippedSession(id: string, io: CommandIo): SweepSink {
 }
 
 const NOTHING_HELD: SweepReady = { weight: 0, emit() {} };
-
-/** `text` as {@link HeldOutput}; made outside a sink, so it keeps nothing of the sink alive. */
-function heldText(text: string): HeldOutput {
-  const held = new HeldOutput();
-  held.write(text);
-  return held;
-}
 
 /** A session as the sweep takes it, from `start`. Pure. */
 function unitOf(session: IndexedSession, start: number): SweepUnit {
@@ -296,15 +162,15 @@ async function replayOne(
   return false;
 }
 
-function sessionSummary(view: SessionView) {
+function sessionSummary(entry: CatalogEntry) {
   return {
-    id: view.id,
-    startedAt: view.startedAt,
-    firstPrompt: view.firstPrompt,
-    turns: mainAgentOf(view).rounds,
-    status: view.status,
-    model: view.model,
-    costUsd: totalCost(view.usageByModel),
+    id: entry.id,
+    startedAt: entry.startedAt,
+    firstPrompt: entry.firstPrompt,
+    turns: entry.rounds,
+    status: entry.status,
+    model: entry.model,
+    costUsd: totalCost(entry.usageByModel),
   };
 }
 

@@ -134,7 +134,7 @@ export async function buildProgram(
     .option("--at <seq>", "fold only up to this seq", positiveInt)
     .option("--json", "print the whole state as JSON")
     .action(async (log, flags) => {
-      const { stateCommand } = await import("./log_commands.ts");
+      const { stateCommand } = await import("./state_command.ts");
       exit(
         await stateCommand(await logOf(log, flags), {
           at: flags.at,

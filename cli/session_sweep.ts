@@ -29,8 +29,11 @@ export interface SweepSink {
 
 /** How {@link sweepSessions} reads and handles a log. */
 export interface SweepOptions {
-  /** The log's events in seq order, from its start; called once per pass. */
-  read(): AsyncIterable<Envelope>;
+  /**
+   * The log's events in seq order, from event `from` at the latest (the first unit the pass
+   * takes starts there; events before it are skipped); called once per pass.
+   */
+  read(from: number): AsyncIterable<Envelope> | Promise<AsyncIterable<Envelope>>;
   open(unit: SweepUnit): SweepSink;
   /** Weight that may be open or waiting at once; one unit is always taken, whatever its weight. */
   budget: number;
@@ -82,7 +85,7 @@ async function sweepPass(
       next++;
     }
   };
-  for await (const event of read()) {
+  for await (const event of await read(from)) {
     onRead?.(event);
     if (event.seq < from) continue;
     for (let unit = units[taken]; !deferring && unit !== undefined && unit.start <= event.seq;) {

@@ -2,8 +2,25 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { echo, lastUserText } from "../testing/scenarios.ts";
-import { snapshotCoverage, snapshotDir } from "../core/snapshots/mod.ts";
+import fc from "fast-check";
+import { buildSnapshot, snapshotCoverage, snapshotDir } from "../core/snapshots/mod.ts";
+import { catalogSnapshotPath } from "../core/snapshots/snapshot_files.ts";
+import { randomLog } from "../core/snapshots/_random_log.ts";
+import { foldEvents } from "../core/state/state.ts";
+import type { Projection } from "../core/state/projection.ts";
+import { todosProjection } from "../core/todos/todos_projection.ts";
+import { permissionsProjection } from "../core/permissions/permissions_projection.ts";
+import { sha256Hex } from "../events/start_point.ts";
+import { openJsonlStore } from "../events/jsonl_store.ts";
+import { fixedClock, tempDir } from "../testing/events.ts";
+import { generateLog } from "../testing/generate_log.ts";
+import type { CommandIo } from "../cli/io.ts";
+import { stateCommand } from "../cli/state_command.ts";
+import { sessionsCommand } from "../cli/log_commands.ts";
 import { runCli, tempWorkspace } from "./_cli.ts";
+
+/** Slices session snapshots hold, as a live harness takes them (more than `state` shows). */
+const PROJECTIONS = [todosProjection, permissionsProjection] as Projection[];
 
 const KEY = "sk-ant-api03-KNOWN-SECRET-abcdef0123456789";
 
@@ -55,3 +72,157 @@ function plain(messages: unknown): unknown {
     JSON.stringify(messages, (key, value) => key === "cache_control" ? undefined : value),
   );
 }
+
+/** What the read commands print for a log, keyed by command line. */
+async function readCommands(
+  log: string,
+  at: number,
+  session: string,
+): Promise<Map<string, string>> {
+  const runs: Array<[string, (io: CommandIo) => Promise<number>]> = [
+    ["state", (io) => stateCommand(log, { json: false }, io)],
+    ["state --json", (io) => stateCommand(log, { json: true }, io)],
+    [`state --at ${at}`, (io) => stateCommand(log, { json: false, at }, io)],
+    [`state --json --at ${at}`, (io) => stateCommand(log, { json: true, at }, io)],
+    [`state --session ${session}`, (io) => stateCommand(log, { json: false, session }, io)],
+    [`state --json --session ${session}`, (io) => stateCommand(log, { json: true, session }, io)],
+    ["sessions", (io) => sessionsCommand(log, false, io)],
+    ["sessions --json", (io) => sessionsCommand(log, true, io)],
+  ];
+  const printed = new Map<string, string>();
+  for (const [args, run] of runs) {
+    let text = "";
+    const sink = { write: (chunk: string) => void (text += chunk) };
+    const io = {
+      stdout: sink,
+      stderr: sink,
+      stdoutIsTerminal: false,
+      stderrIsTerminal: false,
+      stdinIsTerminal: false,
+    };
+    assert.equal(await run(io), 0, args);
+    printed.set(args, text);
+  }
+  return printed;
+}
+
+/** The log at `log` as it was up to event `seq`, while `fn` runs (snapshots taken then stay). */
+async function asOf(log: string, seq: number, fn: () => Promise<unknown>): Promise<void> {
+  const text = await Deno.readTextFile(log);
+  const lines = text.split("\n").slice(0, seq);
+  await Deno.writeTextFile(log, lines.map((l) => `${l}\n`).join(""));
+  try {
+    await fn();
+  } finally {
+    await Deno.writeTextFile(log, text);
+  }
+}
+
+/** Rewrite the catalog snapshot at `seq`: its header and body as `edit` makes them. */
+async function editSnapshot(
+  log: string,
+  seq: number,
+  edit: (
+    header: Record<string, unknown>,
+    body: string,
+  ) => Promise<[Record<string, unknown>, string]>,
+): Promise<void> {
+  const file = catalogSnapshotPath(log, seq);
+  const [header, body] = (await Deno.readTextFile(file)).split("\n") as [string, string];
+  const [edited, text] = await edit(JSON.parse(header), body);
+  await Deno.writeTextFile(file, `${JSON.stringify(edited)}\n${text}\n`);
+}
+
+/** The logs the read commands are compared on: generated, golden (resumed, forked) and random. */
+async function sampleLogs(dir: string): Promise<string[]> {
+  const generated = join(dir, "generated", "events.jsonl");
+  await Deno.mkdir(join(dir, "generated"));
+  await generateLog(generated, { events: 2500, workspace: dir });
+  const golden = join(dir, "golden", "events.jsonl");
+  await Deno.mkdir(join(dir, "golden"));
+  await Deno.copyFile(new URL("./golden/crash_resume.jsonl", import.meta.url), golden);
+  const random: string[] = [];
+  // Seed 13 with integer-like session ids, which an object lists before the others.
+  for (const [seed, rename] of [[3, false], [5, false], [8, false], [13, true]] as const) {
+    const path = join(dir, `random-${seed}`, "events.jsonl");
+    await Deno.mkdir(join(dir, `random-${seed}`));
+    const [events] = fc.sample(randomLog().filter((log) => log.length > 60), { seed, numRuns: 1 });
+    const id = (session: string) => rename ? String(9 - Number(session.slice(1))) : session;
+    const store = await openJsonlStore(path, { clock: fixedClock() });
+    await store.append(events!.map(({ type, session, agent, data }) => {
+      const forkedFrom = (data as { forkedFrom?: { session: string; seq: number } }).forkedFrom;
+      const renamed = forkedFrom
+        ? { ...data, forkedFrom: { ...forkedFrom, session: id(forkedFrom.session) } }
+        : data;
+      return { type, session: id(session), agent, data: renamed } as never;
+    }));
+    await store.close();
+    random.push(path);
+  }
+  return [generated, golden, ...random];
+}
+
+Deno.test("state, state --json, --at, --session and sessions print the same from snapshots as from the log alone", async () => {
+  await using dir = await tempDir();
+  for (const log of await sampleLogs(dir.path)) {
+    const lines = (await Deno.readTextFile(log)).trim().split("\n");
+    const catalog = foldEvents(lines.map((l) => JSON.parse(l))).catalog;
+    // The last session started (a fork in the golden log), and a seq in the middle.
+    const session = catalog.order.at(-1)!;
+    const at = Math.floor(lines.length * 0.6);
+    const expected = await readCommands(log, at, session);
+    // --json prints the whole fold of the log, as it always has.
+    const whole = (upTo: number) =>
+      foldEvents(lines.slice(0, upTo).map((l) => JSON.parse(l)), [todosProjection as Projection]);
+    const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+    assert.equal(expected.get("state --json"), json(whole(lines.length)));
+    assert.equal(expected.get(`state --json --at ${at}`), json(whole(at)));
+    const all = whole(lines.length);
+    assert.equal(
+      expected.get(`state --json --session ${session}`),
+      json({
+        ...all,
+        sessions: { byId: { [session]: all.sessions.byId[session] }, order: [session] },
+      }),
+    );
+    const same = async (what: string) => {
+      const printed = await readCommands(log, at, session);
+      for (const [args, text] of expected) {
+        assert.equal(printed.get(args), text, `${what}: ${args} of ${log}`);
+      }
+    };
+    // Snapshots of the catalog and of every session, at a third of the log and at its end.
+    const third = Math.floor(lines.length / 3);
+    await asOf(
+      log,
+      third,
+      () => buildSnapshot(log, { sessions: catalog.order, projections: PROJECTIONS }),
+    );
+    await buildSnapshot(log, { sessions: catalog.order, projections: PROJECTIONS });
+    await same("from snapshots");
+    // A forged catalog (a session's first prompt changed) at the end is trusted: it is read.
+    const forge = async (header: Record<string, unknown>, body: string) => {
+      const forged = body.replaceAll('"firstPrompt":', '"firstPrompt":"forged","was":');
+      return [{ ...header, checksum: await sha256Hex(forged) }, forged] as [
+        Record<string, unknown>,
+        string,
+      ];
+    };
+    await editSnapshot(log, lines.length, forge);
+    const forged = await readCommands(log, at, session);
+    assert.match(forged.get("sessions --json") ?? "", /"forged"/, "the snapshot is used");
+    assert.match(forged.get("state --json") ?? "", /"forged"/, "the snapshot is used");
+    // Its body spoiled (checksum), or of other fold code: ignored, the one at a third is used.
+    await editSnapshot(
+      log,
+      lines.length,
+      (header, body) => Promise.resolve([header, `${body.slice(0, -2)}}}`]),
+    );
+    await same("a spoiled snapshot");
+    await editSnapshot(log, lines.length, async (header, body) => {
+      const [forgedHeader, forgedBody] = await forge(header, body);
+      return [{ ...forgedHeader, fingerprint: "0".repeat(32) }, forgedBody];
+    });
+    await same("a fingerprint mismatch");
+  }
+});

@@ -7,7 +7,8 @@ import {
   type LogIndex,
   writeCatalogSnapshot,
 } from "./catalog_snapshot.ts";
-import { folding, loadSessions } from "./load_sessions.ts";
+import { loadSessions } from "./load_sessions.ts";
+import { folding } from "./_folding.ts";
 import { writeSessionSnapshot } from "./session_snapshot.ts";
 
 /** What {@link buildSnapshot} wrote. */

@@ -1,11 +1,11 @@
 import { readLog } from "../../events/read_log.ts";
-import { LogCorruptionError } from "../../events/errors.ts";
-import type { Envelope } from "../../events/event_types.ts";
 import type { Catalog } from "../state/catalog.ts";
 import type { Projection } from "../state/projection.ts";
 import { evolve, evolveFocused, initialState, type State } from "../state/state.ts";
-import { latestCatalog, type LogIndex } from "./catalog_snapshot.ts";
-import { pointProblem } from "./log_point.ts";
+import type { LogIndex } from "./catalog_snapshot.ts";
+import { foldCatalog } from "./fold_catalog.ts";
+import { indexPoint } from "./log_point.ts";
+import { folding } from "./_folding.ts";
 import { sessionSnapshot } from "./session_snapshot.ts";
 
 /** Which sessions to load, as of which event, and what the log's catalog says of them. */
@@ -69,21 +69,6 @@ export async function loadSessions(logPath: string, request: LoadRequest): Promi
   return state;
 }
 
-/**
- * The last place of `index` at or before event `seq` that holds in the log (its line ends there
- * and holds that seq), or undefined to read from the start.
- */
-async function indexPoint(
-  logPath: string,
-  index: LogIndex,
-  seq: number,
-): Promise<{ seq: number; offset: number } | undefined> {
-  const found = index.findLast(([at]) => at <= seq);
-  if (found === undefined) return undefined;
-  const point = { seq: found[0], offset: found[1] };
-  return await pointProblem(logPath, point) === undefined ? point : undefined;
-}
-
 /** `ids` and every session they were forked from, transitively, by the catalog. Pure. */
 export function forkSources(catalog: Catalog, ids: readonly string[]): string[] {
   const found = new Set<string>();
@@ -116,7 +101,6 @@ export interface FoldOptions {
  */
 export async function foldSessions(logPath: string, options: FoldOptions): Promise<State> {
   const projections = options.projections ?? [];
-  const at = options.at ?? Infinity;
   const bounds = {
     ...(options.at === undefined ? {} : { upTo: options.at }),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
@@ -128,45 +112,12 @@ export async function foldSessions(logPath: string, options: FoldOptions): Promi
     }
     return state;
   }
-  const snapshot = await latestCatalog(logPath, at);
+  const { catalog, lastSeq, index } = await foldCatalog(logPath, options);
   const state = initialState(projections);
-  if (snapshot) {
-    state.catalog = snapshot.catalog;
-    state.lastSeq = snapshot.point.seq;
-  }
-  const none = new Set<string>();
-  const read = { ...bounds, ...(snapshot ? { start: snapshot.point } : {}) };
-  if (at > state.lastSeq) {
-    for await (const event of readLog(logPath, read)) {
-      folding(logPath, event, () => evolve(state, event, projections, none));
-    }
-  }
-  const ids = options.focus.filter((id) => state.catalog.byId[id] !== undefined);
+  state.catalog = catalog;
+  state.lastSeq = lastSeq;
+  const ids = options.focus.filter((id) => catalog.byId[id] !== undefined);
   if (ids.length === 0) return state;
-  const loaded = await loadSessions(logPath, {
-    ids,
-    upTo: state.lastSeq,
-    projections,
-    catalog: state.catalog,
-    ...(snapshot ? { index: snapshot.index } : {}),
-  });
-  return { ...loaded, catalog: state.catalog, lastSeq: state.lastSeq };
-}
-
-/**
- * Run `fold` on `event`: the projections never throw on a well-formed log, so a throw means a
- * damaged payload, reported as corruption of its line (line N holds seq N).
- */
-export function folding(logPath: string, event: Envelope, fold: () => unknown): void {
-  try {
-    fold();
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new LogCorruptionError(
-      logPath,
-      event.seq,
-      `malformed ${event.type} payload (${detail})`,
-      { cause: error },
-    );
-  }
+  const loaded = await loadSessions(logPath, { ids, upTo: lastSeq, projections, catalog, index });
+  return { ...loaded, catalog, lastSeq };
 }

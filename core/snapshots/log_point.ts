@@ -43,3 +43,18 @@ export async function pointProblem(
     file.close();
   }
 }
+
+/**
+ * The last place of `index` at or before event `seq` that holds in the log (its line ends there
+ * and holds that seq), or undefined to read from the start.
+ */
+export async function indexPoint(
+  logPath: string,
+  index: readonly (readonly [number, number])[],
+  seq: number,
+): Promise<{ seq: number; offset: number } | undefined> {
+  const found = index.findLast(([at]) => at <= seq);
+  if (found === undefined) return undefined;
+  const point = { seq: found[0], offset: found[1] };
+  return await pointProblem(logPath, point) === undefined ? point : undefined;
+}

@@ -23,3 +23,4 @@ export {
 } from "./load_sessions.ts";
 export { extendIndex, type Snapshots, type SnapshotsOptions, startSnapshots } from "./snapshots.ts";
 export { snapshotDir } from "./snapshot_files.ts";
+export { type CatalogFold, foldCatalog } from "./fold_catalog.ts";

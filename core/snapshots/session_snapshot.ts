@@ -15,8 +15,9 @@ export interface SessionStart {
 
 /**
  * The snapshot of session `id` of the log at `logPath`, if it can be trusted (this build's fold
- * code, the same projections, intact, its place holding in the log) and is at or before
- * `atMost`; undefined otherwise. Never throws for a bad file.
+ * code, an entry for each of `projections` (it may hold more: each slice is its own fold),
+ * intact, its place holding in the log) and is at or before `atMost`; undefined otherwise. Never
+ * throws for a bad file.
  */
 export async function sessionSnapshot(
   logPath: string,
@@ -28,7 +29,7 @@ export async function sessionSnapshot(
   if (file === undefined || file.problem !== undefined) return undefined;
   const { header } = file;
   if (header.kind !== "session" || header.session !== id || header.seq > atMost) return undefined;
-  if (!sameKeys(header.projections ?? [], projections)) return undefined;
+  if (!holdsKeys(header.projections ?? [], projections)) return undefined;
   const point = { seq: header.seq, offset: header.offset, lineHash: header.lineHash };
   if (await pointProblem(logPath, point) !== undefined) return undefined;
   const body = file.body as Partial<SessionStart> | null;
@@ -70,7 +71,7 @@ export async function writeSessionSnapshot(
   return true;
 }
 
-function sameKeys(keys: readonly string[], projections: readonly Projection[]): boolean {
-  const ours = projections.map((p) => p.key).sort();
-  return keys.length === ours.length && keys.every((key, i) => key === ours[i]);
+/** Whether a snapshot that folded the slices `keys` holds those of `projections`. Pure. */
+function holdsKeys(keys: readonly string[], projections: readonly Projection[]): boolean {
+  return projections.every((p) => keys.includes(p.key));
 }

@@ -1,0 +1,107 @@
+import { initialState, type State } from "../core/state/state.ts";
+import { mainAgentOf } from "../core/state/sessions.ts";
+import { foldCatalog, forkSources } from "../core/snapshots/mod.ts";
+import { renderTodos, todosOf } from "../core/todos/mod.ts";
+import type { CommandIo } from "./io.ts";
+import { HeldOutput } from "./held_output.ts";
+import { foldLogged } from "./fold.ts";
+import { CallReport } from "./call_report.ts";
+import { sessionByPrefix } from "./session_index.ts";
+import { sweepSessions } from "./session_sweep.ts";
+import { assertLogExists } from "./log_commands.ts";
+import { stateJson } from "./state_json.ts";
+import { readFrom, slicesSink, STATE_PROJECTIONS, SWEEP_BUDGET, unitsOf } from "./state_sweep.ts";
+
+/** What `rein state` is asked for. */
+export interface StateOptions {
+  at?: number | undefined;
+  json: boolean;
+  session?: string | undefined;
+}
+
+/**
+ * `rein state <log> [--at SEQ] [--json] [--session ID]`: the projected state at any point. The
+ * catalog (where each session is, what it is) comes from the newest catalog snapshot at or
+ * before the seq that holds, plus the events after it (the whole log when none holds); then each
+ * session shown is folded in full from its start and printed, one session (or a few at once) at
+ * a time: its report lists every call it made, so it needs every one of its events. With
+ * `--session`, only that session's lines (and those of the sessions it was forked from) are
+ * decoded, read from near its start. Reads the log and its snapshots; never writes.
+ */
+export async function stateCommand(
+  path: string,
+  options: StateOptions,
+  io: CommandIo,
+): Promise<number> {
+  await assertLogExists(path);
+  const fold = await foldCatalog(path, {
+    at: options.at,
+    onNotice: (m) => io.stderr.write(`${m}\n`),
+  });
+  if (options.json) return await stateJson(path, fold, options.session, io);
+  const { catalog, lastSeq } = fold;
+  const started = [...new Set(catalog.order)];
+  const only = options.session === undefined
+    ? undefined
+    : sessionByPrefix(started, options.session);
+  io.stdout.write(`${path} at seq ${lastSeq}: ${started.length} session(s)\n`);
+  // A fork's todo lists start from its source's: the sources of the session shown are folded too.
+  const folded = only === undefined ? started : forkSources(catalog, [only]);
+  const slices = initialState(STATE_PROJECTIONS).extensions;
+  await sweepSessions(unitsOf(catalog.byId, folded), {
+    read: (from) => readFrom(path, fold, from, only === undefined ? undefined : folded),
+    budget: SWEEP_BUDGET,
+    open: (unit) => {
+      if (only !== undefined && unit.id !== only) return slicesSink(slices, path);
+      const state = initialState();
+      state.extensions = slices;
+      const calls = new CallReport();
+      return {
+        add(event) {
+          foldLogged(state, event, path, STATE_PROJECTIONS);
+          calls.add(event);
+        },
+        close: () => heldText(sessionReport(state, unit.id, calls.lines())).ready(io.stdout),
+      };
+    },
+  });
+  return 0;
+}
+
+/** `text` as {@link HeldOutput}; made outside a sink, so it keeps nothing of the sink alive. */
+function heldText(text: string): HeldOutput {
+  const held = new HeldOutput();
+  held.write(text);
+  return held;
+}
+
+/** What `rein state` prints for session `id` of `state`. Pure. */
+function sessionReport(state: State, id: string, calls: readonly string[]): string {
+  const view = state.sessions.byId[id];
+  if (!view) return "";
+  const lead = mainAgentOf(view);
+  let text = [
+    "",
+    `session ${view.id}${
+      view.forkedFrom ? ` (fork of ${view.forkedFrom.session}@${view.forkedFrom.seq})` : ""
+    }`,
+    `  status     ${view.status}${view.lastError ? ` (${view.lastError})` : ""}`,
+    `  model      ${view.model}`,
+    `  workspace  ${view.workspace}`,
+    `  started    ${view.startedAt}`,
+    `  rounds     ${lead.rounds}`,
+    `  messages   ${lead.messages.length}`,
+    `  tokens     ${view.usage.input_tokens} in, ${view.usage.output_tokens} out, ${view.usage.cache_read_input_tokens} cache read`,
+    `  pending    ${lead.pendingCalls.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
+    `  unfinished ${lead.openIntents.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
+    `  last seq   ${view.lastSeq}`,
+  ].join("\n") + "\n";
+  for (const agent of Object.keys(view.agents)) {
+    const todos = todosOf(state, id, agent);
+    if (todos.length === 0) continue;
+    const who = agent === view.mainAgent ? "" : ` (${agent})`;
+    text += `  todos${who}\n${renderTodos(todos).map((l) => `    ${l}`).join("\n")}\n`;
+  }
+  if (calls.length > 0) text += `  calls\n${calls.join("\n")}\n`;
+  return text;
+}

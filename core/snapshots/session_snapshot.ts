@@ -39,8 +39,10 @@ export async function sessionSnapshot(
 
 /**
  * Store the full state of session `id` in `state` (folded up to event `seq`, whose line ends at
- * byte `offset`) as its snapshot, replacing the one before. Serialized at the call. Resolves to
- * false, writing nothing, when the state lacks the session or no line ends at `offset`.
+ * byte `offset`) as its snapshot, replacing the one before (atomically, see `writeSnapshotFile`).
+ * Serialized at the call, so the state may change meanwhile. Resolves to the length of the
+ * body written, or 0, writing nothing, when the state lacks the session or no line ends at
+ * `offset`. Throws for an I/O error.
  */
 export async function writeSessionSnapshot(
   logPath: string,
@@ -49,9 +51,9 @@ export async function writeSessionSnapshot(
   projections: readonly Projection[],
   at: { seq: number; offset: number },
   takenAt: Date,
-): Promise<boolean> {
+): Promise<number> {
   const view = state.sessions.byId[id];
-  if (view === undefined) return false;
+  if (view === undefined) return 0;
   const entries: Record<string, unknown> = {};
   for (const { key } of projections) {
     const entry = (state.extensions[key] as Record<string, unknown> | undefined)?.[id];
@@ -59,7 +61,7 @@ export async function writeSessionSnapshot(
   }
   const text = JSON.stringify({ view, entries });
   const point = await startPointOf(logPath, at.seq, at.offset);
-  if (point === undefined) return false;
+  if (point === undefined) return 0;
   await writeSnapshotFile(sessionSnapshotPath(logPath, id), {
     kind: "session",
     ...point,
@@ -68,7 +70,7 @@ export async function writeSessionSnapshot(
     session: id,
     projections: projections.map((p) => p.key).sort(),
   }, text);
-  return true;
+  return text.length;
 }
 
 /** Whether a snapshot that folded the slices `keys` holds those of `projections`. Pure. */

@@ -30,6 +30,12 @@ export interface SnapshotsOptions {
   index?: LogIndex;
   /** Events between catalog snapshots (default 20,000). */
   every?: number;
+  /**
+   * Bytes of log written between snapshots of a session in focus (default 8 MiB), and at least
+   * the size of its last snapshot, so that serializing a session costs at most about what the
+   * log grows by.
+   */
+  sessionEvery?: number;
   /** Told, once, when a snapshot cannot be written. */
   onNotice: (message: string) => void;
 }
@@ -46,6 +52,7 @@ export interface Snapshots {
 }
 
 const EVERY = 20_000;
+const SESSION_EVERY = 8 << 20;
 /** Bytes between places of the index. */
 const INDEX_STEP = 1 << 20;
 /** A start that folded this many events past its snapshot (or with none) takes one soon. */
@@ -61,20 +68,29 @@ export function extendIndex(index: LogIndex, at: { seq: number; offset: number }
 }
 
 /**
- * Take catalog snapshots of a live harness's log in the background: soon after a start that
- * folded many events, then every `every` events, each written off the turn's path (a timer,
- * then async I/O, the catalog serialized in one go) to a temporary file renamed into place; and
- * at close, the catalog and the full state of each session in focus. A failure is reported once
- * through `onNotice` and never stops the process. A snapshot is only taken when the state and
- * the store's last line agree (same seq).
+ * Take snapshots of a live harness's log in the background: of the catalog soon after a start
+ * that folded many events, then every `every` events; of each session in focus (a `Set`) once the
+ * log has grown by `sessionEvery` bytes since its last one, at the next moment its agents wait
+ * (a model request sent, a turn ended), so a long session resumes from near its end even after a
+ * crash. Each is serialized in a timer (not in the listener, so not in the turn's path) and
+ * written by async I/O to a temporary file renamed into place with its checksum (a crash
+ * mid-write leaves the last one, or a temporary file no one reads). At close, the catalog and
+ * every session in focus. A failure is reported once through `onNotice` and stops the snapshots,
+ * never the process. A snapshot is only taken when the state and the store's last line agree
+ * (same seq).
  */
 export function startSnapshots(options: SnapshotsOptions): Snapshots {
   const every = options.every ?? EVERY;
-  const { state, store } = options;
+  const sessionEvery = options.sessionEvery ?? SESSION_EVERY;
+  const { state, store, focused } = options;
   let taken = options.startSeq;
   const index: LogIndex = options.index ?? [];
   const indexAt = (at: { seq: number; offset: number }) => extendIndex(index, at);
   indexAt(store.position);
+  /** Per session in focus: where the log ended at its last snapshot, and the snapshot's size. */
+  const sessionsTaken = new Map<string, { offset: number; size: number }>();
+  /** Sessions due for a snapshot at the next timer. */
+  const due = new Set<string>();
   let writing: Promise<void> = Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failed = false;
@@ -98,19 +114,58 @@ export function startSnapshots(options: SnapshotsOptions): Snapshots {
       { catalog: state.catalog, ...at, index },
       options.clock(),
     );
-    if (written) store.snapshotTaken?.(at);
-    else taken = before;
+    if (!written) {
+      taken = before;
+      return;
+    }
+    store.snapshotTaken?.(at);
+  };
+  const takeSession = async (id: string) => {
+    const at = store.position;
+    if (at.seq !== state.lastSeq) return;
+    const before = sessionsTaken.get(id);
+    sessionsTaken.set(id, { offset: at.offset, size: before?.size ?? 0 });
+    const size = await writeSessionSnapshot(
+      options.logPath,
+      state,
+      id,
+      options.projections,
+      at,
+      options.clock(),
+    );
+    if (size > 0) sessionsTaken.set(id, { offset: at.offset, size });
+    else if (before) sessionsTaken.set(id, before);
+    else sessionsTaken.delete(id);
+  };
+  const takeDue = async () => {
+    if (state.lastSeq - taken >= every) await takeCatalog();
+    const ids = [...due];
+    due.clear();
+    for (const id of ids) await takeSession(id);
   };
   const schedule = () => {
     if (timer !== undefined || closed || failed) return;
     timer = setTimeout(() => {
       timer = undefined;
-      writing = writing.then(takeCatalog).catch(fail);
+      writing = writing.then(takeDue).catch(fail);
     }, 0);
   };
-  const stop = store.subscribe(() => {
-    indexAt(store.position);
+  const stop = store.subscribe((event) => {
+    const at = store.position;
+    indexAt(at);
     if (state.lastSeq - taken >= every) schedule();
+    if (focused === "all" || !focused.has(event.session)) return;
+    let last = sessionsTaken.get(event.session);
+    if (last === undefined) {
+      // Followed from here on: from its snapshot, or folded from the log, as of about now.
+      last = { offset: at.offset, size: 0 };
+      sessionsTaken.set(event.session, last);
+    }
+    const waiting = event.type === "model.requested" || event.type === "turn.ended";
+    if (waiting && at.offset - last.offset >= Math.max(sessionEvery, last.size)) {
+      due.add(event.session);
+      schedule();
+    }
   });
   // Taken at once (the catalog is serialized now, written in the background): a short run's
   // later state is past the log's end as it was, which is where the next start will begin.
@@ -128,17 +183,8 @@ export function startSnapshots(options: SnapshotsOptions): Snapshots {
       if (failed) return;
       try {
         await takeCatalog();
-        const at = store.position;
-        if (options.focused === "all" || at.seq !== state.lastSeq) return;
-        for (const id of options.focused) {
-          await writeSessionSnapshot(
-            options.logPath,
-            state,
-            id,
-            options.projections,
-            at,
-            options.clock(),
-          );
+        if (focused !== "all" && store.position.seq === state.lastSeq) {
+          for (const id of focused) await takeSession(id);
         }
       } catch (error) {
         fail(error);

@@ -174,3 +174,59 @@ async function* readAll(path: string): AsyncGenerator<Envelope> {
   const { readLog } = await import("../../events/read_log.ts");
   yield* readLog(path);
 }
+
+Deno.test("a live process snapshots a session in focus while it runs, when its agent waits", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  const state: State = initialState(PROJECTIONS);
+  const focus = new Set(["live"]);
+  const store = await openJsonlStore(path, {
+    clock: fixedClock(),
+    onEvent: (event) => evolve(state, event, PROJECTIONS, focus),
+  });
+  const snapshots = startSnapshots({
+    logPath: path,
+    store,
+    state,
+    focused: focus,
+    projections: PROJECTIONS,
+    clock: fixedClock(),
+    startSeq: 0,
+    sessionEvery: 2_000,
+    onNotice: (m) => assert.fail(m),
+  });
+  const origin = { session: "live", agent: "lead" } as const;
+  const started = {
+    model: "m",
+    workspace: "/w",
+    startedAt: "2026-11-22T10:00:00.000Z",
+    maxTokens: 100,
+    platform: "linux",
+  };
+  const requested = { model: "m", digest: "d", attempt: 1 };
+  /** seq of the session's snapshot once the background write is done (0: none). */
+  const snapshotSeq = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return (await sessionSnapshot(path, "live", PROJECTIONS))?.point.seq ?? 0;
+  };
+  await store.append([{ ...origin, type: "session.started", data: started }]);
+  await store.append([{ ...origin, type: "user.prompted", data: { text: "x".repeat(3_000) } }]);
+  assert.equal(await snapshotSeq(), 0, "not while it is busy");
+  await store.append([
+    { ...origin, type: "turn.started", data: { roundsBefore: 0, maxTurns: null } },
+    { ...origin, type: "model.requested", data: requested },
+  ]);
+  assert.equal(await snapshotSeq(), 4, "taken while the request is out");
+  await store.append([{ ...origin, type: "model.requested", data: { ...requested, attempt: 2 } }]);
+  assert.equal(await snapshotSeq(), 4, "not again before the log has grown enough");
+  await store.append([
+    // More than the last snapshot's size, which holds the first prompt.
+    { ...origin, type: "user.prompted", data: { text: "y".repeat(20_000) } },
+    { ...origin, type: "turn.ended", data: { reason: "completed", rounds: 0 } },
+  ]);
+  assert.equal(await snapshotSeq(), 7);
+  const view = (await sessionSnapshot(path, "live", PROJECTIONS))?.view;
+  assert.deepEqual(json(view), json(state.sessions.byId["live"]));
+  await snapshots.close();
+  await store.close();
+});

@@ -28,6 +28,7 @@ import { commandEnv } from "../core/tools/command_env.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
 import { secretValues } from "./secrets.ts";
+import { wallClock } from "./clock.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
 export interface Runtime {
@@ -42,6 +43,8 @@ export interface Runtime {
   asker: { current?: PermissionAsker };
   /** Attempts per model request, for the retry line. */
   maxAttempts: number;
+  /** The wall clock rein runs on (a test's, see cli/clock.ts). */
+  clock: () => Date;
   close(): Promise<void>;
 }
 
@@ -77,12 +80,16 @@ export async function openRuntime(options: {
   // store reads from there on. A log that cannot be read is left for the store to report.
   const logSnapshot = catalogToStartFrom(logPath).catch(() => undefined);
   const retry = retryPolicyFromEnv((name) => env.get(name));
-  const effects = liveEffects({
-    apiKey: env.get("ANTHROPIC_API_KEY"),
-    authToken: env.get("ANTHROPIC_AUTH_TOKEN"),
-    baseURL: env.get("ANTHROPIC_BASE_URL"),
-    retry,
-  });
+  const clock = wallClock(env);
+  const effects = {
+    ...liveEffects({
+      apiKey: env.get("ANTHROPIC_API_KEY"),
+      authToken: env.get("ANTHROPIC_AUTH_TOKEN"),
+      baseURL: env.get("ANTHROPIC_BASE_URL"),
+      retry,
+    }),
+    clock,
+  };
   const [loaded] = await Promise.all([settings, ignored]);
   const merged = loaded.items.settings;
   // The snapshot sessions record; parsed once (recordedSettings caches by this object).
@@ -128,7 +135,7 @@ export async function openRuntime(options: {
     async (onEvent, { eventTypes }) =>
       store = await openJsonlStore(logPath, {
         eventTypes,
-        clock: () => new Date(),
+        clock,
         secrets: secretValues(env, options.onNotice),
         onEvent,
         onNotice: options.onNotice,
@@ -179,7 +186,7 @@ export async function openRuntime(options: {
     state: harness.state,
     focused: harness.focused,
     projections: harness.mechanisms.flatMap((m) => m.projection ? [m.projection] : []),
-    clock: () => new Date(),
+    clock,
     startSeq: start?.point.seq ?? 0,
     index,
     onNotice: options.onNotice,
@@ -211,6 +218,7 @@ export async function openRuntime(options: {
     files: await harness.readFiles({ workspace, home, onNotice: options.onNotice }),
     asker,
     maxAttempts,
+    clock,
     close,
   };
 }

@@ -23,6 +23,7 @@ import { memoryMechanism } from "./memory/memory_mechanism.ts";
 import { todosMechanism } from "./todos/todos_mechanism.ts";
 import { agentsMechanism } from "./agents/agents_mechanism.ts";
 import { compactionMechanism } from "./compaction/compaction_mechanism.ts";
+import { cronMechanism } from "./cron/cron_mechanism.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
@@ -50,12 +51,16 @@ export interface MechanismWiring {
   sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
   /** Writes a large tool output kept out of the context (live runs; replay writes nothing). */
   writeOutput?: (relativePath: string, text: string) => Promise<void>;
+  /** The wall clock cron reads when a cron tool is called (live runs; replay serves readings). */
+  clock?: () => Date;
 }
 
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
 export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
   return [
     environmentMechanism,
+    // Before hooks: a prompt that takes up a cron firing is marked even if a hook refuses it.
+    cronMechanism(wiring.clock ? { clock: wiring.clock } : {}),
     hooksMechanism({
       workspace: wiring.workspace,
       transcriptPath: wiring.transcriptPath ?? "",
@@ -183,6 +188,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const mechanisms = [
     ...reinMechanisms({
       workspace: options.workspace,
+      clock: options.effects.clock,
       ...(options.ask ? { ask: options.ask } : {}),
       ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
       ...(options.hookEnv ? { hookEnv: options.hookEnv } : {}),

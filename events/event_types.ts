@@ -8,6 +8,7 @@
 import type { EventTable } from "./payloads/_payload.ts";
 import { AGENT_EVENTS, type AgentEvents } from "./payloads/agent.ts";
 import { COMPACTION_EVENTS, type CompactionEvents } from "./payloads/compaction.ts";
+import { CRON_EVENTS, type CronEvents } from "./payloads/cron.ts";
 import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
 import { MEMORY_EVENTS, type MemoryEvents } from "./payloads/memory.ts";
 import { SKILL_EVENTS, type SkillEvents } from "./payloads/skill.ts";
@@ -19,6 +20,7 @@ import { TOOL_EVENTS, type ToolEvents } from "./payloads/tool.ts";
 
 export type * from "./payloads/agent.ts";
 export type * from "./payloads/compaction.ts";
+export type * from "./payloads/cron.ts";
 export type * from "./payloads/hook.ts";
 export type * from "./payloads/memory.ts";
 export type * from "./payloads/skill.ts";
@@ -46,6 +48,7 @@ export type ReinPayloads =
   & MemoryEvents
   & SkillEvents
   & AgentEvents
+  & CronEvents
   & CompactionEvents;
 
 /**
@@ -62,6 +65,7 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
   ...MEMORY_EVENTS,
   ...SKILL_EVENTS,
   ...AGENT_EVENTS,
+  ...CRON_EVENTS,
   ...COMPACTION_EVENTS,
 };
 

@@ -10,6 +10,7 @@ import { MEMORY_EVENTS } from "./payloads/memory.ts";
 import { SKILL_EVENTS } from "./payloads/skill.ts";
 import { AGENT_EVENTS } from "./payloads/agent.ts";
 import { COMPACTION_EVENTS } from "./payloads/compaction.ts";
+import { CRON_EVENTS } from "./payloads/cron.ts";
 
 const TABLES = {
   SESSION_EVENTS,
@@ -22,6 +23,7 @@ const TABLES = {
   SKILL_EVENTS,
   AGENT_EVENTS,
   COMPACTION_EVENTS,
+  CRON_EVENTS,
 };
 
 Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {

@@ -25,6 +25,8 @@ export interface TestSession extends AsyncDisposable {
 /** Options of {@link startTestSession}. */
 export interface TestSessionOptions {
   maxAttempts?: number;
+  /** The wall clock (the machine's unless given): session start, event times, cron readings. */
+  clock?: () => Date;
   mechanisms?: readonly Mechanism[];
   /** Files written into the workspace before the session starts, by relative path. */
   workspaceFiles?: Record<string, string>;
@@ -58,13 +60,20 @@ export async function startTestSession(
   let store: MemoryEventStore | undefined;
   const harness = await createHarness({
     openStore: (onEvent, { eventTypes }) =>
-      store = new MemoryEventStore({ clock: () => new Date(), onEvent, eventTypes }),
+      store = new MemoryEventStore({
+        clock: options.clock ?? (() => new Date()),
+        onEvent,
+        eventTypes,
+      }),
     workspace,
-    effects: liveEffects({
-      baseURL: fake.url,
-      apiKey: "sk-ant-test-key-0123456789",
-      retry: { baseDelayMs: 1, maxAttempts: options.maxAttempts ?? 4 },
-    }),
+    effects: {
+      ...liveEffects({
+        baseURL: fake.url,
+        apiKey: "sk-ant-test-key-0123456789",
+        retry: { baseDelayMs: 1, maxAttempts: options.maxAttempts ?? 4 },
+      }),
+      ...(options.clock ? { clock: options.clock } : {}),
+    },
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });
   const notices: string[] = [];

@@ -246,9 +246,21 @@ export class Renderer {
           this.line(`${i === 0 ? `  ${s.dim("⎿")}  ` : "     "}${paint(line)}`);
         });
         break;
+      case "cron.fired": {
+        const { id, minute, late, missed } = event.data;
+        const lateness = late
+          ? `, late${missed > 0 ? ` (${missed} earlier times missed)` : ""}`
+          : "";
+        this.line(s.dim(`— cron job ${id} fired for ${minute}${lateness}`));
+        break;
+      }
       case "session.started":
       case "session.ended":
       case "reminder.added":
+      case "cron.scheduled":
+      case "cron.cancelled":
+      case "cron.delivered":
+      case "cron.read":
       case "memory.noted":
       case "skill.invoked":
       case "agent.spawned":

@@ -28,6 +28,9 @@ const TOOLS: ReadonlyMap<string, ToolNames> = new Map([
   ["write_file", { claude: ["Write"], renamed: [["path", "file_path"]], paths: ["file_path"] }],
   ["edit_file", { claude: ["Edit"], renamed: [["path", "file_path"]], paths: ["file_path"] }],
   ["glob", { claude: ["Glob"], renamed: [], paths: ["path"] }],
+  ["schedule_cron", { claude: ["CronCreate"], renamed: [], paths: [] }],
+  ["list_crons", { claude: ["CronList"], renamed: [], paths: [] }],
+  ["cancel_cron", { claude: ["CronDelete"], renamed: [], paths: [] }],
   [
     "grep",
     { claude: ["Grep"], renamed: [["ignore_case", "-i"], ["context", "-C"]], paths: ["path"] },

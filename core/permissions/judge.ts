@@ -31,6 +31,10 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   "glob",
   "todo_write",
   "load_skill",
+  // They only change the schedule: what a job's prompt does when it runs passes this gate then.
+  "schedule_cron",
+  "list_crons",
+  "cancel_cron",
   // It only summarises the conversation.
   "compact",
   // A subagent does nothing itself: each of its calls passes this gate.
@@ -261,6 +265,9 @@ export function suggestRule(call: PermissionCall, workspace: string): string {
   }
   const names: Record<string, string> = {
     task: "Task",
+    schedule_cron: "CronCreate",
+    list_crons: "CronList",
+    cancel_cron: "CronDelete",
     load_skill: "Skill",
     todo_write: "TodoWrite",
   };

@@ -1,4 +1,5 @@
 import type { Envelope, SessionStarted } from "../../events/event_types.ts";
+import { type CronTable, emptyCronTable, evolveCronTable } from "../cron/cron_table_projection.ts";
 import { addUsage, type AgentStatus, emptyUsage, type UsageTotals } from "./sessions.ts";
 
 /** Prompts the catalog keeps for the REPL's history (Up/Down), newest last. */
@@ -37,7 +38,10 @@ export interface CatalogEntry {
   agentModels: Record<string, string>;
 }
 
-/** Every session of a log, as {@link CatalogEntry}s, and the workspace's latest prompts. */
+/**
+ * Every session of a log, as {@link CatalogEntry}s, the workspace's latest prompts, and its cron
+ * jobs.
+ */
 export interface Catalog {
   byId: Record<string, CatalogEntry>;
   /** Session ids in order of start. */
@@ -47,11 +51,13 @@ export interface Catalog {
    * {@link RECENT_PROMPTS}.
    */
   recentPrompts: string[];
+  /** The cron jobs of the workspace (core/cron), whichever session scheduled them. */
+  cron: CronTable;
 }
 
 /** The catalog of an empty log. */
 export function emptyCatalog(): Catalog {
-  return { byId: {}, order: [], recentPrompts: [] };
+  return { byId: {}, order: [], recentPrompts: [], cron: emptyCronTable() };
 }
 
 /**
@@ -61,6 +67,7 @@ export function emptyCatalog(): Catalog {
  * field they share.
  */
 export function evolveCatalog(catalog: Catalog, event: Envelope): Catalog {
+  evolveCronTable(catalog.cron, event);
   if (event.type === "session.started") {
     const { data } = event;
     catalog.byId[event.session] = {

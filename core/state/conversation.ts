@@ -187,6 +187,11 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "turn.ended":
     case "session.ended":
     case "todo.updated":
+    case "cron.scheduled":
+    case "cron.cancelled":
+    case "cron.fired":
+    case "cron.delivered":
+    case "cron.read":
     case "memory.noted":
     case "skill.invoked":
     case "agent.spawned":

@@ -205,6 +205,11 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "session.ended":
     case "reminder.added":
     case "todo.updated":
+    case "cron.scheduled":
+    case "cron.cancelled":
+    case "cron.fired":
+    case "cron.delivered":
+    case "cron.read":
     case "memory.noted":
     case "skill.invoked":
     case "permission.decided":

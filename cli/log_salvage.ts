@@ -5,18 +5,19 @@ import type { CommandIo } from "./io.ts";
 import { count } from "./log_check.ts";
 import { assertLogExists } from "./log_commands.ts";
 import { checkedLines, describeProblem } from "./log_problems.ts";
+import { pruneSnapshots } from "../core/snapshots/mod.ts";
 
 /** Set-aside lines listed one by one; past this many, the rest are summed up by session. */
 const LISTED = 40;
 
 /**
  * `rein log salvage [log]`: keep the events before the log's first problem as the log and set the
- * rest aside, losing nothing: the whole file is backed up beside itself, the lines from the
- * first problem on are saved to `<log>.set-aside-<time>.jsonl`, and the kept prefix replaces the
- * log by a rename (never a rewrite in place). Holds the log's lock throughout, and refuses while
- * a rein process holds it or runs a session of the log, or when the first problem is a line
- * from a newer rein (upgrade instead). Prints which lines, seqs, types and sessions were set
- * aside. Returns 0 when salvaged or clean, 1 when refused.
+ * rest aside, losing nothing: the whole file is backed up beside itself, the lines from the first
+ * problem on are saved to `<log>.set-aside-<time>.jsonl`, and the kept prefix replaces the log by a
+ * rename (never a rewrite in place); snapshots that no longer fit it are removed. Holds the log's
+ * lock throughout, and refuses while a rein process holds it or runs a session of the log, or when
+ * the first problem is a line from a newer rein (upgrade instead). Prints which lines, seqs, types
+ * and sessions were set aside. Returns 0 when salvaged or clean, 1 when refused.
  */
 export async function logSalvageCommand(
   path: string,
@@ -62,6 +63,10 @@ export async function logSalvageCommand(
       `Set aside lines ${first.line} on (${cut.setAsideBytes} bytes) in "${cut.setAside}":\n`,
   );
   await reportSetAside(cut.setAside, first.line, io);
+  const pruned = await pruneSnapshots(path, clock(), { sessions: true });
+  if (pruned.length > 0) {
+    io.stdout.write(`Removed ${count(pruned.length, "snapshot")} that no longer fit the log\n`);
+  }
   io.stdout.write(
     "rein reads the log again as it is now; a session that lost events continues from its last " +
       "kept one\n",

@@ -10,6 +10,7 @@ import {
 import { loadSessions } from "./load_sessions.ts";
 import { folding } from "./_folding.ts";
 import { writeSessionSnapshot } from "./session_snapshot.ts";
+import { pruneSnapshots } from "./prune_snapshots.ts";
 
 /** What {@link buildSnapshot} wrote. */
 export interface BuiltSnapshot {
@@ -24,8 +25,9 @@ export interface BuiltSnapshot {
 /**
  * Take a snapshot of the log at `logPath` now (`rein log snapshot`, tests, benches): the catalog,
  * folded from the newest snapshot that holds (or from the start) to the last complete line, and
- * the full state of each session of `options.sessions` with the mechanisms' `projections`.
- * Reads the log, never writes it; writes only into its snapshot directory. Throws what reading
+ * the full state of each session of `options.sessions` with the mechanisms' `projections`; then
+ * removes the snapshot files that will never be trusted again (`pruneSnapshots`). Reads the log,
+ * never writes it; writes only into its snapshot directory. Throws what reading
  * the log throws.
  */
 export async function buildSnapshot(
@@ -76,6 +78,7 @@ export async function buildSnapshot(
       }
     }
   }
+  await pruneSnapshots(logPath, clock(), { sessions: true });
   return { ...end, sessions: state.catalog.order.length, sessionStates };
 }
 

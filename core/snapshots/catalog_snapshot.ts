@@ -75,8 +75,8 @@ export async function latestCatalog(
 
 /**
  * Store the catalog as of event `seq`, whose line ends at byte `offset`, as a snapshot (the
- * catalog is serialized at the call, so it may change meanwhile), and remove older ones beyond
- * the newest two. Resolves to false, writing nothing, when no line of the log ends at `offset`.
+ * catalog is serialized at the call, so it may change meanwhile); `pruneSnapshots` removes the
+ * older ones. Resolves to false, writing nothing, when no line of the log ends at `offset`.
  * Throws for an I/O error.
  */
 export async function writeCatalogSnapshot(
@@ -95,23 +95,33 @@ export async function writeCatalogSnapshot(
     takenAt: takenAt.toISOString(),
     sessions,
   }, text);
-  await pruneCatalogs(logPath);
   return true;
 }
 
 /**
  * Remove the catalog snapshots that no longer hold in the log (it was cut back or replaced:
- * they never will again) and the holding ones beyond the newest {@link KEPT}.
+ * they never will again, nor will one of other fold code) and the holding ones beyond the newest
+ * {@link KEPT}. Resolves to the paths removed, and whether any of them no longer held (a sign that
+ * session snapshots may not either).
  */
-async function pruneCatalogs(logPath: string): Promise<void> {
+export async function pruneCatalogs(
+  logPath: string,
+): Promise<{ removed: string[]; stale: boolean }> {
+  const removed: string[] = [];
   let kept = 0;
+  let stale = false;
   for (const path of await catalogSnapshotFiles(logPath)) {
     const file = await readSnapshotFile(path, { body: false });
     const holds = file !== undefined && file.problem === undefined &&
       await pointProblem(logPath, file.header) === undefined;
-    if (holds && kept < KEPT) kept++;
-    else await Deno.remove(path).catch(() => {});
+    if (holds && kept < KEPT) {
+      kept++;
+      continue;
+    }
+    stale ||= !holds;
+    if (await Deno.remove(path).then(() => true, () => false)) removed.push(path);
   }
+  return { removed, stale };
 }
 
 function isCatalog(body: unknown): body is Catalog {

@@ -24,3 +24,4 @@ export {
 export { extendIndex, type Snapshots, type SnapshotsOptions, startSnapshots } from "./snapshots.ts";
 export { snapshotDir } from "./snapshot_files.ts";
 export { type CatalogFold, foldCatalog } from "./fold_catalog.ts";
+export { pruneSnapshots } from "./prune_snapshots.ts";

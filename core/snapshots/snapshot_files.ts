@@ -95,23 +95,9 @@ export async function readSnapshotFile(
     return undefined;
   }
   const cut = text.indexOf("\n");
-  let header: SnapshotHeader;
-  try {
-    header = JSON.parse(text.slice(0, cut < 0 ? text.length : cut));
-    if (
-      typeof header !== "object" || header === null || typeof header.seq !== "number" ||
-      typeof header.offset !== "number" || typeof header.lineHash !== "string"
-    ) {
-      return undefined;
-    }
-  } catch {
-    return undefined;
-  }
-  const problem = header.layout !== LAYOUT
-    ? `layout ${header.layout}, this build reads ${LAYOUT}`
-    : header.fingerprint !== FOLD_FINGERPRINT
-    ? "taken by other fold code"
-    : undefined;
+  const header = parseHeader(text.slice(0, cut < 0 ? text.length : cut));
+  if (header === undefined) return undefined;
+  const problem = headerProblem(header);
   if (problem !== undefined) return { path, header, problem };
   const bodyText = text.slice(cut + 1).replace(/\n$/, "");
   if (await sha256Hex(bodyText) !== header.checksum) {
@@ -122,5 +108,66 @@ export async function readSnapshotFile(
     return { path, header, body: JSON.parse(bodyText) };
   } catch {
     return { path, header, problem: "unparsable body" };
+  }
+}
+
+/** The longest header read by {@link readSnapshotHeader}, and how much it reads at a time. */
+const HEADER_BYTES = 64 << 10;
+const HEADER_STEP = 4 << 10;
+
+/**
+ * The header of the snapshot file at `path` (its first line), reading only that; undefined when
+ * the file is missing or its first line is not a snapshot header. The body is not checked.
+ */
+export async function readSnapshotHeader(path: string): Promise<SnapshotHeader | undefined> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    let bytes = new Uint8Array(0);
+    while (bytes.length < HEADER_BYTES) {
+      const chunk = new Uint8Array(HEADER_STEP);
+      const read = await file.read(chunk);
+      if (read === null) return undefined;
+      const joined = new Uint8Array(bytes.length + read);
+      joined.set(bytes);
+      joined.set(chunk.subarray(0, read), bytes.length);
+      bytes = joined;
+      const cut = bytes.indexOf(10);
+      if (cut >= 0) return parseHeader(new TextDecoder().decode(bytes.subarray(0, cut)));
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    file.close();
+  }
+}
+
+/** Why a snapshot with `header` is not this build's to trust (layout, fold code), if so. Pure. */
+export function headerProblem(header: SnapshotHeader): string | undefined {
+  return header.layout !== LAYOUT
+    ? `layout ${header.layout}, this build reads ${LAYOUT}`
+    : header.fingerprint !== FOLD_FINGERPRINT
+    ? "taken by other fold code"
+    : undefined;
+}
+
+/** `line` as a snapshot header, or undefined when it is not one. Pure. */
+function parseHeader(line: string): SnapshotHeader | undefined {
+  try {
+    const header = JSON.parse(line);
+    if (
+      typeof header !== "object" || header === null || typeof header.seq !== "number" ||
+      typeof header.offset !== "number" || typeof header.lineHash !== "string"
+    ) {
+      return undefined;
+    }
+    return header;
+  } catch {
+    return undefined;
   }
 }

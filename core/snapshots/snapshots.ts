@@ -3,6 +3,7 @@ import type { Projection } from "../state/projection.ts";
 import type { Focus, State } from "../state/state.ts";
 import { type LogIndex, writeCatalogSnapshot } from "./catalog_snapshot.ts";
 import { writeSessionSnapshot } from "./session_snapshot.ts";
+import { pruneSnapshots } from "./prune_snapshots.ts";
 
 /** What a live process takes snapshots of, and how often. */
 export interface SnapshotsOptions {
@@ -75,9 +76,10 @@ export function extendIndex(index: LogIndex, at: { seq: number; offset: number }
  * crash. Each is serialized in a timer (not in the listener, so not in the turn's path) and
  * written by async I/O to a temporary file renamed into place with its checksum (a crash
  * mid-write leaves the last one, or a temporary file no one reads). At close, the catalog and
- * every session in focus. A failure is reported once through `onNotice` and stops the snapshots,
- * never the process. A snapshot is only taken when the state and the store's last line agree
- * (same seq).
+ * every session in focus. After each catalog snapshot, the snapshot files that will never be
+ * trusted again are removed (`pruneSnapshots`). A failure is reported once through `onNotice` and
+ * stops the snapshots, never the process. A snapshot is only taken when the state and the store's
+ * last line agree (same seq).
  */
 export function startSnapshots(options: SnapshotsOptions): Snapshots {
   const every = options.every ?? EVERY;
@@ -119,6 +121,7 @@ export function startSnapshots(options: SnapshotsOptions): Snapshots {
       return;
     }
     store.snapshotTaken?.(at);
+    await pruneSnapshots(options.logPath, options.clock());
   };
   const takeSession = async (id: string) => {
     const at = store.position;

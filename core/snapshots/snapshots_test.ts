@@ -14,8 +14,10 @@ import {
   foldSessions,
   latestCatalog,
   loadSessions,
+  pruneSnapshots,
   sessionSnapshot,
   snapshotCoverage,
+  snapshotDir,
   startSnapshots,
 } from "./mod.ts";
 import { catalogSnapshotPath, sessionSnapshotPath } from "./snapshot_files.ts";
@@ -229,4 +231,50 @@ Deno.test("a live process snapshots a session in focus while it runs, when its a
   assert.deepEqual(json(view), json(state.sessions.byId["live"]));
   await snapshots.close();
   await store.close();
+});
+
+Deno.test("stale snapshot files are pruned, the newest valid ones kept, and nothing else", async () => {
+  await using dir = await tempDir();
+  const { path, events } = await writeLog(dir.path, 5);
+  const ids = foldEvents(events).catalog.order;
+  const all = await Deno.readTextFile(path);
+  const lines = all.split("\n");
+  for (const cut of [10, 20]) {
+    await Deno.writeTextFile(path, lines.slice(0, cut).map((l) => `${l}\n`).join(""));
+    await buildSnapshot(path);
+  }
+  await Deno.writeTextFile(path, all);
+  await buildSnapshot(path, { sessions: ids, projections: PROJECTIONS });
+  const sessions = join(snapshotDir(path), "sessions");
+  const [valid, other, gone, garbage] = ids.map((id) => sessionSnapshotPath(path, id));
+  const edit = async (file: string, change: (header: Record<string, unknown>) => object) => {
+    const [header, body] = (await Deno.readTextFile(file)).split("\n");
+    await Deno.writeTextFile(file, `${JSON.stringify(change(JSON.parse(header!)))}\n${body}\n`);
+  };
+  await edit(other!, (header) => ({ ...header, fingerprint: "other" }));
+  await edit(gone!, (header) => ({ ...header, offset: all.length + 100 }));
+  await Deno.writeTextFile(garbage!, "not a snapshot\n");
+  const now = new Date("2026-11-22T12:00:00.000Z");
+  const oldTemp = join(sessions, "x.json.1234.tmp");
+  const newTemp = join(snapshotDir(path), "catalog-000000000099.json.5678.tmp");
+  for (const temp of [oldTemp, newTemp]) await Deno.writeTextFile(temp, "{");
+  await Deno.utime(oldTemp, now.getTime() / 1000 - 2 * 3600, now.getTime() / 1000 - 2 * 3600);
+  await Deno.utime(newTemp, now.getTime() / 1000 - 60, now.getTime() / 1000 - 60);
+  await Deno.writeTextFile(join(snapshotDir(path), "notes.txt"), "mine");
+
+  // While every catalog snapshot holds, session snapshots are checked only when asked.
+  assert.deepEqual(await pruneSnapshots(path, now), [oldTemp]);
+  // Of other fold code: the catalog at seq 20 (the one at 10 went when the newest was taken).
+  await edit(catalogSnapshotPath(path, 20), (header) => ({ ...header, fingerprint: "other" }));
+  const removed = await pruneSnapshots(path, now);
+  assert.deepEqual(removed.sort(), [catalogSnapshotPath(path, 20), other!, gone!, garbage!].sort());
+  assert.deepEqual(
+    (await snapshotCoverage(path)).map((s) => [s.seq, s.sessions, s.valid]),
+    [[events.length, ids.length, true], [events.length, 1, true]],
+  );
+  assert.ok(await Deno.stat(valid!));
+  assert.ok(await Deno.stat(newTemp), "a write that may be under way is left");
+  assert.ok(await Deno.stat(join(snapshotDir(path), "notes.txt")));
+  assert.equal(await Deno.readTextFile(path), all, "the log is untouched");
+  assert.deepEqual(await pruneSnapshots(join(dir.path, "missing.jsonl"), now), []);
 });

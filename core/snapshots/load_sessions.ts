@@ -8,6 +8,9 @@ import { indexPoint } from "./log_point.ts";
 import { folding } from "./_folding.ts";
 import { sessionSnapshot } from "./session_snapshot.ts";
 
+/** Sessions up to which a read skips the lines of other sessions undecoded. */
+const FILTERED_SESSIONS = 8;
+
 /** Which sessions to load, as of which event, and what the log's catalog says of them. */
 export interface LoadRequest {
   ids: readonly string[];
@@ -57,7 +60,12 @@ export async function loadSessions(logPath: string, request: LoadRequest): Promi
   // Nothing of these sessions follows their last event, as the catalog knows it.
   const last = Math.min(upTo, Math.max(...sessions.map((id) => catalog.byId[id]?.lastSeq ?? upTo)));
   if (sessions.some((id) => last > (after.get(id) ?? 0)) && last > (start?.seq ?? 0)) {
-    const options = { upTo: last, sessions, ...(start ? { start } : {}) };
+    // Each line is searched for every id: past a few ids, decoding every line costs less.
+    const options = {
+      upTo: last,
+      ...(sessions.length <= FILTERED_SESSIONS ? { sessions } : {}),
+      ...(start ? { start } : {}),
+    };
     for await (const event of readLog(logPath, options)) {
       if (event.seq > (after.get(event.session) ?? Infinity)) {
         folding(logPath, event, () => evolveFocused(state, event, projections));

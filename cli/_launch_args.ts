@@ -5,8 +5,10 @@
  * @module
  */
 
-/** Commands that only read (the agent's permissions are not needed). */
-const READ_ONLY_COMMANDS = new Set(["state", "replay", "sessions", "help"]);
+/** Commands that only read (the agent's permissions are not needed); `log` but `log salvage`. */
+const READ_ONLY_COMMANDS = new Set(["state", "replay", "sessions", "help", "log"]);
+/** Options of rein's commands that take the next argument as their value. */
+const VALUE_OPTIONS = new Set(["--workspace", "--log", "--settings"]);
 /** Flags that print and exit when they come first. */
 const READ_ONLY_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
 
@@ -14,8 +16,14 @@ const READ_ONLY_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
 export interface LaunchArgs {
   /** `--entry PATH`, when the launcher's first arguments give it: the module to start. */
   entry: string | undefined;
-  /** Whether the command only reads: state, replay, sessions, help, version. */
+  /** Whether the command only reads: state, replay, sessions, log check and stats, help. */
   readOnly: boolean;
+  /**
+   * Whether the command is `log salvage`, which reads and writes the log's directory only; and
+   * its log argument, as given (it comes before `--log`).
+   */
+  salvage: boolean;
+  logArgument: string | undefined;
   /** Whether `--show-permissions` was given: print the flags instead of starting rein. */
   showPermissions: boolean;
   /** The last `--workspace` given, as given. */
@@ -46,15 +54,34 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
   const showPermissions = options.includes("--show-permissions");
   const args = showPermissions ? rest.filter((arg) => arg !== "--show-permissions") : rest;
   const first = args[0] ?? "";
+  const words = positional(args);
+  const salvage = first === "log" && words[1] === "salvage";
   return {
     entry,
-    readOnly: READ_ONLY_COMMANDS.has(first) || READ_ONLY_FLAGS.has(first),
+    readOnly: !salvage && (READ_ONLY_COMMANDS.has(first) || READ_ONLY_FLAGS.has(first)),
+    salvage,
+    logArgument: salvage ? words[2] : undefined,
     showPermissions,
     workspace: lastValue(options, "--workspace"),
     log: lastValue(options, "--log"),
     settings: lastValue(options, "--settings"),
     args,
   };
+}
+
+/**
+ * The arguments of `args` that are not options or an option's value (every one after `--`), as
+ * commander reads the commands' arguments. Pure.
+ */
+function positional(args: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--") return [...words, ...args.slice(i + 1)];
+    if (VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith("-")) words.push(arg);
+  }
+  return words;
 }
 
 /** The value of the last `name VALUE` or `name=VALUE` in `options`. Pure. */

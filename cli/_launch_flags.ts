@@ -15,14 +15,30 @@ export const AGENT_PROGRAMS: readonly string[] = ["bash", "bwrap", "setpriv", "r
 export const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 /**
- * Flags of the read-only commands (state, replay, sessions, help): read anything (a log can be
- * anywhere), and only the two variables they read.
+ * Flags of the read-only commands (state, replay, sessions, log check and stats, help): read
+ * anything (a log can be anywhere, and its snapshots beside it), and only the two variables they
+ * read.
  */
 export const READ_ONLY_PERMISSIONS: readonly string[] = [
   "--allow-read",
   "--allow-env=REIN_CALLER_DIR,NO_COLOR",
   "--no-prompt",
 ];
+
+/**
+ * Flags of `log salvage`: read anything, as the read-only commands, and write only `logDirs` (the
+ * log's directory, as named and as its real path): the backup, the set-aside lines, the kept
+ * prefix renamed over the log, the leases it checks and the snapshots it removes are all there.
+ * Throws when a path contains a comma, which a Deno flag list cannot hold.
+ */
+export function salvagePermissions(logDirs: readonly string[]): string[] {
+  return [
+    "--allow-read",
+    `--allow-write=${pathList(unique(logDirs))}`,
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+    "--no-prompt",
+  ];
+}
 
 /**
  * Variables Deno passes to a child only under unrestricted `--allow-run` (it matches the

@@ -5,7 +5,7 @@
  * @module
  */
 import { parentOf, parseLaunchArgs, resolvePath } from "./_launch_args.ts";
-import { agentPermissions, READ_ONLY_PERMISSIONS } from "./_launch_flags.ts";
+import { agentPermissions, READ_ONLY_PERMISSIONS, salvagePermissions } from "./_launch_flags.ts";
 
 /** V8 flags of the agent process (a small young generation: less memory, no slower here). */
 const V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
@@ -37,14 +37,15 @@ export interface LaunchPlan {
 }
 
 /**
- * Plan a launch. The agent gets read and write access to its workspace (computed as
- * cli/paths.ts does: `--workspace` against REIN_CALLER_DIR, else the working directory), to the
- * directory of a `--log` and to the temp directory (the bash tool's script files), read access to
- * `~/.claude`, and the rest of {@link agentPermissions}; each path both as named and, when it
- * exists and differs, as its real path. The read-only commands get
- * {@link READ_ONLY_PERMISSIONS}. `--entry PATH` (relative to the root) starts a self-contained
- * module, the bundle, without a config file; otherwise `cli/main.ts` runs with the root's
- * `deno.json`. Pure but for `context.realPath`; throws what {@link agentPermissions} throws.
+ * Plan a launch. The agent gets read and write access to its workspace (computed as cli/paths.ts
+ * does: `--workspace` against REIN_CALLER_DIR, else the working directory), to the directory of a
+ * `--log` and to the temp directory (the bash tool's script files), read access to `~/.claude`, and
+ * the rest of {@link agentPermissions}; each path both as named and, when it exists and differs, as
+ * its real path. The read-only commands get {@link READ_ONLY_PERMISSIONS}; `log salvage` reads
+ * anything and writes the directory of its log (its argument, else `--log`, else the workspace's),
+ * see `salvagePermissions`. `--entry PATH` (relative to the root) starts a self-contained module,
+ * the bundle, without a config file; otherwise `cli/main.ts` runs with the root's `deno.json`. Pure
+ * but for `context.realPath`; throws what {@link agentPermissions} throws.
  */
 export function planLaunch(context: LaunchContext): LaunchPlan {
   const { env, root } = context;
@@ -55,13 +56,18 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
   const config = parsed.entry === undefined ? ["--config", `${root}/deno.json`] : ["--no-config"];
   let permissions = [...READ_ONLY_PERMISSIONS];
   const notices: string[] = [];
-  if (!parsed.readOnly) {
-    const named = (path: string) => {
-      const real = context.realPath(path);
-      return real === undefined || real === path ? [path] : [path, real];
-    };
-    const caller = env.REIN_CALLER_DIR || context.cwd;
-    const workspace = resolvePath(caller, parsed.workspace ?? ".");
+  const named = (path: string) => {
+    const real = context.realPath(path);
+    return real === undefined || real === path ? [path] : [path, real];
+  };
+  const caller = env.REIN_CALLER_DIR || context.cwd;
+  const workspace = resolvePath(caller, parsed.workspace ?? ".");
+  if (parsed.salvage) {
+    const log = parsed.logArgument ?? parsed.log;
+    permissions = salvagePermissions(
+      named(log === undefined ? `${workspace}/.rein` : parentOf(resolvePath(caller, log))),
+    );
+  } else if (!parsed.readOnly) {
     const home = env.HOME ?? "";
     // The repository the workspace is in, when it is a subdirectory of one: its CLAUDE.md files
     // and git HEAD above the workspace are read when a session starts.

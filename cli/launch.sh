@@ -50,9 +50,11 @@ resolve_path() {
 }
 
 # Append $2 to the comma-joined list named $1 unless it is there already; a comma in a path
-# cannot be written in a Deno flag list, so cli/launch.ts refuses it with the message.
+# cannot be written in a Deno flag list: it sets $comma, and cli/launch.ts refuses the path with
+# the message.
+comma=0
 add_path() {
-  case $2 in *,*) full_launcher "$@" ;; esac
+  case $2 in *,*) comma=1; return ;; esac
   eval "list=\${$1}"
   case ",$list," in
     *",$2,"*) ;;
@@ -79,10 +81,22 @@ if [ "${1-}" = "--entry" ] && [ $# -ge 2 ]; then
   shift 2
 fi
 
+# The second and third arguments that are not options or their values (as commander reads a
+# command's arguments): `log salvage [LOG]`.
+words=0 word2="" word3=""
+add_word() {
+  words=$((words + 1))
+  case $words in
+    2) word2=$1 ;;
+    3) word3=$1 ;;
+  esac
+}
+
 workspace="" log="" settings="" show=0 first="" taking="" ended=0
 for arg do
   if [ $ended = 1 ]; then
     [ -z "$first" ] && first=$arg
+    add_word "$arg"
     continue
   fi
   if [ -n "$taking" ]; then
@@ -101,15 +115,35 @@ for arg do
     --workspace=*) workspace=${arg#*=} ;;
     --log=*) log=${arg#*=} ;;
     --settings=*) settings=${arg#*=} ;;
+    -*) ;;
+    *) add_word "$arg" ;;
   esac
   [ -z "$first" ] && first=$arg
 done
 case $first in
-  state | replay | sessions | help | -h | --help | -V | --version) read_only=1 ;;
+  state | replay | sessions | help | log | -h | --help | -V | --version) read_only=1 ;;
   *) read_only=0 ;;
 esac
+salvage=0
+if [ "$first" = log ] && [ "$word2" = salvage ]; then
+  read_only=0 salvage=1
+  # Write access to the log's directory only: its argument, else --log, else the workspace's.
+  cwd=$(pwd -P)
+  caller=${REIN_CALLER_DIR:-$cwd}
+  given=${word3:-$log}
+  if [ -n "$given" ]; then
+    resolve_path "$caller" "$given"
+    log_dir=${REPLY%/*}
+    log_dir=${log_dir:-/}
+  else
+    resolve_path "$caller" "${workspace:-.}"
+    log_dir="$REPLY/.rein"
+  fi
+  readwrite=""
+  add_named readwrite "$log_dir"
+fi
 
-if [ $read_only = 0 ]; then
+if [ $read_only = 0 ] && [ $salvage = 0 ]; then
   case "$(export -p)" in
     *"export LD_"* | *"export ld_"* | *"export DYLD_"* | *"export dyld_"* | *" LD_"*=* | *" DYLD_"*=*)
       full_launcher ${entry:+--entry "$entry"} "$@" ;;
@@ -174,9 +208,14 @@ if [ $read_only = 0 ]; then
   fi
 fi
 
+if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
+
 if [ $show = 1 ]; then
   if [ $read_only = 1 ]; then
     printf '%s\n' --allow-read --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt
+  elif [ $salvage = 1 ]; then
+    printf '%s\n' --allow-read "--allow-write=$readwrite" --allow-env=REIN_CALLER_DIR,NO_COLOR \
+      --no-prompt
   else
     printf '%s\n' "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" \
       --allow-env --allow-run=bash,bwrap,setpriv,rg --no-prompt
@@ -194,6 +233,9 @@ else
 fi
 if [ $read_only = 1 ]; then
   set -- --allow-read --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt "$@"
+elif [ $salvage = 1 ]; then
+  set -- --allow-read "--allow-write=$readwrite" --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt \
+    "$@"
 else
   set -- "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" --allow-env \
     --allow-run=bash,bwrap,setpriv,rg --no-prompt "$@"

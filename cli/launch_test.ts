@@ -75,6 +75,8 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
     {
       entry: "dist/rein.js",
       readOnly: false,
+      salvage: false,
+      logArgument: undefined,
       showPermissions: false,
       workspace: "b",
       log: undefined,
@@ -90,11 +92,64 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
   const afterDashes = parseLaunchArgs(["-p", "--", "--workspace", "x", "--show-permissions"]);
   assert.equal(afterDashes.workspace, undefined);
   assert.equal(afterDashes.showPermissions, false);
-  for (const args of [["state"], ["replay", "x.jsonl"], ["sessions"], ["--help"], ["-V"]]) {
+  const readOnly = [
+    ["state"],
+    ["replay", "x.jsonl"],
+    ["sessions"],
+    ["--help"],
+    ["-V"],
+    ["log", "check", "/elsewhere/events.jsonl"],
+    ["log", "stats", "--log", "x.jsonl"],
+    ["log"],
+  ];
+  for (const args of readOnly) {
     assert.equal(parseLaunchArgs(args).readOnly, true, args.join(" "));
   }
   for (const args of [[], ["agent"], ["fix the state of the tests"], ["-p", "state"]]) {
     assert.equal(parseLaunchArgs(args).readOnly, false, args.join(" "));
+  }
+});
+
+Deno.test("log salvage may write only its log's directory; log check and stats only read", () => {
+  const salvage = (argv: string[]) => parseLaunchArgs(argv);
+  assert.deepEqual(
+    [salvage(["log", "salvage", "a.jsonl"]), salvage(["log", "salvage", "--log", "b.jsonl"])]
+      .map(({ readOnly, salvage, logArgument, log }) => ({ readOnly, salvage, logArgument, log })),
+    [
+      { readOnly: false, salvage: true, logArgument: "a.jsonl", log: undefined },
+      { readOnly: false, salvage: true, logArgument: undefined, log: "b.jsonl" },
+    ],
+  );
+  assert.equal(
+    salvage(["log", "salvage", "--workspace", "w", "--", "c.jsonl"]).logArgument,
+    "c.jsonl",
+  );
+  const context = {
+    env: { REIN_CALLER_DIR: "/u" },
+    cwd: "/w",
+    root: "/rein",
+    realPath: () => undefined,
+  };
+  const cases: [string[], string][] = [
+    [["log", "salvage", "/logs/a/events.jsonl", "--log", "x.jsonl"], "/logs/a"],
+    [["log", "salvage", "--log", "../x/events.jsonl"], "/x"],
+    [["log", "salvage", "--workspace", "project"], "/u/project/.rein"],
+    [["log", "salvage"], "/u/.rein"],
+  ];
+  for (const [argv, dir] of cases) {
+    assert.deepEqual(planLaunch({ ...context, argv }).permissions, [
+      "--allow-read",
+      `--allow-write=${dir}`,
+      "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+      "--no-prompt",
+    ], argv.join(" "));
+  }
+  for (const argv of [["log", "check", "/logs/a/events.jsonl"], ["log", "stats"]]) {
+    assert.deepEqual(planLaunch({ ...context, argv }).permissions, [
+      "--allow-read",
+      "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+      "--no-prompt",
+    ]);
   }
 });
 

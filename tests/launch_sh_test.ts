@@ -58,6 +58,13 @@ Deno.test("the shell launcher computes the flags the launch plan does", async ()
       [["--entry", "dist/rein.js", "-p", "x", "--", "--workspace", "nope"], { HOME: home }],
       [["state"], { HOME: home }],
       [["replay", "--workspace", "sub"], { HOME: home }],
+      [["log", "check", join(base, "elsewhere", "events.jsonl")], { HOME: home }],
+      [["log", "stats", "--log", "../x.jsonl"], { HOME: home }],
+      [["log", "salvage", "logs/x.jsonl", "--log", "y.jsonl"], { HOME: home }],
+      [["log", "salvage", "--log", "../linked/y.jsonl"], { HOME: home }],
+      [["log", "salvage", "--workspace", "sub"], { REIN_CALLER_DIR: join(base, "linked") }],
+      [["log", "salvage", "--", "/z.jsonl"], {}],
+      [["log", "salvage"], {}],
       [["--version"], {}],
     ];
     const cwd = join(base, "my project");
@@ -104,5 +111,26 @@ Deno.test("the shell launcher execs rein: the process it started is rein itself"
     assert.equal(Number(new TextDecoder().decode(stdout).trim()), child.pid);
   } finally {
     await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("the shell launcher refuses a path with a comma as cli/launch.ts words it", async () => {
+  const cwd = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-sh-" }));
+  try {
+    for (const argv of [["--workspace", "/tmp/a,b"], ["log", "salvage", "/tmp/a,b/x.jsonl"]]) {
+      const out = await new Deno.Command("sh", {
+        args: [LAUNCHER, ...argv],
+        env: { PATH: Deno.env.get("PATH") ?? "", REIN_DENO: Deno.execPath() },
+        clearEnv: true,
+        cwd,
+      }).output();
+      assert.equal(out.code, 1, argv.join(" "));
+      assert.match(
+        new TextDecoder().decode(out.stderr),
+        /^rein: .* cannot name a path with a comma: "\/tmp\/a,b"\n$/,
+      );
+    }
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
   }
 });

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { sequentialBash } from "../testing/scenarios.ts";
 import { SessionLease } from "../cli/session_lease.ts";
-import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { childEnv, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
 const KEY = "sk-ant-api03-LOG-MAINTENANCE-0123456789";
+const LAUNCHER = new URL("../cli/launch.sh", import.meta.url).pathname;
 
 /** A workspace whose log holds two recorded sessions; the fake model server stays up. */
 async function recordedWorkspace() {
@@ -179,4 +181,54 @@ Deno.test("log stats counts events by type and agent, sessions and snapshots", a
   const missing = await runCli(["log", "stats", `${w.ws.path}/nope.jsonl`]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /No log at ".*nope\.jsonl"/);
+});
+
+Deno.test("log check, stats and salvage of a log outside the workspace run under the launcher", async () => {
+  await using w = await recordedWorkspace();
+  await using elsewhere = await tempWorkspace();
+  const dir = join(elsewhere.path, "logs");
+  const log = join(dir, "events.jsonl");
+  await Deno.mkdir(join(dir, "snapshots"), { recursive: true });
+  await Deno.copyFile(w.log, log);
+  const snapshots = join(dir, "snapshots", "events.jsonl");
+  await Deno.rename(join(w.ws.path, ".rein", "snapshots", "events.jsonl"), snapshots);
+  const count = async (folder: string) =>
+    (await Array.fromAsync(Deno.readDir(folder))).filter((entry) => entry.isFile).length;
+  const taken = await count(snapshots) + await count(join(snapshots, "sessions"));
+  const good = await insertLine(log, 5, "this is not an event");
+  const ours = await Deno.readTextFile(w.log);
+  const launch = async (...args: string[]) => {
+    const out = await new Deno.Command("sh", {
+      args: [LAUNCHER, ...args],
+      // Not the temp directory the other workspace is in, which the agent may write.
+      env: childEnv({ REIN_DENO: Deno.execPath(), TMPDIR: w.ws.path }),
+      clearEnv: true,
+      cwd: w.ws.path,
+    }).output();
+    const decoder = new TextDecoder();
+    const result = {
+      code: out.code,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+    };
+    assert.doesNotMatch(result.stderr, /NotCapable|Requires .* access/, args.join(" "));
+    return result;
+  };
+
+  const check = await launch("log", "check", log);
+  assert.equal(check.code, 1, check.stderr);
+  assert.match(check.stdout, /^line 6: unexpected token/m);
+  const stats = await launch("log", "stats", "--log", log);
+  assert.equal(stats.code, 0, stats.stderr);
+  assert.match(stats.stdout, /^snapshots +\d+/m);
+  const salvage = await launch("log", "salvage", log);
+  assert.equal(salvage.code, 0, salvage.stderr);
+  assert.equal(await Deno.readTextFile(log), good.slice(0, 5).join("\n") + "\n");
+  assert.equal((await besideLog(log)).length, 2, "the backup and the set-aside lines");
+  // The snapshots were of the whole log: none fits the kept events.
+  assert.match(
+    salvage.stdout,
+    new RegExp(`Removed ${taken} snapshots that no longer fit the log`),
+  );
+  assert.equal(await Deno.readTextFile(w.log), ours, "the workspace's own log is untouched");
 });

@@ -1,5 +1,5 @@
 import { checkLog } from "../events/check_log.ts";
-import { snapshotCoverage } from "../core/snapshots/mod.ts";
+import { type SnapshotCoverage, snapshotCoverage } from "../core/snapshots/mod.ts";
 import type { CommandIo } from "./io.ts";
 import { count } from "./log_check.ts";
 import { assertLogExists } from "./log_commands.ts";
@@ -10,8 +10,9 @@ interface Tally {
   bytes: number;
 }
 
-/** Per session: events, and whether it was resumed or forked. */
+/** Per session: events, its last one, and whether it was resumed or forked. */
 interface SessionTally extends Tally {
+  lastSeq: number;
   resumed: boolean;
   forked: boolean;
 }
@@ -39,11 +40,12 @@ export async function logStatsCommand(path: string, io: CommandIo): Promise<numb
     add(byAgent, event.agent, raw.length);
     let session = sessions.get(event.session);
     if (session === undefined) {
-      session = { events: 0, bytes: 0, resumed: false, forked: false };
+      session = { events: 0, bytes: 0, lastSeq: 0, resumed: false, forked: false };
       sessions.set(event.session, session);
     }
     session.events++;
     session.bytes += raw.length;
+    session.lastSeq = event.seq;
     if (event.type === "session.resumed") session.resumed = true;
     if (event.type === "session.started" && event.data.forkedFrom) session.forked = true;
   }
@@ -65,7 +67,7 @@ export async function logStatsCommand(path: string, io: CommandIo): Promise<numb
   out("");
   out(sessionSummary(sessions));
   out("");
-  out(await snapshotSummary(path, size));
+  out(await snapshotSummary(path, size, sessions));
   return 0;
 }
 
@@ -103,23 +105,52 @@ function sessionSummary(sessions: Map<string, SessionTally>): string {
     `${largest[1].events} (${largest[0]}, ${megabytes(largest[1].bytes)})`;
 }
 
-async function snapshotSummary(path: string, size: number): Promise<string> {
+/**
+ * The snapshots beside the log: each catalog snapshot (how much of the log it covers, so how
+ * much a start folds after it), then the sessions' snapshots summed up: valid ones (and how many
+ * reach their session's last event), stale ones (other fold code) and invalid ones.
+ */
+async function snapshotSummary(
+  path: string,
+  size: number,
+  sessions: Map<string, SessionTally>,
+): Promise<string> {
   const snapshots = await snapshotCoverage(path);
   if (snapshots.length === 0) return "snapshots  none";
-  const lines = [`snapshots  ${snapshots.length}, newest first`];
-  for (const s of snapshots) {
+  const catalogs = snapshots.filter((s) => s.kind === "catalog");
+  const single = snapshots.filter((s) => s.kind === "session");
+  const lines = [
+    `snapshots  ${count(catalogs.length, "catalog snapshot")}, newest first; ` +
+    `${count(single.length, "session snapshot")}`,
+  ];
+  for (const s of catalogs) {
     const reach = size === 0 ? 100 : (s.offset / size) * 100;
-    const trusted = s.valid
-      ? "valid"
-      : s.fingerprintMatches
-      ? "invalid (does not match the log)"
-      : "stale (taken by other fold code)";
     lines.push(
-      `  seq ${s.seq} at byte ${s.offset} (${reach.toFixed(1)}% of the log), ` +
-        `${count(s.sessions, "session")}, taken ${s.takenAt}, ${trusted}: "${s.path}"`,
+      `  seq ${s.seq} at byte ${s.offset} (${reach.toFixed(1)}% of the log, ` +
+        `${megabytes(Math.max(0, size - s.offset))} after it), ${count(s.sessions, "session")}, ` +
+        `taken ${s.takenAt}, ${trust(s)}: "${s.path}"`,
+    );
+  }
+  if (single.length > 0) {
+    const valid = single.filter((s) => s.valid);
+    const current = valid.filter((s) => s.seq >= (sessions.get(s.session ?? "")?.lastSeq ?? 0));
+    const stale = single.filter((s) => !s.fingerprintMatches).length;
+    lines.push(
+      `  sessions: ${valid.length} valid (${current.length} up to the session's last event) ` +
+        `for ${count(sessions.size, "session")}, ${stale} stale (taken by other fold code), ` +
+        `${single.length - valid.length - stale} invalid (do not match the log)`,
     );
   }
   return lines.join("\n");
+}
+
+/** Whether a snapshot is trusted, and why not. Pure. */
+function trust(s: SnapshotCoverage): string {
+  return s.valid
+    ? "valid"
+    : s.fingerprintMatches
+    ? "invalid (does not match the log)"
+    : "stale (taken by other fold code)";
 }
 
 function megabytes(bytes: number): string {

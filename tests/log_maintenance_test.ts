@@ -177,7 +177,21 @@ Deno.test("log stats counts events by type and agent, sessions and snapshots", a
   assert.match(stats.stdout, new RegExp(`^  lead +${lines.length} `, "m"));
   assert.match(stats.stdout, /^problems +none/m);
   assert.match(stats.stdout, /^sessions +2 sessions, 0 resumed, 0 forks/m);
-  assert.match(stats.stdout, /^snapshots +/m);
+  assert.match(
+    stats.stdout,
+    /^snapshots +\d catalog snapshots?, newest first; 2 session snapshots$/m,
+  );
+  assert.match(
+    stats.stdout,
+    new RegExp(
+      `^  seq ${lines.length} at byte \\d+ \\(100\\.0% of the log, 0\\.0 kB after it\\), 2 sessions, .*, valid: `,
+      "m",
+    ),
+  );
+  assert.match(
+    stats.stdout,
+    /^ {2}sessions: 2 valid \(2 up to the session's last event\) for 2 sessions, 0 stale/m,
+  );
   const missing = await runCli(["log", "stats", `${w.ws.path}/nope.jsonl`]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /No log at ".*nope\.jsonl"/);

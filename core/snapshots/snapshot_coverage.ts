@@ -4,6 +4,9 @@ import { readSnapshotFile, sessionSnapshotPath, snapshotDir } from "./snapshot_f
 
 /** One snapshot file beside a log, as `rein log stats` reports it. */
 export interface SnapshotCoverage {
+  /** Of the catalog (every session), or of one session's full state (`session`). */
+  kind: "catalog" | "session";
+  session?: string;
   /** seq of the last event the snapshot covers. */
   seq: number;
   /** Byte offset in the log just past the line holding `seq`. */
@@ -45,6 +48,8 @@ export async function snapshotCoverage(logPath: string): Promise<SnapshotCoverag
     const point = { seq: header.seq, offset: header.offset, lineHash: header.lineHash };
     const holds = file.problem === undefined && await pointProblem(logPath, point) === undefined;
     found.push({
+      kind: header.kind === "session" ? "session" : "catalog",
+      ...(header.session === undefined ? {} : { session: header.session }),
       seq: header.seq,
       offset: header.offset,
       sessions: header.sessions,

@@ -4,7 +4,7 @@ import { knownEventTypes, parseEnvelope } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { decidedEvents } from "./_decided_events.ts";
 import type { AppendDecision, AppendOptions, EventListener, EventStore } from "./store.ts";
-import type { Envelope, NewEvent } from "./event_types.ts";
+import { CURRENT_VERSION, type Envelope, type NewEvent } from "./event_types.ts";
 
 /** How to create a {@link MemoryEventStore}. */
 export interface MemoryStoreOptions {
@@ -18,6 +18,13 @@ export interface MemoryStoreOptions {
   events?: readonly Envelope[];
   /** Event types of mechanisms declared outside rein that the log may hold. */
   eventTypes?: readonly string[];
+  /**
+   * Whether `event` is already what writing it out and reading it back would give: JSON data,
+   * nothing to redact, a known type (replay hands the store the recorded events' own data). Such
+   * events are stored as they are, which spares a serialization and a parse of each; with
+   * `secrets`, every event is written out.
+   */
+  isEncoded?: (event: NewEvent) => boolean;
 }
 
 /** The log that connected in-memory writers share, as processes share one file. */
@@ -38,6 +45,7 @@ export class MemoryEventStore implements EventStore {
   readonly #clock: () => Date;
   readonly #redact: Redactor;
   readonly #knownTypes: ReadonlySet<string>;
+  readonly #isEncoded: ((event: NewEvent) => boolean) | undefined;
   #shared: SharedLog;
   #listeners: EventListener[] = [];
   #lastSeq = 0;
@@ -47,6 +55,7 @@ export class MemoryEventStore implements EventStore {
     this.#clock = options.clock;
     this.#redact = createRedactor(options.secrets ?? []);
     this.#knownTypes = knownEventTypes(options.eventTypes);
+    this.#isEncoded = (options.secrets ?? []).length === 0 ? options.isEncoded : undefined;
     this.#shared = {
       events: validateInitial(options.events ?? [], this.#knownTypes),
       waiters: new Set(),
@@ -146,18 +155,28 @@ export class MemoryEventStore implements EventStore {
     const events = decidedEvents(decide, this.#lastSeq);
     if (events.length === 0) return [];
     const ts = this.#clock().toISOString();
-    const { envelopes } = encodeEvents(
-      events,
-      this.#lastSeq + 1,
-      ts,
-      this.#redact,
-      this.#knownTypes,
-    );
+    const envelopes = this.#encode(events, this.#lastSeq + 1, ts);
     for (const envelope of envelopes) this.#shared.events.push(envelope);
     this.#lastSeq += envelopes.length;
     this.#wakeWaiters();
     this.#deliver(envelopes);
     return envelopes;
+  }
+
+  /** The envelopes of `events` from `firstSeq` on, each as the JSONL store would read it back. */
+  #encode(events: readonly NewEvent[], firstSeq: number, ts: string): Envelope[] {
+    const isEncoded = this.#isEncoded;
+    if (!isEncoded) {
+      return encodeEvents(events, firstSeq, ts, this.#redact, this.#knownTypes).envelopes;
+    }
+    return events.map((event, i) => {
+      const seq = firstSeq + i;
+      if (!isEncoded(event)) {
+        return encodeEvents([event], seq, ts, this.#redact, this.#knownTypes).envelopes[0]!;
+      }
+      const { type, session, agent, data } = event;
+      return { v: CURRENT_VERSION, seq, ts, type, session, agent, data } as Envelope;
+    });
   }
 
   /** Let every pending `waitForAppend` on the log check again, after the current step. */

@@ -24,3 +24,17 @@ Deno.test("a memory store refuses initial events that are not a gapless log", ()
   const bad = { ...JSON.parse(line(1)), type: "nope" } as Envelope;
   assert.throws(() => new MemoryEventStore({ clock, events: [bad] }), /unknown event type "nope"/);
 });
+
+Deno.test("a memory store keeps events marked as encoded as they are, unless it has secrets", async () => {
+  const marked = prompt("as recorded");
+  const plain = new MemoryEventStore({ clock, isEncoded: (event) => event === marked });
+  const [kept, written] = await plain.append([marked, prompt("as recorded")]);
+  assert.equal(kept?.data, marked.data, "stored as it is");
+  assert.deepEqual(kept, JSON.parse(line(1, { text: "as recorded" })));
+  assert.notEqual(written?.data, marked.data, "written out and read back");
+  assert.deepEqual(written?.data, marked.data);
+  const secret = "sk-secret-value-123";
+  const redacting = new MemoryEventStore({ clock, secrets: [secret], isEncoded: () => true });
+  const [redacted] = await redacting.append([prompt(secret)]);
+  assert.deepEqual(redacted?.data, { text: "[REDACTED]" });
+});

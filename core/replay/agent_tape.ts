@@ -1,6 +1,7 @@
 import type { Envelope, EventPayloads, EventType } from "../../events/event_types.ts";
 import { LOOP_EVENT_TYPES as LOOP_TYPES } from "../loop/loop_events.ts";
 import type { ToolRun } from "../tools/executor.ts";
+import { copyJson } from "./_copy_json.ts";
 
 /**
  * One agent's recorded events in a session, with a cursor: what the replayed loop of that agent
@@ -34,6 +35,11 @@ export class AgentTape {
     return this.events[this.cursor];
   }
 
+  /** The recorded event `offset` places after the next one, if any. */
+  peek(offset: number): Envelope | undefined {
+    return this.events[this.cursor + offset];
+  }
+
   /** The last event reproduced. */
   last(): Envelope | undefined {
     return this.events[this.cursor - 1];
@@ -65,7 +71,7 @@ export class AgentTape {
         }
         return {
           events: events.map(origin),
-          completed: structuredClone(event.data),
+          completed: copyJson(event.data),
           firstIndex: this.indexOf(events[0] ?? event),
         };
       }
@@ -92,7 +98,7 @@ export class AgentTape {
       const data = event.data as EventPayloads[T];
       if (!matches(data)) continue;
       this.#served.add(event.seq);
-      return structuredClone(data);
+      return copyJson(data);
     }
     return undefined;
   }
@@ -173,5 +179,5 @@ export function isCancellation(event: Envelope | undefined): boolean {
 
 function origin(event: Envelope) {
   const { type, data, session, agent } = event;
-  return { type, data: structuredClone(data), session, agent } as ToolRun["events"][number];
+  return { type, data: copyJson(data), session, agent } as ToolRun["events"][number];
 }

@@ -5,11 +5,12 @@ import { ModelCancelledError, type ModelClient, ModelError } from "../effects/mo
 import { createHarness } from "../harness.ts";
 import type { AgentLoop } from "../loop/agent_loop.ts";
 import type { Mechanism } from "../mechanism.ts";
-import { canonicalJson } from "../request/request_body.ts";
 import type { Observe, ObserveMaybe } from "../loop/loop_deps.ts";
 import { type CallRunner, executeCall } from "../tools/executor.ts";
 import { AgentTape, comparable, isCancellation } from "./agent_tape.ts";
+import { copyJson } from "./_copy_json.ts";
 import { ReplayOrder } from "./replay_order.ts";
+import { sameEvent, sameJson } from "./same_event.ts";
 
 /** The first point where the re-driven loop and the recorded log disagree. */
 export interface Divergence {
@@ -129,7 +130,7 @@ export async function replaySession(
       if (next.type === "model.responded") {
         const text = next.data.content.flatMap((b) => b.type === "text" ? [b.text] : []).join("");
         if (text) onText?.(text);
-        return Promise.resolve(structuredClone(next.data));
+        return Promise.resolve(copyJson(next.data));
       }
       if (next.type === "model.failed") {
         const { message, kind, status } = next.data;
@@ -187,7 +188,7 @@ export async function replaySession(
     if (divergence) return false;
     const tape = tapeOf(event.agent);
     const want = tape.next();
-    if (!want || canonicalJson(comparable(want)) !== canonicalJson(comparable(event))) {
+    if (!want || !sameEvent(want, event)) {
       record({
         seq: want?.seq ?? null,
         recorded: want ? comparable(want) : null,
@@ -202,6 +203,29 @@ export async function replaySession(
     order.done(tape.indexOf(want));
     return true;
   };
+  /** Events handed to the store with their recorded event's data. */
+  const encoded = new WeakSet<NewEvent>();
+  /**
+   * `events` with the data of each that is its recorded event's, as JSON, replaced by that data:
+   * the store keeps those as they are instead of writing them out and reading them back, and
+   * `accept` finds them equal at once. Where the match is not the event `accept` will compare
+   * with, nothing changes but the cost: the data are the same JSON.
+   */
+  const withRecordedData = (events: readonly NewEvent[]): NewEvent[] => {
+    const offsets = new Map<string, number>();
+    return events.map((event) => {
+      const offset = offsets.get(event.agent) ?? 0;
+      offsets.set(event.agent, offset + 1);
+      const want = tapes.get(event.agent)?.peek(offset);
+      if (
+        want?.type !== event.type || want.session !== event.session ||
+        want.agent !== event.agent || !sameJson(event.data, want.data)
+      ) return event;
+      const same = { ...event, data: want.data } as NewEvent;
+      encoded.add(same);
+      return same;
+    });
+  };
   const clock = () => new Date(first.data.startedAt);
   let raw: MemoryEventStore | undefined;
   const live = await createHarness({
@@ -210,8 +234,9 @@ export async function replaySession(
         clock,
         eventTypes,
         onEvent: (event) => accept(event) && onEvent(event),
+        isEncoded: (event) => encoded.has(event),
       });
-      return orderedStore(raw, async (events) => {
+      return orderedStore(raw, withRecordedData, async (events) => {
         const head = events[0];
         if (!head) return;
         const { index } = expected(head.agent, head.type);
@@ -324,7 +349,8 @@ export async function replaySession(
     const run = runs.get(event.agent);
     if (fed.has(event.type)) {
       const { type, data, session, agent } = event;
-      await (raw as MemoryEventStore).append([{ type, data, session, agent } as NewEvent]);
+      const events = withRecordedData([{ type, data, session, agent } as NewEvent]);
+      await (raw as MemoryEventStore).append(events);
     } else if (run?.active && event.type !== "session.resumed") {
       await order.changed();
     } else if (run?.active) {
@@ -340,11 +366,13 @@ export async function replaySession(
 }
 
 /**
- * `store` with every append held by `before` (which waits for its turn in the recorded order)
- * and checked by `after`. The other operations pass through.
+ * `store` with every append held by `before` (which waits for its turn in the recorded order),
+ * its events then passed through `prepare`, and checked by `after`. The other operations pass
+ * through.
  */
 function orderedStore(
   store: EventStore,
+  prepare: (events: readonly NewEvent[]) => NewEvent[],
   before: (events: readonly NewEvent[]) => Promise<void>,
   after: () => void,
 ): EventStore {
@@ -354,14 +382,14 @@ function orderedStore(
     },
     async append(events, options) {
       await before(events);
-      const envelopes = await store.append(events, options);
+      const envelopes = await store.append(prepare(events), options);
       after();
       return envelopes;
     },
     async appendDecided(decide, options) {
       const events = decide(store.lastSeq);
       await before(events);
-      const envelopes = await store.append(events, options);
+      const envelopes = await store.append(prepare(events), options);
       after();
       return envelopes;
     },

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { buildRequest, canonicalJson, requestDigest } from "./request_body.ts";
+import { buildRequest, requestDigest } from "./request_body.ts";
+import { canonicalJson } from "./canonical_json.ts";
+import type { ConversationMessage } from "../../events/event_types.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { createBaseTools } from "../tools/base_tools.ts";
 
@@ -86,4 +88,64 @@ Deno.test("the assembled system prompt matches its snapshot", async () => {
     expected,
     "System prompt changed: review, then rerun with UPDATE_SNAPSHOTS=1",
   );
+});
+
+/** sha256 of the request's text as the sorting replacer writes it, for comparison. */
+async function referenceDigest(body: unknown): Promise<string> {
+  const text = JSON.stringify(body, (_key, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(v).sort()) sorted[key] = (v as Record<string, unknown>)[key];
+    return sorted;
+  });
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+Deno.test("the digest of every round is the whole request's, however the conversation changed", async () => {
+  const messages: ConversationMessage[] = [{
+    role: "user",
+    content: [{ type: "text", text: "go" }],
+  }];
+  const check = async (what: string) => {
+    const body = buildRequest({ model: "m", maxTokens: 100, system, tools, messages });
+    assert.equal(await requestDigest(body), await referenceDigest(body), what);
+  };
+  for (let round = 0; round < 12; round++) {
+    await check(`round ${round}`);
+    const id = `toolu_${round}`;
+    messages.push({
+      role: "assistant",
+      content: [{ type: "text", text: `Reading ${round} ✓` }, {
+        type: "tool_use",
+        id,
+        name: "read_file",
+        input: { path: `f${round}` },
+      }],
+    });
+    await check(`round ${round}, answer last`);
+    messages.push({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: id, content: "x".repeat(round * 100) }],
+    });
+    // A block added in place to the last message (a reminder).
+    messages.at(-1)?.content.push({
+      type: "text",
+      text: `<system-reminder>${round}</system-reminder>`,
+    });
+  }
+  // An answer discarded: the message before it grows again in place.
+  messages.push({ role: "assistant", content: [{ type: "text", text: "cut off" }] });
+  await check("before the discard");
+  messages.pop();
+  messages.at(-1)?.content.push({ type: "text", text: "continue" });
+  await check("after the discard");
+  // A result replaced by a preview (a new block in a new message), then the start cut away.
+  const third = messages[2] as ConversationMessage;
+  messages[2] = { role: "user", content: [{ ...third.content[0]!, content: "[cleared]" }] };
+  await check("after a result was cleared");
+  messages.splice(1, 4);
+  await check("after a snip");
+  messages.splice(0, 1, { role: "user", content: [{ type: "text", text: "summary" }] });
+  await check("after a compaction");
 });

@@ -62,7 +62,7 @@ const WRAP = 93;
  */
 export function buildSystemPrompt(input: SystemPromptInput): SystemBlock[] {
   const guidance = input.tools.flatMap((tool) =>
-    tool.guidance ? [wrapBullet(tool.guidance, WRAP)] : []
+    tool.guidance ? [wrappedGuidance(tool, tool.guidance)] : []
   );
   const identity = input.instructions ?? [...INTRO, ...guidance, ...HABITS].join("\n");
   const environment = [
@@ -84,6 +84,20 @@ export function buildSystemPrompt(input: SystemPromptInput): SystemBlock[] {
       ? { type: "text", text, cache_control: { type: "ephemeral" } }
       : { type: "text", text }
   );
+}
+
+/**
+ * A tool's guidance as wrapped last time for the same tool object and text: the prompt is built
+ * before every model call, the guidance of a pool's tools hardly ever changes.
+ */
+const WRAPPED = new WeakMap<PromptTool, { guidance: string; bullet: string }>();
+
+function wrappedGuidance(tool: PromptTool, guidance: string): string {
+  const known = WRAPPED.get(tool);
+  if (known?.guidance === guidance) return known.bullet;
+  const bullet = wrapBullet(guidance, WRAP);
+  WRAPPED.set(tool, { guidance, bullet });
+  return bullet;
 }
 
 /** `text` as a "- " bullet wrapped at `width` columns, continuation lines indented two. Pure. */

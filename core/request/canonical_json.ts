@@ -1,0 +1,178 @@
+/**
+ * Canonical parts written before, for {@link canonicalChunks}: which members it may take from the
+ * memo, and the memo itself. Sound only when what `find` returns is what writing the member
+ * again would give.
+ */
+export interface CanonicalMemo {
+  /** Whether the members of `holder` (an object or array) are looked up and kept. */
+  memoized(holder: object): boolean;
+  /** The canonical JSON, as UTF-8, of `value` (a member of `holder`), if known. */
+  find(value: object, holder: object): Uint8Array<ArrayBuffer> | undefined;
+  /** Keep what `value` (a member of `holder`) was written as. */
+  keep(value: object, holder: object, bytes: Uint8Array<ArrayBuffer>): void;
+}
+
+/**
+ * JSON with object keys sorted recursively; `undefined` members are dropped as JSON does. The
+ * text is the one `JSON.stringify(value, sortingReplacer)` gives, byte for byte (digests of
+ * recorded requests depend on it), written directly instead of through sorted copies of every
+ * object. Pure; throws TypeError for a BigInt, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  const out: Output = { text: "", chunks: [], memo: undefined };
+  if (!write(value, "", undefined, false, out)) return "null";
+  return out.text;
+}
+
+/** A piece of canonical JSON: text, or the UTF-8 of a part remembered by a {@link CanonicalMemo}. */
+export type CanonicalChunk = string | Uint8Array<ArrayBuffer>;
+
+/**
+ * {@link canonicalJson} in pieces: text, and the UTF-8 of each member of the objects `memo` names,
+ * looked up in (and added to) the memo, so a value that shares most of its parts with one written
+ * before costs little more than its new parts, and the same part is the same array each time.
+ * Pure apart from the memo; throws TypeError for a BigInt.
+ */
+export function canonicalChunks(value: unknown, memo: CanonicalMemo): CanonicalChunk[] {
+  const out: Output = { text: "", chunks: [], memo };
+  if (!write(value, "", undefined, false, out)) out.text = "null";
+  if (out.text !== "") out.chunks.push(out.text);
+  return out.chunks;
+}
+
+/** Text written since the last chunk, and the chunks before it. */
+interface Output {
+  text: string;
+  chunks: CanonicalChunk[];
+  memo: CanonicalMemo | undefined;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Write `input` (member `key` of `holder`) to `out`; false when JSON would omit it. `remembered`:
+ * whether the memo keeps the members of `holder`.
+ */
+function write(
+  input: unknown,
+  key: string | number,
+  holder: object | undefined,
+  remembered: boolean,
+  out: Output,
+): boolean {
+  let value = input;
+  if (
+    value !== null && typeof value === "object" &&
+    typeof (value as { toJSON?: unknown }).toJSON === "function"
+  ) {
+    value = (value as { toJSON(key: string): unknown }).toJSON(String(key));
+  }
+  if (value === null || typeof value !== "object") {
+    const text = JSON.stringify(value) as string | undefined;
+    if (text === undefined) return false;
+    out.text += text;
+    return true;
+  }
+  const memo = out.memo;
+  if (!remembered || memo === undefined || holder === undefined) {
+    writeObject(value, out);
+    return true;
+  }
+  let bytes = memo.find(value, holder);
+  if (bytes === undefined) {
+    const own: Output = { text: "", chunks: [], memo };
+    writeObject(value, own);
+    if (own.text !== "") own.chunks.push(own.text);
+    bytes = joinChunks(own.chunks);
+    memo.keep(value, holder, bytes);
+  }
+  if (out.text !== "") out.chunks.push(out.text);
+  out.chunks.push(bytes);
+  out.text = "";
+  return true;
+}
+
+function writeObject(value: object, out: Output): void {
+  const remembered = out.memo?.memoized(value) ?? false;
+  if (Array.isArray(value)) {
+    out.text += "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.text += ",";
+      if (!write(value[i], i, value, remembered, out)) out.text += "null";
+    }
+    out.text += "]";
+    return;
+  }
+  out.text += "{";
+  let first = true;
+  for (const name of sortedKeys(value)) {
+    const before = out.text;
+    out.text += `${first ? "" : ","}${JSON.stringify(name)}:`;
+    // A member JSON omits writes nothing, so taking its key back is all there is to undo.
+    if (write((value as Record<string, unknown>)[name], name, value, remembered, out)) {
+      first = false;
+    } else out.text = before;
+  }
+  out.text += "}";
+}
+
+/** `chunks` (from `start`, up to `end`) as one UTF-8 array. Pure. */
+export function joinChunks(
+  chunks: readonly CanonicalChunk[],
+  start = 0,
+  end = chunks.length,
+): Uint8Array<ArrayBuffer> {
+  if (end - start === 1) {
+    const only = chunks[start] as CanonicalChunk;
+    return typeof only === "string" ? encoder.encode(only) : only;
+  }
+  // Short ASCII text (the JSON between remembered parts) is copied here, other text encoded
+  // first: an encoder call costs more than the loop.
+  let encoded: Map<number, Uint8Array<ArrayBuffer>> | undefined;
+  let size = 0;
+  for (let i = start; i < end; i++) {
+    const chunk = chunks[i] as CanonicalChunk;
+    if (typeof chunk !== "string" || (chunk.length <= SHORT && isAscii(chunk))) {
+      size += chunk.length;
+      continue;
+    }
+    const bytes = encoder.encode(chunk);
+    (encoded ??= new Map()).set(i, bytes);
+    size += bytes.length;
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (let i = start; i < end; i++) {
+    const chunk = encoded?.get(i) ?? chunks[i] as CanonicalChunk;
+    if (typeof chunk !== "string") bytes.set(chunk, at);
+    else for (let j = 0; j < chunk.length; j++) bytes[at + j] = chunk.charCodeAt(j);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** Text up to this length may be copied without the encoder. */
+const SHORT = 64;
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * The keys in the order the sorting replacer's copy enumerates them: sorted, except that a copy
+ * built by assignment lists integer-like keys first in numeric order and has no own `__proto__`
+ * (assigning it sets the prototype).
+ */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value).sort();
+  let plain = true;
+  for (const key of keys) {
+    const code = key.charCodeAt(0);
+    if ((code >= 48 && code <= 57) || key === "__proto__") plain = false;
+  }
+  if (plain) return keys;
+  const copy: Record<string, number> = {};
+  for (const key of keys) copy[key] = 0;
+  return Object.keys(copy);
+}

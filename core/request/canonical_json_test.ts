@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  type CanonicalChunk,
+  canonicalChunks,
+  canonicalJson,
+  type CanonicalMemo,
+  joinChunks,
+} from "./canonical_json.ts";
+
+/** The canonical form as rein first wrote it, which recorded digests depend on. */
+function sortingReplacer(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(v).sort()) sorted[key] = (v as Record<string, unknown>)[key];
+    return sorted;
+  });
+}
+
+/** JSON-like values with what JSON writes otherwise: undefined members, odd keys, a Date. */
+const valueArb = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.string(),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.constant(new Date(0)),
+    fc.array(tie("value")),
+    fc.dictionary(
+      fc.oneof(fc.string(), fc.constantFrom("10", "2", "01", "__proto__", "a", "é", "")),
+      tie("value"),
+    ),
+  ),
+})).value;
+
+function memoOf(texts: WeakMap<object, Uint8Array<ArrayBuffer>>): CanonicalMemo {
+  return {
+    memoized: (holder) => Array.isArray(holder),
+    find: (value) => texts.get(value),
+    keep: (value, _holder, bytes) => void texts.set(value, bytes),
+  };
+}
+
+const decode = (chunks: readonly CanonicalChunk[]) => new TextDecoder().decode(joinChunks(chunks));
+
+Deno.test("canonical JSON is the sorting replacer's text for any value", () => {
+  fc.assert(
+    fc.property(fc.oneof(valueArb, fc.object()), (value) => {
+      assert.equal(canonicalJson(value), sortingReplacer(value) ?? "null");
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("canonical chunks with remembered parts join to the same text, twice", () => {
+  fc.assert(
+    fc.property(fc.array(valueArb), (value) => {
+      const memo = memoOf(new WeakMap());
+      const expected = sortingReplacer(value);
+      assert.equal(decode(canonicalChunks(value, memo)), expected);
+      assert.equal(decode(canonicalChunks(value, memo)), expected);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("a remembered part is the same array the next time", () => {
+  const block = { type: "text", text: "héllo" };
+  const memo = memoOf(new WeakMap());
+  const first = canonicalChunks({ content: [block] }, memo);
+  const second = canonicalChunks({ content: [block, { type: "text", text: "more" }] }, memo);
+  const remembered = first.find((chunk) => typeof chunk !== "string");
+  assert.ok(remembered);
+  assert.equal(second.find((chunk) => typeof chunk !== "string"), remembered);
+  assert.equal(
+    decode(second),
+    '{"content":[{"text":"héllo","type":"text"},{"text":"more","type":"text"}]}',
+  );
+});
+
+Deno.test("canonical JSON sorts keys and drops undefined members as JSON does", () => {
+  assert.equal(
+    canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }], u: undefined }, z: [undefined] }),
+    '{"a":{"c":[3,{"e":2,"f":1}],"d":2},"b":1,"z":[null]}',
+  );
+  assert.throws(() => canonicalJson({ n: 1n }), TypeError);
+});

@@ -23,20 +23,23 @@ export function planClear(
   const calls = new Map<string, { name: string; input: Record<string, unknown>; at: number }>();
   const writtenAt = new Map<string, number>();
   const results: { callId: string; chars: number; at: number }[] = [];
-  messages.forEach((message, at) => {
-    for (const block of message.content) {
+  // Plain loops: this runs before every model call, over the whole conversation.
+  for (let at = 0; at < messages.length; at++) {
+    for (const block of (messages[at] as ConversationMessage).content) {
       if (block.type === "tool_use") {
         const input = (block.input ?? {}) as Record<string, unknown>;
         const name = String(block.name);
         calls.set(String(block.id), { name, input, at });
-        const path = pathOf(input);
-        if (WRITERS.has(name) && path !== undefined) writtenAt.set(path, at);
+        if (WRITERS.has(name)) {
+          const path = pathOf(input);
+          if (path !== undefined) writtenAt.set(path, at);
+        }
       } else if (block.type === "tool_result" && typeof block.content === "string") {
         if (block.content.startsWith(CLEARED_PREFIX)) continue;
         results.push({ callId: String(block.tool_use_id), chars: block.content.length, at });
       }
     }
-  });
+  }
   const recent = new Set(results.slice(-limits.keepRecentResults).map((r) => r.callId));
   const due = results.filter((result) => {
     if (result.chars < MIN_CHARS) return false;

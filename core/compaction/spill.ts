@@ -19,17 +19,20 @@ export function planSpill(
   limits: { resultChars: number; roundChars: number },
 ): { spilled: SpilledResult[]; texts: Map<string, string> } {
   const chosen = new Map<string, string>();
-  messages.forEach((message, index) => {
-    if (message.role !== "user") return;
-    const results = message.content.flatMap((block) =>
-      block.type === "tool_result" && typeof block.content === "string"
-        ? [{ callId: String(block.tool_use_id), text: block.content }]
-        : []
-    );
-    for (const result of results) {
-      if (result.text.length > limits.resultChars) chosen.set(result.callId, result.text);
+  const lastIndex = messages.length - 1;
+  // Plain loops: this runs before every model call, over the whole conversation.
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as ConversationMessage;
+    if (message.role !== "user") continue;
+    const last = index === lastIndex;
+    const results: { callId: string; text: string }[] = [];
+    for (const block of message.content) {
+      if (block.type !== "tool_result" || typeof block.content !== "string") continue;
+      const text = block.content;
+      if (text.length > limits.resultChars) chosen.set(String(block.tool_use_id), text);
+      if (last) results.push({ callId: String(block.tool_use_id), text });
     }
-    if (index !== messages.length - 1) return;
+    if (!last) continue;
     let total = results.reduce(
       (sum, r) => sum + (chosen.has(r.callId) ? PREVIEW_CHARS : r.text.length),
       0,
@@ -42,7 +45,7 @@ export function planSpill(
       chosen.set(result.callId, result.text);
       total -= result.text.length - PREVIEW_CHARS;
     }
-  });
+  }
   const spilled = [...chosen].map(([callId, text]) => {
     const path = spillPath(callId);
     return { callId, path, chars: text.length, preview: preview(text, path) };
@@ -54,9 +57,20 @@ function preview(text: string, path: string): string {
   const head = text.slice(0, PREVIEW_CHARS);
   const cut = head.lastIndexOf("\n");
   const shown = cut > PREVIEW_CHARS / 2 ? head.slice(0, cut) : head;
-  const lines = text.split("\n").length;
-  return `${shown}\n\n[Output too large for the context: ${text.length.toLocaleString("en-US")} ` +
-    `characters, ${lines.toLocaleString("en-US")} lines; the first ${shown.length} are above. ` +
+  return `${shown}\n\n[Output too large for the context: ${grouped(text.length)} ` +
+    `characters, ${grouped(lineCount(text))} lines; the first ${shown.length} are above. ` +
     `The whole output is in ${path}: read it with read_file (offset and limit) or search it ` +
     "with grep.]";
+}
+
+/** `text.split("\n").length`, without the array. */
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
+}
+
+/** A count with thousands separators, as `toLocaleString("en-US")` writes it (without Intl). */
+function grouped(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

@@ -102,6 +102,29 @@ export async function buildProgram(
       exit(await agentCommand(prompt === undefined ? flags : { ...flags, prompt }, env, io));
     });
 
+  program.command("daemon")
+    .description(
+      "Run the workspace's scheduled (cron) prompts headless until SIGTERM, in the daemon's " +
+        "latest session (its unfinished turn first) or a new one",
+    )
+    .option("--workspace <dir>", "directory the agent works in (default: where you started it)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--model <model>", "model of a new session (default: claude-sonnet-5)")
+    .option("--settings <file>", "a settings file above all others (Claude Code's format)")
+    .addOption(
+      new Option("--permission-mode <mode>", "how calls no rule decides are handled")
+        .choices(PERMISSION_MODES),
+    )
+    .option("--allowedTools, --allowed-tools <rules>", "permission rules that allow calls", collect)
+    .option("--disallowedTools, --disallowed-tools <rules>", "rules that deny calls", collect)
+    .option("-r, --resume <id>", "run this session (a prefix is enough) instead")
+    .option("--new-session", "start a new session even if the workspace has a daemon session")
+    .option("--max-turns <n>", "stop each scheduled run after n model turns", positiveInt)
+    .action(async (flags) => {
+      const { daemonCommand } = await import("./daemon_command.ts");
+      exit(await daemonCommand(flags, env, io));
+    });
+
   program.command("sessions")
     .description("List the sessions of the workspace's log")
     .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")

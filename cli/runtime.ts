@@ -28,7 +28,7 @@ import { commandEnv } from "../core/tools/command_env.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
 import { secretValues } from "./secrets.ts";
-import { wallClock } from "./clock.ts";
+import { cronTickMs, wallClock } from "./clock.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
 export interface Runtime {
@@ -45,6 +45,8 @@ export interface Runtime {
   maxAttempts: number;
   /** The wall clock rein runs on (a test's, see cli/clock.ts). */
   clock: () => Date;
+  /** How often cron jobs are checked, in milliseconds. */
+  cronTickMs: number;
   close(): Promise<void>;
 }
 
@@ -219,6 +221,7 @@ export async function openRuntime(options: {
     asker,
     maxAttempts,
     clock,
+    cronTickMs: cronTickMs(env),
     close,
   };
 }

@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import type { Envelope } from "../events/event_types.ts";
-import { type FakeScriptFn, message, text, toolUse } from "../testing/fake_anthropic.ts";
+import {
+  type FakeAnthropic,
+  type FakeScriptFn,
+  message,
+  type RecordedRequest,
+  startFakeAnthropic,
+  text,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
+import { CLI, runCli } from "./_cli.ts";
 import { lastUserText } from "../testing/scenarios.ts";
 import { startTestSession, type TestSession } from "../testing/test_session.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
@@ -115,4 +125,413 @@ Deno.test("list_crons lists what the session sees, and replays", async () => {
   );
   const result = await replaySession(t.events());
   assert.equal(result.divergence, null, JSON.stringify(result.divergence));
+});
+
+// --- Real processes: `rein -p`, `rein daemon` and the REPL on a clock the test moves. ---
+
+/** A workspace with a test clock (REIN_CLOCK_FILE), a home of its own, and a fake model. */
+class CronRig implements AsyncDisposable {
+  readonly dir: string;
+  readonly fake: FakeAnthropic;
+  readonly #children = new Set<Deno.ChildProcess>();
+
+  private constructor(dir: string, fake: FakeAnthropic) {
+    this.dir = dir;
+    this.fake = fake;
+  }
+
+  static async open(script: FakeScriptFn): Promise<CronRig> {
+    const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-cron-" }));
+    await Deno.mkdir(join(dir, "work"));
+    await Deno.mkdir(join(dir, "home"));
+    return new CronRig(dir, await startFakeAnthropic({ script }));
+  }
+
+  get workspace(): string {
+    return join(this.dir, "work");
+  }
+
+  get log(): string {
+    return join(this.workspace, ".rein", "events.jsonl");
+  }
+
+  /** Set the time every rein process of the rig reads. */
+  async setClock(iso: string): Promise<void> {
+    const file = join(this.dir, "clock");
+    await Deno.writeTextFile(`${file}.tmp`, iso);
+    await Deno.rename(`${file}.tmp`, file);
+  }
+
+  env(): Record<string, string> {
+    return {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: join(this.dir, "home"),
+      // The home is the rig's (no one's settings): Deno's cache stays where it is.
+      DENO_DIR: Deno.env.get("DENO_DIR") ??
+        join(
+          Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache"),
+          "deno",
+        ),
+      NO_COLOR: "1",
+      TZ: "UTC",
+      ANTHROPIC_API_KEY: "sk-ant-test-key-0123456789",
+      ANTHROPIC_BASE_URL: this.fake.url,
+      REIN_CLOCK_FILE: join(this.dir, "clock"),
+    };
+  }
+
+  /** `rein ARGS` in the workspace, to its end. */
+  async rein(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", CLI, "--workspace", this.workspace, ...args],
+      env: this.env(),
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+    };
+  }
+
+  /** `rein ARGS` started in the workspace; standard input piped. */
+  start(args: string[]): RunningRein {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", CLI, ...args, "--workspace", this.workspace],
+      env: this.env(),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.#children.add(child);
+    const running = new RunningRein(child);
+    void running.output.finally(() => this.#children.delete(child));
+    return running;
+  }
+
+  /** The log's events (the log may not exist yet: none). */
+  async events(): Promise<Envelope[]> {
+    const text = await Deno.readTextFile(this.log).catch(() => "");
+    return text.split("\n").filter((line) => line.endsWith("}")).map((line) => JSON.parse(line));
+  }
+
+  /** Wait until `done` holds for the log's events (polling), or fail naming `what`. */
+  async until(
+    what: string,
+    done: (events: Envelope[]) => boolean,
+    ms = 60_000,
+  ): Promise<Envelope[]> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const events = await this.events();
+      if (done(events)) return events;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`Timed out waiting for ${what}`);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    for (const child of this.#children) {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Ended already.
+      }
+      await child.status;
+    }
+    await this.fake.close();
+    await Deno.remove(this.dir, { recursive: true });
+  }
+}
+
+/** A rein process of a test: its output as it comes and once it ends, signals, its input. */
+class RunningRein {
+  readonly #child: Deno.ChildProcess;
+  readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
+  #stdout = "";
+  #stderr = "";
+  readonly output: Promise<
+    { code: number; signal: Deno.Signal | null; stdout: string; stderr: string }
+  >;
+
+  constructor(child: Deno.ChildProcess) {
+    this.#child = child;
+    this.#stdin = child.stdin.getWriter();
+    const pump = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
+      for await (const text of stream.pipeThrough(new TextDecoderStream())) add(text);
+    };
+    const pumped = Promise.all([
+      pump(child.stdout, (text) => this.#stdout += text),
+      pump(child.stderr, (text) => this.#stderr += text),
+    ]);
+    this.output = Promise.all([child.status, pumped]).then(([status]) => ({
+      code: status.code,
+      signal: status.signal,
+      stdout: this.#stdout,
+      stderr: this.#stderr,
+    }));
+  }
+
+  /** Wait until standard error has printed something matching `pattern`. */
+  async untilStderr(pattern: RegExp, ms = 60_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!pattern.test(this.#stderr)) {
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${pattern} on stderr`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async type(line: string): Promise<void> {
+    await this.#stdin.write(new TextEncoder().encode(`${line}\n`));
+  }
+
+  async closeInput(): Promise<void> {
+    await this.#stdin.close().catch(() => {});
+  }
+
+  signal(signal: Deno.Signal): void {
+    this.#child.kill(signal);
+  }
+
+  /** SIGTERM, then its end. */
+  async terminate() {
+    this.signal("SIGTERM");
+    await this.closeInput();
+    return await this.output;
+  }
+
+  /** SIGKILL, then its end. */
+  async kill() {
+    this.signal("SIGKILL");
+    await this.closeInput();
+    return await this.output;
+  }
+}
+
+/** Schedules "check the deploy" every minute (durable when asked), answers scheduled prompts. */
+function cronScript(hold?: (request: RecordedRequest) => Promise<void> | undefined): FakeScriptFn {
+  let checks = 0;
+  return async (request) => {
+    const last = lastUserText(request.body);
+    const results = JSON.stringify(request.body?.messages.at(-1)?.content ?? "");
+    if (last.startsWith("remind me") && !results.includes("tool_result")) {
+      return message([
+        toolUse("call_schedule", "schedule_cron", {
+          cron: "* * * * *",
+          prompt: "check the deploy",
+          durable: last.includes("always"),
+        }),
+      ]);
+    }
+    if (last.includes("[Scheduled")) {
+      await hold?.(request);
+      checks += 1;
+      return message(`Checked the deploy (${checks})`);
+    }
+    return message("Scheduled.");
+  };
+}
+
+const isDaemonStart = (e: Envelope) => e.type === "session.started" && e.agent === "daemon";
+const fired = (events: Envelope[]) => events.flatMap((e) => e.type === "cron.fired" ? [e] : []);
+/** Turns that ended after a scheduled prompt (by its text, in log order). */
+function scheduledTurnsEnded(events: Envelope[]): number {
+  let scheduled = false;
+  let ended = 0;
+  for (const e of events) {
+    if (e.type === "user.prompted") scheduled = e.data.text.startsWith("[Scheduled");
+    if (e.type === "turn.ended" && scheduled && e.data.reason === "completed") ended += 1;
+  }
+  return ended;
+}
+/** What reached the agents as scheduled input: prompts of their own and joined requests. */
+function scheduledInputs(events: Envelope[]): string[] {
+  return events.flatMap((e) => {
+    if (e.type === "user.prompted" && e.data.text.startsWith("[Scheduled")) return [e.data.text];
+    const injected = e as { type: string; data: { source?: string; text?: string } };
+    if (injected.type === "arrival.injected" && injected.data.source === "cron") {
+      return [injected.data.text ?? ""];
+    }
+    return [];
+  });
+}
+
+async function replayVerifies(rig: CronRig): Promise<void> {
+  const replay = await runCli(["replay", rig.log, "--verify", "-q"], {
+    permissions: ["--allow-read", "--allow-env"],
+  });
+  assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}\n${replay.stderr}`);
+}
+
+Deno.test("rein daemon fires a durable job once a minute across a restart, and once late after downtime", async () => {
+  await using rig = await CronRig.open(cronScript());
+  await rig.setClock("2026-11-23T10:00:30Z");
+  const scheduled = await rig.rein(["-p", "remind me always, every minute, to check the deploy"]);
+  assert.equal(scheduled.code, 0, scheduled.stderr);
+
+  const first = rig.start(["daemon"]);
+  await rig.until("the daemon's session", (events) => events.some(isDaemonStart));
+  for (const [minute, count] of [["10:01", 1], ["10:02", 2]] as const) {
+    await rig.setClock(`2026-11-23T${minute}:05Z`);
+    await rig.until(
+      `the ${minute} firing to run`,
+      (events) => scheduledTurnsEnded(events) === count,
+    );
+  }
+  const stopped = await first.terminate();
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.match(stopped.stdout, /\[Scheduled\] check the deploy\nChecked the deploy \(1\)/);
+
+  // Restarted within the minute it last fired: that minute does not fire again.
+  await rig.setClock("2026-11-23T10:02:40Z");
+  const second = rig.start(["daemon"]);
+  const resumes = (events: Envelope[]) =>
+    events.filter((e) => e.type === "session.resumed" && e.agent === "daemon").length;
+  await rig.until("the daemon to reopen its session", (events) => resumes(events) === 1);
+  await rig.setClock("2026-11-23T10:03:05Z");
+  await rig.until("the 10:03 firing to run", (events) => scheduledTurnsEnded(events) === 3);
+  assert.equal((await second.terminate()).code, 0);
+
+  // Down from 10:03 to 10:07:30: one late firing for 10:04 to 10:07, then on time again.
+  await rig.setClock("2026-11-23T10:07:30Z");
+  const third = rig.start(["daemon"]);
+  await rig.until("the late firing to run", (events) => scheduledTurnsEnded(events) === 4);
+  await rig.setClock("2026-11-23T10:08:02Z");
+  await rig.until("the 10:08 firing to run", (events) => scheduledTurnsEnded(events) === 5);
+  assert.equal((await third.terminate()).code, 0);
+
+  const events = await rig.events();
+  assert.deepEqual(
+    fired(events).map((e) => [e.data.minute.slice(11, 16), e.data.late, e.data.missed]),
+    [
+      ["10:01", false, 0],
+      ["10:02", false, 0],
+      ["10:03", false, 0],
+      ["10:07", true, 3],
+      ["10:08", false, 0],
+    ],
+  );
+  assert.deepEqual(scheduledInputs(events), [
+    "[Scheduled] check the deploy",
+    "[Scheduled] check the deploy",
+    "[Scheduled] check the deploy",
+    "[Scheduled, late: due 2026-11-23T10:07:00.000Z, 3 earlier times missed] check the deploy",
+    "[Scheduled] check the deploy",
+  ]);
+  const ends = events.filter((e) => e.type === "session.ended" && e.agent === "daemon");
+  assert.equal(ends.length, 3, "each SIGTERM ended the session cleanly");
+  await replayVerifies(rig);
+});
+
+Deno.test("two daemons on one workspace never fire the same minute twice", async () => {
+  await using rig = await CronRig.open(cronScript());
+  await rig.setClock("2026-11-23T10:00:30Z");
+  assert.equal((await rig.rein(["-p", "remind me always, every minute"])).code, 0);
+  const one = rig.start(["daemon"]);
+  await rig.until("the first daemon", (events) => events.filter(isDaemonStart).length === 1);
+  const two = rig.start(["daemon", "--new-session"]);
+  await rig.until("the second daemon", (events) => events.filter(isDaemonStart).length === 2);
+  for (const [minute, count] of [["10:01", 1], ["10:02", 2], ["10:03", 3]] as const) {
+    await rig.setClock(`2026-11-23T${minute}:00Z`);
+    await rig.until(
+      `the ${minute} firing to run`,
+      (events) => scheduledTurnsEnded(events) === count,
+    );
+  }
+  assert.equal((await one.terminate()).code, 0);
+  assert.equal((await two.terminate()).code, 0);
+  const minutes = fired(await rig.events()).map((e) => e.data.minute.slice(11, 16));
+  assert.deepEqual(minutes, ["10:01", "10:02", "10:03"]);
+  await replayVerifies(rig);
+});
+
+Deno.test("a daemon killed during a firing resumes it: nothing acknowledged lost, nothing doubled", async () => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  let holding = true;
+  await using rig = await CronRig.open(cronScript(() => holding ? held : undefined));
+  await rig.setClock("2026-11-23T10:00:30Z");
+  assert.equal((await rig.rein(["-p", "remind me always, every minute"])).code, 0);
+  const daemon = rig.start(["daemon"]);
+  await rig.until("the daemon", (events) => events.some(isDaemonStart));
+  await rig.setClock("2026-11-23T10:01:05Z");
+  // The firing's turn waits for its answer; meanwhile the next minute fires too.
+  await rig.until(
+    "the scheduled request",
+    (events) => events.findLast((e) => e.agent === "daemon")?.type === "model.requested",
+  );
+  await rig.setClock("2026-11-23T10:02:05Z");
+  await rig.until("the 10:02 firing", (events) => fired(events).length === 2);
+  const killed = await daemon.kill();
+  assert.equal(killed.signal, "SIGKILL");
+  const atKill = await rig.events();
+  holding = false;
+  release();
+
+  const resumed = rig.start(["daemon"]);
+  await rig.until("both firings to have run", (events) =>
+    scheduledInputs(events).length === 2 &&
+    events.findLast((e) => e.agent === "daemon")?.type === "turn.ended");
+  assert.equal((await resumed.terminate()).code, 0);
+  const events = await rig.events();
+  assert.deepEqual(events.slice(0, atKill.length), atKill, "the log before the kill is kept");
+  assert.deepEqual(fired(events).map((e) => e.data.minute.slice(11, 16)), ["10:01", "10:02"]);
+  assert.deepEqual(scheduledInputs(events), [
+    "[Scheduled] check the deploy",
+    "[Scheduled] check the deploy",
+  ]);
+  assert.ok(
+    events.some((e) => e.type === "session.resumed" && e.agent === "daemon"),
+    "the daemon reopened its session",
+  );
+  await replayVerifies(rig);
+});
+
+Deno.test("SIGTERM lets the running scheduled turn finish, then ends the session", async () => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  await using rig = await CronRig.open(cronScript(() => held));
+  await rig.setClock("2026-11-23T10:00:30Z");
+  assert.equal((await rig.rein(["-p", "remind me always, every minute"])).code, 0);
+  const daemon = rig.start(["daemon"]);
+  await rig.until("the daemon", (events) => events.some(isDaemonStart));
+  await rig.setClock("2026-11-23T10:01:05Z");
+  await rig.until(
+    "the scheduled request",
+    (events) => events.findLast((e) => e.agent === "daemon")?.type === "model.requested",
+  );
+  daemon.signal("SIGTERM");
+  await daemon.untilStderr(/stopping after the running turn/);
+  release();
+  const output = await daemon.output;
+  assert.equal(output.code, 0, output.stderr);
+  const daemonEvents = (await rig.events()).filter((e) => e.agent === "daemon").map((e) => e.type);
+  assert.deepEqual(daemonEvents.slice(-3), ["model.responded", "turn.ended", "session.ended"]);
+  await replayVerifies(rig);
+});
+
+Deno.test("the REPL runs a firing that comes while it waits for input as [Scheduled] <prompt>", async () => {
+  await using rig = await CronRig.open(cronScript());
+  await rig.setClock("2026-11-23T10:00:30Z");
+  const repl = rig.start([]);
+  await repl.type("remind me every minute to check the deploy");
+  await rig.until("the job", (events) => events.some((e) => e.type === "cron.scheduled"));
+  await rig.until("the turn's end", (events) => events.some((e) => e.type === "turn.ended"));
+  await rig.setClock("2026-11-23T10:01:00Z");
+  await rig.until("the scheduled turn", (events) => scheduledTurnsEnded(events) === 1);
+  await repl.type("/exit");
+  await repl.closeInput();
+  const output = await repl.output;
+  assert.equal(output.code, 0, output.stderr);
+  assert.match(output.stdout, /> \[Scheduled\] check the deploy\n/);
+  assert.match(output.stdout, /Checked the deploy \(1\)/);
+  const events = await rig.events();
+  // Not durable: the job ended with the session.
+  assert.ok(events.some((e) => e.type === "session.ended"));
+  await replayVerifies(rig);
 });

@@ -101,6 +101,19 @@ export class LineReader {
     if (this.#terminal) this.#rl.prompt();
   }
 
+  /**
+   * Stop waiting for the line at the prompt (a scheduled prompt runs first): what was typed is
+   * kept and shown again at the next prompt, and a line entered meanwhile waits for it.
+   */
+  pause(): void {
+    if (!this.#waiting) return;
+    this.#waiting = null;
+    if (this.#terminal) {
+      this.#output.muted = true;
+      this.#echo.write("\n");
+    }
+  }
+
   /** Forget lines entered while a turn was running. */
   discardQueued(): void {
     this.#lines.length = 0;

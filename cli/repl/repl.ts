@@ -22,6 +22,9 @@ import { Renderer } from "../render/render.ts";
 import type { Runtime } from "../runtime.ts";
 import { type ChosenSession, claim, newSessionSetup, sessionOptionsOf } from "../session_choice.ts";
 import { createStyles } from "../render/style.ts";
+import { CronScheduler } from "../../core/cron/cron_scheduler.ts";
+import { CronTicker } from "../../core/cron/cron_ticker.ts";
+import { scheduledText } from "../../core/cron/scheduled_text.ts";
 
 const HELP = [
   "Commands:",
@@ -82,6 +85,16 @@ export async function runRepl(
     else renderer.event(event);
   });
   const runner = new Runner();
+  // Cron: due jobs fire while the REPL runs; one that fires while it waits for input runs now.
+  const cron = new CronTicker(
+    new CronScheduler({
+      store: harness.store,
+      state: harness.state,
+      clock: runtime.clock,
+      session: () => ({ session: session.id, agent: session.agent }),
+    }),
+    { everyMs: runtime.cronTickMs, onError: (e) => renderer.line(styles.red(String(e))) },
+  );
   const reader = new LineReader(io.stdinIsTerminal, working, promptHistory(harness.state));
   let cancel: (() => void) | null = null;
   const interrupt = () => {
@@ -167,9 +180,24 @@ export async function runRepl(
       renderer.line(styles.bold(`> ${first}`));
       await run((run) => session.prompt(first, run));
     }
+    cron.start();
+    let typed: Promise<string | null> | undefined;
     while (true) {
       renderer.gap();
-      const line = await reader.next(styles.bold("> "));
+      typed ??= reader.next(styles.bold("> "));
+      const idle = new AbortController();
+      const next = await Promise.race([typed, cron.waitForFiring(idle.signal).catch(() => null)]);
+      idle.abort();
+      if (next !== null && typeof next === "object") {
+        reader.pause();
+        typed = undefined;
+        const text = scheduledText(next);
+        renderer.line(styles.bold(`> ${text}`));
+        await run((run) => session.prompt(text, run));
+        continue;
+      }
+      typed = undefined;
+      const line = next;
       if (line === null) break;
       renderer.afterInput();
       const input = line.trim();
@@ -282,6 +310,7 @@ export async function runRepl(
     }
     await session.end("prompt_input_exit", new AbortController().signal);
   } finally {
+    cron.stop();
     Deno.removeSignalListener("SIGINT", interrupt);
     lease.release();
     reader.close();

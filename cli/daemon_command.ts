@@ -1,0 +1,262 @@
+import { CronScheduler } from "../core/cron/cron_scheduler.ts";
+import { CronTicker } from "../core/cron/cron_ticker.ts";
+import { scheduledText } from "../core/cron/scheduled_text.ts";
+import type { AgentLoop } from "../core/loop/agent_loop.ts";
+import type { TurnResult } from "../core/loop/run_turn.ts";
+import { type ActiveRun, Runner } from "../core/runner/runner.ts";
+import type { Catalog } from "../core/state/catalog.ts";
+import { PERMISSION_MODES } from "../core/settings/settings.ts";
+import type { CommandIo } from "./io.ts";
+import { chooseModel } from "./model_choice.ts";
+import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
+import { openRuntime, type Runtime } from "./runtime.ts";
+import { claim, findSession, newSessionSetup } from "./session_choice.ts";
+import type { SessionLease } from "./session_lease.ts";
+
+/** The main agent of the sessions `rein daemon` starts: how the next daemon finds its session. */
+export const DAEMON_AGENT = "daemon";
+
+/** How long the running turn may go on after SIGTERM before it is cancelled. */
+const GRACE_MS = 60_000;
+
+/** Flags of `rein daemon`. */
+export interface DaemonFlags {
+  workspace?: string | undefined;
+  log?: string | undefined;
+  model?: string | undefined;
+  settings?: string | undefined;
+  permissionMode?: string | undefined;
+  allowedTools?: string[] | undefined;
+  disallowedTools?: string[] | undefined;
+  /** A session (id or prefix) to run instead of the daemon's latest. */
+  resume?: string | undefined;
+  /** Start a new session even when the workspace has a daemon session. */
+  newSession?: boolean | undefined;
+  maxTurns?: number | undefined;
+}
+
+/** The signals the daemon stops on (injectable for tests of the command in-process). */
+export interface DaemonSignals {
+  add(listener: () => void): void;
+  remove(listener: () => void): void;
+}
+
+const PROCESS_SIGNALS: DaemonSignals = {
+  add(listener) {
+    Deno.addSignalListener("SIGTERM", listener);
+    Deno.addSignalListener("SIGINT", listener);
+  },
+  remove(listener) {
+    Deno.removeSignalListener("SIGTERM", listener);
+    Deno.removeSignalListener("SIGINT", listener);
+  },
+};
+
+/**
+ * `rein daemon`: run a workspace's due cron prompts headless until SIGTERM (or SIGINT). It runs
+ * one session, the workspace's latest daemon session (continued, its unfinished turn first) or a
+ * new one, and fires what is due there: durable jobs of any session and the session's own. Each
+ * firing runs as a turn of its own (`[Scheduled] <prompt>`); one that comes during a turn waits
+ * for its end. What would ask for permission is denied, as with `-p`. On SIGTERM it
+ * starts nothing new, lets the running turn finish (a second signal, or a minute, cancels it),
+ * ends the session and exits 0. Returns the exit code.
+ */
+export async function daemonCommand(
+  flags: DaemonFlags,
+  env: RuntimeEnv,
+  io: CommandIo,
+  signals: DaemonSignals = PROCESS_SIGNALS,
+): Promise<number> {
+  const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
+  const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
+  if (
+    flags.permissionMode !== undefined &&
+    !(PERMISSION_MODES as readonly string[]).includes(flags.permissionMode)
+  ) {
+    throw new Error(
+      `Invalid --permission-mode "${flags.permissionMode}": expected one of ` +
+        PERMISSION_MODES.join(", "),
+    );
+  }
+  if (flags.resume !== undefined && flags.newSession) {
+    throw new Error("Use only one of --resume and --new-session");
+  }
+  if (!env.get("ANTHROPIC_API_KEY") && !env.get("ANTHROPIC_AUTH_TOKEN")) {
+    throw new Error(
+      "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, with " +
+        "ANTHROPIC_BASE_URL for another endpoint)",
+    );
+  }
+  const runtime = await openRuntime({
+    workspace,
+    logPath,
+    env,
+    onNotice: (message) => io.stderr.write(`${message}\n`),
+    settingsFile: flags.settings,
+    permissionFlags: {
+      ...(flags.allowedTools?.length ? { allowedTools: flags.allowedTools } : {}),
+      ...(flags.disallowedTools?.length ? { disallowedTools: flags.disallowedTools } : {}),
+      ...(flags.permissionMode === undefined ? {} : { permissionMode: flags.permissionMode }),
+    },
+    interactive: false,
+  });
+  let lease: SessionLease | undefined;
+  try {
+    const opened = await openDaemonSession(runtime, flags, env);
+    lease = opened.lease;
+    return await runDaemon(runtime, opened, flags.maxTurns ?? null, io, signals);
+  } finally {
+    lease?.release();
+    await runtime.close();
+  }
+}
+
+/** The session a daemon runs, its lease, and whether it was reopened. */
+interface DaemonSession {
+  session: AgentLoop;
+  lease: SessionLease;
+  reopened: boolean;
+}
+
+/** The latest session a daemon ran in the log (by its last event), if any. Pure. */
+export function latestDaemonSession(catalog: Catalog): string | undefined {
+  let latest: { id: string; lastSeq: number } | undefined;
+  for (const id of catalog.order) {
+    const entry = catalog.byId[id];
+    if (entry?.mainAgent !== DAEMON_AGENT) continue;
+    if (!latest || entry.lastSeq > latest.lastSeq) latest = entry;
+  }
+  return latest?.id;
+}
+
+async function openDaemonSession(
+  runtime: Runtime,
+  flags: DaemonFlags,
+  env: RuntimeEnv,
+): Promise<DaemonSession> {
+  const { harness } = runtime;
+  const id = flags.resume !== undefined
+    ? findSession(harness.state, flags.resume)
+    : flags.newSession
+    ? undefined
+    : latestDaemonSession(harness.state.catalog);
+  if (id !== undefined) {
+    const lease = await claim(runtime, id);
+    try {
+      await harness.focus([id]);
+      const session = harness.openSession(id);
+      const recorded = session.view.workspace;
+      if (recorded !== runtime.workspace) {
+        throw new Error(
+          `Session ${id} works in "${recorded}", not in "${runtime.workspace}": run rein ` +
+            `daemon there, or pass --workspace "${recorded}"`,
+        );
+      }
+      return { session, lease, reopened: true };
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
+  }
+  const { model, maxTokens } = chooseModel({
+    flag: flags.model,
+    env: env.get("ANTHROPIC_MODEL"),
+    setting: harness.settings?.model,
+  });
+  const setup = newSessionSetup(runtime, model, maxTokens, crypto.randomUUID());
+  const lease = await claim(runtime, setup.id, DAEMON_AGENT);
+  try {
+    return { session: await harness.startSession(setup, DAEMON_AGENT), lease, reopened: false };
+  } catch (error) {
+    lease.release();
+    throw error;
+  }
+}
+
+async function runDaemon(
+  runtime: Runtime,
+  { session, reopened }: DaemonSession,
+  maxTurns: number | null,
+  io: CommandIo,
+  signals: DaemonSignals,
+): Promise<number> {
+  const runner = new Runner();
+  const stopping = new AbortController();
+  let active: ActiveRun | undefined;
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => {
+    if (stopping.signal.aborted) return active?.cancel();
+    stopping.abort();
+    if (active === undefined) return;
+    io.stderr.write("rein daemon: stopping after the running turn (signal again to cancel it)\n");
+    grace = setTimeout(() => active?.cancel(), GRACE_MS);
+  };
+  const drive = async (work: Parameters<Runner["run"]>[1]): Promise<TurnResult | null> => {
+    active = runner.run(session, work);
+    try {
+      return await active.done;
+    } finally {
+      active = undefined;
+    }
+  };
+  let failed = false;
+  const ticker = new CronTicker(
+    new CronScheduler({
+      store: runtime.harness.store,
+      state: runtime.harness.state,
+      clock: runtime.clock,
+      session: () => ({ session: session.id, agent: session.agent }),
+    }),
+    {
+      everyMs: runtime.cronTickMs,
+      onError: (error) => {
+        if (failed) return;
+        failed = true;
+        const detail = error instanceof Error ? error.message : String(error);
+        io.stderr.write(`rein daemon: cannot check the cron jobs: ${detail}\n`);
+      },
+    },
+  );
+  signals.add(stop);
+  try {
+    io.stdout.write(
+      `rein daemon: session ${session.id} in ${runtime.workspace}: running scheduled prompts ` +
+        "until SIGTERM\n",
+    );
+    if (reopened) {
+      const resumed = await drive(({ signal }) =>
+        session.resume("continue", undefined, {
+          signal,
+          maxTurns,
+          settings: runtime.settings,
+          files: runtime.files,
+        })
+      );
+      if (resumed !== null) report(io, "the unfinished turn", resumed, session);
+    }
+    ticker.start();
+    while (!stopping.signal.aborted) {
+      // Background jobs (core/jobs) are watched by the process that started them; their ends
+      // reach the agent with its next request. An idle daemon waiting on them would wait here too.
+      const firing = await ticker.waitForFiring(stopping.signal).catch(() => undefined);
+      if (firing === undefined) break;
+      const text = scheduledText(firing);
+      io.stdout.write(`${runtime.clock().toISOString()} ${text}\n`);
+      const result = await drive(({ signal }) => session.prompt(text, { signal, maxTurns }));
+      if (result !== null) report(io, `job ${firing.id}`, result, session);
+    }
+    await session.end("other", new AbortController().signal);
+    return 0;
+  } finally {
+    ticker.stop();
+    if (grace !== undefined) clearTimeout(grace);
+    signals.remove(stop);
+  }
+}
+
+function report(io: CommandIo, what: string, result: TurnResult, session: AgentLoop): void {
+  const answer = session.lastText.trim();
+  if (answer) io.stdout.write(`${answer}\n`);
+  const detail = result.message ? `: ${result.message}` : "";
+  io.stdout.write(`(${what}: ${result.reason} after ${result.rounds} rounds${detail})\n`);
+}

@@ -16,6 +16,10 @@ import { startTestSession, type TestSession } from "../testing/test_session.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { CronScheduler } from "../core/cron/cron_scheduler.ts";
 import { scheduledText } from "../core/cron/scheduled_text.ts";
+import { reinToolNames } from "../core/agents/child_tools.ts";
+import { hookMatchNames, toClaudeCall } from "../core/hooks/claude_tool_names.ts";
+import { suggestRule } from "../core/permissions/judge.ts";
+import { parseRule } from "../core/permissions/rule.ts";
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 
@@ -123,6 +127,40 @@ Deno.test("list_crons lists what the session sees, and replays", async () => {
     listed?.type === "tool.completed" ? listed.data.content : "",
     /^1 cron job \(now 2026-11-23T10:03:10.000Z\):\n- [0-9a-f]{8}: "\* \* \* \* \*" .* next run at 2026-11-23T10:04:00.000Z$/,
   );
+  const result = await replaySession(t.events());
+  assert.equal(result.divergence, null, JSON.stringify(result.divergence));
+});
+
+Deno.test("Claude Code's CronCreate, CronList and CronDelete name the cron tools in rules and hooks", () => {
+  const rule = parseRule("CronCreate");
+  assert.equal(rule.ok && rule.rule.tool, "schedule_cron");
+  const list = parseRule("CronList");
+  assert.equal(list.ok && list.rule.tool, "list_crons");
+  assert.deepEqual(hookMatchNames("cancel_cron"), ["CronDelete", "cancel_cron"]);
+  assert.deepEqual(hookMatchNames("CronCreate"), ["CronCreate", "schedule_cron"]);
+  const input = { cron: "*/5 * * * *", prompt: "p", recurring: true, durable: false };
+  assert.deepEqual(toClaudeCall("schedule_cron", input, "/w"), {
+    tool_name: "CronCreate",
+    tool_input: input,
+  });
+  assert.deepEqual(reinToolNames(["CronCreate", "CronList", "CronDelete"]), [
+    "schedule_cron",
+    "list_crons",
+    "cancel_cron",
+  ]);
+  assert.equal(suggestRule({ tool: "cancel_cron", input: { id: "x" } }, "/w"), "CronDelete");
+});
+
+Deno.test("a deny rule on CronCreate keeps schedule_cron from scheduling", async () => {
+  const clock = { now: new Date("2026-11-23T10:00:30Z") };
+  await using t = await startTestSession(script, {
+    recordSettings: { settings: { permissions: { deny: ["CronCreate"] } } },
+    clock: () => clock.now,
+  });
+  await t.session.prompt("remind me every minute to check the deploy", run());
+  const completed = t.events().find((e) => e.type === "tool.completed");
+  assert.equal(completed?.type === "tool.completed" && completed.data.outcome, "denied");
+  assert.deepEqual(t.harness.state.catalog.cron.jobs, {});
   const result = await replaySession(t.events());
   assert.equal(result.divergence, null, JSON.stringify(result.divergence));
 });

@@ -11,6 +11,8 @@ import { readFrom, slicesSink, STATE_PROJECTIONS, SWEEP_BUDGET, unitsOf } from "
 
 /** Stands for `sessions.byId` in the state's JSON until the sessions are written in its place. */
 const SESSIONS_MARK = "\u0000sessions\u0000";
+/** The parts of the state, in its order, that {@link stateJson} writes. */
+const STATE_PARTS = "sessions,catalog,lastSeq,extensions";
 /** Indentation of the members of `sessions.byId` in the state's JSON. */
 const MEMBER_INDENT = "      ";
 
@@ -34,9 +36,11 @@ export async function stateJson(
   const units = unitsOf(catalog.byId, started);
   const printed = units.map((unit) => unit.id).filter((id) => id === only || only === undefined);
   // The sessions are written in order of start, as the whole fold's object lists them, but for
-  // integer-like ids (an object lists those first) or a session started twice: fold those whole.
+  // integer-like ids (an object lists those first) or a session started twice: fold those whole;
+  // and so for a state with parts this does not know how to write.
   const keys = Object.keys(Object.fromEntries(shown.map((id) => [id, 0])));
-  if (keys.some((id, i) => id !== shown[i] || id !== printed[i])) {
+  const parts = Object.keys(initialState()).join();
+  if (parts !== STATE_PARTS || keys.some((id, i) => id !== shown[i] || id !== printed[i])) {
     return await wholeStateJson(path, fold, only, io);
   }
   const slices = initialState(STATE_PROJECTIONS).extensions;

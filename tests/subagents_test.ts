@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import type { Envelope } from "../events/event_types.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import {
   type FakeAnthropic,
@@ -56,9 +57,23 @@ function systemText(body: FakeRequestBody | undefined): string {
   return (system ?? []).map((block) => String(block.text)).join("\n");
 }
 
+/** `promise`, or a failure naming `what` once `ms` have passed: a hang fails the test. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish in ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const PARENT = "Survey the project";
 const EXPLORE = "Find the JSON files";
 const WORKER = "Write notes.txt and show it";
+const WORKER_AGENT = "general-purpose@toolu_worker";
 
 /** The parent starts an Explore and a general-purpose child at once; each uses tools. */
 const twoChildren: FakeScriptFn = (request) => {
@@ -161,7 +176,7 @@ Deno.test("two task calls of one answer run their children at once; the parent g
   );
   assert.equal(results.some((r) => r.isError), false);
 
-  const replayed = await replaySession(events);
+  const replayed = await within(replaySession(events), 10_000, "The replay");
   assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
   assert.equal(replayed.matched, events.length);
 });
@@ -243,33 +258,49 @@ Deno.test("a .claude/agents definition is a subagent type: its prompt, tools and
   );
   assert.deepEqual(ran, ["reviewer@toolu_review SubagentStop", "lead Stop"]);
 
-  const replayed = await replaySession(events);
+  const replayed = await within(replaySession(events), 10_000, "The replay");
   assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
 });
 
-Deno.test("after a crash mid-subagent, resuming the parent continues the child from the log and returns its answer", async () => {
-  await using rig = await startRig(twoChildren, { files: { "config.json": "{}\n" } });
+/** Whether the log holds the worker's bash intent. */
+function workerBashRequested(events: readonly Envelope[]): boolean {
+  return events.some((e) =>
+    e.agent === WORKER_AGENT && e.type === "tool.requested" && e.data.name === "bash"
+  );
+}
+
+/**
+ * Prompt the parent of {@link twoChildren} and let its process "die" while the worker's bash
+ * call runs, once the Explore child has finished: the call never returns, so the first run's
+ * loops stay where they are, as a killed process leaves its log. Returns the log's length then.
+ */
+async function crashWhileWorkerRunsBash(rig: TestSession): Promise<number> {
   const { effects } = rig.harness.deps;
   const live = effects.runCall;
-  // The process dies while the worker's bash call runs (the Explore child has finished).
   effects.runCall = (call, tools, context) =>
     call.name === "bash" ? new Promise(() => {}) : live(call, tools, context);
   void rig.session.prompt(PARENT, { signal: new AbortController().signal, maxTurns: null });
-  const worker = "general-purpose@toolu_worker";
-  const bashRequested = () =>
-    rig.events().some((e) =>
-      e.agent === worker && e.type === "tool.requested" &&
-      e.data.name === "bash"
-    ) &&
+  const crashed = () =>
+    workerBashRequested(rig.events()) &&
     rig.events().some((e) => e.agent === "Explore@toolu_explore" && e.type === "turn.ended");
-  while (!bashRequested()) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (!crashed()) await new Promise((resolve) => setTimeout(resolve, 5));
   effects.runCall = live;
-  const crashedAt = rig.events().length;
+  return rig.events().length;
+}
 
-  const resumed = await rig.harness.openSession("session-1").resume("continue", undefined, {
+/** Resume the session's parent as a restarted process does, without a prompt. */
+function resumeParent(rig: TestSession) {
+  return rig.harness.openSession("session-1").resume("continue", undefined, {
     signal: new AbortController().signal,
     maxTurns: null,
   });
+}
+
+Deno.test("after a crash mid-subagent, resuming the parent continues the child from the log and returns its answer", async () => {
+  await using rig = await startRig(twoChildren, { files: { "config.json": "{}\n" } });
+  const crashedAt = await crashWhileWorkerRunsBash(rig);
+
+  const resumed = await resumeParent(rig);
   assert.equal(resumed?.reason, "completed", resumed?.message);
   const events = rig.events();
   const after = events.slice(crashedAt);
@@ -279,14 +310,14 @@ Deno.test("after a crash mid-subagent, resuming the parent continues the child f
     e.type === "tool.completed" ? [`${e.agent} ${e.data.callId} ${e.data.outcome ?? "ran"}`] : []
   );
   assert.deepEqual(closed, [
-    `${worker} toolu_w2 interrupted`,
+    `${WORKER_AGENT} toolu_w2 interrupted`,
     "lead toolu_explore ran",
     "lead toolu_worker ran",
   ]);
   assert.equal(after.filter((e) => e.agent === "Explore@toolu_explore").length, 0);
   assert.deepEqual(
     after.filter((e) => e.type === "session.resumed").map((e) => e.agent),
-    ["lead", worker],
+    ["lead", WORKER_AGENT],
   );
   const parentResults = after.flatMap((e) =>
     e.type === "tool.completed" && e.agent === "lead" ? [e.data.content.split("\n")[0]] : []
@@ -297,7 +328,47 @@ Deno.test("after a crash mid-subagent, resuming the parent continues the child f
     1,
   );
 
-  const replayed = await replaySession(events);
+  const replayed = await within(replaySession(events), 10_000, "The replay");
+  assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
+  assert.equal(replayed.matched, events.length);
+});
+
+Deno.test("a crash log whose last events are a child's answer after its sibling's open call replays to its end", async () => {
+  // The worker's bash call waits until the Explore child has asked for its last answer, and
+  // that answer waits for the worker's bash intent, so the log ends: the worker's intent, the
+  // Explore child's answer and turn end, then the parent's resume. Replay ends the worker's first
+  // run (its next event is in the next process) just after it starts the resumed parent's run,
+  // which must not be taken for one of the dead process.
+  let log: () => Envelope[] = () => [];
+  const { promise: exploreAsked, resolve: exploreAsks } = Promise.withResolvers<void>();
+  const script: FakeScriptFn = async (request, index) => {
+    const body = request.body;
+    const task = firstUserText(body?.messages ?? []);
+    if (task === WORKER && toolResultCount(body) === 1) await exploreAsked;
+    if (task === EXPLORE && toolResultCount(body) === 1) {
+      exploreAsks();
+      while (!workerBashRequested(log())) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+    return await twoChildren(request, index);
+  };
+  await using rig = await startRig(script, { files: { "config.json": "{}\n" } });
+  log = rig.events;
+  const crashedAt = await crashWhileWorkerRunsBash(rig);
+  const last = rig.events().slice(crashedAt - 5, crashedAt).map((e) => `${e.agent} ${e.type}`);
+  assert.deepEqual(last, [
+    `${WORKER_AGENT} model.responded`,
+    `${WORKER_AGENT} permission.decided`,
+    `${WORKER_AGENT} tool.requested`,
+    "Explore@toolu_explore model.responded",
+    "Explore@toolu_explore turn.ended",
+  ]);
+  const resumed = await resumeParent(rig);
+  assert.equal(resumed?.reason, "completed", resumed?.message);
+
+  const events = rig.events();
+  const replayed = await within(replaySession(events), 10_000, "The replay");
   assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
   assert.equal(replayed.matched, events.length);
 });
@@ -306,12 +377,9 @@ Deno.test("Ctrl-C cancels every running subagent and the parent's turn", async (
   await using rig = await startRig(twoChildren, { files: { "config.json": "{}\n" } });
   const controller = new AbortController();
   const run = rig.session.prompt(PARENT, { signal: controller.signal, maxTurns: null });
-  const worker = "general-purpose@toolu_worker";
-  while (
-    !rig.events().some((e) =>
-      e.agent === worker && e.type === "tool.requested" && e.data.name === "bash"
-    )
-  ) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (!workerBashRequested(rig.events())) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   controller.abort();
   const result = await run;
   assert.equal(result.reason, "cancelled");
@@ -319,7 +387,7 @@ Deno.test("Ctrl-C cancels every running subagent and the parent's turn", async (
   const ended = events.flatMap((e) =>
     e.type === "turn.ended" ? [`${e.agent} ${e.data.reason}`] : []
   );
-  assert.ok(ended.includes(`${worker} cancelled`), ended.join(", "));
+  assert.ok(ended.includes(`${WORKER_AGENT} cancelled`), ended.join(", "));
   assert.equal(ended.at(-1), "lead cancelled");
   const workerResult = events.find((e) =>
     e.type === "tool.completed" && e.data.callId === "toolu_worker"
@@ -327,7 +395,7 @@ Deno.test("Ctrl-C cancels every running subagent and the parent's turn", async (
   assert.ok(workerResult?.type === "tool.completed");
   assert.equal(workerResult.data.outcome, "cancelled");
 
-  const replayed = await replaySession(events);
+  const replayed = await within(replaySession(events), 10_000, "The replay");
   assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
 });
 

@@ -351,7 +351,9 @@ export async function replaySession(
       const { type, data, session, agent } = event;
       const events = withRecordedData([{ type, data, session, agent } as NewEvent]);
       await (raw as MemoryEventStore).append(events);
-    } else if (run?.active && event.type !== "session.resumed") {
+    } else if (run?.active && index < run.epochEnd) {
+      // Its run reproduces it. That may be the run just started for it (a resume): another
+      // run's end wakes this loop before that run has appended its first event.
       await order.changed();
     } else if (run?.active) {
       await run.done; // the previous process's run ends at the resume

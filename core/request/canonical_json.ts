@@ -10,6 +10,11 @@ export interface CanonicalMemo {
   find(value: object, holder: object): Uint8Array<ArrayBuffer> | undefined;
   /** Keep what `value` (a member of `holder`) was written as. */
   keep(value: object, holder: object, bytes: Uint8Array<ArrayBuffer>): void;
+  /**
+   * How many first members of `array` are known, and what they are written as with the commas
+   * between them, if any: the members from there on are written after those bytes.
+   */
+  start?(array: readonly unknown[]): { count: number; bytes: Uint8Array<ArrayBuffer> } | undefined;
 }
 
 /**
@@ -96,7 +101,14 @@ function writeObject(value: object, out: Output): void {
   const remembered = out.memo?.memoized(value) ?? false;
   if (Array.isArray(value)) {
     out.text += "[";
-    for (let i = 0; i < value.length; i++) {
+    const known = out.memo?.start?.(value);
+    const from = known?.count ?? 0;
+    if (known && from > 0) {
+      if (out.text !== "") out.chunks.push(out.text);
+      out.chunks.push(known.bytes);
+      out.text = "";
+    }
+    for (let i = from; i < value.length; i++) {
       if (i > 0) out.text += ",";
       if (!write(value[i], i, value, remembered, out)) out.text += "null";
     }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { buildRequest, requestDigest } from "./request_body.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import type { ConversationMessage } from "../../events/event_types.ts";
@@ -148,4 +149,52 @@ Deno.test("the digest of every round is the whole request's, however the convers
   await check("after a snip");
   messages.splice(0, 1, { role: "user", content: [{ type: "text", text: "summary" }] });
   await check("after a compaction");
+});
+
+/** A change the fold makes to a conversation's messages (never to a block in place). */
+const editArb = fc.oneof(
+  fc.record({ kind: fc.constant("answer"), text: fc.string() }),
+  fc.record({ kind: fc.constant("result"), text: fc.string({ maxLength: 300 }) }),
+  fc.record({ kind: fc.constantFrom("append", "insert"), text: fc.string() }),
+  fc.record({ kind: fc.constantFrom("discard", "restart", "maxTokens", "side") }),
+  fc.record({ kind: fc.constantFrom("replace", "snip"), at: fc.nat() }),
+);
+
+Deno.test("the digest of any sequence of conversation edits is the whole request's", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(editArb, { maxLength: 40 }), async (edits) => {
+      const messages: ConversationMessage[] = [
+        { role: "user", content: [{ type: "text", text: "start" }] },
+      ];
+      let maxTokens = 100;
+      for (const edit of edits) {
+        const last = messages.at(-1) as ConversationMessage;
+        const at = "at" in edit ? 1 + edit.at % Math.max(1, messages.length - 1) : 0;
+        if (edit.kind === "answer") {
+          messages.push({ role: "assistant", content: [{ type: "text", text: edit.text }] });
+        } else if (edit.kind === "result") {
+          messages.push({ role: "user", content: [{ type: "text", text: edit.text }] });
+        } else if (edit.kind === "append") last.content.push({ type: "text", text: edit.text });
+        else if (edit.kind === "insert") {
+          last.content.splice(0, 0, { type: "text", text: edit.text });
+        } else if (edit.kind === "discard" && messages.length > 1) messages.pop();
+        else if (edit.kind === "restart") {
+          messages[0] = { role: "user", content: [{ type: "text", text: "summary" }] };
+        } else if (edit.kind === "maxTokens") maxTokens += 1;
+        else if (edit.kind === "replace" && at < messages.length) {
+          const message = messages[at] as ConversationMessage;
+          messages[at] = { role: message.role, content: [{ type: "text", text: "[cleared]" }] };
+        } else if (edit.kind === "snip" && at < messages.length - 1) messages.splice(at, 1);
+        const side = edit.kind === "side"
+          ? [...messages.slice(0, -1), {
+            role: "user" as const,
+            content: [{ type: "text", text: "sum" }],
+          }]
+          : messages;
+        const body = buildRequest({ model: "m", maxTokens, system, tools, messages: side });
+        assert.equal(await requestDigest(body), await referenceDigest(body));
+      }
+    }),
+    { numRuns: 150 },
+  );
 });

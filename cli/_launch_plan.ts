@@ -9,6 +9,12 @@ import { agentPermissions, READ_ONLY_PERMISSIONS, salvagePermissions } from "./_
 
 /** V8 flags of the agent process (a small young generation: less memory, no slower here). */
 const V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
+/**
+ * V8 flags of the commands that stream a log (state, replay, sessions, log): a young generation
+ * that holds a chunk of decoded events, so they die young instead of filling the old one. `rein
+ * state` of 1M events: CPU 3.9 -> 2.6 s and peak memory 172-185 -> 153-165 MB.
+ */
+const V8_FLAGS_STREAMING = "--v8-flags=--max-semi-space-size=8";
 
 /** Where and how the launcher runs. */
 export interface LaunchContext {
@@ -98,7 +104,15 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
   return {
     permissions,
     showPermissions: parsed.showPermissions,
-    denoArgs: ["run", "--quiet", V8_FLAGS, ...config, ...permissions, entry, ...parsed.args],
+    denoArgs: [
+      "run",
+      "--quiet",
+      parsed.readOnly || parsed.salvage ? V8_FLAGS_STREAMING : V8_FLAGS,
+      ...config,
+      ...permissions,
+      entry,
+      ...parsed.args,
+    ],
     notices,
   };
 }

@@ -231,13 +231,16 @@ else
   set -- "$root/cli/main.ts" "$@"
   config="--config=$root/deno.json"
 fi
+# The commands that stream a log get a young generation that holds a chunk of decoded events.
 if [ $read_only = 1 ]; then
-  set -- --allow-read --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt "$@"
+  set -- --v8-flags=--max-semi-space-size=8 "$config" --allow-read \
+    --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt "$@"
 elif [ $salvage = 1 ]; then
-  set -- --allow-read "--allow-write=$readwrite" --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt \
-    "$@"
+  set -- --v8-flags=--max-semi-space-size=8 "$config" --allow-read "--allow-write=$readwrite" \
+    --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt "$@"
 else
-  set -- "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" --allow-env \
-    --allow-run=bash,bwrap,setpriv,rg --no-prompt "$@"
+  set -- --v8-flags=--max-semi-space-size=1 "$config" "--allow-read=$read" \
+    "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,rg \
+    --no-prompt "$@"
 fi
-exec "$deno" run --quiet --v8-flags=--max-semi-space-size=1 "$config" "$@"
+exec "$deno" run --quiet "$@"

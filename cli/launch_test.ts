@@ -224,7 +224,7 @@ Deno.test("a launch starts cli/main.ts with the root's config, or an --entry wit
   assert.deepEqual(bundle.denoArgs, [
     "run",
     "--quiet",
-    "--v8-flags=--max-semi-space-size=1",
+    "--v8-flags=--max-semi-space-size=8",
     "--no-config",
     "--allow-read",
     "--allow-env=REIN_CALLER_DIR,NO_COLOR",

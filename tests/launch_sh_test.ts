@@ -134,3 +134,40 @@ Deno.test("the shell launcher refuses a path with a comma as cli/launch.ts words
     await Deno.remove(cwd, { recursive: true });
   }
 });
+
+Deno.test("the shell launcher starts Deno with the arguments the launch plan does", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-sh-" }));
+  try {
+    // A stand-in for Deno that prints the arguments it was started with.
+    const deno = join(base, "deno");
+    await Deno.writeTextFile(deno, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n");
+    await Deno.chmod(deno, 0o755);
+    const env = { HOME: base, TMPDIR: base };
+    for (
+      const argv of [
+        ["-p", "hi"],
+        ["state", "x.jsonl", "--at", "3"],
+        ["log", "stats"],
+        ["log", "salvage", "x.jsonl"],
+        ["--entry", "dist/rein.js", "replay", "--verify"],
+      ]
+    ) {
+      const out = await new Deno.Command("sh", {
+        args: [LAUNCHER, ...argv],
+        env: { PATH: Deno.env.get("PATH") ?? "", REIN_DENO: deno, ...env },
+        clearEnv: true,
+        cwd: base,
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      const plan = planLaunch({ argv, env, cwd: base, root: ROOT, realPath }).denoArgs;
+      const at = plan.indexOf("--config");
+      const expected = at < 0
+        ? plan
+        : [...plan.slice(0, at), `--config=${plan[at + 1]}`, ...plan.slice(at + 2)];
+      const args = new TextDecoder().decode(out.stdout).trimEnd().split("\n");
+      assert.deepEqual(args, expected, argv.join(" "));
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

@@ -33,6 +33,7 @@ export {
   reinMechanisms,
 } from "./core/harness.ts";
 export type { Mechanism } from "./core/mechanism.ts";
+export type { Arrival, ArrivalSource } from "./core/loop/arrivals.ts";
 export { AgentLoop, type SessionSetup } from "./core/loop/agent_loop.ts";
 export type { RunOptions, TurnResult } from "./core/loop/run_turn.ts";
 export type { GateDecision, StageContext, StageHandlers, Stages } from "./core/loop/stages.ts";

@@ -24,6 +24,7 @@ import { todosMechanism } from "./todos/todos_mechanism.ts";
 import { agentsMechanism } from "./agents/agents_mechanism.ts";
 import { compactionMechanism } from "./compaction/compaction_mechanism.ts";
 import { cronMechanism } from "./cron/cron_mechanism.ts";
+import { pendingArrivals } from "./loop/arrivals.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
@@ -53,6 +54,13 @@ export interface MechanismWiring {
   writeOutput?: (relativePath: string, text: string) => Promise<void>;
   /** The wall clock cron reads when a cron tool is called (live runs; replay serves readings). */
   clock?: () => Date;
+  /**
+   * The harness's log, once it is open (throws before): for what appends from outside an
+   * agent's loop, under the log's lock (a background job's watcher appends its end).
+   */
+  log?: () => EventStore;
+  /** Monotonic milliseconds (a background job's duration). */
+  monotonicMs?: () => number;
 }
 
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
@@ -185,10 +193,17 @@ export interface Harness {
 /** Wire a harness. Opens the log through `options.openStore`; nothing else runs until asked. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { writeFile } = options.effects;
+  /** The log, once open: for what appends to it from outside the loops. */
+  const opened: { store?: EventStore } = {};
   const mechanisms = [
     ...reinMechanisms({
       workspace: options.workspace,
       clock: options.effects.clock,
+      log: () => {
+        if (!opened.store) throw new Error("The log is not open yet");
+        return opened.store;
+      },
+      monotonicMs: options.effects.monotonicMs,
       ...(options.ask ? { ask: options.ask } : {}),
       ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
       ...(options.hookEnv ? { hookEnv: options.hookEnv } : {}),
@@ -224,6 +239,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       throw options.foldError ? options.foldError(error, event) : error;
     }
   }, { eventTypes });
+  opened.store = store;
   const baseTools = createBaseTools({
     workspace: options.workspace,
     protectedPaths: options.protectedPaths ?? [],
@@ -234,6 +250,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
   ];
   const filters = mechanisms.flatMap((m) => (m.filterTools ? [m.filterTools] : []));
+  const arrivals = mechanisms.flatMap((m) => (m.arrivals ? [m.arrivals] : []));
   const { monotonicMs, runCall, writeFile: _writeFile, ...effects } = options.effects;
   const deps: LoopDeps = {
     store,
@@ -246,6 +263,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     stages: composeStages(mechanisms.flatMap((m) => (m.stages ? [m.stages] : []))),
     pool: (scope) => toolPool(scope, sources, filters),
     sections: (scope) => mechanisms.flatMap((m) => m.sections?.(scope) ?? []),
+    arrivals: (scope) => pendingArrivals(scope, arrivals),
     cwd: () => options.workspace,
     price: costOf,
   };

@@ -7,6 +7,7 @@ export interface FilePlace {
   /** Reports a file that could not be used, naming it. */
   onNotice(message: string): void;
 }
+import type { ArrivalSource } from "./loop/arrivals.ts";
 import type { StageHandlers } from "./loop/stages.ts";
 import type { SystemSection } from "./request/system_prompt.ts";
 import type { Projection } from "./state/projection.ts";
@@ -49,4 +50,11 @@ export interface Mechanism {
    * expecting the loop to produce them.
    */
   fedTypes?: readonly EventType[];
+  /**
+   * What reached an agent from outside its loop (a job's end) and waits for its next model call,
+   * pure over the state: the loop puts it before the model, recorded as `arrival.injected` with
+   * the arrival's source and key, which the mechanism's projection folds to stop listing it (see
+   * core/loop/arrivals.ts). The event that brought it is usually one of `fedTypes`.
+   */
+  arrivals?: ArrivalSource;
 }

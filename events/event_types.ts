@@ -7,6 +7,7 @@
  */
 import type { EventTable } from "./payloads/_payload.ts";
 import { AGENT_EVENTS, type AgentEvents } from "./payloads/agent.ts";
+import { ARRIVAL_EVENTS, type ArrivalEvents } from "./payloads/arrival.ts";
 import { COMPACTION_EVENTS, type CompactionEvents } from "./payloads/compaction.ts";
 import { CRON_EVENTS, type CronEvents } from "./payloads/cron.ts";
 import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
@@ -19,6 +20,7 @@ import { SESSION_EVENTS, type SessionEvents } from "./payloads/session.ts";
 import { TOOL_EVENTS, type ToolEvents } from "./payloads/tool.ts";
 
 export type * from "./payloads/agent.ts";
+export type * from "./payloads/arrival.ts";
 export type * from "./payloads/compaction.ts";
 export type * from "./payloads/cron.ts";
 export type * from "./payloads/hook.ts";
@@ -49,7 +51,8 @@ export type ReinPayloads =
   & SkillEvents
   & AgentEvents
   & CronEvents
-  & CompactionEvents;
+  & CompactionEvents
+  & ArrivalEvents;
 
 /**
  * Every mechanism's table of event types, merged: one entry per mechanism. Typed by
@@ -67,6 +70,7 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
   ...AGENT_EVENTS,
   ...CRON_EVENTS,
   ...COMPACTION_EVENTS,
+  ...ARRIVAL_EVENTS,
 };
 
 /**

@@ -11,6 +11,7 @@ import { SKILL_EVENTS } from "./payloads/skill.ts";
 import { AGENT_EVENTS } from "./payloads/agent.ts";
 import { COMPACTION_EVENTS } from "./payloads/compaction.ts";
 import { CRON_EVENTS } from "./payloads/cron.ts";
+import { ARRIVAL_EVENTS } from "./payloads/arrival.ts";
 
 const TABLES = {
   SESSION_EVENTS,
@@ -24,6 +25,7 @@ const TABLES = {
   AGENT_EVENTS,
   COMPACTION_EVENTS,
   CRON_EVENTS,
+  ARRIVAL_EVENTS,
 };
 
 Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {

@@ -271,6 +271,7 @@ export class Renderer {
       case "hook.started":
       case "hook.context":
       case "context.cleared":
+      case "arrival.injected":
         break;
       default:
         assertExhaustive(event);

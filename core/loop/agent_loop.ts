@@ -154,10 +154,12 @@ export class AgentLoop {
   }
 
   /**
-   * Reopen the agent after its process ended. Calls whose intent was recorded but whose result
-   * was not are closed as interrupted (outcome unknown), except, when the turn is continued,
-   * composite ones (a subagent), which run again and continue their child. With a prompt, the rest of the unfinished
-   * work is closed too and the prompt starts a new turn; without one, the unfinished turn is
+   * Reopen the agent after its process ended. What that process left running is recorded with
+   * the resume (the `resumed` stage: a background job, lost with it). Calls whose intent was
+   * recorded but whose result was not are closed as interrupted (outcome unknown), except, when
+   * the turn is continued, composite ones (a subagent), which run again and continue their child.
+   * With a prompt, the rest of the unfinished work is closed too and the prompt starts a new
+   * turn; without one, the unfinished turn is
    * continued (calls that never started run, an unanswered request is asked again). Returns null
    * when there was nothing to continue.
    */
@@ -181,6 +183,7 @@ export class AgentLoop {
       ...(options.settings === undefined ? {} : { settings: options.settings }),
       ...(options.files === undefined ? {} : { files: options.files }),
     })];
+    events.push(...context.stamp(await context.deps.stages.resumed(context.stage(options.signal))));
     const tools = context.deps.pool(context.scope()).byName;
     for (const call of agent.openIntents) {
       // A composite call (a subagent) is continued, not closed, when the turn is: what its child

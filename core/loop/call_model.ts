@@ -6,6 +6,7 @@ import {
 } from "../effects/model_client.ts";
 import type { ModelPurpose } from "../../events/event_types.ts";
 import { requestDigest } from "../request/request_body.ts";
+import { injectArrivals } from "./arrivals.ts";
 import type { TurnContext } from "./turn_context.ts";
 
 /** A model call that is not the agent's next round: why, and how its request is assembled. */
@@ -18,15 +19,20 @@ export interface SideRequest {
  * Assemble the request from the state and record `model.requested` right after the events that
  * state was folded from. Another agent may append while the request is assembled and digested
  * (its events would then sit before this one in the log, and replay would assemble from a state
- * that has them): then the request is assembled again. Returns the request recorded.
+ * that has them): then the request is assembled again. A round's request first takes in what
+ * arrived from outside the loop (`injectArrivals`), and is recorded only on a state with nothing
+ * left to take in, so an arrival is always in the first request recorded after it. Returns the
+ * request recorded.
  */
 async function recordRequest(
   context: TurnContext,
   attempt: number,
   side: SideRequest | undefined,
 ): Promise<MessagesRequest> {
+  const injected = new Set<string>();
   for (;;) {
     await context.settle();
+    if (side === undefined && await injectArrivals(context, injected)) continue;
     const seen = context.deps.store.lastSeq;
     const body = side ? side.build() : context.nextRequest();
     const digest = await requestDigest(body);

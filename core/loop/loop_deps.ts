@@ -5,6 +5,7 @@ import type { SystemSection } from "../request/system_prompt.ts";
 import type { State } from "../state/state.ts";
 import type { CallRunner } from "../tools/executor.ts";
 import type { PoolScope, ToolPool } from "../tools/tool_pool.ts";
+import type { Arrival } from "./arrivals.ts";
 import type { Stages } from "./stages.ts";
 
 /** The effects a loop uses; the harness gives live ones, replay gives ones served from the log. */
@@ -76,6 +77,11 @@ export interface LoopDeps {
   pool(scope: PoolScope): ToolPool;
   /** The mechanisms' system prompt sections for an agent now. */
   sections(scope: PoolScope): SystemSection[];
+  /**
+   * What reached an agent from outside its loop and was not put before the model yet, in log
+   * order (see `injectArrivals`).
+   */
+  arrivals(scope: PoolScope): readonly Arrival[];
   /** The directory an agent works in. */
   cwd(scope: PoolScope): string;
   /** Dollars for `usage` of `model` (0 when its price is unknown). */

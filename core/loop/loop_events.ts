@@ -18,4 +18,5 @@ export const LOOP_EVENT_TYPES: ReadonlySet<string> = new Set<EventType>([
   "model.cancelled",
   "tool.requested",
   "tool.completed",
+  "arrival.injected",
 ]);

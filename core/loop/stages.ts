@@ -135,6 +135,12 @@ export interface StageHandlers {
   afterCall?(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
   /** The turn ended: events after its end (memory extraction, idle behaviour). */
   turnEnded?(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
+  /**
+   * The agent is reopened after its process ended: events recorded with its `session.resumed`,
+   * in the same append, about what that process left running (a background job, lost with it).
+   * Decided on the state before the resume.
+   */
+  resumed?(context: StageContext): Promise<ReinEvent[]>;
   /** The session is ending (the person left, cleared it, or a headless run finished). */
   sessionEnding?(context: StageContext, reason: SessionEnded["reason"]): Promise<ReinEvent[]>;
   /** Compact the agent's conversation now (the compaction mechanism; the first handler wins). */
@@ -167,6 +173,7 @@ export interface Stages {
   gateCall(context: StageContext, call: PendingCall): Promise<GateDecision>;
   afterCall(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
   turnEnded(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
+  resumed(context: StageContext): Promise<ReinEvent[]>;
   sessionEnding(context: StageContext, reason: SessionEnded["reason"]): Promise<ReinEvent[]>;
   compact(context: StageContext, request: CompactRequest): Promise<CompactOutcome>;
   beforeCompact(context: StageContext, request: CompactRequest): Promise<BeforeCompact>;
@@ -209,6 +216,7 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     modelFailed: (context, failure) => each((h) => h.modelFailed, context, failure),
     afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
     turnEnded: (context, result) => each((h) => h.turnEnded, context, result),
+    resumed: (context) => each((h) => h.resumed, context),
     sessionEnding: (context, reason) => each((h) => h.sessionEnding, context, reason),
     afterCompact: (context, completed, before) =>
       each((h) => h.afterCompact, context, completed, before),

@@ -18,11 +18,19 @@ export class AgentTape {
     this.#index = index;
   }
 
-  /** Split a session's events into one tape per agent. Pure. */
-  static split(recorded: readonly Envelope[]): Map<string, AgentTape> {
+  /**
+   * Split a session's events into one tape per agent, leaving out those `fed` says reach the
+   * agent from outside its loop: the loop never produces them, so they are not on its tape (an
+   * arrival recorded while a call ran is not among the call's events). Pure.
+   */
+  static split(
+    recorded: readonly Envelope[],
+    fed: (event: Envelope) => boolean = () => false,
+  ): Map<string, AgentTape> {
     const index = new Map(recorded.map((event, i) => [event.seq, i]));
     const byAgent = new Map<string, Envelope[]>();
     for (const event of recorded) {
+      if (fed(event)) continue;
       const list = byAgent.get(event.agent);
       if (list) list.push(event);
       else byAgent.set(event.agent, [event]);

@@ -75,7 +75,11 @@ export async function replaySession(
   if (first?.type !== "session.started") {
     throw new Error("Cannot replay: the session's first event is not session.started");
   }
-  const tapes = AgentTape.split(recorded);
+  // Made once the harness says which events reach the agents from outside their loops.
+  let tapes = new Map<string, AgentTape>();
+  /** Index of the recorded event being fed, while it is; how many were fed. */
+  let feeding: number | undefined;
+  let fedCount = 0;
   const order = new ReplayOrder(recorded.length);
   const runs = new Map<string, AgentRun>();
   // A process starts at a resume of an agent the person drives; a subagent continued by its
@@ -186,6 +190,14 @@ export async function replaySession(
 
   const accept = (event: Envelope): boolean => {
     if (divergence) return false;
+    if (feeding !== undefined) {
+      const index = feeding;
+      feeding = undefined;
+      fedCount += 1;
+      options.onEvent?.(recorded[index] as Envelope);
+      order.done(index);
+      return true;
+    }
     const tape = tapeOf(event.agent);
     const want = tape.next();
     if (!want || !sameEvent(want, event)) {
@@ -269,6 +281,7 @@ export async function replaySession(
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });
   const fed = new Set<EventType>(live.mechanisms.flatMap((m) => m.fedTypes ?? []));
+  tapes = AgentTape.split(recorded, (event) => fed.has(event.type));
   const loops = new Map<string, AgentLoop>();
 
   /** Start the run of `agent` whose first event is at `index`. */
@@ -349,8 +362,11 @@ export async function replaySession(
     const run = runs.get(event.agent);
     if (fed.has(event.type)) {
       const { type, data, session, agent } = event;
-      const events = withRecordedData([{ type, data, session, agent } as NewEvent]);
-      await (raw as MemoryEventStore).append(events);
+      // Its data are the recorded event's: the store keeps them as they are.
+      const fedEvent = { type, data, session, agent } as NewEvent;
+      encoded.add(fedEvent);
+      feeding = index;
+      await (raw as MemoryEventStore).append([fedEvent]);
     } else if (run?.active && index < run.epochEnd) {
       // Its run reproduces it. That may be the run just started for it (a resume): another
       // run's end wakes this loop before that run has appended its first event.
@@ -363,7 +379,7 @@ export async function replaySession(
     }
   }
   await Promise.all([...runs.values()].map((run) => run.done));
-  const matched = [...tapes.values()].reduce((sum, tape) => sum + tape.cursor, 0);
+  const matched = fedCount + [...tapes.values()].reduce((sum, tape) => sum + tape.cursor, 0);
   return { session: first.session, matched, divergence };
 }
 

@@ -142,6 +142,9 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
         text: `<system-reminder>\n${event.data.text}\n</system-reminder>`,
       }, event.seq);
       break;
+    case "arrival.injected":
+      appendUserBlock(conversation, { type: "text", text: event.data.text }, event.seq);
+      break;
     case "context.spilled":
       replaceResults(
         conversation.messages,

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "be3cf7fcfa2fa059918de47b67d31e50";
+export const FOLD_FINGERPRINT = "c5ad9a991b7b880db025e5339a899097";

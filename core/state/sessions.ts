@@ -223,6 +223,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "context.spilled":
     case "context.snipped":
     case "context.cleared":
+    case "arrival.injected":
       break;
     default:
       assertExhaustive(event);

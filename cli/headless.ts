@@ -439,5 +439,14 @@ function describeDenial(data: PermissionDecided): string {
   return `Denied ${data.tool}: ${data.reason}`;
 }
 
-/** Events shown on stderr while a headless run works: retries, model switches, how it ended. */
-const PROGRESS: ReadonlySet<string> = new Set(["model.failed", "model.switched", "turn.ended"]);
+/**
+ * Events shown on stderr while a headless run works: retries, model switches, background jobs
+ * ending or found lost, how it ended.
+ */
+const PROGRESS: ReadonlySet<string> = new Set([
+  "model.failed",
+  "model.switched",
+  "turn.ended",
+  "job.finished",
+  "job.lost",
+]);

@@ -24,6 +24,7 @@ import {
 } from "../core/settings/recorded_settings.ts";
 import { sandboxForRun } from "./_sandbox_probe.ts";
 import { COMPACTION_ENV } from "../core/compaction/compaction_config.ts";
+import { jobSettings } from "../core/jobs/job_settings.ts";
 import { commandEnv } from "../core/tools/command_env.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
@@ -106,6 +107,7 @@ export async function openRuntime(options: {
         return value === undefined ? [] : [[name, value]];
       }),
     ),
+    jobs: jobSettings((name) => env.get(name) ?? merged.env?.[name], options.onNotice),
   };
   const recorded = recordedSettings(snapshot);
   const sandboxConfig = sandboxOf(recorded);

@@ -24,6 +24,7 @@ import { todosMechanism } from "./todos/todos_mechanism.ts";
 import { agentsMechanism } from "./agents/agents_mechanism.ts";
 import { compactionMechanism } from "./compaction/compaction_mechanism.ts";
 import { cronMechanism } from "./cron/cron_mechanism.ts";
+import { jobsMechanism } from "./jobs/jobs_mechanism.ts";
 import { pendingArrivals } from "./loop/arrivals.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
@@ -82,7 +83,17 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
     skillsMechanism(new URL("../skills/", import.meta.url)),
     agentsMechanism(),
     compactionMechanism(wiring.writeOutput),
+    jobsMechanism({
+      workspace: wiring.workspace,
+      ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
+      log: wiring.log ?? noLog,
+      monotonicMs: wiring.monotonicMs ?? (() => performance.now()),
+    }),
   ];
+}
+
+function noLog(): EventStore {
+  throw new Error("This harness has no log to append to from outside the loop");
 }
 
 /**

@@ -11,6 +11,7 @@ import { ARRIVAL_EVENTS, type ArrivalEvents } from "./payloads/arrival.ts";
 import { COMPACTION_EVENTS, type CompactionEvents } from "./payloads/compaction.ts";
 import { CRON_EVENTS, type CronEvents } from "./payloads/cron.ts";
 import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
+import { JOB_EVENTS, type JobEvents } from "./payloads/job.ts";
 import { MEMORY_EVENTS, type MemoryEvents } from "./payloads/memory.ts";
 import { SKILL_EVENTS, type SkillEvents } from "./payloads/skill.ts";
 import { TODO_EVENTS, type TodoEvents } from "./payloads/todo.ts";
@@ -24,6 +25,7 @@ export type * from "./payloads/arrival.ts";
 export type * from "./payloads/compaction.ts";
 export type * from "./payloads/cron.ts";
 export type * from "./payloads/hook.ts";
+export type * from "./payloads/job.ts";
 export type * from "./payloads/memory.ts";
 export type * from "./payloads/skill.ts";
 export type * from "./payloads/todo.ts";
@@ -52,7 +54,8 @@ export type ReinPayloads =
   & AgentEvents
   & CronEvents
   & CompactionEvents
-  & ArrivalEvents;
+  & ArrivalEvents
+  & JobEvents;
 
 /**
  * Every mechanism's table of event types, merged: one entry per mechanism. Typed by
@@ -71,6 +74,7 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
   ...CRON_EVENTS,
   ...COMPACTION_EVENTS,
   ...ARRIVAL_EVENTS,
+  ...JOB_EVENTS,
 };
 
 /**

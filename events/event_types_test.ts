@@ -12,6 +12,7 @@ import { AGENT_EVENTS } from "./payloads/agent.ts";
 import { COMPACTION_EVENTS } from "./payloads/compaction.ts";
 import { CRON_EVENTS } from "./payloads/cron.ts";
 import { ARRIVAL_EVENTS } from "./payloads/arrival.ts";
+import { JOB_EVENTS } from "./payloads/job.ts";
 
 const TABLES = {
   SESSION_EVENTS,
@@ -26,6 +27,7 @@ const TABLES = {
   COMPACTION_EVENTS,
   CRON_EVENTS,
   ARRIVAL_EVENTS,
+  JOB_EVENTS,
 };
 
 Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {

@@ -1,6 +1,6 @@
 import { MemoryEventStore } from "../events/memory_store.ts";
 import { join } from "node:path";
-import type { Envelope, PermissionFlags } from "../events/event_types.ts";
+import type { Envelope, JobSettings, PermissionFlags } from "../events/event_types.ts";
 import { createHarness, type Harness } from "../core/harness.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import type { Mechanism } from "../core/mechanism.ts";
@@ -40,6 +40,8 @@ export interface TestSessionOptions {
     flags?: PermissionFlags;
     /** The compaction environment recorded (`CLAUDE_CODE_AUTO_COMPACT_WINDOW`…); none by default. */
     env?: Record<string, string>;
+    /** Background jobs' settings recorded; without them the session has no background jobs. */
+    jobs?: JobSettings;
   };
 }
 
@@ -95,6 +97,7 @@ export async function startTestSession(
         home: "/nonexistent-home",
         interactive: false,
         env: recorded.env ?? {},
+        ...(recorded.jobs ? { jobs: recorded.jobs } : {}),
       },
       files: await harness.readFiles({
         workspace,

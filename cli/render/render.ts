@@ -1,8 +1,10 @@
 import { renderTodos } from "../../core/todos/mod.ts";
+import { formatDuration } from "../../core/jobs/mod.ts";
 import {
   assertExhaustive,
   type CompactionTrigger,
   type Envelope,
+  type EnvelopeOf,
   type ModelFailureKind,
 } from "../../events/event_types.ts";
 import type { AnyTool } from "../../core/tools/tool.ts";
@@ -254,6 +256,10 @@ export class Renderer {
         this.line(s.dim(`— cron job ${id} fired for ${minute}${lateness}`));
         break;
       }
+      case "job.finished":
+      case "job.lost":
+        this.line(jobLine(event, s));
+        break;
       case "session.started":
       case "session.ended":
       case "reminder.added":
@@ -272,6 +278,7 @@ export class Renderer {
       case "hook.context":
       case "context.cleared":
       case "arrival.injected":
+      case "job.started":
         break;
       default:
         assertExhaustive(event);
@@ -449,4 +456,28 @@ const COMPACTION_WORDS: Record<CompactionTrigger, string> = {
 
 function tokens(count: number): string {
   return count.toLocaleString("en-US");
+}
+
+/**
+ * A background job's end as a line: `⏺ Job b1 ended: exit code 0 · 2.1s`, or lost with its pid
+ * and log. The job's command is in its call's line above (or in `/jobs`).
+ */
+function jobLine(event: EnvelopeOf<"job.finished" | "job.lost">, s: Styles): string {
+  if (event.type === "job.lost") {
+    const { id, pid, logPath } = event.data;
+    return s.yellow(
+      `⏺ Job ${id} lost: outcome unknown (its rein process ended; pid ${pid}, ` +
+        `log ${logPath})`,
+    );
+  }
+  const { id, ending, exitCode, signal, durationMs } = event.data;
+  const code = exitCode === null ? `killed by ${signal ?? "a signal"}` : `exit code ${exitCode}`;
+  const how = {
+    exited: code,
+    timed_out: `timed out, ${code}`,
+    stopped: "stopped",
+    session_ended: "stopped with the session",
+  }[ending];
+  const line = `⏺ Job ${id} ended: ${how} · ${formatDuration(durationMs)}`;
+  return ending === "exited" && exitCode === 0 ? s.dim(line) : s.yellow(line);
 }

@@ -93,6 +93,23 @@ export class LineReader {
     return answer.finally(() => signal.removeEventListener("abort", onAbort));
   }
 
+  /** True while a prompt waits for the person's line. */
+  get waiting(): boolean {
+    return this.#waiting !== null;
+  }
+
+  /**
+   * Show output that comes while a prompt waits (a background job ended while the person was
+   * idle): `write` runs with the prompt's line cleared, then the prompt and what was typed so
+   * far are drawn again below it.
+   */
+  showAbove(write: () => void): void {
+    if (!this.#waiting || !this.#terminal) return write();
+    this.#echo.write("\r\x1b[2K");
+    write();
+    this.#rl.prompt(true);
+  }
+
   /** Ctrl-C at the prompt: clear what was typed, or if nothing was, show `hint` and prompt again. */
   interruptInput(hint: string): void {
     if (!this.#waiting) return;

@@ -15,6 +15,7 @@ import { permissionsReport } from "./permissions_report.ts";
 import { permissionsOf } from "../../core/permissions/session_permissions.ts";
 import { PERMISSION_MODES } from "../../core/settings/settings.ts";
 import { memoryReport, saveNote } from "../../core/memory/mod.ts";
+import { jobsOf, jobsReport } from "../../core/jobs/mod.ts";
 import { expandSkill, skillsOf } from "../../core/skills/mod.ts";
 import type { PermissionAnswer } from "../../core/permissions/permissions_mechanism.ts";
 import { WorkingLine } from "./_working_line.ts";
@@ -39,6 +40,7 @@ const HELP = [
   "  # note     save a note to memory (.rein/memory/MEMORY.md)",
   "  /<skill> [args]  run a skill by name (the skills the session loaded; see the system prompt)",
   "  /permissions [mode]  show the mode and the rules with their files; or switch the mode",
+  "  /jobs      list this session's background jobs (bash with run_in_background)",
   "  /clear     start a new session (as /new)",
   "  /exit      leave (Ctrl-D also leaves)",
   "Ctrl-C cancels the running turn; the session stays usable.",
@@ -76,13 +78,16 @@ export async function runRepl(
   let session = chosen.session;
   let lease = chosen.lease;
   const onText = (delta: string) => renderer.text(delta);
+  const reader = new LineReader(io.stdinIsTerminal, working, promptHistory(harness.state));
   const unsubscribe = harness.store.subscribe((event) => {
     // Prompts are echoed as typed; a refused one is shown with its reason.
     const echoed = event.type === "user.prompted" && event.data.refused === undefined;
     if (event.session !== session.id || echoed) return;
-    // A subagent's work shows as a line per call under its task call.
-    if (event.agent !== session.agent) renderer.childEvent(event);
-    else renderer.event(event);
+    // A subagent's work shows as a line per call under its task call; what happens while the
+    // person is at the prompt (a background job ends) shows above it.
+    reader.showAbove(() =>
+      event.agent !== session.agent ? renderer.childEvent(event) : renderer.event(event)
+    );
   });
   const runner = new Runner();
   // Cron: due jobs fire while the REPL runs; one that fires while it waits for input runs now.
@@ -95,7 +100,6 @@ export async function runRepl(
     }),
     { everyMs: runtime.cronTickMs, onError: (e) => renderer.line(styles.red(String(e))) },
   );
-  const reader = new LineReader(io.stdinIsTerminal, working, promptHistory(harness.state));
   let cancel: (() => void) | null = null;
   const interrupt = () => {
     if (cancel) cancel();
@@ -240,6 +244,13 @@ export async function runRepl(
               renderer.line(styles.red((error as Error).message));
             }
           }
+        } else if (command === "/jobs") {
+          renderer.line(
+            jobsReport(
+              jobsOf(harness.state, session.id),
+              (job) => Date.now() - Date.parse(job.startedAt),
+            ),
+          );
         } else if (command === "/memory") {
           renderer.line(memoryReport(harness.state, session.id));
         } else if (command === "/permissions") {

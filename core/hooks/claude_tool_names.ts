@@ -38,6 +38,14 @@ const TOOLS: ReadonlyMap<string, ToolNames> = new Map([
   ["task", { claude: ["Task", "Agent"], renamed: [], paths: [] }],
   ["load_skill", { claude: ["Skill"], renamed: [], paths: [] }],
   ["todo_write", { claude: ["TodoWrite"], renamed: [], paths: [] }],
+  [
+    "job_output",
+    { claude: ["TaskOutput", "BashOutput"], renamed: [["job_id", "task_id"]], paths: [] },
+  ],
+  [
+    "job_stop",
+    { claude: ["TaskStop", "KillShell", "KillBash"], renamed: [["job_id", "task_id"]], paths: [] },
+  ],
 ]);
 
 const REIN_BY_CLAUDE: ReadonlyMap<string, string> = new Map(

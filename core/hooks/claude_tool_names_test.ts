@@ -106,6 +106,21 @@ Deno.test("task, skills, todos and MCP tools keep their fields", () => {
   });
 });
 
+Deno.test("the job tools are TaskOutput and TaskStop, with task_id for job_id", () => {
+  const read = { job_id: "b00000001", block: false };
+  assert.deepEqual(toClaudeCall("job_output", read, cwd), {
+    tool_name: "TaskOutput",
+    tool_input: { task_id: "b00000001", block: false },
+  });
+  assert.deepEqual(toClaudeCall("job_stop", { job_id: "b1" }, cwd), {
+    tool_name: "TaskStop",
+    tool_input: { task_id: "b1" },
+  });
+  assert.deepEqual(fromClaudeInput("job_stop", { task_id: "b1" }, cwd), { job_id: "b1" });
+  assert.deepEqual(hookMatchNames("TaskOutput"), ["TaskOutput", "BashOutput", "job_output"]);
+  assert.deepEqual(hookMatchNames("KillShell"), ["TaskStop", "KillShell", "KillBash", "job_stop"]);
+});
+
 Deno.test("hookMatchNames gives Claude Code's names, then rein's, from either", () => {
   assert.deepEqual(hookMatchNames("bash"), ["Bash", "bash"]);
   assert.deepEqual(hookMatchNames("Edit"), ["Edit", "edit_file"]);

@@ -39,6 +39,9 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   "compact",
   // A subagent does nothing itself: each of its calls passes this gate.
   "task",
+  // A background job's output so far, and stopping one the agent started.
+  "job_output",
+  "job_stop",
 ]);
 
 const NO_RULES = { allow: [], ask: [], deny: [] };
@@ -270,6 +273,8 @@ export function suggestRule(call: PermissionCall, workspace: string): string {
     cancel_cron: "CronDelete",
     load_skill: "Skill",
     todo_write: "TodoWrite",
+    job_output: "TaskOutput",
+    job_stop: "TaskStop",
   };
   return names[call.tool] ?? call.tool;
 }

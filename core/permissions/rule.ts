@@ -30,6 +30,11 @@ const CLAUDE_CODE_TO_REIN: ReadonlyMap<string, string> = new Map([
   ["Agent", "task"],
   ["Skill", "load_skill"],
   ["TodoWrite", "todo_write"],
+  ["TaskOutput", "job_output"],
+  ["BashOutput", "job_output"],
+  ["TaskStop", "job_stop"],
+  ["KillShell", "job_stop"],
+  ["KillBash", "job_stop"],
 ]);
 
 const REIN_TOOLS: ReadonlySet<string> = new Set(CLAUDE_CODE_TO_REIN.values());
@@ -42,9 +47,6 @@ const CLAUDE_CODE_ONLY: ReadonlySet<string> = new Set([
   "LS",
   "WebFetch",
   "WebSearch",
-  "BashOutput",
-  "KillShell",
-  "KillBash",
   "ExitPlanMode",
   "SlashCommand",
   "ListMcpResourcesTool",

@@ -202,6 +202,9 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "permission.mode_changed":
     case "hook.started":
     case "hook.ran":
+    case "job.started":
+    case "job.finished":
+    case "job.lost":
       break;
     default:
       assertExhaustive(event);

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "c5ad9a991b7b880db025e5339a899097";
+export const FOLD_FINGERPRINT = "765c00d111764286ba7169b92ccc6bfc";

@@ -224,6 +224,9 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "context.snipped":
     case "context.cleared":
     case "arrival.injected":
+    case "job.started":
+    case "job.finished":
+    case "job.lost":
       break;
     default:
       assertExhaustive(event);

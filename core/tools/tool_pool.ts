@@ -14,7 +14,8 @@ export type ToolSource = (scope: PoolScope) => readonly AnyTool[];
 
 /**
  * Narrows a pool: keeps the tools an agent may see (a subagent's subset, a plan mode's read-only
- * tools). Gets the pool so far, returns the tools to keep, in order.
+ * tools), or puts a tool of the same name in a tool's place (bash with background jobs). Gets the
+ * pool so far, returns the tools to keep, in order.
  */
 export type ToolFilter = (scope: PoolScope, tools: readonly AnyTool[]) => readonly AnyTool[];
 

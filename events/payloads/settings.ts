@@ -1,3 +1,5 @@
+import type { JobSettings } from "./job.ts";
+
 /**
  * The settings a session ran with, as read from disk when it started or resumed: each file's
  * text and the command line's permission flags. Rules, modes and hooks are derived from this
@@ -20,6 +22,11 @@ export interface SettingsSnapshot {
    * absent in sessions recorded by a rein without compaction, which is then off for them.
    */
   env?: Record<string, string>;
+  /**
+   * Background jobs' settings, as set at start; absent in sessions recorded by a rein without
+   * background jobs, whose bash then has no `run_in_background`.
+   */
+  jobs?: JobSettings;
 }
 
 /** One settings file as read. */

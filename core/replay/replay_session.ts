@@ -238,7 +238,8 @@ export async function replaySession(
       return same;
     });
   };
-  const clock = () => new Date(first.data.startedAt);
+  const startedAt = Date.parse(first.data.startedAt);
+  const clock = () => new Date(startedAt);
   let raw: MemoryEventStore | undefined;
   const live = await createHarness({
     openStore: (onEvent, { eventTypes }) => {

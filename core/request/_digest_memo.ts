@@ -51,6 +51,14 @@ interface KnownStart {
 /** How each conversation's last request began, by the conversation's first message. */
 const STARTS = new WeakMap<object, KnownStart>();
 
+/**
+ * The JSON bytes of long strings written lately (system prompt sections, the result in the last
+ * message, which the next request has again), emptied when they pass {@link TEXTS_BYTES}.
+ */
+const TEXTS = new Map<string, Uint8Array<ArrayBuffer>>();
+let textsBytes = 0;
+const TEXTS_BYTES = 4_000_000;
+
 /** A memo for writing `body` out, and the digest of what was written. */
 export interface DigestMemo extends CanonicalMemo {
   /** The SHA-256 (hex) of `chunks`, the canonical chunks of the body written with this memo. */
@@ -111,6 +119,15 @@ export function digestMemo(body: MessagesRequest): DigestMemo {
       for (const [key, member] of Object.entries(value)) members.push(key, member);
       const content = (value as { content?: unknown }).content;
       MESSAGES.set(value, { members, blocks: Array.isArray(content) ? [...content] : [], bytes });
+    },
+    text: (value) => TEXTS.get(value),
+    keepText(value, bytes) {
+      textsBytes += value.length + bytes.length;
+      if (textsBytes > TEXTS_BYTES) {
+        TEXTS.clear();
+        textsBytes = value.length + bytes.length;
+      }
+      TEXTS.set(value, bytes);
     },
     digest(chunks) {
       const createHash = loadedCreateHash();

@@ -15,7 +15,14 @@ export interface CanonicalMemo {
    * between them, if any: the members from there on are written after those bytes.
    */
   start?(array: readonly unknown[]): { count: number; bytes: Uint8Array<ArrayBuffer> } | undefined;
+  /** The JSON, as UTF-8, of a string of {@link LONG_TEXT} characters or more, when known. */
+  text?(value: string): Uint8Array<ArrayBuffer> | undefined;
+  /** Keep what a long string was written as. */
+  keepText?(value: string, bytes: Uint8Array<ArrayBuffer>): void;
 }
+
+/** Strings at least this long are offered to {@link CanonicalMemo.text}. */
+export const LONG_TEXT = 256;
 
 /**
  * JSON with object keys sorted recursively; `undefined` members are dropped as JSON does. The
@@ -71,6 +78,17 @@ function write(
     typeof (value as { toJSON?: unknown }).toJSON === "function"
   ) {
     value = (value as { toJSON(key: string): unknown }).toJSON(String(key));
+  }
+  if (typeof value === "string" && value.length >= LONG_TEXT && out.memo?.text) {
+    let bytes = out.memo.text(value);
+    if (bytes === undefined) {
+      bytes = encoder.encode(JSON.stringify(value));
+      out.memo.keepText?.(value, bytes);
+    }
+    if (out.text !== "") out.chunks.push(out.text);
+    out.chunks.push(bytes);
+    out.text = "";
+    return true;
   }
   if (value === null || typeof value !== "object") {
     const text = JSON.stringify(value) as string | undefined;

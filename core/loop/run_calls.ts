@@ -117,14 +117,11 @@ async function runAdmitted(
   );
   // The results first, in call order (each with the tool's own events just before it), then
   // the after-call events: a result's events are then always next to it in the log.
-  for (const run of runs) {
-    await context.append([...run.events, context.event("tool.completed", run.completed)], {
-      sync: false,
-    });
-  }
+  const recorded: ToolRun[] = [];
+  for (const run of runs) recorded.push(await context.recordRun(run));
   for (const [i, { call }] of admitted.entries()) {
     await context.settle();
-    const after = await context.deps.stages.afterCall(stage, call, runs[i] as ToolRun);
+    const after = await context.deps.stages.afterCall(stage, call, recorded[i] as ToolRun);
     await context.append(context.stamp(after), { sync: false });
   }
 }

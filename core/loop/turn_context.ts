@@ -14,6 +14,7 @@ import { LOOP_EVENT_TYPES } from "./loop_events.ts";
 import { callModel } from "./call_model.ts";
 import type { StageContext } from "./stages.ts";
 import type { AgentLoop } from "./agent_loop.ts";
+import type { ToolRun } from "../tools/executor.ts";
 
 /** One agent's loop as its stages see it: the deps, whose it is, and how it records. */
 export class TurnContext {
@@ -101,6 +102,29 @@ export class TurnContext {
   settle(): Promise<void> {
     return this.deps.effects.settle?.({ session: this.session, agent: this.agent }) ??
       Promise.resolve();
+  }
+
+  /**
+   * Record a call's result: the tool's events, then its `tool.completed`, in one batch. A run
+   * decided under the lock (`ToolRun.decide`) is decided there, on the state caught up with
+   * every writer. Resolves to the run as recorded.
+   */
+  async recordRun(run: ToolRun): Promise<ToolRun> {
+    const { decide } = run;
+    if (decide === undefined) {
+      await this.append([...run.events, this.event("tool.completed", run.completed)], {
+        sync: false,
+      });
+      return run;
+    }
+    let decided = run;
+    await this.deps.store.appendDecided(() => {
+      const { events, completed } = decide(this.deps.state);
+      // The call's duration is the run's (replay serves it from the log).
+      decided = { events, completed: { ...completed, durationMs: run.completed.durationMs } };
+      return [...decided.events, this.event("tool.completed", decided.completed)];
+    }, { sync: false });
+    return decided;
   }
 
   /** Append a batch; `sync` flushes it to disk before returning (tool intents, turn ends). */

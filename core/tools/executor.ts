@@ -1,5 +1,6 @@
 import type { EventOrigin, NewEvent, ToolCompleted } from "../../events/event_types.ts";
 import type { PendingCall } from "../state/conversation.ts";
+import type { State } from "../state/state.ts";
 import { LOOP_EVENT_TYPES } from "../loop/loop_events.ts";
 import { validateToolInput } from "./schema.ts";
 import type { AnyTool, ToolCallContext, ToolResult } from "./tool.ts";
@@ -9,6 +10,11 @@ export interface ToolRun {
   completed: ToolCompleted;
   /** Events recorded with the result, already stamped with the call's session and agent. */
   events: NewEvent[];
+  /**
+   * The run as decided under the log's lock on `state` (the tool's `ToolResult.decide`): what
+   * the loop records instead of this one. Its duration is this run's.
+   */
+  decide?: (state: State) => ToolRun;
 }
 
 /**
@@ -49,19 +55,40 @@ export async function executeCall(
     const input = await validateToolInput(tool, call.input);
     if (!input.ok) return finish({ content: input.message, isError: true });
     const result = await tool.run(input.value, context);
-    const owned = result.events?.find((event) => LOOP_EVENT_TYPES.has(event.type));
-    if (owned) {
-      return finish({
-        content: `Tool ${call.name} failed: it returned a ${owned.type} event, which only the ` +
-          "loop records",
-        isError: true,
-      });
-    }
-    return finish(result);
+    const { decide } = result;
+    const run = finish(checkedResult(call.name, result));
+    if (decide === undefined) return run;
+    // Whatever `decide` throws is the tool's failure, worded as the others.
+    return {
+      ...run,
+      decide(state) {
+        let decided: ToolResult;
+        try {
+          decided = checkedResult(call.name, decide(state));
+        } catch (error) {
+          decided = { content: `Tool ${call.name} failed: ${messageOf(error)}`, isError: true };
+        }
+        return toolRun(call, decided, run.completed.durationMs, context);
+      },
+    };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return finish({ content: `Tool ${call.name} failed: ${message}`, isError: true });
+    return finish({ content: `Tool ${call.name} failed: ${messageOf(error)}`, isError: true });
   }
+}
+
+/** `result` without its `decide`, or an error when it returns an event only the loop records. */
+function checkedResult(name: string, result: ToolResult): ToolResult {
+  const { decide: _decide, ...rest } = result;
+  const owned = rest.events?.find((event) => LOOP_EVENT_TYPES.has(event.type));
+  if (!owned) return rest;
+  return {
+    content: `Tool ${name} failed: it returned a ${owned.type} event, which only the loop records`,
+    isError: true,
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A tool's result as it is recorded: the completion payload and its events stamped. Pure. */

@@ -16,6 +16,16 @@ export interface ToolResult {
    * crash can never keep one without the other. The loop stamps their session and agent.
    */
   events?: ReinEvent[];
+  /**
+   * For a result that depends on what other processes may append meanwhile (claiming a task,
+   * taking the next task number): the loop calls it once, under the log's lock, on the state
+   * caught up with every writer's appends (`EventStore.appendDecided`), and records what it
+   * returns (content, error flag, events; its own `decide` is ignored) in the batch of the
+   * call's `tool.completed`, instead of this result. It must be synchronous and pure over the
+   * state. A runner that records nothing (a test calling `run`) may ignore it: the result around
+   * it should be what it decides on the state the tool saw.
+   */
+  decide?: (state: State) => ToolResult;
 }
 
 /** Per-call context the loop gives a tool. */

@@ -14,6 +14,7 @@ import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
 import { JOB_EVENTS, type JobEvents } from "./payloads/job.ts";
 import { MEMORY_EVENTS, type MemoryEvents } from "./payloads/memory.ts";
 import { SKILL_EVENTS, type SkillEvents } from "./payloads/skill.ts";
+import { TASK_EVENTS, type TaskEvents } from "./payloads/task.ts";
 import { TODO_EVENTS, type TodoEvents } from "./payloads/todo.ts";
 import { MODEL_EVENTS, type ModelEvents } from "./payloads/model.ts";
 import { PERMISSION_EVENTS, type PermissionEvents } from "./payloads/permission.ts";
@@ -28,6 +29,7 @@ export type * from "./payloads/hook.ts";
 export type * from "./payloads/job.ts";
 export type * from "./payloads/memory.ts";
 export type * from "./payloads/skill.ts";
+export type * from "./payloads/task.ts";
 export type * from "./payloads/todo.ts";
 export type * from "./payloads/model.ts";
 export type * from "./payloads/permission.ts";
@@ -55,7 +57,8 @@ export type ReinPayloads =
   & CronEvents
   & CompactionEvents
   & ArrivalEvents
-  & JobEvents;
+  & JobEvents
+  & TaskEvents;
 
 /**
  * Every mechanism's table of event types, merged: one entry per mechanism. Typed by
@@ -75,6 +78,7 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
   ...COMPACTION_EVENTS,
   ...ARRIVAL_EVENTS,
   ...JOB_EVENTS,
+  ...TASK_EVENTS,
 };
 
 /**

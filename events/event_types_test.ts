@@ -13,6 +13,7 @@ import { COMPACTION_EVENTS } from "./payloads/compaction.ts";
 import { CRON_EVENTS } from "./payloads/cron.ts";
 import { ARRIVAL_EVENTS } from "./payloads/arrival.ts";
 import { JOB_EVENTS } from "./payloads/job.ts";
+import { TASK_EVENTS } from "./payloads/task.ts";
 
 const TABLES = {
   SESSION_EVENTS,
@@ -28,6 +29,7 @@ const TABLES = {
   CRON_EVENTS,
   ARRIVAL_EVENTS,
   JOB_EVENTS,
+  TASK_EVENTS,
 };
 
 Deno.test("EVENT_TYPES lists exactly the types of the payload tables, each once", () => {

@@ -280,6 +280,13 @@ export class Renderer {
       case "arrival.injected":
       case "job.started":
         break;
+      case "task.created":
+      case "task.claimed":
+      case "task.completed":
+      case "task.updated":
+      case "task.cancelled":
+        // The tool's result says what changed in the task graph.
+        break;
       default:
         assertExhaustive(event);
     }

@@ -126,7 +126,7 @@ export async function pruneCatalogs(
 
 function isCatalog(body: unknown): body is Catalog {
   if (typeof body !== "object" || body === null) return false;
-  const { byId, order, recentPrompts } = body as Record<string, unknown>;
+  const { byId, order, recentPrompts, tasks } = body as Record<string, unknown>;
   return typeof byId === "object" && byId !== null && Array.isArray(order) &&
-    Array.isArray(recentPrompts);
+    Array.isArray(recentPrompts) && Array.isArray((tasks as { tasks?: unknown } | null)?.tasks);
 }

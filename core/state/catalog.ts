@@ -1,6 +1,7 @@
 import type { Envelope, SessionStarted } from "../../events/event_types.ts";
 import { type CronTable, emptyCronTable, evolveCronTable } from "../cron/cron_table_projection.ts";
 import { addUsage, type AgentStatus, emptyUsage, type UsageTotals } from "./sessions.ts";
+import { emptyTaskGraph, evolveTaskGraph, type TaskGraph } from "../tasks/tasks_projection.ts";
 
 /** Prompts the catalog keeps for the REPL's history (Up/Down), newest last. */
 export const RECENT_PROMPTS = 500;
@@ -39,8 +40,8 @@ export interface CatalogEntry {
 }
 
 /**
- * Every session of a log, as {@link CatalogEntry}s, the workspace's latest prompts, and its cron
- * jobs.
+ * What the workspace knows, folded from every event of the log: its sessions as
+ * {@link CatalogEntry}s, its latest prompts, its cron jobs and its task graph.
  */
 export interface Catalog {
   byId: Record<string, CatalogEntry>;
@@ -53,21 +54,30 @@ export interface Catalog {
   recentPrompts: string[];
   /** The cron jobs of the workspace (core/cron), whichever session scheduled them. */
   cron: CronTable;
+  /** The workspace's task graph (s12), which every session and process of it shares. */
+  tasks: TaskGraph;
 }
 
 /** The catalog of an empty log. */
 export function emptyCatalog(): Catalog {
-  return { byId: {}, order: [], recentPrompts: [], cron: emptyCronTable() };
+  return {
+    byId: {},
+    order: [],
+    recentPrompts: [],
+    cron: emptyCronTable(),
+    tasks: emptyTaskGraph(),
+  };
 }
 
 /**
  * Fold one event into the catalog. Every event of the log goes through it, so it does constant
- * work per event (apart from the prompt list). Mutates and returns `catalog`; pure otherwise,
- * never throws on a well-formed log. Agrees with the session views (`evolveSessions`) on every
- * field they share.
+ * work per event (apart from the prompt list, and task events, each linear in what it touches).
+ * Mutates and returns `catalog`; pure otherwise, never throws on a well-formed log. Agrees with
+ * the session views (`evolveSessions`) on every field they share.
  */
 export function evolveCatalog(catalog: Catalog, event: Envelope): Catalog {
   evolveCronTable(catalog.cron, event);
+  evolveTaskGraph(catalog.tasks, event);
   if (event.type === "session.started") {
     const { data } = event;
     catalog.byId[event.session] = {

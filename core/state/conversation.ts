@@ -205,6 +205,11 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "job.started":
     case "job.finished":
     case "job.lost":
+    case "task.created":
+    case "task.claimed":
+    case "task.completed":
+    case "task.updated":
+    case "task.cancelled":
       break;
     default:
       assertExhaustive(event);

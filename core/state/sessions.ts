@@ -227,6 +227,11 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "job.started":
     case "job.finished":
     case "job.lost":
+    case "task.created":
+    case "task.claimed":
+    case "task.completed":
+    case "task.updated":
+    case "task.cancelled":
       break;
     default:
       assertExhaustive(event);

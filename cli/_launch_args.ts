@@ -6,7 +6,7 @@
  */
 
 /** Commands that only read (the agent's permissions are not needed); `log` but `log salvage`. */
-const READ_ONLY_COMMANDS = new Set(["state", "replay", "sessions", "help", "log"]);
+const READ_ONLY_COMMANDS = new Set(["state", "replay", "sessions", "tasks", "help", "log"]);
 /** Options of rein's commands that take the next argument as their value. */
 const VALUE_OPTIONS = new Set(["--workspace", "--log", "--settings"]);
 /** Flags that print and exit when they come first. */
@@ -16,7 +16,7 @@ const READ_ONLY_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
 export interface LaunchArgs {
   /** `--entry PATH`, when the launcher's first arguments give it: the module to start. */
   entry: string | undefined;
-  /** Whether the command only reads: state, replay, sessions, log check and stats, help. */
+  /** Whether the command only reads: state, replay, sessions, tasks, log check and stats, help. */
   readOnly: boolean;
   /**
    * Whether the command is `log salvage`, which reads and writes the log's directory only; and

@@ -121,7 +121,7 @@ for arg do
   [ -z "$first" ] && first=$arg
 done
 case $first in
-  state | replay | sessions | help | log | -h | --help | -V | --version) read_only=1 ;;
+  state | replay | sessions | tasks | help | log | -h | --help | -V | --version) read_only=1 ;;
   *) read_only=0 ;;
 esac
 salvage=0

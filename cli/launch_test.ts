@@ -96,6 +96,7 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
     ["state"],
     ["replay", "x.jsonl"],
     ["sessions"],
+    ["tasks", "--json"],
     ["--help"],
     ["-V"],
     ["log", "check", "/elsewhere/events.jsonl"],

@@ -167,6 +167,24 @@ export async function buildProgram(
       );
     });
 
+  program.command("tasks")
+    .description("Print the workspace's task graph: status, owner and what waits for what")
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to read")
+    .option("--at <seq>", "fold only up to this seq", positiveInt)
+    .option("--json", "print the tasks as JSON")
+    .action(async (log, flags) => {
+      const { tasksCommand } = await import("./tasks_command.ts");
+      exit(
+        await tasksCommand(
+          await logOf(log, flags),
+          { json: flags.json ?? false, at: flags.at },
+          io,
+        ),
+      );
+    });
+
   program.command("replay")
     .description("Re-drive recorded sessions offline: no model, no tools, no writes")
     .argument("[log]", "event log file (default: the workspace's)")

@@ -1,6 +1,7 @@
 import { initialState, type State } from "../core/state/state.ts";
 import { mainAgentOf } from "../core/state/sessions.ts";
 import { foldCatalog, forkSources } from "../core/snapshots/mod.ts";
+import { renderTaskTree } from "../core/tasks/render_task_tree.ts";
 import { renderTodos, todosOf } from "../core/todos/mod.ts";
 import type { CommandIo } from "./io.ts";
 import { HeldOutput } from "./held_output.ts";
@@ -65,6 +66,10 @@ export async function stateCommand(
       };
     },
   });
+  // The task graph is the workspace's, not a session's: it comes once, after the sessions.
+  if (catalog.tasks.tasks.length > 0) {
+    io.stdout.write(`\ntasks\n${renderTaskTree(catalog.tasks).map((l) => `  ${l}`).join("\n")}\n`);
+  }
   return 0;
 }
 

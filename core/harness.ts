@@ -26,6 +26,8 @@ import { compactionMechanism } from "./compaction/compaction_mechanism.ts";
 import { cronMechanism } from "./cron/cron_mechanism.ts";
 import { jobsMechanism } from "./jobs/jobs_mechanism.ts";
 import { pendingArrivals } from "./loop/arrivals.ts";
+import { tasksMechanism } from "./tasks/tasks_mechanism.ts";
+import { toolEventHooks } from "./hooks/tool_event_hooks.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
@@ -66,16 +68,17 @@ export interface MechanismWiring {
 
 /** rein's own mechanisms, in the order their stages run. One line per mechanism. */
 export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
+  const hooks = {
+    workspace: wiring.workspace,
+    transcriptPath: wiring.transcriptPath ?? "",
+    env: wiring.hookEnv ?? {},
+    ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
+  };
   return [
     environmentMechanism,
     // Before hooks: a prompt that takes up a cron firing is marked even if a hook refuses it.
     cronMechanism(wiring.clock ? { clock: wiring.clock } : {}),
-    hooksMechanism({
-      workspace: wiring.workspace,
-      transcriptPath: wiring.transcriptPath ?? "",
-      env: wiring.hookEnv ?? {},
-      ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
-    }),
+    hooksMechanism(hooks),
     permissionsMechanism(wiring),
     recoveryMechanism,
     todosMechanism(),
@@ -89,6 +92,7 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
       log: wiring.log ?? noLog,
       monotonicMs: wiring.monotonicMs ?? (() => performance.now()),
     }),
+    tasksMechanism({ hooks: toolEventHooks(hooks) }),
   ];
 }
 

@@ -3,8 +3,11 @@ import type { AnyTool } from "../tools/tool.ts";
 /** The name of the tool that starts subagents. */
 export const TASK_TOOL = "task";
 
-/** Claude Code's tool names as rein names them. */
-const CLAUDE_CODE_TO_REIN: ReadonlyMap<string, string> = new Map([
+/** Claude Code's tool names as rein names them (TaskUpdate: every tool that changes a task). */
+const CLAUDE_CODE_TO_REIN: ReadonlyMap<string, string | readonly string[]> = new Map<
+  string,
+  string | readonly string[]
+>([
   ["Bash", "bash"],
   ["Read", "read_file"],
   ["Write", "write_file"],
@@ -20,6 +23,10 @@ const CLAUDE_CODE_TO_REIN: ReadonlyMap<string, string> = new Map([
   ["Agent", TASK_TOOL],
   ["Skill", "load_skill"],
   ["TodoWrite", "todo_write"],
+  ["TaskCreate", "create_task"],
+  ["TaskList", "list_tasks"],
+  ["TaskGet", "get_task"],
+  ["TaskUpdate", ["update_task", "claim_task", "complete_task"]],
 ]);
 
 /**
@@ -28,7 +35,7 @@ const CLAUDE_CODE_TO_REIN: ReadonlyMap<string, string> = new Map([
  * (`Bash(git *)`) is dropped, since a pool holds whole tools. Pure.
  */
 export function reinToolNames(names: readonly string[]): string[] {
-  const tools = names.map((name) => {
+  const tools = names.flatMap((name) => {
     const bare = name.replace(/\(.*\)$/s, "").trim();
     return CLAUDE_CODE_TO_REIN.get(bare) ?? bare;
   });

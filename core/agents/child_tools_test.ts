@@ -45,3 +45,14 @@ Deno.test("Claude Code's tool names become rein's; specifiers and duplicates are
     ["read_file", "grep", "bash", "edit_file", "task", "mcp__x__y", "glob"],
   );
 });
+
+Deno.test("an agent given TaskUpdate may update, claim and complete tasks", () => {
+  assert.deepEqual(reinToolNames(["TaskCreate", "TaskList", "TaskGet", "TaskUpdate"]), [
+    "create_task",
+    "list_tasks",
+    "get_task",
+    "update_task",
+    "claim_task",
+    "complete_task",
+  ]);
+});

@@ -15,12 +15,17 @@ interface ToolNames {
   renamed: readonly (readonly [string, string])[];
   /** Claude Code fields that hold a path: absolute for hooks, workspace-relative for rein. */
   paths: readonly string[];
+  /**
+   * Fields Claude Code's tool has that say which of its uses this is (claim_task is TaskUpdate
+   * with `status: "in_progress"`): added for hooks, dropped from an input a hook rewrote.
+   */
+  fixed?: Readonly<Record<string, unknown>>;
 }
 
 /**
  * rein's tools by name, with their Claude Code names and the input fields that differ, from the
- * schemas in core/tools/base_tool_definitions.json. task, load_skill and todo_write have no
- * rein schema yet; their fields pass through unchanged.
+ * schemas in core/tools/base_tool_definitions.json and the task tools' (core/tasks). task,
+ * load_skill and todo_write have no rein schema yet; their fields pass through unchanged.
  */
 const TOOLS: ReadonlyMap<string, ToolNames> = new Map([
   ["bash", { claude: ["Bash"], renamed: [], paths: [] }],
@@ -46,10 +51,35 @@ const TOOLS: ReadonlyMap<string, ToolNames> = new Map([
     "job_stop",
     { claude: ["TaskStop", "KillShell", "KillBash"], renamed: [["job_id", "task_id"]], paths: [] },
   ],
+  ["create_task", { claude: ["TaskCreate"], renamed: [], paths: [] }],
+  ["list_tasks", { claude: ["TaskList"], renamed: [], paths: [] }],
+  ["get_task", { claude: ["TaskGet"], renamed: [["task_id", "taskId"]], paths: [] }],
+  // Claude Code changes a task with TaskUpdate, a claim and a completion included.
+  ["update_task", { claude: ["TaskUpdate"], renamed: [["task_id", "taskId"]], paths: [] }],
+  [
+    "claim_task",
+    {
+      claude: ["TaskUpdate"],
+      renamed: [["task_id", "taskId"]],
+      paths: [],
+      fixed: { status: "in_progress" },
+    },
+  ],
+  [
+    "complete_task",
+    {
+      claude: ["TaskUpdate"],
+      renamed: [["task_id", "taskId"]],
+      paths: [],
+      fixed: { status: "completed" },
+    },
+  ],
 ]);
 
+/** rein's tool by Claude Code's name; for a name several rein tools share, the first. */
 const REIN_BY_CLAUDE: ReadonlyMap<string, string> = new Map(
-  [...TOOLS].flatMap(([rein, { claude }]) => claude.map((name) => [name, rein] as const)),
+  [...TOOLS].flatMap(([rein, { claude }]) => claude.map((name) => [name, rein] as const))
+    .reverse(),
 );
 
 /**
@@ -71,7 +101,7 @@ export function toClaudeCall(
     const field = toClaude.get(key) ?? key;
     input[field] = names.paths.includes(field) ? absolutePath(value, cwd) : value;
   }
-  return { tool_name: names.claude[0] ?? reinTool, tool_input: input };
+  return { tool_name: names.claude[0] ?? reinTool, tool_input: { ...input, ...names.fixed } };
 }
 
 /**
@@ -90,6 +120,7 @@ export function fromClaudeInput(
   const toRein = new Map(names.renamed.map(([rein, claude]) => [claude, rein]));
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(claudeInput)) {
+    if (names.fixed !== undefined && Object.hasOwn(names.fixed, key)) continue;
     input[toRein.get(key) ?? key] = names.paths.includes(key) ? reinPath(value, cwd) : value;
   }
   return input;

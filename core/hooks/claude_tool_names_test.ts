@@ -128,3 +128,37 @@ Deno.test("hookMatchNames gives Claude Code's names, then rein's, from either", 
   assert.deepEqual(hookMatchNames("Agent"), ["Task", "Agent", "task"]);
   assert.deepEqual(hookMatchNames("mcp__db__query"), ["mcp__db__query"]);
 });
+
+Deno.test("the task tools are Claude Code's TaskCreate, TaskList, TaskGet and TaskUpdate", () => {
+  assert.deepEqual(
+    toClaudeCall("create_task", { subject: "Ship it", description: "d", blockedBy: [1] }, cwd),
+    {
+      tool_name: "TaskCreate",
+      tool_input: { subject: "Ship it", description: "d", blockedBy: [1] },
+    },
+  );
+  assert.deepEqual(toClaudeCall("list_tasks", {}, cwd), { tool_name: "TaskList", tool_input: {} });
+  assert.deepEqual(toClaudeCall("get_task", { task_id: 3 }, cwd), {
+    tool_name: "TaskGet",
+    tool_input: { taskId: 3 },
+  });
+  assert.deepEqual(toClaudeCall("claim_task", { task_id: 3 }, cwd), {
+    tool_name: "TaskUpdate",
+    tool_input: { taskId: 3, status: "in_progress" },
+  });
+  assert.deepEqual(toClaudeCall("complete_task", { task_id: 3 }, cwd), {
+    tool_name: "TaskUpdate",
+    tool_input: { taskId: 3, status: "completed" },
+  });
+  assert.deepEqual(toClaudeCall("update_task", { task_id: 3, addBlockedBy: [1] }, cwd), {
+    tool_name: "TaskUpdate",
+    tool_input: { taskId: 3, addBlockedBy: [1] },
+  });
+  // A hook's rewritten input cannot turn a claim into a completion.
+  assert.deepEqual(
+    fromClaudeInput("claim_task", { taskId: 4, status: "completed" }, cwd),
+    { task_id: 4 },
+  );
+  assert.deepEqual(hookMatchNames("claim_task"), ["TaskUpdate", "claim_task"]);
+  assert.deepEqual(hookMatchNames("TaskUpdate"), ["TaskUpdate", "update_task"]);
+});

@@ -13,6 +13,8 @@ export const HOOK_EVENT_NAMES = [
   "SessionEnd",
   "PreCompact",
   "PostCompact",
+  "TaskCreated",
+  "TaskCompleted",
 ] as const;
 
 /** A hook event rein runs. */
@@ -66,7 +68,15 @@ export type HookEventData =
   | { event: "SessionStart"; source: SessionStartSource; model?: string }
   | { event: "SessionEnd"; reason: SessionEndReason }
   | { event: "PreCompact"; trigger: CompactTrigger; customInstructions: string }
-  | { event: "PostCompact"; trigger: CompactTrigger; summary: string };
+  | { event: "PostCompact"; trigger: CompactTrigger; summary: string }
+  | {
+    /** A task is being created (create_task) or completed (complete_task): exit 2 refuses it. */
+    event: "TaskCreated" | "TaskCompleted";
+    /** The task's number, as a string (Claude Code's task ids are strings). */
+    taskId: string;
+    subject: string;
+    description: string;
+  };
 
 /** What started a compaction, in Claude Code's words. */
 export type CompactTrigger = "manual" | "auto";
@@ -111,6 +121,12 @@ export type HookInput =
     hook_event_name: "PostCompact";
     trigger: CompactTrigger;
     compact_summary: string;
+  }
+  | HookInputBase & {
+    hook_event_name: "TaskCreated" | "TaskCompleted";
+    task_id: string;
+    task_subject: string;
+    task_description?: string;
   };
 
 /**
@@ -177,6 +193,15 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
         hook_event_name: data.event,
         trigger: data.trigger,
         compact_summary: data.summary,
+      };
+    case "TaskCreated":
+    case "TaskCompleted":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        task_id: data.taskId,
+        task_subject: data.subject,
+        ...(data.description === "" ? {} : { task_description: data.description }),
       };
   }
 }

@@ -103,3 +103,30 @@ Deno.test("the other events' inputs carry their own fields, optional ones only w
     reason: "other",
   });
 });
+
+Deno.test("TaskCreated and TaskCompleted hooks get the task's id, subject and description", () => {
+  assert.deepEqual(
+    buildHookInput(session, {
+      event: "TaskCreated",
+      taskId: "5",
+      subject: "Ship it",
+      description: "Tag and push",
+    }),
+    {
+      ...common,
+      hook_event_name: "TaskCreated",
+      task_id: "5",
+      task_subject: "Ship it",
+      task_description: "Tag and push",
+    },
+  );
+  assert.deepEqual(
+    buildHookInput(session, {
+      event: "TaskCompleted",
+      taskId: "5",
+      subject: "Ship it",
+      description: "",
+    }),
+    { ...common, hook_event_name: "TaskCompleted", task_id: "5", task_subject: "Ship it" },
+  );
+});

@@ -28,7 +28,8 @@ export interface HookVerdict {
    * A hook blocked (exit code 2 with stderr, or `decision: "block"` with `reason`), meaning per
    * event: UserPromptSubmit drops the prompt and shows `reason` to the user; Stop makes the
    * agent go on with `reason` as the instruction; PostToolUse and PostToolUseFailure give
-   * `reason` to the model (the tool already ran). Never set for PreToolUse (see `permission`),
+   * `reason` to the model (the tool already ran); TaskCreated and TaskCompleted refuse the task
+   * change, telling the model `reason`. Never set for PreToolUse (see `permission`),
    * SessionStart or SessionEnd, which cannot block.
    */
   block?: { reason: string };
@@ -62,6 +63,9 @@ const BLOCKABLE: ReadonlySet<HookEventName> = new Set([
   "Stop",
   "SubagentStop",
   "PreCompact",
+  // The task is not created or not completed, and the model is told why.
+  "TaskCreated",
+  "TaskCompleted",
 ]);
 /** Events whose hooks may give `hookSpecificOutput.additionalContext`. */
 const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set([

@@ -1,8 +1,8 @@
 import { isRecord } from "../settings/is_record.ts";
-import type { HookRan, ReinEvent, SettingsSnapshot } from "../../events/event_types.ts";
+import type { HookRan, ReinEvent } from "../../events/event_types.ts";
 import type { GateDecision, PromptStage, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
-import { type RecordedSettings, recordedSettings } from "../settings/recorded_settings.ts";
+import { recordedSettings } from "../settings/recorded_settings.ts";
 import type { BashSandbox } from "../tools/bash.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import { lastAssistantText } from "../state/conversation.ts";
@@ -18,7 +18,7 @@ import {
 } from "./hook_input.ts";
 import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
 import { hooksProjection, runKey } from "./hooks_projection.ts";
-import { runHookCommand } from "./run_hook_command.ts";
+import { personalCommands, runHook } from "./tool_event_hooks.ts";
 import { selectHooks } from "./run_hooks.ts";
 
 /** How many times a turn may be continued because Stop hooks said "not done yet". */
@@ -139,46 +139,12 @@ async function runSelected(
     context.observe(
       "hook.ran",
       (ran) => ran.hookEvent === hookEvent && ran.callId === callId && ran.command === hook.command,
-      async (): Promise<HookRan> => {
-        const run = await runHookCommand({
-          command: hook.command,
-          input,
-          cwd: options.workspace,
-          env: options.env,
-          projectDir: options.workspace,
-          timeoutMs: hook.timeoutMs,
-          signal: context.signal,
-          ...(sandbox && !trusted.has(hook.command)
-            ? { argv: (args: readonly string[]) => sandbox.argv(args, []) }
-            : {}),
-        });
-        return {
-          hookEvent,
-          ...ids,
-          matcher: hook.matcher ?? "",
-          command: hook.command,
-          ...run,
-          decision: describeVerdict(interpretHookRun(hookEvent, { ...run, command: hook.command })),
-        };
-      },
+      () => runHook(hook, { input, callId, trusted, sandbox, signal: context.signal }, options),
     )
   ));
   const ran: ReinEvent[] = runs.map((data) => ({ type: "hook.ran", data }));
   if (recordNow) await context.record(ran);
   return { runs, verdict: verdictOf(runs), events: recordNow ? [] : [started, ...ran] };
-}
-
-/** Hook commands from the person's own settings (user scope, `--settings`), not the project's. */
-function personalCommands(snapshot: SettingsSnapshot, recorded: RecordedSettings): Set<string> {
-  const commands = new Set<string>();
-  recorded.files.forEach((file, index) => {
-    const scope = snapshot.sources[index]?.scope;
-    if (scope !== "user" && scope !== "cli") return;
-    for (const matchers of Object.values(file.settings.hooks ?? {})) {
-      for (const matcher of matchers) for (const hook of matcher.hooks) commands.add(hook.command);
-    }
-  });
-  return commands;
 }
 
 /** The combined verdict of recorded runs, as the run decided it. Pure. */
@@ -369,22 +335,4 @@ function contextEvents(hookEvent: string, texts: readonly string[]): ReinEvent[]
     type: "hook.context",
     data: { hookEvent, text },
   }));
-}
-
-/** A run's verdict in a few words, for `rein state` and the transcript. Pure. */
-function describeVerdict(verdict: HookVerdict): string {
-  const parts: string[] = [];
-  if (verdict.permission) {
-    parts.push(
-      `${verdict.permission.decision}${
-        verdict.permission.reason ? `: ${verdict.permission.reason}` : ""
-      }`,
-    );
-  }
-  if (verdict.block) parts.push(`block: ${verdict.block.reason}`);
-  if (verdict.stop) parts.push(`stop${verdict.stop.reason ? `: ${verdict.stop.reason}` : ""}`);
-  if (verdict.updatedInput) parts.push("input rewritten");
-  if (verdict.additionalContext.length > 0) parts.push("context added");
-  parts.push(...verdict.userMessages);
-  return parts.length === 0 ? "no decision" : parts.join("; ");
 }

@@ -94,6 +94,8 @@ function ruleMatches(
 function ruleCoversTool(ruleTool: string, callTool: string, list: Verdict): boolean {
   if (ruleTool === callTool) return true;
   if (ruleTool === "edit_file") return FILE_WRITERS.has(callTool);
+  // Claude Code's TaskUpdate claims and completes tasks too.
+  if (ruleTool === "update_task") return callTool === "claim_task" || callTool === "complete_task";
   if (ruleTool !== "read_file") return false;
   return FILE_READERS.has(callTool) || (list === "deny" && FILE_WRITERS.has(callTool));
 }

@@ -42,6 +42,13 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   // A background job's output so far, and stopping one the agent started.
   "job_output",
   "job_stop",
+  // They change nothing but the workspace's task graph, in the log.
+  "create_task",
+  "list_tasks",
+  "get_task",
+  "claim_task",
+  "complete_task",
+  "update_task",
 ]);
 
 const NO_RULES = { allow: [], ask: [], deny: [] };
@@ -271,6 +278,12 @@ export function suggestRule(call: PermissionCall, workspace: string): string {
     schedule_cron: "CronCreate",
     list_crons: "CronList",
     cancel_cron: "CronDelete",
+    create_task: "TaskCreate",
+    list_tasks: "TaskList",
+    get_task: "TaskGet",
+    update_task: "TaskUpdate",
+    claim_task: "TaskUpdate",
+    complete_task: "TaskUpdate",
     load_skill: "Skill",
     todo_write: "TodoWrite",
     job_output: "TaskOutput",

@@ -35,9 +35,19 @@ const CLAUDE_CODE_TO_REIN: ReadonlyMap<string, string> = new Map([
   ["TaskStop", "job_stop"],
   ["KillShell", "job_stop"],
   ["KillBash", "job_stop"],
+  ["TaskCreate", "create_task"],
+  ["TaskList", "list_tasks"],
+  ["TaskGet", "get_task"],
+  // An update_task rule covers claim_task and complete_task too (see decide.ts).
+  ["TaskUpdate", "update_task"],
 ]);
 
-const REIN_TOOLS: ReadonlySet<string> = new Set(CLAUDE_CODE_TO_REIN.values());
+/** rein's tool names a rule may use: those with a Claude Code name, and rein's own others. */
+const REIN_TOOLS: ReadonlySet<string> = new Set([
+  ...CLAUDE_CODE_TO_REIN.values(),
+  "claim_task",
+  "complete_task",
+]);
 
 /** Claude Code tools rein does not have: accepted so a shared settings file stays valid. */
 const CLAUDE_CODE_ONLY: ReadonlySet<string> = new Set([

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "510524b5efb9171df25de04836d565b5";
+export const FOLD_FINGERPRINT = "e7115c9eb8a142b7a5682625cb868511";

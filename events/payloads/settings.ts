@@ -27,6 +27,11 @@ export interface SettingsSnapshot {
    * background jobs, whose bash then has no `run_in_background`.
    */
   jobs?: JobSettings;
+  /**
+   * True in sessions recorded by a rein with the workspace's task graph (create_task,
+   * claim_task, …); absent in older ones, whose requests went without those tools.
+   */
+  taskTools?: boolean;
 }
 
 /** One settings file as read. */

@@ -1,0 +1,34 @@
+import { foldCatalog } from "../core/snapshots/mod.ts";
+import { renderTaskTree } from "../core/tasks/render_task_tree.ts";
+import type { CommandIo } from "./io.ts";
+
+/**
+ * `rein tasks`: the workspace's task graph as a tree (status, owner, what waits for what), or
+ * with `json` its tasks as JSON, from the log's catalog (the newest catalog snapshot that holds,
+ * and the events after it); `at` folds only up to that seq. A missing log has no tasks. Reads
+ * the log, never writes it.
+ */
+export async function tasksCommand(
+  path: string,
+  options: { json: boolean; at?: number | undefined },
+  io: CommandIo,
+): Promise<number> {
+  let tasks;
+  try {
+    const fold = await foldCatalog(path, {
+      at: options.at,
+      onNotice: (message) => io.stderr.write(`${message}\n`),
+    });
+    tasks = fold.catalog.tasks;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    io.stdout.write(options.json ? "[]\n" : `No tasks yet (no log at ${path})\n`);
+    return 0;
+  }
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(tasks.tasks, null, 2)}\n`);
+    return 0;
+  }
+  io.stdout.write(`${renderTaskTree(tasks).join("\n")}\n`);
+  return 0;
+}

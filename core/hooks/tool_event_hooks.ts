@@ -1,0 +1,140 @@
+import type { HookRan, SettingsSnapshot } from "../../events/event_types.ts";
+import { type RecordedSettings, recordedSettings } from "../settings/recorded_settings.ts";
+import type { State } from "../state/state.ts";
+import type { BashSandbox } from "../tools/bash.ts";
+import { buildHookInput, type HookEventData } from "./hook_input.ts";
+import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
+import type { HooksOptions } from "./hooks_mechanism.ts";
+import { runHookCommand } from "./run_hook_command.ts";
+import { type SelectedHook, selectHooks } from "./run_hooks.ts";
+
+/** The call a tool fires hooks of its own for (TaskCreated, TaskCompleted). */
+export interface HookCall {
+  session: string;
+  callId: string;
+  signal: AbortSignal;
+  /** The state as the call sees it: the session's recorded settings select the hooks. */
+  view(): State;
+}
+
+/** What a tool's hooks did: each run as recorded, and why they refused, if they did. */
+export interface ToolEventHooks {
+  runs: HookRan[];
+  /** The reason of a hook that blocked (exit 2, `decision: "block"`) or stopped the agent. */
+  block?: string;
+}
+
+/**
+ * Runs the hooks of events that a tool fires itself, inside its run (a task being created or
+ * completed): live, all at once, as the hooks mechanism runs the others (the project's commands
+ * in the sandbox). Nothing is recorded here: the tool records the runs (`hook.ran`) with its
+ * result, so only effect tools may use it (replay serves their results and runs no hook). Sessions
+ * recorded without settings run none. Never throws.
+ */
+export function toolEventHooks(
+  options: HooksOptions,
+): (call: HookCall, data: HookEventData) => Promise<ToolEventHooks> {
+  return async (call, data) => {
+    const view = call.view().sessions.byId[call.session];
+    if (!view?.settings) return { runs: [] };
+    const recorded = recordedSettings(view.settings);
+    const selected = selectHooks(recorded.settings.hooks, data.event, undefined);
+    if (selected.length === 0) return { runs: [] };
+    const trusted = personalCommands(view.settings, recorded);
+    const sandbox = await options.sandbox;
+    const input = buildHookInput({
+      sessionId: call.session,
+      transcriptPath: options.transcriptPath,
+      cwd: view.workspace,
+      permissionMode: recorded.mode,
+    }, data);
+    const runs = await Promise.all(
+      selected.map((hook) =>
+        runHook(
+          hook,
+          { input, callId: call.callId, trusted, sandbox, signal: call.signal },
+          options,
+        )
+      ),
+    );
+    const verdict = combineVerdicts(runs.map((run) => interpretHookRun(data.event, run)));
+    const block = verdict.block?.reason ??
+      (verdict.stop === undefined
+        ? undefined
+        : verdict.stop.reason || `a ${data.event} hook said stop`);
+    return block === undefined ? { runs } : { runs, block };
+  };
+}
+
+/** How one selected hook runs: with what stdin, for which call, and whose commands are trusted. */
+export interface HookRunContext {
+  input: unknown;
+  callId: string | undefined;
+  /** Commands from the person's own settings: they run outside the sandbox. */
+  trusted: ReadonlySet<string>;
+  sandbox: BashSandbox | undefined;
+  signal: AbortSignal;
+}
+
+/** Run one selected hook command live and describe its run as `hook.ran` records it. */
+export async function runHook(
+  hook: SelectedHook,
+  context: HookRunContext,
+  options: HooksOptions,
+): Promise<HookRan> {
+  const { sandbox } = context;
+  const run = await runHookCommand({
+    command: hook.command,
+    input: context.input,
+    cwd: options.workspace,
+    env: options.env,
+    projectDir: options.workspace,
+    timeoutMs: hook.timeoutMs,
+    signal: context.signal,
+    ...(sandbox && !context.trusted.has(hook.command)
+      ? { argv: (args: readonly string[]) => sandbox.argv(args, []) }
+      : {}),
+  });
+  return {
+    hookEvent: hook.event,
+    ...(context.callId === undefined ? {} : { callId: context.callId }),
+    matcher: hook.matcher ?? "",
+    command: hook.command,
+    ...run,
+    decision: describeVerdict(interpretHookRun(hook.event, { ...run, command: hook.command })),
+  };
+}
+
+/** Hook commands from the person's own settings (user scope, `--settings`), not the project's. */
+export function personalCommands(
+  snapshot: SettingsSnapshot,
+  recorded: RecordedSettings,
+): Set<string> {
+  const commands = new Set<string>();
+  recorded.files.forEach((file, index) => {
+    const scope = snapshot.sources[index]?.scope;
+    if (scope !== "user" && scope !== "cli") return;
+    for (const matchers of Object.values(file.settings.hooks ?? {})) {
+      for (const matcher of matchers) for (const hook of matcher.hooks) commands.add(hook.command);
+    }
+  });
+  return commands;
+}
+
+/** A run's verdict in a few words, for `rein state` and the transcript. Pure. */
+function describeVerdict(verdict: HookVerdict): string {
+  const parts: string[] = [];
+  if (verdict.permission) {
+    parts.push(
+      `${verdict.permission.decision}${
+        verdict.permission.reason ? `: ${verdict.permission.reason}` : ""
+      }`,
+    );
+  }
+  if (verdict.block) parts.push(`block: ${verdict.block.reason}`);
+  if (verdict.stop) parts.push(`stop${verdict.stop.reason ? `: ${verdict.stop.reason}` : ""}`);
+  if (verdict.updatedInput) parts.push("input rewritten");
+  if (verdict.additionalContext.length > 0) parts.push("context added");
+  parts.push(...verdict.userMessages);
+  return parts.length === 0 ? "no decision" : parts.join("; ");
+}

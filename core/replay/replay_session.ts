@@ -188,15 +188,21 @@ export async function replaySession(
     if (index < (runs.get(origin.agent)?.epochEnd ?? Infinity)) await order.before(index);
   };
 
-  const accept = (event: Envelope): boolean => {
-    if (divergence) return false;
+  /**
+   * The recorded event `event` reproduces (or is fed as), or undefined at a divergence. The
+   * harness folds the recorded one: its seq is the log's, not the replay store's (which numbers
+   * one session's events alone), so what a mechanism derives from seqs (an arrival's) is what the
+   * recorded run derived.
+   */
+  const accept = (event: Envelope): Envelope | undefined => {
+    if (divergence) return undefined;
     if (feeding !== undefined) {
       const index = feeding;
       feeding = undefined;
       fedCount += 1;
       options.onEvent?.(recorded[index] as Envelope);
       order.done(index);
-      return true;
+      return recorded[index];
     }
     const tape = tapeOf(event.agent);
     const want = tape.next();
@@ -207,13 +213,13 @@ export async function replaySession(
         replayed: comparable(event),
         reason: want ? mismatch(want, event) : `the log has no more events of ${event.agent}`,
       });
-      return false;
+      return undefined;
     }
     tape.advance();
     options.onEvent?.(want);
     if (isCancellation(tape.next())) runs.get(event.agent)?.controller.abort();
     order.done(tape.indexOf(want));
-    return true;
+    return want;
   };
   /** Events handed to the store with their recorded event's data. */
   const encoded = new WeakSet<NewEvent>();
@@ -246,7 +252,10 @@ export async function replaySession(
       raw = new MemoryEventStore({
         clock,
         eventTypes,
-        onEvent: (event) => accept(event) && onEvent(event),
+        onEvent: (event) => {
+          const recordedEvent = accept(event);
+          if (recordedEvent) onEvent(recordedEvent);
+        },
         isEncoded: (event) => encoded.has(event),
       });
       return orderedStore(raw, withRecordedData, async (events) => {

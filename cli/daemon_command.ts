@@ -6,8 +6,10 @@ import type { TurnResult } from "../core/loop/run_turn.ts";
 import { type ActiveRun, Runner } from "../core/runner/runner.ts";
 import type { Catalog } from "../core/state/catalog.ts";
 import { PERMISSION_MODES } from "../core/settings/settings.ts";
-import type { CommandIo } from "./io.ts";
+import { type CommandIo, useColor } from "./io.ts";
 import { chooseModel } from "./model_choice.ts";
+import { Renderer } from "./render/render.ts";
+import { createStyles } from "./render/style.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime, type Runtime } from "./runtime.ts";
 import { claim, findSession, newSessionSetup } from "./session_choice.ts";
@@ -56,8 +58,8 @@ const PROCESS_SIGNALS: DaemonSignals = {
  * `rein daemon`: run a workspace's due cron prompts headless until SIGTERM (or SIGINT). It runs
  * one session, the workspace's latest daemon session (continued, its unfinished turn first) or a
  * new one, and fires what is due there: durable jobs of any session and the session's own. Each
- * firing runs as a turn of its own (`[Scheduled] <prompt>`); one that comes during a turn waits
- * for its end. What would ask for permission is denied, as with `-p`. On SIGTERM it
+ * firing runs as a turn of its own (`[Scheduled] <prompt>`); one that comes during a turn joins
+ * that turn's next request. What would ask for permission is denied, as with `-p`. On SIGTERM it
  * starts nothing new, lets the running turn finish (a second signal, or a minute, cancels it),
  * ends the session and exits 0. Returns the exit code.
  */
@@ -217,6 +219,19 @@ async function runDaemon(
       },
     },
   );
+  // What the session does shows as in the REPL: calls, answers, background jobs ending.
+  const renderer = new Renderer(
+    io.stdout,
+    createStyles(useColor(io.stdoutIsTerminal)),
+    (name) => runtime.harness.findTool(name),
+    { maxAttempts: runtime.maxAttempts },
+  );
+  const onText = (delta: string) => renderer.text(delta);
+  const unsubscribe = runtime.harness.store.subscribe((event) => {
+    if (event.session !== session.id || event.type === "user.prompted") return;
+    if (event.agent === session.agent) renderer.event(event);
+    else renderer.childEvent(event);
+  });
   signals.add(stop);
   try {
     io.stdout.write(
@@ -228,22 +243,28 @@ async function runDaemon(
         session.resume("continue", undefined, {
           signal,
           maxTurns,
+          onText,
           settings: runtime.settings,
           files: runtime.files,
         })
       );
-      if (resumed !== null) report(io, "the unfinished turn", resumed, session);
+      if (resumed !== null) report(renderer, "the unfinished turn", resumed);
     }
     ticker.start();
     while (!stopping.signal.aborted) {
-      // Background jobs (core/jobs) are watched by the process that started them; their ends
-      // reach the agent with its next request. An idle daemon waiting on them would wait here too.
+      // Background jobs started by a scheduled turn are watched by this process's job manager:
+      // their ends are appended as they come, shown by the renderer, and reach the agent with
+      // its next request. Waking the idle agent for them (a turn without a prompt) would start
+      // here, beside the wait for a firing.
       const firing = await ticker.waitForFiring(stopping.signal).catch(() => undefined);
       if (firing === undefined) break;
       const text = scheduledText(firing);
-      io.stdout.write(`${runtime.clock().toISOString()} ${text}\n`);
-      const result = await drive(({ signal }) => session.prompt(text, { signal, maxTurns }));
-      if (result !== null) report(io, `job ${firing.id}`, result, session);
+      renderer.gap();
+      renderer.line(`${runtime.clock().toISOString()} ${text}`);
+      const result = await drive(({ signal }) =>
+        session.prompt(text, { signal, maxTurns, onText })
+      );
+      if (result !== null) report(renderer, `job ${firing.id}`, result);
     }
     await session.end("other", new AbortController().signal);
     return 0;
@@ -251,12 +272,13 @@ async function runDaemon(
     ticker.stop();
     if (grace !== undefined) clearTimeout(grace);
     signals.remove(stop);
+    unsubscribe();
   }
 }
 
-function report(io: CommandIo, what: string, result: TurnResult, session: AgentLoop): void {
-  const answer = session.lastText.trim();
-  if (answer) io.stdout.write(`${answer}\n`);
+/** One line on how a scheduled run ended. */
+function report(renderer: Renderer, what: string, result: TurnResult): void {
   const detail = result.message ? `: ${result.message}` : "";
-  io.stdout.write(`(${what}: ${result.reason} after ${result.rounds} rounds${detail})\n`);
+  renderer.gap();
+  renderer.line(`(${what}: ${result.reason} after ${result.rounds} rounds${detail})`);
 }

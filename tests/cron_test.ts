@@ -116,6 +116,55 @@ Deno.test("a firing while idle runs as a prompt of its own, once per minute, and
   assert.equal(result.matched, t.events().length);
 });
 
+Deno.test("a firing during a turn joins its next request, and replays at its place", async () => {
+  const clock = { now: new Date("2026-11-23T10:00:30Z") };
+  const waiting: FakeScriptFn = (request, index) => {
+    const last = lastUserText(request.body);
+    const results = JSON.stringify(request.body?.messages.at(-1)?.content ?? "");
+    if (last === "wait for the go file" && !results.includes("tool_result")) {
+      return message([
+        toolUse("call_wait", "bash", { command: "while [ ! -f go ]; do sleep 0.02; done" }),
+      ]);
+    }
+    return script(request, index);
+  };
+  await using t = await startTestSession(waiting, {
+    recordSettings: { settings: { permissions: { allow: ["Bash"] } } },
+    clock: () => clock.now,
+  });
+  await t.session.prompt("remind me every minute to check the deploy", run());
+  const scheduler = schedulerOf(t, clock);
+  const turn = t.session.prompt("wait for the go file", run());
+  while (!t.events().some((e) => e.type === "tool.requested" && e.data.name === "bash")) {
+    assert.ok(!t.events().some((e) => e.type === "turn.ended" && e.data.rounds > 2), "bash ran");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  clock.now = new Date("2026-11-23T10:01:00Z");
+  assert.equal((await scheduler.tick()).length, 1, "it fires while the call runs");
+  await Deno.writeTextFile(join(t.workspace, "go"), "");
+  await turn;
+  const events = t.events();
+  const order = types(events).filter((type) =>
+    ["tool.requested", "cron.fired", "tool.completed", "arrival.injected", "model.requested"]
+      .includes(type)
+  ).slice(-5);
+  assert.deepEqual(order, [
+    "tool.requested",
+    "cron.fired",
+    "tool.completed",
+    "arrival.injected",
+    "model.requested",
+  ]);
+  assert.match(
+    JSON.stringify(t.fake.requests.at(-1)?.body?.messages.at(-1)),
+    /\[Scheduled\] check the deploy/,
+  );
+  assert.deepEqual(scheduler.pending(), [], "taken up once, not again as a prompt");
+  const result = await replaySession(events);
+  assert.equal(result.divergence, null, JSON.stringify(result.divergence));
+  assert.equal(result.matched, events.length);
+});
+
 Deno.test("list_crons lists what the session sees, and replays", async () => {
   const clock = { now: new Date("2026-11-23T10:00:30Z") };
   await using t = await cronSession(clock);
@@ -423,7 +472,7 @@ Deno.test("rein daemon fires a durable job once a minute across a restart, and o
   }
   const stopped = await first.terminate();
   assert.equal(stopped.code, 0, stopped.stderr);
-  assert.match(stopped.stdout, /\[Scheduled\] check the deploy\nChecked the deploy \(1\)/);
+  assert.match(stopped.stdout, /\[Scheduled\] check the deploy\n+Checked the deploy \(1\)/);
 
   // Restarted within the minute it last fired: that minute does not fire again.
   await rig.setClock("2026-11-23T10:02:40Z");

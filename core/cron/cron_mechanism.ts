@@ -1,4 +1,5 @@
 import type { CronRead, ReinEvent } from "../../events/event_types.ts";
+import type { Arrival } from "../loop/arrivals.ts";
 import type { GateDecision, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import type { PendingCall } from "../state/conversation.ts";
@@ -6,7 +7,13 @@ import { sliceOf } from "../state/state.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { createCancelCronTool } from "./cancel_cron.ts";
-import { cronProjection, sessionCronIn } from "./cron_projection.ts";
+import {
+  CRON_SOURCE,
+  cronProjection,
+  type CronSlice,
+  firingKey,
+  sessionCronIn,
+} from "./cron_projection.ts";
 import { CRON_TOOLS, visibleJobs } from "./cron_read.ts";
 import { scheduledText } from "./scheduled_text.ts";
 import { createListCronsTool } from "./list_crons.ts";
@@ -26,9 +33,11 @@ export interface CronMechanismOptions {
  * of a session as input for its agent. Each cron tool call first records what it decides on
  * (`cron.read`: the clock, the time zone, the jobs the session sees), so the tools are deciders
  * that replay runs again. Firings (`cron.fired`) come from outside the loop (the scheduler of a
- * REPL or of `rein daemon`, see `CronScheduler`) and are fed to replay; one taken up as a prompt
- * of its own is marked by `cron.delivered` just before that prompt. Sessions recorded without
- * settings (older logs) get no cron tools, so their requests replay unchanged.
+ * REPL or of `rein daemon`, see `CronScheduler`) and are fed to replay. A firing that comes while
+ * its agent is idle is taken up as a prompt of its own, marked by `cron.delivered` just before
+ * it; one that comes during a turn is an arrival, put before the model with the turn's next
+ * request (`arrival.injected`). Sessions recorded without settings (older logs) get no cron
+ * tools, so their requests replay unchanged.
  */
 export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
   const clock = options.clock ?? (() => new Date());
@@ -43,6 +52,7 @@ export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
     projection: cronProjection,
     tools: (scope) => recordedWithCron(scope) ? tools : [],
     fedTypes: ["cron.fired"],
+    arrivals: firingsWaiting,
     stages: {
       beforePrompt: (context, prompt) =>
         Promise.resolve({ events: takenAsPrompt(context, prompt) }),
@@ -84,6 +94,20 @@ async function readBeforeCall(
       }),
   );
   return { run: true, events: [{ type: "cron.read", data: read }] };
+}
+
+/** The firings waiting for the scope's agent, as the text it reads with its next request. */
+function firingsWaiting(scope: PoolScope): Arrival[] {
+  const slice = scope.state.extensions[cronProjection.key] as CronSlice | undefined;
+  if (slice === undefined) return [];
+  return sessionCronIn(slice, scope.session).pending
+    .filter((firing) => firing.agent === scope.agent)
+    .map((firing) => ({
+      source: CRON_SOURCE,
+      key: firingKey(firing),
+      seq: firing.seq,
+      text: scheduledText(firing),
+    }));
 }
 
 /**

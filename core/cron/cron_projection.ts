@@ -31,7 +31,8 @@ export function firingKey(firing: Pick<CronFired, "id" | "minute">): string {
 /**
  * Each session's cron tool readings and the firings it has not put before its agent yet: a
  * `cron.fired` of the session waits until the agent takes it up, as a prompt of its own
- * (`cron.delivered`) or with its next request. A forked session starts with none. Pure.
+ * (`cron.delivered`) or with its next request (`arrival.injected` of cron with its key). A
+ * forked session starts with none. Pure.
  */
 export const cronProjection: Projection<CronSlice> = {
   key: "cron",
@@ -55,6 +56,11 @@ export const cronProjection: Projection<CronSlice> = {
         return slice;
       case "cron.delivered":
         taken(slice, event.session, event.agent, firingKey(event.data));
+        return slice;
+      case "arrival.injected":
+        if (event.data.source === CRON_SOURCE) {
+          taken(slice, event.session, event.agent, event.data.key);
+        }
         return slice;
       default:
         return slice;

@@ -3,8 +3,9 @@ import type { CronScheduler } from "./cron_scheduler.ts";
 
 /**
  * A scheduler run on a timer, for a live process (the REPL, `rein daemon`): it ticks every
- * `everyMs` while started (during turns too), and tells whoever waits when a firing is waiting
- * for the agent, to run it as a prompt of its own.
+ * `everyMs` while started (during turns too: a firing then joins the running turn's next
+ * request), and tells whoever waits when a firing is waiting for the agent, to run it as a
+ * prompt of its own.
  */
 export class CronTicker {
   readonly #scheduler: CronScheduler;

@@ -20,44 +20,55 @@ export function planClear(
   messages: readonly ConversationMessage[],
   limits: { keepRecentResults: number; clearStep: number },
 ): ContextCleared | undefined {
-  const calls = new Map<string, { name: string; input: Record<string, unknown>; at: number }>();
+  // This runs before every model call, over the whole conversation, and seldom clears: plain
+  // loops, the blocks themselves instead of a record per call, parallel arrays for the results.
+  const calls = new Map<string, ConversationMessage["content"][number]>();
+  const callsAt = new Map<string, number>();
   const writtenAt = new Map<string, number>();
-  const results: { callId: string; chars: number; at: number }[] = [];
-  // Plain loops: this runs before every model call, over the whole conversation.
+  const resultIds: string[] = [];
+  const resultChars: number[] = [];
   for (let at = 0; at < messages.length; at++) {
     for (const block of (messages[at] as ConversationMessage).content) {
       if (block.type === "tool_use") {
-        const input = (block.input ?? {}) as Record<string, unknown>;
-        const name = String(block.name);
-        calls.set(String(block.id), { name, input, at });
-        if (WRITERS.has(name)) {
-          const path = pathOf(input);
+        const id = String(block.id);
+        calls.set(id, block);
+        callsAt.set(id, at);
+        if (WRITERS.has(String(block.name))) {
+          const path = pathOf(inputOf(block));
           if (path !== undefined) writtenAt.set(path, at);
         }
       } else if (block.type === "tool_result" && typeof block.content === "string") {
         if (block.content.startsWith(CLEARED_PREFIX)) continue;
-        results.push({ callId: String(block.tool_use_id), chars: block.content.length, at });
+        resultIds.push(String(block.tool_use_id));
+        resultChars.push(block.content.length);
       }
     }
   }
-  const recent = new Set(results.slice(-limits.keepRecentResults).map((r) => r.callId));
-  const due = results.filter((result) => {
-    if (result.chars < MIN_CHARS) return false;
-    const call = calls.get(result.callId);
-    const path = call ? pathOf(call.input) : undefined;
-    const stale = call?.name === "read_file" && path !== undefined &&
-      (writtenAt.get(path) ?? -1) > call.at;
-    return stale || !recent.has(result.callId);
-  });
+  const recent = new Set(resultIds.slice(-limits.keepRecentResults));
+  const due: number[] = [];
+  for (let i = 0; i < resultIds.length; i++) {
+    if ((resultChars[i] as number) < MIN_CHARS) continue;
+    const callId = resultIds[i] as string;
+    const call = calls.get(callId);
+    const path = call ? pathOf(inputOf(call)) : undefined;
+    const stale = call !== undefined && String(call.name) === "read_file" && path !== undefined &&
+      (writtenAt.get(path) ?? -1) > (callsAt.get(callId) as number);
+    if (stale || !recent.has(callId)) due.push(i);
+  }
   if (due.length < limits.clearStep) return undefined;
   let tokensFreed = 0;
-  const cleared = due.map((result) => {
-    const call = calls.get(result.callId);
-    const text = placeholder(call?.name ?? "tool", call?.input ?? {});
-    tokensFreed += Math.max(0, Math.ceil(result.chars / 4) - estimateTokens(text));
-    return { callId: result.callId, text };
+  const cleared = due.map((i) => {
+    const callId = resultIds[i] as string;
+    const call = calls.get(callId);
+    const text = placeholder(call ? String(call.name) : "tool", call ? inputOf(call) : {});
+    tokensFreed += Math.max(0, Math.ceil((resultChars[i] as number) / 4) - estimateTokens(text));
+    return { callId, text };
   });
   return { results: cleared, tokensFreed };
+}
+
+function inputOf(block: ConversationMessage["content"][number]): Record<string, unknown> {
+  return (block.input ?? {}) as Record<string, unknown>;
 }
 
 function pathOf(input: Record<string, unknown>): string | undefined {

@@ -230,16 +230,17 @@ export async function replaySession(
    * with, nothing changes but the cost: the data are the same JSON.
    */
   const withRecordedData = (events: readonly NewEvent[]): NewEvent[] => {
-    const offsets = new Map<string, number>();
+    const offsets = events.length > 1 ? new Map<string, number>() : undefined;
     return events.map((event) => {
-      const offset = offsets.get(event.agent) ?? 0;
-      offsets.set(event.agent, offset + 1);
+      const offset = offsets?.get(event.agent) ?? 0;
+      offsets?.set(event.agent, offset + 1);
       const want = tapes.get(event.agent)?.peek(offset);
       if (
         want?.type !== event.type || want.session !== event.session ||
         want.agent !== event.agent || !sameJson(event.data, want.data)
       ) return event;
-      const same = { ...event, data: want.data } as NewEvent;
+      const { type, session, agent } = event;
+      const same = { type, session, agent, data: want.data } as NewEvent;
       encoded.add(same);
       return same;
     });

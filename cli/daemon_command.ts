@@ -264,7 +264,7 @@ async function runDaemon(
       const result = await drive(({ signal }) =>
         session.prompt(text, { signal, maxTurns, onText })
       );
-      if (result !== null) report(renderer, `job ${firing.id}`, result);
+      if (result !== null) report(renderer, `cron job ${firing.id}`, result);
     }
     await session.end("other", new AbortController().signal);
     return 0;
@@ -280,5 +280,6 @@ async function runDaemon(
 function report(renderer: Renderer, what: string, result: TurnResult): void {
   const detail = result.message ? `: ${result.message}` : "";
   renderer.gap();
-  renderer.line(`(${what}: ${result.reason} after ${result.rounds} rounds${detail})`);
+  const rounds = `${result.rounds} round${result.rounds === 1 ? "" : "s"}`;
+  renderer.line(`(${what}: ${result.reason} after ${rounds}${detail})`);
 }

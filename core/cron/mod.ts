@@ -19,6 +19,7 @@ export {
 } from "./cron_projection.ts";
 export { CRON_TOOLS, visibleJobs } from "./cron_read.ts";
 export { CronScheduler, type CronSchedulerOptions } from "./cron_scheduler.ts";
+export { CronTicker } from "./cron_ticker.ts";
 export { type CronTable, emptyCronTable, evolveCronTable } from "./cron_table_projection.ts";
 export { describeJob } from "./describe_job.ts";
 export {

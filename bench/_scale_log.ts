@@ -90,7 +90,10 @@ export async function restoreLog(log: ScaleLog): Promise<void> {
 }
 
 /** Run `fn` with the log's snapshots moved aside, then put them back. */
-export async function withoutSnapshots<T>(log: ScaleLog, fn: () => Promise<T>): Promise<T> {
+export async function withoutSnapshots<T>(
+  log: Pick<ScaleLog, "path">,
+  fn: () => Promise<T>,
+): Promise<T> {
   const dir = snapshotDir(log.path);
   const aside = `${dir}.aside`;
   await Deno.rename(dir, aside);

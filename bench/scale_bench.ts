@@ -15,7 +15,8 @@
  * - **state**: `rein state` of the large log. Target: peak memory < 200 MB.
  * - **replay**: the long session (bench/_scale_session.ts: 1,000 rounds of 50 KB `read_file`
  *   results, a capped context window so compaction runs several times) replayed with `--verify`,
- *   next to `rein state` of its log (the baseline). Target < 2×.
+ *   next to `rein state` of its log (the baseline, which starts from the snapshots the run took).
+ *   Target < 2×. `rein state` of the log alone (its snapshots set aside) is shown beside it.
  *
  * The long session is run once, when a bench first needs it (outside every timed window); its
  * turn gaps give the slope over rounds (target < 1 ms per 1,000 rounds, by least squares) and
@@ -82,6 +83,7 @@ const RESUME = `resume the last session of ${SIZE} events`;
 const RESUME_COLD = `resume the last session of ${SIZE} events, no snapshot`;
 const STATE_BIG = `rein state, ${SIZE}-event log`;
 const STATE_LONG = "rein state, long session";
+const STATE_LONG_COLD = "rein state, long session, no snapshot";
 const REPLAY_LONG = "rein replay --verify, long session";
 const PARSE = `JSON.parse of the ${SIZE}-event log's lines`;
 const FOLD = `rein's full fold of the ${SIZE}-event log`;
@@ -222,6 +224,21 @@ Deno.bench({
 });
 
 Deno.bench({
+  name: STATE_LONG_COLD,
+  group: "replay",
+  n: n(5),
+  warmup: 1,
+  async fn(b) {
+    const { logPath } = await longSession();
+    const run = await withoutSnapshots(
+      { path: logPath },
+      () => runCli({ args: ["state", logPath], bench: b }),
+    );
+    keep(STATE_LONG_COLD, run);
+  },
+});
+
+Deno.bench({
   name: REPLAY_LONG,
   group: "replay",
   n: n(5),
@@ -303,7 +320,9 @@ function summary(): string {
     fmt(replayRatio, "×", 2),
     "< 2×",
     verdict(replayRatio, (v) => v < 2),
-    `${fmt(totalMs(REPLAY_LONG), "ms")} vs ${fmt(totalMs(STATE_LONG), "ms")}` +
+    `${fmt(totalMs(REPLAY_LONG), "ms")} vs ${fmt(totalMs(STATE_LONG), "ms")}; ` +
+    `${fmt(totalMs(REPLAY_LONG) / totalMs(STATE_LONG_COLD), "×", 2)} state of the log alone ` +
+    `(${fmt(totalMs(STATE_LONG_COLD), "ms")})` +
     (long ? `; log ${fmt(long.logBytes / 1e6, "MB")}` : ""),
   ]);
   rows.push([

@@ -438,9 +438,10 @@ Deno.test("a kill -9 during a claim loses no acknowledged claim and doubles none
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
   await using agent = new CliProcess(["-p", "claim them", "--workspace", ws.path], env);
 
-  // The test holds the log's lock and lets go of it for a moment at a time, so the agent appends
-  // about one batch per step; once a claim's intent is the last line, the agent waits for the
-  // lock to record the claim, and is killed there.
+  // The test holds the log's lock and lets go of it only to take it straight back, so the agent,
+  // waiting for it, appends one batch per step however loaded the machine is (the pause is taken
+  // holding the lock); once a claim's intent is the last line, the agent waits for the lock to
+  // record the claim, and is killed there.
   let killedIn: string | undefined;
   {
     using file = await Deno.open(log, { read: true, write: true });
@@ -455,8 +456,8 @@ Deno.test("a kill -9 during a claim loses no acknowledged claim and doubles none
         assert.equal((await agent.kill()).signal, "SIGKILL");
         killedIn = open;
       } else {
-        await file.unlock();
         await new Promise((resolve) => setTimeout(resolve, 2));
+        await file.unlock();
         await file.lock(true);
       }
     }

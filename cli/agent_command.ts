@@ -3,7 +3,7 @@ import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin, stdinLines } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime } from "./runtime.ts";
-import { PERMISSION_MODES } from "../core/settings/settings.ts";
+import { permissionFlagsOf, requireCredentials } from "./run_flags.ts";
 import { type HeadlessResult, headlessResult } from "./claude_output.ts";
 import { chooseModel, thinkingBudget } from "./model_choice.ts";
 import { chooseSession, type ChosenSession, newSessionSetup } from "./session_choice.ts";
@@ -119,37 +119,18 @@ async function runAgent(
       );
     }
   }
-  if (
-    flags.permissionMode !== undefined &&
-    !(PERMISSION_MODES as readonly string[]).includes(flags.permissionMode)
-  ) {
-    throw new Error(
-      `Invalid --permission-mode "${flags.permissionMode}": expected one of ` +
-        PERMISSION_MODES.join(", "),
-    );
-  }
+  const permissionFlags = permissionFlagsOf(flags);
   if (headless && !streamInput && prompt === undefined && !reopening && !flags.printSystemPrompt) {
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
-  if (
-    !flags.printSystemPrompt && !env.get("ANTHROPIC_API_KEY") && !env.get("ANTHROPIC_AUTH_TOKEN")
-  ) {
-    throw new Error(
-      "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, with " +
-        "ANTHROPIC_BASE_URL for another endpoint)",
-    );
-  }
+  if (!flags.printSystemPrompt) requireCredentials(env);
   const runtime = await openRuntime({
     workspace,
     logPath,
     env,
     onNotice: (message) => io.stderr.write(`${message}\n`),
     settingsFile: flags.settings,
-    permissionFlags: {
-      ...(flags.allowedTools?.length ? { allowedTools: flags.allowedTools } : {}),
-      ...(flags.disallowedTools?.length ? { disallowedTools: flags.disallowedTools } : {}),
-      ...(flags.permissionMode === undefined ? {} : { permissionMode: flags.permissionMode }),
-    },
+    permissionFlags,
     interactive: !headless,
   });
   let chosen: ChosenSession | undefined;

@@ -5,13 +5,13 @@ import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
 import { type ActiveRun, Runner } from "../core/runner/runner.ts";
 import type { Catalog } from "../core/state/catalog.ts";
-import { PERMISSION_MODES } from "../core/settings/settings.ts";
 import { type CommandIo, useColor } from "./io.ts";
 import { chooseModel } from "./model_choice.ts";
 import { Renderer } from "./render/render.ts";
 import { createStyles } from "./render/style.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime, type Runtime } from "./runtime.ts";
+import { permissionFlagsOf, requireCredentials } from "./run_flags.ts";
 import { claim, findSession, newSessionSetup } from "./session_choice.ts";
 import type { SessionLease } from "./session_lease.ts";
 
@@ -71,35 +71,18 @@ export async function daemonCommand(
 ): Promise<number> {
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
-  if (
-    flags.permissionMode !== undefined &&
-    !(PERMISSION_MODES as readonly string[]).includes(flags.permissionMode)
-  ) {
-    throw new Error(
-      `Invalid --permission-mode "${flags.permissionMode}": expected one of ` +
-        PERMISSION_MODES.join(", "),
-    );
-  }
+  const permissionFlags = permissionFlagsOf(flags);
   if (flags.resume !== undefined && flags.newSession) {
     throw new Error("Use only one of --resume and --new-session");
   }
-  if (!env.get("ANTHROPIC_API_KEY") && !env.get("ANTHROPIC_AUTH_TOKEN")) {
-    throw new Error(
-      "No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, with " +
-        "ANTHROPIC_BASE_URL for another endpoint)",
-    );
-  }
+  requireCredentials(env);
   const runtime = await openRuntime({
     workspace,
     logPath,
     env,
     onNotice: (message) => io.stderr.write(`${message}\n`),
     settingsFile: flags.settings,
-    permissionFlags: {
-      ...(flags.allowedTools?.length ? { allowedTools: flags.allowedTools } : {}),
-      ...(flags.disallowedTools?.length ? { disallowedTools: flags.disallowedTools } : {}),
-      ...(flags.permissionMode === undefined ? {} : { permissionMode: flags.permissionMode }),
-    },
+    permissionFlags,
     interactive: false,
   });
   let lease: SessionLease | undefined;

@@ -109,6 +109,7 @@ export async function openRuntime(options: {
     ),
     jobs: jobSettings((name) => env.get(name) ?? merged.env?.[name], options.onNotice),
     taskTools: true,
+    cronTools: true,
   };
   const recorded = recordedSettings(snapshot);
   const sandboxConfig = sandboxOf(recorded);

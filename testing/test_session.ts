@@ -42,6 +42,8 @@ export interface TestSessionOptions {
     env?: Record<string, string>;
     /** Background jobs' settings recorded; without them the session has no background jobs. */
     jobs?: JobSettings;
+    /** False: recorded as a rein before cron recorded it (no cron without `jobs`); default true. */
+    cronTools?: boolean;
   };
 }
 
@@ -97,6 +99,7 @@ export async function startTestSession(
         home: "/nonexistent-home",
         interactive: false,
         env: recorded.env ?? {},
+        ...(recorded.cronTools === false ? {} : { cronTools: true }),
         ...(recorded.jobs ? { jobs: recorded.jobs } : {}),
       },
       files: await harness.readFiles({

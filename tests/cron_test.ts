@@ -180,6 +180,57 @@ Deno.test("list_crons lists what the session sees, and replays", async () => {
   assert.equal(result.divergence, null, JSON.stringify(result.divergence));
 });
 
+/** The tool names of the `index`-th request the fake server received. */
+function toolNames(t: TestSession, index: number): string[] {
+  return t.fake.requests[index]?.body?.tools?.map((tool) => tool.name) ?? [];
+}
+
+Deno.test("a session recorded with settings by a rein before cron gets no cron tools, firings or readings", async () => {
+  const clock = { now: new Date("2026-11-23T10:00:30Z") };
+  await using t = await startTestSession(script, {
+    recordSettings: { cronTools: false },
+    clock: () => clock.now,
+  });
+  // A durable job of the workspace, scheduled by a newer session: it fires in any session with cron.
+  await t.harness.store.append([{
+    type: "cron.scheduled",
+    data: {
+      id: "0a0b0c0d",
+      cron: "* * * * *",
+      prompt: "check the deploy",
+      recurring: true,
+      durable: true,
+      timeZone: "UTC",
+      scheduledAt: "2026-11-23T10:00:00.000Z",
+    },
+    session: "a-newer-session",
+    agent: "lead",
+  }]);
+  clock.now = new Date("2026-11-23T10:03:10Z");
+  assert.deepEqual(await schedulerOf(t, clock).tick(), []);
+  await t.session.prompt("remind me every minute to check the deploy", run());
+  assert.ok(toolNames(t, 0).includes("bash"));
+  for (const name of ["schedule_cron", "list_crons", "cancel_cron"]) {
+    assert.ok(!toolNames(t, 0).includes(name), `${name} offered`);
+  }
+  const own = t.events().filter((e) => e.session === t.session.id);
+  assert.deepEqual(own.filter((e) => e.type.startsWith("cron.")), [], "no reading, no firing");
+  const refused = own.find((e) => e.type === "tool.completed");
+  assert.ok(refused?.type === "tool.completed" && refused.data.isError);
+  const result = await replaySession(own);
+  assert.equal(result.divergence, null, JSON.stringify(result.divergence));
+});
+
+Deno.test("a session recorded with jobs' settings but no cronTools had cron, and keeps it", async () => {
+  await using t = await startTestSession(script, {
+    recordSettings: { cronTools: false, jobs: { timeoutMs: 60_000 } },
+  });
+  await t.session.prompt("hello", run());
+  for (const name of ["schedule_cron", "list_crons", "cancel_cron"]) {
+    assert.ok(toolNames(t, 0).includes(name), `${name} not offered`);
+  }
+});
+
 Deno.test("Claude Code's CronCreate, CronList and CronDelete name the cron tools in rules and hooks", () => {
   const rule = parseRule("CronCreate");
   assert.equal(rule.ok && rule.rule.tool, "schedule_cron");

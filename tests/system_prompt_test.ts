@@ -33,6 +33,7 @@ Deno.test("a new session's whole system prompt matches its snapshot, sections in
         home: "/home/user",
         interactive: true,
         sandbox: "Commands run in a sandbox (the description bwrap's config gives).",
+        cronTools: true,
       },
       files: [
         {

@@ -17,6 +17,7 @@ import {
 import { CRON_TOOLS, visibleJobs } from "./cron_read.ts";
 import { scheduledText } from "./scheduled_text.ts";
 import { createListCronsTool } from "./list_crons.ts";
+import { recordedWithCron } from "./recorded_with_cron.ts";
 import { createScheduleCronTool } from "./schedule_cron.ts";
 
 /** What the cron mechanism reads of the world, live (replay serves what it recorded). */
@@ -36,8 +37,8 @@ export interface CronMechanismOptions {
  * REPL or of `rein daemon`, see `CronScheduler`) and are fed to replay. A firing that comes while
  * its agent is idle is taken up as a prompt of its own, marked by `cron.delivered` just before
  * it; one that comes during a turn is an arrival, put before the model with the turn's next
- * request (`arrival.injected`). Sessions recorded without settings (older logs) get no cron
- * tools, so their requests replay unchanged.
+ * request (`arrival.injected`). Sessions recorded by a rein without cron (see
+ * `recordedWithCron`) get no cron tools, firings or readings, so their requests replay unchanged.
  */
 export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
   const clock = options.clock ?? (() => new Date());
@@ -50,7 +51,7 @@ export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
   return {
     name: "cron",
     projection: cronProjection,
-    tools: (scope) => recordedWithCron(scope) ? tools : [],
+    tools: (scope) => recordedWithCron(scope.state, scope.session) ? tools : [],
     fedTypes: ["cron.fired"],
     arrivals: firingsWaiting,
     stages: {
@@ -66,11 +67,6 @@ function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }
 
-/** Whether the session was recorded by a rein with cron (see `todosMechanism`). */
-function recordedWithCron(scope: PoolScope): boolean {
-  return (scope.state.sessions.byId[scope.session]?.settings ?? null) !== null;
-}
-
 /**
  * Before a cron tool's intent: record what it will decide on (live: read now; replay: served from
  * the log), and let it run.
@@ -81,7 +77,9 @@ async function readBeforeCall(
   clock: () => Date,
   timeZone: () => string,
 ): Promise<GateDecision> {
-  if (!CRON_TOOLS.has(call.name)) return { run: true };
+  if (!CRON_TOOLS.has(call.name) || !recordedWithCron(context.view(), context.session)) {
+    return { run: true };
+  }
   const read: CronRead = await context.observe(
     "cron.read",
     (data) => data.callId === call.id,
@@ -99,7 +97,7 @@ async function readBeforeCall(
 /** The firings waiting for the scope's agent, as the text it reads with its next request. */
 function firingsWaiting(scope: PoolScope): Arrival[] {
   const slice = scope.state.extensions[cronProjection.key] as CronSlice | undefined;
-  if (slice === undefined) return [];
+  if (slice === undefined || !recordedWithCron(scope.state, scope.session)) return [];
   return sessionCronIn(slice, scope.session).pending
     .filter((firing) => firing.agent === scope.agent)
     .map((firing) => ({
@@ -116,6 +114,7 @@ function firingsWaiting(scope: PoolScope): Arrival[] {
  * taken, so it does not also join the prompt's first request. Pure over the state.
  */
 function takenAsPrompt(context: StageContext, prompt: string): ReinEvent[] {
+  if (!recordedWithCron(context.view(), context.session)) return [];
   const pending = sessionCronIn(sliceOf(context.view(), cronProjection), context.session).pending;
   const firing = pending.find((f) => f.agent === context.agent && scheduledText(f) === prompt);
   if (firing === undefined) return [];

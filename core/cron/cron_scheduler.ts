@@ -3,6 +3,7 @@ import type { EventStore } from "../../events/store.ts";
 import { sliceOf, type State } from "../state/state.ts";
 import { cronProjection, type PendingFiring, sessionCronIn } from "./cron_projection.ts";
 import { dueFirings, firedData } from "./due_firings.ts";
+import { recordedWithCron } from "./recorded_with_cron.ts";
 
 /** What a scheduler fires for, and with what. */
 export interface CronSchedulerOptions {
@@ -23,7 +24,7 @@ export interface CronSchedulerOptions {
  * process fired meanwhile is not due any more, so no two processes fire the same time of a job
  * (append-if-absent under the lock; the table's fold also ignores a repeated minute). Nothing
  * fires while no process runs: the first tick after a start fires each job whose times were
- * missed once, marked late.
+ * missed once, marked late. A session recorded by a rein without cron gets no firings.
  */
 export class CronScheduler {
   readonly #options: CronSchedulerOptions;
@@ -41,6 +42,7 @@ export class CronScheduler {
     const { state, store } = this.#options;
     const now = this.#options.clock();
     const { session } = this.#options.session();
+    if (!recordedWithCron(state, session)) return [];
     // Most ticks find nothing due: they cost a plan, not the log's lock.
     if (dueFirings(state.catalog.cron, now, session).length === 0) return [];
     return await store.appendDecided(() => this.#firings(now), { sync: true });
@@ -55,6 +57,7 @@ export class CronScheduler {
 
   #firings(now: Date): NewEvent[] {
     const { session, agent } = this.#options.session();
+    if (!recordedWithCron(this.#options.state, session)) return [];
     return dueFirings(this.#options.state.catalog.cron, now, session).map((due) => ({
       type: "cron.fired",
       data: firedData(due, now),

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "9d353e9310f8265241c1c43907b6eea1";
+export const FOLD_FINGERPRINT = "2b3b6817762b0a3daad44b9da1f8c630";

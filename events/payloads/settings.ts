@@ -32,6 +32,12 @@ export interface SettingsSnapshot {
    * claim_task, …); absent in older ones, whose requests went without those tools.
    */
   taskTools?: boolean;
+  /**
+   * True in sessions recorded by a rein with cron (schedule_cron, list_crons, cancel_cron and
+   * firings); absent in older ones, whose requests went without those tools. Sessions recorded
+   * with `jobs` but without this had cron too (see core/cron's `recordedWithCron`).
+   */
+  cronTools?: boolean;
 }
 
 /** One settings file as read. */

@@ -12,13 +12,9 @@ import { Renderer, type Sink } from "./render/render.ts";
 import { HeldOutput } from "./held_output.ts";
 import { createStyles } from "./render/style.ts";
 import { foldLogged } from "./fold.ts";
-import {
-  type IndexedSession,
-  indexLog,
-  sessionByPrefix,
-  startedSessions,
-} from "./session_index.ts";
-import { type SweepReady, sweepSessions, type SweepSink, type SweepUnit } from "./session_sweep.ts";
+import { replayIndex } from "./replay_index.ts";
+import { type IndexedSession, sessionByPrefix, startedSessions } from "./session_index.ts";
+import { sweepSessions, type SweepSink, type SweepUnit } from "./session_sweep.ts";
 import { SWEEP_BUDGET } from "./state_sweep.ts";
 
 /**
@@ -72,8 +68,6 @@ function skippedSession(id: string, io: CommandIo): SweepSink {
   };
 }
 
-const NOTHING_HELD: SweepReady = { weight: 0, emit() {} };
-
 /** A session as the sweep takes it, from `start`. Pure. */
 function unitOf(session: IndexedSession, start: number): SweepUnit {
   return { id: session.id, start, end: session.lastSeq, weight: session.events };
@@ -82,8 +76,10 @@ function unitOf(session: IndexedSession, start: number): SweepUnit {
 /**
  * `rein replay <log> [--session ID] [--verify]`: re-drive each session with model and tools
  * served from the log (no network, no tool runs), render it, and with --verify exit 1 naming
- * the first divergent seq. Reads the log once for where the sessions are, then again to gather
- * each session's events and replay it, holding a bounded number of events at once.
+ * the first divergent seq. Where the sessions are comes from the log's catalog (its snapshot and
+ * the events after it); then the log is read to gather each session's events and replay it,
+ * holding a bounded number of events at once. A damaged line or payload is reported before any
+ * output of the sessions it could belong to, as when the log was read in full first.
  */
 export async function replayCommand(
   path: string,
@@ -91,49 +87,68 @@ export async function replayCommand(
   io: CommandIo,
 ): Promise<number> {
   await assertLogExists(path);
-  const index = await indexLog(path, { onNotice: (m) => io.stderr.write(`${m}\n`) });
+  const { index, unread } = await replayIndex(path, (m) => io.stderr.write(`${m}\n`));
   let sessions = index.sessions;
   if (options.session !== undefined) {
     const id = sessionByPrefix(startedSessions(index).map((s) => s.id), options.session);
     sessions = sessions.filter((s) => s.id === id);
   }
   const styles = createStyles(useColor(io.stdoutIsTerminal));
+  // Output waits until the read has decoded every line the catalog snapshot counted unread.
+  const early = unread > 0 ? new HeldOutput() : undefined;
+  let stdout: Sink = early ?? io.stdout;
+  const out: Sink = { write: (text) => stdout.write(text) };
+  const release = () => {
+    if (early === undefined || stdout !== early) return;
+    stdout = io.stdout;
+    early.ready(io.stdout).emit();
+  };
   let diverged = false;
   const skipped = new Set(sessions.filter((s) => s.startedSeq !== s.firstSeq).map((s) => s.id));
   const units = sessions.map((s) => unitOf(s, s.firstSeq));
   await sweepSessions(units, {
     read: () => readLog(path, { upTo: index.lastSeq }),
     budget: SWEEP_BUDGET,
+    onRead: (event) => {
+      if (event.seq >= unread) release();
+    },
     open: (unit) => {
       if (skipped.has(unit.id)) return skippedSession(unit.id, io);
-      // Folding first reports a damaged payload with its line before the session is re-driven.
-      const check = initialState();
       const recorded: Envelope[] = [];
       return {
-        add(event) {
-          foldLogged(check, event, path);
-          recorded.push(event);
-        },
-        async close(inOrder) {
-          // A session that ends before an earlier one is replayed at once and its output held
-          // (as bytes) until its turn, rather than its events.
-          const out = inOrder ? io.stdout : new HeldOutput();
+        add: (event) => recorded.push(event),
+        async close() {
+          // Held (as bytes) until it is the session's turn and its events are known to be whole.
+          const held = new HeldOutput();
           const first = recorded[0] as Extract<Envelope, { type: "session.started" }>;
-          const matched = await replayOne(unit.id, first, recorded, options.quiet, out, styles);
+          const matched = await replayOne(
+            unit.id,
+            first,
+            recorded,
+            path,
+            options.quiet,
+            held,
+            styles,
+          );
           if (!matched) diverged = true;
-          return out instanceof HeldOutput ? out.ready(io.stdout) : NOTHING_HELD;
+          return held.ready(out);
         },
       };
     },
   });
+  release();
   return diverged && options.verify ? 1 : 0;
 }
 
-/** Replay and render one session; whether it matched the log. */
+/**
+ * Replay and render one session of the log at `path`; whether it matched the log. Throws a
+ * `LogCorruptionError` for an event whose payload is damaged.
+ */
 async function replayOne(
   id: string,
   first: Extract<Envelope, { type: "session.started" }>,
   recorded: readonly Envelope[],
+  path: string,
   quiet: boolean,
   out: Sink,
   styles: ReturnType<typeof createStyles>,
@@ -146,7 +161,13 @@ async function replayOne(
       onEvent: (event: Envelope) => renderer.event(event),
       onText: (text: string) => renderer.text(text),
     }),
+  }).catch((error) => {
+    assertFolds(recorded, path);
+    throw error;
   });
+  // The replay folded every event it reproduced as the check below would, and a payload that
+  // does not fold stops it: only a replay that stopped short can have left one unreported.
+  if (result.divergence || result.matched !== recorded.length) assertFolds(recorded, path);
   const d = result.divergence;
   if (!quiet) renderer.gap();
   if (!d) {
@@ -160,6 +181,12 @@ async function replayOne(
   if (d.recorded !== null) renderer.line(`  recorded: ${JSON.stringify(d.recorded)}`);
   if (d.replayed !== null) renderer.line(`  replayed: ${JSON.stringify(d.replayed)}`);
   return false;
+}
+
+/** Throws a `LogCorruptionError` naming the first of `events` whose payload does not fold. */
+function assertFolds(events: readonly Envelope[], path: string): void {
+  const state = initialState();
+  for (const event of events) foldLogged(state, event, path);
 }
 
 function sessionSummary(entry: CatalogEntry) {

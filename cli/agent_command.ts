@@ -3,7 +3,7 @@ import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin, stdinLines } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime } from "./runtime.ts";
-import { permissionFlagsOf, requireCredentials } from "./run_flags.ts";
+import { permissionFlagsOf, type PermissionOptions, requireCredentials } from "./run_flags.ts";
 import { type HeadlessResult, headlessResult } from "./claude_output.ts";
 import { chooseModel, thinkingBudget } from "./model_choice.ts";
 import { chooseSession, type ChosenSession, newSessionSetup } from "./session_choice.ts";
@@ -12,7 +12,7 @@ import { chooseSession, type ChosenSession, newSessionSetup } from "./session_ch
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Flags of `rein agent`. */
-export interface AgentFlags {
+export interface AgentFlags extends PermissionOptions {
   print?: string | true | undefined;
   /** A prompt given as an argument: the first one of the REPL, or the prompt of a bare -p. */
   prompt?: string | undefined;
@@ -23,10 +23,6 @@ export interface AgentFlags {
   effort?: string | undefined;
   inputFormat?: "text" | "stream-json" | undefined;
   debug?: boolean | undefined;
-  permissionMode?: string | undefined;
-  /** Rules from `--allowedTools` / `--disallowedTools`, each value as given. */
-  allowedTools?: string[] | undefined;
-  disallowedTools?: string[] | undefined;
   /** Print the system prompt a new session would start with, and exit. */
   printSystemPrompt?: boolean | undefined;
   /** `--settings FILE`: a settings file above all others. */

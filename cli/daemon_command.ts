@@ -11,7 +11,7 @@ import { Renderer } from "./render/render.ts";
 import { createStyles } from "./render/style.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime, type Runtime } from "./runtime.ts";
-import { permissionFlagsOf, requireCredentials } from "./run_flags.ts";
+import { permissionFlagsOf, type PermissionOptions, requireCredentials } from "./run_flags.ts";
 import { claim, findSession, newSessionSetup } from "./session_choice.ts";
 import type { SessionLease } from "./session_lease.ts";
 
@@ -22,14 +22,11 @@ export const DAEMON_AGENT = "daemon";
 const GRACE_MS = 60_000;
 
 /** Flags of `rein daemon`. */
-export interface DaemonFlags {
+export interface DaemonFlags extends PermissionOptions {
   workspace?: string | undefined;
   log?: string | undefined;
   model?: string | undefined;
   settings?: string | undefined;
-  permissionMode?: string | undefined;
-  allowedTools?: string[] | undefined;
-  disallowedTools?: string[] | undefined;
   /** A session (id or prefix) to run instead of the daemon's latest. */
   resume?: string | undefined;
   /** Start a new session even when the workspace has a daemon session. */

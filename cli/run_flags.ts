@@ -5,6 +5,7 @@ import type { RuntimeEnv } from "./paths.ts";
 /** The permission options of a command that runs the agent (`agent`, `daemon`). */
 export interface PermissionOptions {
   permissionMode?: string | undefined;
+  /** Rules from `--allowedTools` / `--disallowedTools`, each value as given. */
   allowedTools?: string[] | undefined;
   disallowedTools?: string[] | undefined;
 }

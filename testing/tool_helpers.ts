@@ -75,3 +75,19 @@ export async function readPid(file: string, ms = 5000): Promise<number> {
   }
   throw new Error(`No pid was written to "${file}" within ${ms} ms`);
 }
+
+/** Processes whose working directory is `dir` (Linux /proc), with their command lines. */
+export function processesIn(dir: string): { pid: number; command: string }[] {
+  const found: { pid: number; command: string }[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      if (Deno.readLinkSync(`/proc/${entry.name}/cwd`) !== dir) continue;
+      const command = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
+      found.push({ pid: Number(entry.name), command: command.trim() });
+    } catch {
+      // Gone meanwhile, or not ours to inspect.
+    }
+  }
+  return found;
+}

@@ -19,6 +19,7 @@ import {
   startFakeAnthropic,
 } from "../testing/fake_anthropic.ts";
 import { sequentialBash, toolResultCount } from "../testing/scenarios.ts";
+import { processesIn } from "../testing/tool_helpers.ts";
 
 const CALLS = 20;
 const DONE = `Done: ran ${CALLS} commands`;
@@ -306,22 +307,6 @@ function slowOnce(script: FakeScriptFn, afterResults: number) {
     return { ...reply, chunkDelayMs: SLOW_CHUNK_MS };
   };
   return { script: wrapped, request: () => slow, disarm: () => armed = false };
-}
-
-/** Processes whose working directory is `dir` (Linux /proc), with their command lines. */
-function processesIn(dir: string): { pid: number; command: string }[] {
-  const found: { pid: number; command: string }[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      if (Deno.readLinkSync(`/proc/${entry.name}/cwd`) !== dir) continue;
-      const command = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
-      found.push({ pid: Number(entry.name), command: command.trim() });
-    } catch {
-      // Gone meanwhile, or not ours to inspect.
-    }
-  }
-  return found;
 }
 
 function lineCommand(i: number): string {

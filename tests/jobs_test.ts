@@ -23,7 +23,7 @@ import {
 } from "../testing/fake_anthropic.ts";
 import { lastUserText, toolResultCount } from "../testing/scenarios.ts";
 import { startTestSession, type TestSession } from "../testing/test_session.ts";
-import { isAlive, waitForDeath } from "../testing/tool_helpers.ts";
+import { isAlive, processesIn, waitForDeath } from "../testing/tool_helpers.ts";
 import { CLI, runCli } from "./_cli.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 import { CliProcess } from "./_cli_process.ts";
@@ -386,22 +386,6 @@ class CliRig implements AsyncDisposable {
     await this.fake.close();
     await Deno.remove(this.workspace, { recursive: true });
   }
-}
-
-/** Processes whose working directory is `dir` (Linux /proc), with their command lines. */
-function processesIn(dir: string): { pid: number; command: string }[] {
-  const found: { pid: number; command: string }[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      if (Deno.readLinkSync(`/proc/${entry.name}/cwd`) !== dir) continue;
-      const command = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
-      found.push({ pid: Number(entry.name), command: command.trim() });
-    } catch {
-      // Gone meanwhile, or not ours to inspect.
-    }
-  }
-  return found;
 }
 
 async function replayVerifies(logPath: string): Promise<void> {

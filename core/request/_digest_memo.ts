@@ -46,7 +46,12 @@ interface KnownStart {
   ends: number[];
   /** The hash state after the header and the messages, when node:crypto was there to keep it. */
   hash: Hash | undefined;
+  /** The chunks after the last message (the model, the system prompt, the tools), and as one array. */
+  tail: CanonicalChunk[];
+  tailBytes: Uint8Array<ArrayBuffer>;
 }
+
+const COMMA = new Uint8Array([0x2c]);
 
 /** How each conversation's last request began, by the conversation's first message. */
 const STARTS = new WeakMap<object, KnownStart>();
@@ -109,8 +114,11 @@ export function digestMemo(body: MessagesRequest): DigestMemo {
     },
     keep(value, holder, bytes) {
       if (holder === messages) written.push(bytes);
-      // The copies buildRequest makes for this request alone are never seen again.
-      if (value === last || Object.hasOwn(value, "cache_control")) return;
+      // The copies of blocks buildRequest makes for this request alone are never seen again (the
+      // marked last tool is the same copy for every request: core/request/request_body.ts).
+      if (value === last || (holder !== body.tools && Object.hasOwn(value, "cache_control"))) {
+        return;
+      }
       if (holder !== messages) {
         PARTS.set(value, bytes);
         return;
@@ -153,15 +161,31 @@ export function digestMemo(body: MessagesRequest): DigestMemo {
         hash = createHash("sha256").update(joinChunks(header));
         if (start) hash.update(start);
       }
-      const entry: KnownStart = known ??
-        { header, messages: [], written: [], bytes: new Uint8Array(0), ends: [], hash: undefined };
+      const entry: KnownStart = known ?? {
+        header,
+        messages: [],
+        written: [],
+        bytes: new Uint8Array(0),
+        ends: [],
+        hash: undefined,
+        tail: [],
+        tailBytes: new Uint8Array(0),
+      };
       const from = count > 0 ? entry.ends[count - 1] as number : 0;
       extend(entry, count, messages.slice(count, -1), written.slice(0, -1));
       entry.header = header;
       entry.hash = hash?.update(entry.bytes.subarray(from, entry.ends.at(-1) ?? 0));
       STARTS.set(first, entry);
       if (!hash) return webSha256Hex(joinChunks(chunks));
-      return Promise.resolve(hash.copy().update(joinChunks(chunks, lastAt - 1)).digest("hex"));
+      // What follows the messages is the same from round to round until the tools or the system
+      // prompt change: joined once, not copied again for every request.
+      const tail = chunks.slice(lastAt + 1);
+      if (!sameChunks(tail, entry.tail)) {
+        entry.tail = tail;
+        entry.tailBytes = joinChunks(tail);
+      }
+      const next = hash.copy().update(COMMA).update(lastBytes as Uint8Array<ArrayBuffer>);
+      return Promise.resolve(next.update(entry.tailBytes).digest("hex"));
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { ConversationMessage } from "../../events/event_types.ts";
-import type { MessagesRequest, SystemBlock } from "../effects/model_client.ts";
+import type { MessagesRequest, RequestTool, SystemBlock } from "../effects/model_client.ts";
 import type { ToolDefinition } from "../tools/schema.ts";
 import { digestMemo } from "./_digest_memo.ts";
 import { canonicalChunks } from "./canonical_json.ts";
@@ -21,9 +21,7 @@ export interface RequestInput {
  * the last block of the last message gets one so the conversation so far is cached too.
  */
 export function buildRequest(input: RequestInput): MessagesRequest {
-  const tools = input.tools.map((tool, i) =>
-    i === input.tools.length - 1 ? { ...tool, cache_control: { type: "ephemeral" as const } } : tool
-  );
+  const tools = input.tools.map((tool, i) => i === input.tools.length - 1 ? marked(tool) : tool);
   const messages = [...input.messages];
   const last = messages.at(-1);
   if (last && last.content.length > 0) {
@@ -50,6 +48,18 @@ export function buildRequest(input: RequestInput): MessagesRequest {
       : {}),
     stream: true,
   };
+}
+
+/** The last tool's copy with a cache breakpoint, made once per definition (never changed). */
+const MARKED = new WeakMap<ToolDefinition, RequestTool>();
+
+function marked(tool: ToolDefinition): RequestTool {
+  let copy = MARKED.get(tool);
+  if (copy === undefined) {
+    copy = { ...tool, cache_control: { type: "ephemeral" as const } };
+    MARKED.set(tool, copy);
+  }
+  return copy;
 }
 
 /**

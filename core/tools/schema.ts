@@ -79,6 +79,14 @@ export function lazySchema<Schema extends z.ZodType>(
   return () => import("./_zod.ts").then(build);
 }
 
+/**
+ * Begin loading zod without waiting for it, for a command that will check tool inputs soon but
+ * has other work first (replay reads the log meanwhile). Failure is left to the first real use.
+ */
+export function preloadSchemas(): void {
+  import("./_zod.ts").catch(() => {});
+}
+
 const schemas = new WeakMap<AnyTool, Promise<z.ZodType>>();
 
 /**

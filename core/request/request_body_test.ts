@@ -33,6 +33,9 @@ Deno.test("the request marks cache breakpoints on the last tool and the last mes
     cache_control: { type: "ephemeral" },
   });
   assert.equal("cache_control" in (messages[2]?.content[0] ?? {}), false, "input is not mutated");
+  assert.equal("cache_control" in tools[1]!, false, "the tools are not mutated");
+  const again = buildRequest({ model: "m", maxTokens: 100, system, tools, messages });
+  assert.equal(again.tools[1], body.tools[1], "the last tool's marked copy is made once");
   assert.deepEqual(body.system.at(-1)?.cache_control, { type: "ephemeral" });
   assert.equal(body.stream, true);
 });
@@ -156,7 +159,9 @@ const editArb = fc.oneof(
   fc.record({ kind: fc.constant("answer"), text: fc.string() }),
   fc.record({ kind: fc.constant("result"), text: fc.string({ maxLength: 300 }) }),
   fc.record({ kind: fc.constantFrom("append", "insert"), text: fc.string() }),
-  fc.record({ kind: fc.constantFrom("discard", "restart", "maxTokens", "side") }),
+  fc.record({
+    kind: fc.constantFrom("discard", "restart", "maxTokens", "side", "tools", "system"),
+  }),
   fc.record({ kind: fc.constantFrom("replace", "snip"), at: fc.nat() }),
 );
 
@@ -167,6 +172,9 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
         { role: "user", content: [{ type: "text", text: "start" }] },
       ];
       let maxTokens = 100;
+      // What follows the messages in the canonical JSON: the system prompt and the tools.
+      let toolSet: typeof tools = tools;
+      let prompt = system;
       for (const edit of edits) {
         const last = messages.at(-1) as ConversationMessage;
         const at = "at" in edit ? 1 + edit.at % Math.max(1, messages.length - 1) : 0;
@@ -181,7 +189,10 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
         else if (edit.kind === "restart") {
           messages[0] = { role: "user", content: [{ type: "text", text: "summary" }] };
         } else if (edit.kind === "maxTokens") maxTokens += 1;
-        else if (edit.kind === "replace" && at < messages.length) {
+        else if (edit.kind === "tools") toolSet = toolSet === tools ? tools.slice(0, 1) : tools;
+        else if (edit.kind === "system") {
+          prompt = prompt === system ? [...system, { type: "text", text: "more" }] : system;
+        } else if (edit.kind === "replace" && at < messages.length) {
           const message = messages[at] as ConversationMessage;
           messages[at] = { role: message.role, content: [{ type: "text", text: "[cleared]" }] };
         } else if (edit.kind === "snip" && at < messages.length - 1) messages.splice(at, 1);
@@ -191,7 +202,13 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
             content: [{ type: "text", text: "sum" }],
           }]
           : messages;
-        const body = buildRequest({ model: "m", maxTokens, system, tools, messages: side });
+        const body = buildRequest({
+          model: "m",
+          maxTokens,
+          system: prompt,
+          tools: toolSet,
+          messages: side,
+        });
         assert.equal(await requestDigest(body), await referenceDigest(body));
       }
     }),

@@ -56,27 +56,29 @@ export async function* scanLog(
   let spare = new Uint8Array(CHUNK_SIZE);
   const until = range.until ?? Infinity;
   const only = range.only;
-  // Bytes of a line that is not complete yet, kept as copies until its newline arrives.
-  let pending: Uint8Array[] = [];
+  // The bytes of a line not complete yet are moved to the start of the other buffer, and the
+  // next chunk is read after them (while this one is parsed).
+  let held = 0;
   let end = range.start;
   let line = range.firstLine - 1;
   await file.seek(range.start, Deno.SeekMode.Start);
-  // The next chunk is read (into `spare`) while this one is parsed.
   let reading = file.read(buffer);
   try {
     for (;;) {
       const count = await reading;
       if (count === null) break;
-      const fresh = buffer.subarray(0, count);
-      [buffer, spare] = [spare, buffer];
-      reading = file.read(buffer);
+      const fresh = buffer.subarray(0, held + count);
       const cut = fresh.lastIndexOf(NEWLINE);
-      if (cut < 0) {
-        pending.push(fresh.slice());
-        continue;
+      const rest = fresh.subarray(cut + 1);
+      if (spare.length - rest.length < CHUNK_SIZE) {
+        spare = new Uint8Array(rest.length + CHUNK_SIZE);
       }
-      const complete = concat(pending, fresh.subarray(0, cut + 1));
-      pending = cut + 1 < count ? [fresh.slice(cut + 1)] : [];
+      spare.set(rest);
+      held = rest.length;
+      [buffer, spare] = [spare, buffer];
+      reading = file.read(buffer.subarray(held));
+      if (cut < 0) continue;
+      const complete = fresh.subarray(0, cut + 1);
       const text = decodeChunk(complete, name, line);
       let from = 0;
       while (from < text.length) {
@@ -125,23 +127,11 @@ export async function* scanLog(
     // Never leave a read running on a file the caller may close next.
     await reading.catch(() => null);
   }
-  return { end, lastLine: line, tail: pending.reduce((sum, part) => sum + part.length, 0) };
+  return { end, lastLine: line, tail: held };
 }
 
 function byteLength(text: string): number {
   return new TextEncoder().encode(text).length;
-}
-
-/** `head` parts then `tail` as one array; `tail` itself (not a copy) when `head` is empty. */
-function concat(head: readonly Uint8Array[], tail: Uint8Array): Uint8Array {
-  if (head.length === 0) return tail;
-  const joined = new Uint8Array(head.reduce((sum, part) => sum + part.length, tail.length));
-  let at = 0;
-  for (const part of [...head, tail]) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
 }
 
 const lenient = new TextDecoder("utf-8", { ignoreBOM: true });

@@ -110,6 +110,7 @@ export async function openRuntime(options: {
     jobs: jobSettings((name) => env.get(name) ?? merged.env?.[name], options.onNotice),
     taskTools: true,
     cronTools: true,
+    requestDigest: "messages-last",
   };
   const recorded = recordedSettings(snapshot);
   const sandboxConfig = sandboxOf(recorded);

@@ -35,7 +35,7 @@ async function recordRequest(
     if (side === undefined && await injectArrivals(context, injected)) continue;
     const seen = context.deps.store.lastSeq;
     const body = side ? side.build() : context.nextRequest();
-    const digest = await requestDigest(body);
+    const digest = await requestDigest(body, context.view().settings?.requestDigest ?? "sorted");
     const requested = context.event("model.requested", {
       model: body.model,
       digest,

@@ -63,12 +63,30 @@ function marked(tool: ToolDefinition): RequestTool {
 }
 
 /**
- * sha256 (hex) of the canonical JSON of a request body (object keys sorted, so the digest does
- * not depend on key order; see {@link canonicalChunks}). Pure: what it remembers between calls
- * to write and hash only what is new (core/request/_digest_memo.ts) is derived from objects that
- * are not changed in place.
+ * What a request digest hashes: the canonical JSON of the body (object keys sorted, so the digest
+ * does not depend on key order; see {@link canonicalChunks}), either with all its keys in order
+ * (`sorted`, the digests of sessions recorded before `messages-last`), or with `messages` moved
+ * last, so that a round hashes only the messages it adds: the model, the system prompt and the
+ * tools come before them, where the conversation's earlier requests have hashed them already.
  */
-export async function requestDigest(body: MessagesRequest): Promise<string> {
+export type DigestLayout = "sorted" | "messages-last";
+
+/**
+ * sha256 (hex) of a request body, as `layout` writes it out. Pure: what it remembers between
+ * calls to write and hash only what is new (core/request/_digest_memo.ts) is derived from
+ * objects that are not changed in place.
+ */
+export async function requestDigest(
+  body: MessagesRequest,
+  layout: DigestLayout = "sorted",
+): Promise<string> {
   const memo = digestMemo(body);
-  return await memo.digest(canonicalChunks(body, memo));
+  if (layout === "sorted") return await memo.digest(canonicalChunks(body, memo));
+  const { messages, ...rest } = body;
+  // `{…rest}` without its "}", then `,"messages":[…]}`.
+  const head = canonicalChunks(rest, memo);
+  const tail = canonicalChunks({ messages }, memo);
+  const close = head.pop() as string;
+  const open = tail.shift() as string;
+  return await memo.digest([...head, `${close.slice(0, -1)},${open.slice(1)}`, ...tail]);
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { buildRequest, requestDigest } from "./request_body.ts";
+import { buildRequest, type DigestLayout, requestDigest } from "./request_body.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import type { ConversationMessage } from "../../events/event_types.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
@@ -49,7 +49,10 @@ Deno.test("the digest ignores key order and changes with any content", async () 
     messages: [{ role: "user", content: [{ type: "text", text: "x" }] }],
   });
   const b = JSON.parse(JSON.stringify(a, Object.keys(a).reverse()));
-  assert.equal(await requestDigest(a), await requestDigest({ ...b, ...a }));
+  for (const layout of LAYOUTS) {
+    assert.equal(await requestDigest(a, layout), await requestDigest({ ...b, ...a }, layout));
+  }
+  assert.notEqual(await requestDigest(a, "sorted"), await requestDigest(a, "messages-last"));
   const c = buildRequest({
     model: "m",
     maxTokens: 1,
@@ -58,6 +61,7 @@ Deno.test("the digest ignores key order and changes with any content", async () 
     messages: [{ role: "user", content: [{ type: "text", text: "y" }] }],
   });
   assert.notEqual(await requestDigest(a), await requestDigest(c));
+  assert.notEqual(await requestDigest(a, "messages-last"), await requestDigest(c, "messages-last"));
   assert.equal(
     canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } }),
     '{"a":{"c":[3,{"e":2,"f":1}],"d":2},"b":1}',
@@ -94,26 +98,41 @@ Deno.test("the assembled system prompt matches its snapshot", async () => {
   );
 });
 
-/** sha256 of the request's text as the sorting replacer writes it, for comparison. */
-async function referenceDigest(body: unknown): Promise<string> {
+const LAYOUTS: DigestLayout[] = ["sorted", "messages-last"];
+
+/**
+ * sha256 of the request's text as the sorting replacer writes it (with `messages-last`, the
+ * body's `messages` moved after its other keys), for comparison.
+ */
+async function referenceDigest(body: unknown, layout: DigestLayout = "sorted"): Promise<string> {
   const text = JSON.stringify(body, (_key, v: unknown) => {
     if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
     const sorted: Record<string, unknown> = {};
     for (const key of Object.keys(v).sort()) sorted[key] = (v as Record<string, unknown>)[key];
+    if (v === body && layout === "messages-last") {
+      const { messages, ...rest } = sorted;
+      return { ...rest, messages };
+    }
     return sorted;
   });
   const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-Deno.test("the digest of every round is the whole request's, however the conversation changed", async () => {
+for (const layout of LAYOUTS) {
+  Deno.test(`the digest (${layout}) of every round is the whole request's, however the conversation changed`, async () => {
+    await everyRound(layout);
+  });
+}
+
+async function everyRound(layout: DigestLayout): Promise<void> {
   const messages: ConversationMessage[] = [{
     role: "user",
     content: [{ type: "text", text: "go" }],
   }];
   const check = async (what: string) => {
     const body = buildRequest({ model: "m", maxTokens: 100, system, tools, messages });
-    assert.equal(await requestDigest(body), await referenceDigest(body), what);
+    assert.equal(await requestDigest(body, layout), await referenceDigest(body, layout), what);
   };
   for (let round = 0; round < 12; round++) {
     await check(`round ${round}`);
@@ -152,7 +171,7 @@ Deno.test("the digest of every round is the whole request's, however the convers
   await check("after a snip");
   messages.splice(0, 1, { role: "user", content: [{ type: "text", text: "summary" }] });
   await check("after a compaction");
-});
+}
 
 /** A change the fold makes to a conversation's messages (never to a block in place). */
 const editArb = fc.oneof(
@@ -167,7 +186,10 @@ const editArb = fc.oneof(
 
 Deno.test("the digest of any sequence of conversation edits is the whole request's", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(editArb, { maxLength: 40 }), async (edits) => {
+    fc.asyncProperty(fc.constantFrom(...LAYOUTS), fc.array(editArb, { maxLength: 40 }), async (
+      layout,
+      edits,
+    ) => {
       const messages: ConversationMessage[] = [
         { role: "user", content: [{ type: "text", text: "start" }] },
       ];
@@ -209,9 +231,9 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
           tools: toolSet,
           messages: side,
         });
-        assert.equal(await requestDigest(body), await referenceDigest(body));
+        assert.equal(await requestDigest(body, layout), await referenceDigest(body, layout));
       }
     }),
-    { numRuns: 150 },
+    { numRuns: 300 },
   );
 });

@@ -38,6 +38,12 @@ export interface SettingsSnapshot {
    * with `jobs` but without this had cron too (see core/cron's `recordedWithCron`).
    */
   cronTools?: boolean;
+  /**
+   * How the session's request digests are taken: `messages-last` in sessions recorded by a rein
+   * that hashes a round's new messages alone (core/request/request_body.ts); absent in older
+   * ones, whose digests hash the whole canonical JSON with sorted keys.
+   */
+  requestDigest?: "messages-last";
 }
 
 /** One settings file as read. */

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "2b3b6817762b0a3daad44b9da1f8c630";
+export const FOLD_FINGERPRINT = "0c63299ac0a3c9e33228d5c79d693f57";

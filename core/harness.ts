@@ -37,7 +37,8 @@ import { createBaseTools } from "./tools/base_tools.ts";
 import { type CallRunner, executeCall } from "./tools/executor.ts";
 import type { BashSandbox } from "./tools/bash.ts";
 import type { AnyTool } from "./tools/tool.ts";
-import { type PoolScope, toolPool, type ToolSource } from "./tools/tool_pool.ts";
+import { type PoolScope, type ToolPool, toolPool, type ToolSource } from "./tools/tool_pool.ts";
+import type { SystemSection } from "./request/system_prompt.ts";
 
 /** The name of the agent a session starts with, unless told otherwise. */
 export const DEFAULT_AGENT = "lead";
@@ -265,6 +266,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
   ];
   const filters = mechanisms.flatMap((m) => (m.filterTools ? [m.filterTools] : []));
+  // Each agent's pool and sections as made last: the same again is that object again.
+  const pools = new Map<string, ToolPool>();
+  const sections = new Map<string, SystemSection[]>();
   const arrivals = mechanisms.flatMap((m) => (m.arrivals ? [m.arrivals] : []));
   const { monotonicMs, runCall, writeFile: _writeFile, ...effects } = options.effects;
   const deps: LoopDeps = {
@@ -276,8 +280,22 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         ((call, tools, context) => executeCall(call, tools, context, monotonicMs)),
     },
     stages: composeStages(mechanisms.flatMap((m) => (m.stages ? [m.stages] : []))),
-    pool: (scope) => toolPool(scope, sources, filters),
-    sections: (scope) => mechanisms.flatMap((m) => m.sections?.(scope) ?? []),
+    pool: (scope) => {
+      if (scope.state !== state) return toolPool(scope, sources, filters);
+      const key = agentKey(scope);
+      const pool = toolPool(scope, sources, filters, pools.get(key));
+      pools.set(key, pool);
+      return pool;
+    },
+    sections: (scope) => {
+      const made = mechanisms.flatMap((m) => m.sections?.(scope) ?? []);
+      if (scope.state !== state) return made;
+      const key = agentKey(scope);
+      const before = sections.get(key);
+      if (before && sameSections(before, made)) return before;
+      sections.set(key, made);
+      return made;
+    },
     arrivals: (scope) => pendingArrivals(scope, arrivals),
     cwd: () => options.workspace,
     price: costOf,
@@ -391,4 +409,17 @@ function checkUnique(projections: readonly Projection[]): void {
     if (seen.has(key)) throw new Error(`Two mechanisms register the projection "${key}"`);
     seen.add(key);
   }
+}
+
+/** The key of an agent's pool and sections (a session id and an agent name hold no newline). */
+function agentKey(scope: PoolScope): string {
+  return `${scope.session}\n${scope.agent}`;
+}
+
+function sameSections(a: readonly SystemSection[], b: readonly SystemSection[]): boolean {
+  return a.length === b.length && a.every((section, i) => {
+    const other = b[i] as SystemSection;
+    return section.id === other.id && section.stability === other.stability &&
+      section.text === other.text;
+  });
 }

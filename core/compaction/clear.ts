@@ -21,18 +21,14 @@ export function planClear(
   limits: { keepRecentResults: number; clearStep: number },
 ): ContextCleared | undefined {
   // This runs before every model call, over the whole conversation, and seldom clears: plain
-  // loops, the blocks themselves instead of a record per call, parallel arrays for the results.
-  const calls = new Map<string, ConversationMessage["content"][number]>();
-  const callsAt = new Map<string, number>();
+  // loops, parallel arrays for the results, and the calls looked at only where a file was
+  // written (for stale reads) or when a clear is due (for the placeholders).
   const writtenAt = new Map<string, number>();
   const resultIds: string[] = [];
   const resultChars: number[] = [];
   for (let at = 0; at < messages.length; at++) {
     for (const block of (messages[at] as ConversationMessage).content) {
       if (block.type === "tool_use") {
-        const id = String(block.id);
-        calls.set(id, block);
-        callsAt.set(id, at);
         if (WRITERS.has(String(block.name))) {
           const path = pathOf(inputOf(block));
           if (path !== undefined) writtenAt.set(path, at);
@@ -44,27 +40,42 @@ export function planClear(
       }
     }
   }
+  const calls = writtenAt.size > 0 ? callsOf(messages) : undefined;
   const recent = new Set(resultIds.slice(-limits.keepRecentResults));
   const due: number[] = [];
   for (let i = 0; i < resultIds.length; i++) {
     if ((resultChars[i] as number) < MIN_CHARS) continue;
     const callId = resultIds[i] as string;
-    const call = calls.get(callId);
-    const path = call ? pathOf(inputOf(call)) : undefined;
-    const stale = call !== undefined && String(call.name) === "read_file" && path !== undefined &&
-      (writtenAt.get(path) ?? -1) > (callsAt.get(callId) as number);
+    const found = calls?.get(callId);
+    const path = found ? pathOf(inputOf(found.block)) : undefined;
+    const stale = found !== undefined && String(found.block.name) === "read_file" &&
+      path !== undefined && (writtenAt.get(path) ?? -1) > found.at;
     if (stale || !recent.has(callId)) due.push(i);
   }
   if (due.length < limits.clearStep) return undefined;
+  const named = calls ?? callsOf(messages);
   let tokensFreed = 0;
   const cleared = due.map((i) => {
     const callId = resultIds[i] as string;
-    const call = calls.get(callId);
+    const call = named.get(callId)?.block;
     const text = placeholder(call ? String(call.name) : "tool", call ? inputOf(call) : {});
     tokensFreed += Math.max(0, Math.ceil((resultChars[i] as number) / 4) - estimateTokens(text));
     return { callId, text };
   });
   return { results: cleared, tokensFreed };
+}
+
+/** Every call of the conversation by id: its block and the index of its message. */
+function callsOf(
+  messages: readonly ConversationMessage[],
+): Map<string, { block: ConversationMessage["content"][number]; at: number }> {
+  const calls = new Map<string, { block: ConversationMessage["content"][number]; at: number }>();
+  for (let at = 0; at < messages.length; at++) {
+    for (const block of (messages[at] as ConversationMessage).content) {
+      if (block.type === "tool_use") calls.set(String(block.id), { block, at });
+    }
+  }
+  return calls;
 }
 
 function inputOf(block: ConversationMessage["content"][number]): Record<string, unknown> {

@@ -130,11 +130,15 @@ async function beforeModel(context: StageContext, writeOutput: OutputWriter | un
   const snip = planSnip(agentNow(context).messages, agentNow(context).messageSeqs, config);
   if (snip) await context.record([{ type: "context.snipped", data: snip }]);
   const agent = agentNow(context);
-  if (usedTokens(context, agent) >= config.threshold / 2) {
+  let used = usedTokens(context, agent);
+  if (used >= config.threshold / 2) {
     const cleared = planClear(agent.messages, config);
-    if (cleared) await context.record([{ type: "context.cleared", data: cleared }]);
+    if (cleared) {
+      await context.record([{ type: "context.cleared", data: cleared }]);
+      used = usedTokens(context, agentNow(context));
+    }
   }
-  if (usedTokens(context, agentNow(context)) >= config.threshold) {
+  if (used >= config.threshold) {
     await compact(context, config, { trigger: "auto" });
   }
 }

@@ -22,15 +22,16 @@ export function replaceResults(
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role !== "user") continue;
-    let changed = false;
-    const content = message.content.map((block) => {
-      if (block.type !== "tool_result") return block;
+    // A message is copied only when it holds a result to replace (this runs for every spill).
+    let content: ConversationMessage["content"] | undefined;
+    message.content.forEach((block, at) => {
+      if (block.type !== "tool_result") return;
       const text = texts.get(String(block.tool_use_id));
-      if (text === undefined) return block;
-      changed = true;
-      return { ...block, content: text };
+      if (text === undefined) return;
+      content ??= [...message.content];
+      content[at] = { ...block, content: text };
     });
-    if (changed) messages[i] = { role: "user", content };
+    if (content) messages[i] = { role: "user", content };
   }
 }
 

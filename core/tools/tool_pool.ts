@@ -28,23 +28,38 @@ export interface ToolPool {
 
 /**
  * Assemble the pool of `scope`'s agent from `sources`, in order (the first tool of a name wins),
- * then narrow it by `filters`, in order.
- * Definitions (JSON Schemas) are computed once per tool object and cached, so assembling a pool
- * for every round costs a few lookups.
+ * then narrow it by `filters`, in order. When that gives the tools of `previous` (the agent's pool
+ * made before), in the same order, `previous` itself is the pool: a pool is asked for several
+ * times a round, and what is built from it by object (the system prompt, the request digest's
+ * parts) is then found again. Definitions (JSON Schemas) are computed once per tool object.
  */
 export function toolPool(
   scope: PoolScope,
   sources: readonly ToolSource[],
   filters: readonly ToolFilter[] = [],
+  previous?: ToolPool,
 ): ToolPool {
-  const unique = new Map<string, AnyTool>();
+  const names = new Set<string>();
+  const all: AnyTool[] = [];
   for (const source of sources) {
-    for (const tool of source(scope)) if (!unique.has(tool.name)) unique.set(tool.name, tool);
+    for (const tool of source(scope)) {
+      if (names.has(tool.name)) continue;
+      names.add(tool.name);
+      all.push(tool);
+    }
   }
-  let tools: readonly AnyTool[] = [...unique.values()];
+  let tools: readonly AnyTool[] = all;
   for (const filter of filters) tools = filter(scope, tools);
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  if (previous && sameTools(previous.tools, tools)) return previous;
+  const byName = new Map<string, AnyTool>();
+  for (const tool of tools) byName.set(tool.name, tool);
   return { tools, definitions: tools.map(cachedDefinition), byName };
+}
+
+function sameTools(a: readonly AnyTool[], b: readonly AnyTool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const definitions = new WeakMap<AnyTool, ToolDefinition>();

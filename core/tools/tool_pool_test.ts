@@ -37,3 +37,18 @@ Deno.test("definitions are computed once per tool and reused by every pool", () 
   const second = toolPool(scope("helper"), [() => base]);
   assert.equal(first.definitions[2], second.definitions[2]);
 });
+
+Deno.test("a pool with the tools of the one before is that pool; any change makes a new one", () => {
+  let extra: typeof base = [];
+  const sources = [() => base, () => extra];
+  const first = toolPool(scope("lead"), sources);
+  assert.equal(toolPool(scope("lead"), sources, [], first), first);
+  extra = [{ ...base[0]!, name: "bash_two" }];
+  const grown = toolPool(scope("lead"), sources, [], first);
+  assert.notEqual(grown, first);
+  assert.deepEqual(grown.tools.map((t) => t.name).at(-1), "bash_two");
+  assert.equal(grown.byName.get("bash_two"), extra[0]);
+  const reordered = toolPool(scope("lead"), [() => [...base].reverse()], [], first);
+  assert.notEqual(reordered, first);
+  assert.equal(reordered.definitions[0]?.name, "grep");
+});

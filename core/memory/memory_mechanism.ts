@@ -1,4 +1,5 @@
-import type { ReinEvent } from "../../events/event_types.ts";
+import type { RecordedFile, ReinEvent } from "../../events/event_types.ts";
+import type { SystemSection } from "../request/system_prompt.ts";
 import type { Mechanism } from "../mechanism.ts";
 import type { State } from "../state/state.ts";
 import { memorySections } from "./memory_sections.ts";
@@ -19,13 +20,27 @@ export function memoryMechanism(options: MemoryOptions = {}): Mechanism {
     readFiles: (place) => readMemoryFiles(place, options),
     sections(scope) {
       const view = scope.state.sessions.byId[scope.session];
-      return view ? memorySections(view.files, view.workspace) : [];
+      return view ? sectionsOf(view.files, view.workspace) : [];
     },
     stages: {
       beforeModel: (context) =>
         Promise.resolve(noteReminders(context.view(), context.session, context.agent)),
     },
   };
+}
+
+/** The sections of each recorded list of files (lists are replaced, never changed), made once. */
+const made = new WeakMap<
+  readonly RecordedFile[],
+  { workspace: string; sections: SystemSection[] }
+>();
+
+function sectionsOf(files: readonly RecordedFile[], workspace: string): SystemSection[] {
+  const known = made.get(files);
+  if (known?.workspace === workspace) return known.sections;
+  const sections = memorySections(files, workspace);
+  made.set(files, { workspace, sections });
+  return sections;
 }
 
 /**

@@ -79,6 +79,26 @@ Deno.test("the system prompt is the same for the same session, whatever the time
   assert.deepEqual(later, system);
 });
 
+Deno.test("the system prompt built again from the same pool and sections is the same blocks", () => {
+  const pool = [{ name: "bash", guidance: "Use bash for commands." }];
+  const sections = [{ id: "memory", stability: 1, text: "Notes." }];
+  const input = {
+    workspace: "/w",
+    clockAtStart: "2026-11-22T10:00:00.000Z",
+    platform: "linux x86_64",
+    model: "m",
+    tools: pool,
+    sections,
+  };
+  const first = buildSystemPrompt(input);
+  assert.equal(buildSystemPrompt({ ...input }), first);
+  const other = buildSystemPrompt({ ...input, sections: [{ ...sections[0]!, text: "More." }] });
+  assert.notEqual(other, first);
+  assert.match(other.at(-1)?.text ?? "", /More\./);
+  assert.match(buildSystemPrompt({ ...input, model: "n" })[1]?.text ?? "", /Model: n/);
+  assert.equal(buildSystemPrompt({ ...input, tools: [...pool] })[0]?.text, first[0]?.text);
+});
+
 Deno.test("the assembled system prompt matches its snapshot", async () => {
   const prompt = buildSystemPrompt({
     workspace: "/home/user/project",

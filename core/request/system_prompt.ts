@@ -61,6 +61,30 @@ const WRAP = 93;
  * block carries a `cache_control` breakpoint so the provider's prompt cache can serve it.
  */
 export function buildSystemPrompt(input: SystemPromptInput): SystemBlock[] {
+  const known = BUILT.get(input.tools);
+  if (known && sameInput(known.input, input)) return known.blocks;
+  const blocks = assemble(input);
+  BUILT.set(input.tools, { input: { ...input }, blocks });
+  return blocks;
+}
+
+/**
+ * The prompt built last for each list of tools (a pool's, the same object while the pool is the
+ * same), with what else it was built from: built before every model call, it hardly ever
+ * changes. Its blocks are never changed after they are made.
+ */
+const BUILT = new WeakMap<
+  readonly PromptTool[],
+  { input: SystemPromptInput; blocks: SystemBlock[] }
+>();
+
+function sameInput(a: SystemPromptInput, b: SystemPromptInput): boolean {
+  return a.workspace === b.workspace && a.clockAtStart === b.clockAtStart &&
+    a.platform === b.platform && a.model === b.model && a.sections === b.sections &&
+    a.instructions === b.instructions && a.appended === b.appended;
+}
+
+function assemble(input: SystemPromptInput): SystemBlock[] {
   const guidance = input.tools.flatMap((tool) =>
     tool.guidance ? [wrappedGuidance(tool, tool.guidance)] : []
   );

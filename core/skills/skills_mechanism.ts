@@ -1,4 +1,5 @@
 import type { Mechanism } from "../mechanism.ts";
+import type { SystemSection } from "../request/system_prompt.ts";
 import type { ConversationMessage } from "../../events/event_types.ts";
 import { loadSkill, type LoadSkillInput, loadSkillTool } from "./load_skill_tool.ts";
 import type { Skill } from "./skill.ts";
@@ -22,11 +23,7 @@ export function skillsMechanism(bundled: URL | string): Mechanism {
     // A skill the person runs by name (`/name args`) is recorded by the REPL, outside the loop.
     fedTypes: ["skill.invoked"],
     tools: (scope) => modelSkillsOf(scope.state, scope.session).length > 0 ? [loadSkillTool] : [],
-    sections(scope) {
-      const text = skillCatalog(skillsOf(scope.state, scope.session));
-      // After the instructions and the memory index (same stability, registered after memory).
-      return text === undefined ? [] : [{ id: "skills", stability: 1, text }];
-    },
+    sections: (scope) => catalogSections(skillsOf(scope.state, scope.session)),
     readFiles: (place) => readSkillFiles(place, bundled),
     stages: {
       // The skills the agent loaded were in the messages a compaction summarised: put back.
@@ -45,6 +42,20 @@ export function skillsMechanism(bundled: URL | string): Mechanism {
       },
     },
   };
+}
+
+/** The catalog section of each recorded set of skills, made once (sets are never changed). */
+const catalogs = new WeakMap<readonly Skill[], SystemSection[]>();
+
+function catalogSections(skills: readonly Skill[]): SystemSection[] {
+  let sections = catalogs.get(skills);
+  if (!sections) {
+    const text = skillCatalog(skills);
+    // After the instructions and the memory index (same stability, registered after memory).
+    sections = text === undefined ? [] : [{ id: "skills", stability: 1, text }];
+    catalogs.set(skills, sections);
+  }
+  return sections;
 }
 
 /**

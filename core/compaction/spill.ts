@@ -25,14 +25,14 @@ export function planSpill(
     const message = messages[index] as ConversationMessage;
     if (message.role !== "user") continue;
     const last = index === lastIndex;
-    const results: { callId: string; text: string }[] = [];
+    const results: { callId: string; text: string }[] | undefined = last ? [] : undefined;
     for (const block of message.content) {
       if (block.type !== "tool_result" || typeof block.content !== "string") continue;
       const text = block.content;
       if (text.length > limits.resultChars) chosen.set(String(block.tool_use_id), text);
-      if (last) results.push({ callId: String(block.tool_use_id), text });
+      results?.push({ callId: String(block.tool_use_id), text });
     }
-    if (!last) continue;
+    if (results === undefined) continue;
     let total = results.reduce(
       (sum, r) => sum + (chosen.has(r.callId) ? PREVIEW_CHARS : r.text.length),
       0,

@@ -22,15 +22,18 @@ export function replaceResults(
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role !== "user") continue;
-    // A message is copied only when it holds a result to replace (this runs for every spill).
+    // A message is copied only when it holds a result to replace (this runs for every spill,
+    // over the whole conversation: plain loops, nothing allocated for the others).
     let content: ConversationMessage["content"] | undefined;
-    message.content.forEach((block, at) => {
-      if (block.type !== "tool_result") return;
+    const blocks = message.content;
+    for (let at = 0; at < blocks.length; at++) {
+      const block = blocks[at]!;
+      if (block.type !== "tool_result") continue;
       const text = texts.get(String(block.tool_use_id));
-      if (text === undefined) return;
-      content ??= [...message.content];
+      if (text === undefined) continue;
+      content ??= [...blocks];
       content[at] = { ...block, content: text };
-    });
+    }
     if (content) messages[i] = { role: "user", content };
   }
 }

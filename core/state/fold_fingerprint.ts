@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "db1f918c6dee37b673f5b0a159e21c41";
+export const FOLD_FINGERPRINT = "13db2d9a3c8a264381fda6e8846f5d10";

@@ -39,14 +39,11 @@ export function toolPool(
   filters: readonly ToolFilter[] = [],
   previous?: ToolPool,
 ): ToolPool {
-  const names = new Set<string>();
+  // Asked for several times a round: the few tools of a pool are compared by name as they come
+  // instead of through a set made for every call.
   const all: AnyTool[] = [];
   for (const source of sources) {
-    for (const tool of source(scope)) {
-      if (names.has(tool.name)) continue;
-      names.add(tool.name);
-      all.push(tool);
-    }
+    for (const tool of source(scope)) if (!hasName(all, tool.name)) all.push(tool);
   }
   let tools: readonly AnyTool[] = all;
   for (const filter of filters) tools = filter(scope, tools);
@@ -54,6 +51,11 @@ export function toolPool(
   const byName = new Map<string, AnyTool>();
   for (const tool of tools) byName.set(tool.name, tool);
   return { tools, definitions: tools.map(cachedDefinition), byName };
+}
+
+function hasName(tools: readonly AnyTool[], name: string): boolean {
+  for (let i = 0; i < tools.length; i++) if ((tools[i] as AnyTool).name === name) return true;
+  return false;
 }
 
 function sameTools(a: readonly AnyTool[], b: readonly AnyTool[]): boolean {

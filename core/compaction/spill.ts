@@ -1,4 +1,5 @@
 import type { ConversationMessage, SpilledResult } from "../../events/event_types.ts";
+import { formatNumber } from "../tools/_format.ts";
 
 /** Characters of a spilled output the model sees at most. */
 const PREVIEW_CHARS = 2_000;
@@ -57,8 +58,8 @@ function preview(text: string, path: string): string {
   const head = text.slice(0, PREVIEW_CHARS);
   const cut = head.lastIndexOf("\n");
   const shown = cut > PREVIEW_CHARS / 2 ? head.slice(0, cut) : head;
-  return `${shown}\n\n[Output too large for the context: ${grouped(text.length)} ` +
-    `characters, ${grouped(lineCount(text))} lines; the first ${shown.length} are above. ` +
+  return `${shown}\n\n[Output too large for the context: ${formatNumber(text.length)} ` +
+    `characters, ${formatNumber(lineCount(text))} lines; the first ${shown.length} are above. ` +
     `The whole output is in ${path}: read it with read_file (offset and limit) or search it ` +
     "with grep.]";
 }
@@ -68,9 +69,4 @@ function lineCount(text: string): number {
   let lines = 1;
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
   return lines;
-}
-
-/** A count with thousands separators, as `toLocaleString("en-US")` writes it (without Intl). */
-function grouped(count: number): string {
-  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { z } from "zod";
 import { CappedOutput } from "../tools/_capped_output.ts";
+import { formatNumber } from "../tools/_format.ts";
 import { lazySchema } from "../tools/schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "../tools/tool.ts";
 import { jobStatus, jobSummary } from "./job_notification.ts";
@@ -56,7 +57,7 @@ const description =
   } s); with \`block: false\` it answers at once.
 - You are notified when a job ends anyway: use this to look at a job's progress, or to wait for a job whose result you need before going on.
 - Output beyond ${
-    OUTPUT_MAX_CHARS.toLocaleString("en-US")
+    formatNumber(OUTPUT_MAX_CHARS)
   } characters is cut in the middle; the whole output is in the job's log file.`;
 
 /**

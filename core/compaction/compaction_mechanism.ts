@@ -81,10 +81,20 @@ export function configOf(
   agent: string,
 ): CompactionConfig | undefined {
   const view = state.sessions.byId[session];
-  if (!view) return undefined;
+  if (!view?.settings) return undefined;
   const own = agentOf(view, agent);
-  return compactionConfig(view.settings, contextWindowOf(own.model), own.maxTokens);
+  // Asked several times a round (the pool, each step before a model call): made once per
+  // recorded settings, window and output limit.
+  const window = contextWindowOf(own.model);
+  const key = `${window} ${own.maxTokens}`;
+  let made = CONFIGS.get(view.settings);
+  if (!made) CONFIGS.set(view.settings, made = new Map());
+  if (!made.has(key)) made.set(key, compactionConfig(view.settings, window, own.maxTokens));
+  return made.get(key);
 }
+
+/** The compaction settings made from each recorded settings snapshot (snapshots never change). */
+const CONFIGS = new WeakMap<object, Map<string, CompactionConfig | undefined>>();
 
 function agentNow(context: StageContext): Conversation {
   return agentOf(context.view().sessions.byId[context.session]!, context.agent);

@@ -70,15 +70,20 @@ export interface DigestMemo extends CanonicalMemo {
   digest(chunks: CanonicalChunk[]): Promise<string>;
 }
 
-/** The memo of one request's digest (see the notes above). */
-export function digestMemo(body: MessagesRequest): DigestMemo {
+/**
+ * The memo of one request's digest (see the notes above). `head`: the body's members but the
+ * messages, when they are written apart from them (the `messages-last` layout); its system prompt
+ * and tools arrays are then kept by object too: buildSystemPrompt and buildRequest give the same
+ * arrays again while nothing in them changed, and never change them.
+ */
+export function digestMemo(body: MessagesRequest, head?: object): DigestMemo {
   const { messages } = body;
   const first = messages[0];
   const last = messages.at(-1);
   const known = first && messages.length > 1 ? STARTS.get(first) : undefined;
   // Besides the messages and the tools: the content of a message and the members of a tool that
   // are about to be written (a message or a tool not found), so that their blocks are kept.
-  const holders = new Set<object>([body.tools]);
+  const holders = new Set<object>(head ? [body.tools, head] : [body.tools]);
   /** How many first messages `known` gave, and their bytes. */
   let count = 0;
   let start: Uint8Array<ArrayBuffer> | undefined;
@@ -100,7 +105,7 @@ export function digestMemo(body: MessagesRequest): DigestMemo {
     find(value, holder) {
       if (holder !== messages) {
         const bytes = PARTS.get(value);
-        if (bytes === undefined && holder === body.tools) holders.add(value);
+        if (bytes === undefined && (holder === body.tools || holder === head)) holders.add(value);
         return bytes;
       }
       const seen = MESSAGES.get(value);

@@ -21,7 +21,11 @@ export interface RequestInput {
  * the last block of the last message gets one so the conversation so far is cached too.
  */
 export function buildRequest(input: RequestInput): MessagesRequest {
-  const tools = input.tools.map((tool, i) => i === input.tools.length - 1 ? marked(tool) : tool);
+  let tools = TOOLS.get(input.tools);
+  if (!tools) {
+    tools = input.tools.map((tool, i) => i === input.tools.length - 1 ? marked(tool) : tool);
+    TOOLS.set(input.tools, tools);
+  }
   const messages = [...input.messages];
   const last = messages.at(-1);
   if (last && last.content.length > 0) {
@@ -49,6 +53,12 @@ export function buildRequest(input: RequestInput): MessagesRequest {
     stream: true,
   };
 }
+
+/**
+ * The tools of a request, made once per list of definitions (a pool's, the same while the pool
+ * is): the same array again lets the request digest find its bytes. Never changed.
+ */
+const TOOLS = new WeakMap<readonly ToolDefinition[], RequestTool[]>();
 
 /** The last tool's copy with a cache breakpoint, made once per definition (never changed). */
 const MARKED = new WeakMap<ToolDefinition, RequestTool>();
@@ -80,9 +90,12 @@ export async function requestDigest(
   body: MessagesRequest,
   layout: DigestLayout = "sorted",
 ): Promise<string> {
-  const memo = digestMemo(body);
-  if (layout === "sorted") return await memo.digest(canonicalChunks(body, memo));
+  if (layout === "sorted") {
+    const memo = digestMemo(body);
+    return await memo.digest(canonicalChunks(body, memo));
+  }
   const { messages, ...rest } = body;
+  const memo = digestMemo(body, rest);
   // `{…rest}` without its "}", then `,"messages":[…]}`.
   const head = canonicalChunks(rest, memo);
   const tail = canonicalChunks({ messages }, memo);

@@ -3,6 +3,9 @@ import { mainAgentOf } from "../core/state/sessions.ts";
 import { foldCatalog, forkSources } from "../core/snapshots/mod.ts";
 import { renderTaskTree } from "../core/tasks/render_task_tree.ts";
 import { renderTodos, todosOf } from "../core/todos/mod.ts";
+import { jobsOf, jobsProjection, jobsReport } from "../core/jobs/mod.ts";
+import { describeJob } from "../core/cron/mod.ts";
+import type { Catalog } from "../core/state/catalog.ts";
 import type { CommandIo } from "./io.ts";
 import { HeldOutput } from "./held_output.ts";
 import { foldLogged } from "./fold.ts";
@@ -48,7 +51,7 @@ export async function stateCommand(
   io.stdout.write(`${path} at seq ${lastSeq}: ${started.length} session(s)\n`);
   // A fork's todo lists start from its source's: the sources of the session shown are folded too.
   const folded = only === undefined ? started : forkSources(catalog, [only]);
-  const slices = initialState(STATE_PROJECTIONS).extensions;
+  const slices = initialState(REPORTED).extensions;
   await sweepSessions(unitsOf(catalog.byId, folded), {
     read: (from) => readFrom(path, fold, from, only === undefined ? undefined : folded),
     budget: SWEEP_BUDGET,
@@ -57,12 +60,15 @@ export async function stateCommand(
       const state = initialState();
       state.extensions = slices;
       const calls = new CallReport();
+      let lastTs = "";
       return {
         add(event) {
-          foldLogged(state, event, path, STATE_PROJECTIONS);
+          foldLogged(state, event, path, REPORTED);
           calls.add(event);
+          lastTs = event.ts;
         },
-        close: () => heldText(sessionReport(state, unit.id, calls.lines())).ready(io.stdout),
+        close: () =>
+          heldText(sessionReport(state, unit.id, calls.lines(), lastTs)).ready(io.stdout),
       };
     },
   });
@@ -70,8 +76,20 @@ export async function stateCommand(
   if (catalog.tasks.tasks.length > 0) {
     io.stdout.write(`\ntasks\n${renderTaskTree(catalog.tasks).map((l) => `  ${l}`).join("\n")}\n`);
   }
+  const cron = cronReport(catalog);
+  if (cron.length > 0) io.stdout.write(`\ncron\n${cron.map((l) => `  ${l}`).join("\n")}\n`);
   return 0;
 }
+
+/** The workspace's cron jobs, one line each: what and when, and the last minute it fired. */
+function cronReport(catalog: Catalog): string[] {
+  return Object.values(catalog.cron.jobs).map((job) =>
+    `${job.id}  ${describeJob(job)}${job.lastFired ? `; last run for ${job.lastFired}` : ""}`
+  );
+}
+
+/** The projections of the sessions `rein state` prints: those of `--json`, and their jobs. */
+const REPORTED = [...STATE_PROJECTIONS, jobsProjection];
 
 /** `text` as {@link HeldOutput}; made outside a sink, so it keeps nothing of the sink alive. */
 function heldText(text: string): HeldOutput {
@@ -80,8 +98,16 @@ function heldText(text: string): HeldOutput {
   return held;
 }
 
-/** What `rein state` prints for session `id` of `state`. Pure. */
-function sessionReport(state: State, id: string, calls: readonly string[]): string {
+/**
+ * What `rein state` prints for session `id` of `state`; `lastTs`: the time of its last event, up
+ * to which a job still running is shown to have run. Pure.
+ */
+function sessionReport(
+  state: State,
+  id: string,
+  calls: readonly string[],
+  lastTs: string,
+): string {
   const view = state.sessions.byId[id];
   if (!view) return "";
   const lead = mainAgentOf(view);
@@ -106,6 +132,11 @@ function sessionReport(state: State, id: string, calls: readonly string[]): stri
     if (todos.length === 0) continue;
     const who = agent === view.mainAgent ? "" : ` (${agent})`;
     text += `  todos${who}\n${renderTodos(todos).map((l) => `    ${l}`).join("\n")}\n`;
+  }
+  const jobs = jobsOf(state, id);
+  if (jobs.length > 0) {
+    const report = jobsReport(jobs, (job) => Date.parse(lastTs) - Date.parse(job.startedAt));
+    text += `  jobs\n${report.split("\n").map((l) => `    ${l}`).join("\n")}\n`;
   }
   if (calls.length > 0) text += `  calls\n${calls.join("\n")}\n`;
   return text;

@@ -29,6 +29,12 @@ export async function tasksCommand(
     io.stdout.write(`${JSON.stringify(tasks.tasks, null, 2)}\n`);
     return 0;
   }
+  if (tasks.tasks.length === 0) {
+    io.stdout.write(
+      `No tasks in ${path}${options.at === undefined ? "" : ` at seq ${options.at}`}\n`,
+    );
+    return 0;
+  }
   io.stdout.write(`${renderTaskTree(tasks).join("\n")}\n`);
   return 0;
 }

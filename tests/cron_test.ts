@@ -80,6 +80,12 @@ Deno.test("schedule_cron records its reading before the intent and its job with 
   assert.equal(job?.session, t.session.id);
   const result = await replaySession(t.events());
   assert.equal(result.divergence, null, JSON.stringify(result.divergence));
+  // `rein state` of the log ends with the workspace's cron jobs.
+  const log = join(t.workspace, "copy.jsonl");
+  await Deno.writeTextFile(log, t.events().map((e) => `${JSON.stringify(e)}\n`).join(""));
+  const state = await runCli(["state", log]);
+  assert.equal(state.code, 0, state.stderr);
+  assert.match(state.stdout, new RegExp(`\ncron\n  ${job?.id}  "\\* \\* \\* \\* \\*" .*recurring`));
 });
 
 Deno.test("a firing while idle runs as a prompt of its own, once per minute, and replays", async () => {

@@ -185,6 +185,15 @@ Deno.test("a job that ends between turns reaches the model with the next prompt"
   assert.doesNotMatch(lastMessageText(t.fake.requests.at(-1)), /task-notification/);
   assert.equal(eventsOf(t.events(), "arrival.injected").length, 1);
   await assertReplays(t);
+  // `rein state` of the log lists the session's jobs with their outcome and output file.
+  const log = join(t.workspace, "copy.jsonl");
+  await Deno.writeTextFile(log, t.events().map((e) => `${JSON.stringify(e)}\n`).join(""));
+  const state = await runCli(["state", log]);
+  assert.equal(state.code, 0, state.stderr);
+  assert.match(
+    state.stdout,
+    new RegExp(`  jobs\n    ${finished.data.id}  completed exit 0, .*while \\[ ! -f go \\]`),
+  );
   await t.session.end("other", new AbortController().signal);
 });
 

@@ -201,6 +201,8 @@ Deno.test("the task tools build a graph, refuse what its rules forbid saying why
     JSON.parse(json.stdout).map((t: { id: number; status: string }) => [t.id, t.status]),
     [[1, "completed"], [2, "in_progress"]],
   );
+  const before = await runCli(["tasks", "--at", "1", "--workspace", ws.path]);
+  assert.equal(before.stdout, `No tasks in ${join(ws.path, ".rein", "events.jsonl")} at seq 1\n`);
   await replayVerifies(ws.path);
 });
 

@@ -119,15 +119,16 @@ export class LineReader {
   }
 
   /**
-   * Stop waiting for the line at the prompt (a scheduled prompt runs first): what was typed is
-   * kept and shown again at the next prompt, and a line entered meanwhile waits for it.
+   * Stop waiting for the line at the prompt (a scheduled prompt runs first): the prompt's line is
+   * cleared for what runs instead, what was typed is kept and shown again at the next prompt, and
+   * a line entered meanwhile waits for it.
    */
   pause(): void {
     if (!this.#waiting) return;
     this.#waiting = null;
     if (this.#terminal) {
       this.#output.muted = true;
-      this.#echo.write("\n");
+      this.#echo.write("\r\x1b[2K");
     }
   }
 

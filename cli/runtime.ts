@@ -111,6 +111,7 @@ export async function openRuntime(options: {
     taskTools: true,
     cronTools: true,
     requestDigest: "messages-last",
+    wholeCommandRules: true,
   };
   const recorded = recordedSettings(snapshot);
   const sandboxConfig = sandboxOf(recorded);

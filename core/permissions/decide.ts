@@ -16,6 +16,12 @@ export interface PermissionRules<R extends Rule = Rule> {
   allow: readonly R[];
   ask: readonly R[];
   deny: readonly R[];
+  /**
+   * Whether an allow rule without a wildcard that names a whole command line (`Bash(cd web &&
+   * npm test)`, the rule rein suggests for such a line) allows exactly that line. Otherwise each
+   * simple command of a line needs a rule of its own, as in sessions recorded before this.
+   */
+  wholeLines?: boolean;
 }
 
 /** What the rules say about a call, and the rule that said it. */
@@ -136,6 +142,9 @@ function readDenial<R extends Rule>(
 const UNSAFE_ASSIGNMENT =
   /^(PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_\w*|DYLD_\w*|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|RUBYOPT|RUBYLIB|GIT_\w*)$/;
 
+/** A `*` that is not escaped: a rule with one matches more than one command line. */
+const WILDCARD = /(^|[^\\])\*/;
+
 function decideBash<R extends Rule>(
   input: Record<string, unknown>,
   rules: PermissionRules<R>,
@@ -175,6 +184,13 @@ function decideBash<R extends Rule>(
   const bashRules = rules.allow.filter((rule) => rule.tool === "bash");
   const everything = bashRules.find((rule) => rule.specifier === undefined);
   if (everything !== undefined) return { decision: "allow", rule: everything };
+  if (rules.wholeLines) {
+    const line = command.trim();
+    const exact = bashRules.find((rule) =>
+      !WILDCARD.test(rule.specifier as string) && bashRuleMatches(rule.specifier as string, line)
+    );
+    if (exact !== undefined) return { decision: "allow", rule: exact };
+  }
   if (lexed.complex || parts.length === 0) return { decision: "ask" };
 
   let decidingRule: R | undefined;

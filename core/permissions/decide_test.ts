@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { decide } from "./decide.ts";
+import { decide, type PermissionRules } from "./decide.ts";
+import { suggestRule } from "./judge.ts";
 import { CONTEXT, rulesOf } from "./_rules_for_test.ts";
 import { loadPathMatcher } from "./path_match.ts";
 
@@ -198,4 +199,39 @@ Deno.test("a read-only command whose operand the shell expands asks when Read ru
   assert.equal(of("cat .en?").decision, "ask");
   assert.equal(of("cat $HOME/.ssh/id_rsa").decision, "ask");
   assert.equal(of("cat README.md").decision, "allow");
+});
+
+Deno.test("an exact rule naming a whole command line allows that line, in sessions recorded so", () => {
+  const lists = {
+    allow: ["Bash(make build && ./deploy.sh staging)"],
+    deny: ["Bash(rm *)"],
+  };
+  const now: PermissionRules = { ...rulesOf(lists), wholeLines: true };
+  const of = (command: string, rules = now) =>
+    decide({ tool: "bash", input: { command } }, rules, CONTEXT);
+  assert.equal(of("make build && ./deploy.sh staging").decision, "allow");
+  assert.equal(
+    of("  make build && ./deploy.sh staging ").rule?.specifier,
+    "make build && ./deploy.sh staging",
+  );
+  // Exactly that line: nothing added or left out, and a wildcard rule never covers a line.
+  assert.equal(of("make build && ./deploy.sh staging; make clean").decision, "ask");
+  assert.equal(of("make build && ./deploy.sh prod").decision, "ask");
+  assert.equal(of("make build").decision, "ask");
+  const wild: PermissionRules = { ...rulesOf({ allow: ["Bash(make *)"] }), wholeLines: true };
+  assert.equal(of("make build && ./deploy.sh staging", wild).decision, "ask");
+  // Deny and ask rules still see every command of the line.
+  const denied: PermissionRules = {
+    ...rulesOf({ ...lists, deny: ["Bash(./deploy.sh *)"] }),
+    wholeLines: true,
+  };
+  assert.equal(of("make build && ./deploy.sh staging", denied).decision, "deny");
+  // Sessions recorded before: each command of the line needs its own rule.
+  assert.equal(of("make build && ./deploy.sh staging", rulesOf(lists)).decision, "ask");
+  // The rule rein suggests for such a line (in a headless denial, or saved by "always") allows it.
+  for (const line of ["cd web && npm run build", "(cd web; make) | tee log", "echo $(date)"]) {
+    const suggested = suggestRule({ tool: "bash", input: { command: line } }, CONTEXT.cwd);
+    const rules: PermissionRules = { ...rulesOf({ allow: [suggested] }), wholeLines: true };
+    assert.equal(of(line, rules).decision, "allow", `${suggested} allows ${line}`);
+  }
 });

@@ -36,10 +36,15 @@ const LISTS = ["allow", "ask", "deny"] as const;
 export function permissionPolicy(snapshot: SettingsSnapshot, workspace: string): PermissionPolicy {
   const recorded = recordedSettings(snapshot);
   const diagnostics: string[] = [];
-  const rules: { allow: SourcedRule[]; ask: SourcedRule[]; deny: SourcedRule[] } = {
+  const rules: PermissionRules<SourcedRule> & {
+    allow: SourcedRule[];
+    ask: SourcedRule[];
+    deny: SourcedRule[];
+  } = {
     allow: [],
     ask: [],
     deny: [],
+    ...(snapshot.wholeCommandRules ? { wholeLines: true } : {}),
   };
   const add = (list: typeof LISTS[number], text: string, file: string) => {
     const parsed = parseRule(text);

@@ -44,6 +44,12 @@ export interface SettingsSnapshot {
    * ones, whose digests hash the whole canonical JSON with sorted keys.
    */
   requestDigest?: "messages-last";
+  /**
+   * True in sessions recorded by a rein in which an allow rule naming a whole command line
+   * exactly (no wildcard) allows that line, as the rule rein suggests for a line of several
+   * commands; absent in older ones, where each command of such a line needed a rule of its own.
+   */
+  wholeCommandRules?: boolean;
 }
 
 /** One settings file as read. */

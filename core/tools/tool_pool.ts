@@ -39,11 +39,17 @@ export function toolPool(
   filters: readonly ToolFilter[] = [],
   previous?: ToolPool,
 ): ToolPool {
-  // Asked for several times a round: the few tools of a pool are compared by name as they come
-  // instead of through a set made for every call.
+  // Asked for several times a round: the few tools of most pools are compared by name as they
+  // come, and a set is made only for a large pool (many MCP tools).
   const all: AnyTool[] = [];
+  let names: Set<string> | undefined;
   for (const source of sources) {
-    for (const tool of source(scope)) if (!hasName(all, tool.name)) all.push(tool);
+    for (const tool of source(scope)) {
+      if (names ? names.has(tool.name) : hasName(all, tool.name)) continue;
+      all.push(tool);
+      if (names) names.add(tool.name);
+      else if (all.length === LARGE_POOL) names = new Set(all.map((t) => t.name));
+    }
   }
   let tools: readonly AnyTool[] = all;
   for (const filter of filters) tools = filter(scope, tools);
@@ -52,6 +58,9 @@ export function toolPool(
   for (const tool of tools) byName.set(tool.name, tool);
   return { tools, definitions: tools.map(cachedDefinition), byName };
 }
+
+/** Pools up to this size are deduplicated without a set. */
+const LARGE_POOL = 32;
 
 function hasName(tools: readonly AnyTool[], name: string): boolean {
   for (let i = 0; i < tools.length; i++) if ((tools[i] as AnyTool).name === name) return true;

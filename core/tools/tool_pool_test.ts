@@ -52,3 +52,11 @@ Deno.test("a pool with the tools of the one before is that pool; any change make
   assert.notEqual(reordered, first);
   assert.equal(reordered.definitions[0]?.name, "grep");
 });
+
+Deno.test("a large pool keeps the first tool of each name too", () => {
+  const many = Array.from({ length: 80 }, (_, i) => ({ ...base[0]!, name: `tool_${i % 50}` }));
+  const pool = toolPool(scope("lead"), [() => many, () => base]);
+  assert.equal(pool.tools.length, 50 + base.length);
+  assert.equal(pool.byName.get("tool_7"), many[7]);
+  assert.deepEqual(pool.tools.slice(-base.length), base);
+});

@@ -226,3 +226,54 @@ Deno.test("state, state --json, --at, --session and sessions print the same from
     await same("a fingerprint mismatch");
   }
 });
+
+Deno.test("replay finds sessions from the catalog snapshot, holds its output until the lines it counted are read, and reads the whole log when the catalog cannot place a session", async () => {
+  await using dir = await tempDir();
+  const log = join(dir.path, "events.jsonl");
+  const read = async (name: string) =>
+    (await Deno.readTextFile(new URL(`./golden/${name}`, import.meta.url))).trim().split("\n");
+  const first = await read("six_tools.jsonl");
+  const renumbered = (lines: string[], from: number) =>
+    lines.map((line, i) => JSON.stringify({ ...JSON.parse(line), seq: from + i }));
+  const second = renumbered(await read("cancel.jsonl"), first.length + 1);
+  const write = (lines: string[]) => Deno.writeTextFile(log, lines.map((l) => `${l}\n`).join(""));
+  const [one, two] = [first, second].map((lines) => JSON.parse(lines[0]!).session as string);
+  await write([...first, ...second]);
+  await buildSnapshot(log, { sessions: [one!, two!], projections: PROJECTIONS });
+  const replay = () => runCli(["replay", log, "--verify"], { permissions: REPLAY_ONLY });
+  const whole = await replay();
+  assert.equal(whole.code, 0, whole.stderr);
+  assert.match(whole.stdout, new RegExp(`✓ session ${one}: ${first.length} events replayed`));
+  assert.match(whole.stdout, new RegExp(`✓ session ${two}: ${second.length} events replayed`));
+
+  // Far after the first session, a line the snapshot counted is damaged: the error, and nothing
+  // printed of the first session, though it was read (and replayed) whole before the damage.
+  const generated = join(dir.path, "generated.jsonl");
+  await generateLog(generated, { events: 3000, workspace: dir.path });
+  const later = renumbered(
+    (await Deno.readTextFile(generated)).trim().split("\n"),
+    first.length + 1,
+  );
+  await write([...first, ...later]);
+  const sessions = [...new Set([...first, ...later].map((l) => JSON.parse(l).session as string))];
+  await buildSnapshot(log, { sessions, projections: PROJECTIONS });
+  const damaged = [...first, ...later];
+  damaged[damaged.length - 10] = "{garbage";
+  await write(damaged);
+  const refused = await replay();
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, new RegExp(`line ${damaged.length - 9}`));
+  assert.match(refused.stderr, /rein log check/);
+  assert.equal(refused.stdout, "", "no output before the damage is known");
+
+  // The second session without its session.started is in no catalog: replay reads the log to
+  // find it, says it cannot replay it, and replays the first.
+  await write([...first, ...renumbered(second.slice(1), first.length + 1)]);
+  const skipped = await replay();
+  assert.equal(skipped.code, 0, skipped.stderr);
+  assert.match(skipped.stderr, new RegExp(`Skipping session ${two}: its first event is not`));
+  assert.match(skipped.stdout, new RegExp(`✓ session ${one}: ${first.length} events replayed`));
+});
+
+/** Replay may read the log and the environment, nothing else. */
+const REPLAY_ONLY = ["--allow-read", "--allow-env"];

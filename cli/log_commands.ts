@@ -116,7 +116,11 @@ export async function replayCommand(
       if (event.seq >= unread) release();
     },
     open: (unit) => {
-      if (skipped.has(unit.id)) return skippedSession(unit.id, io);
+      if (skipped.has(unit.id)) {
+        // Not replayed, so not verified either: --verify fails.
+        diverged = true;
+        return skippedSession(unit.id, io);
+      }
       const recorded: Envelope[] = [];
       return {
         add: (event) => recorded.push(event),

@@ -267,10 +267,10 @@ Deno.test("replay finds sessions from the catalog snapshot, holds its output unt
   assert.equal(refused.stdout, "", "no output before the damage is known");
 
   // The second session without its session.started is in no catalog: replay reads the log to
-  // find it, says it cannot replay it, and replays the first.
+  // find it, says it cannot replay it, and replays the first; --verify fails, as it verified less.
   await write([...first, ...renumbered(second.slice(1), first.length + 1)]);
   const skipped = await replay();
-  assert.equal(skipped.code, 0, skipped.stderr);
+  assert.equal(skipped.code, 1, skipped.stderr);
   assert.match(skipped.stderr, new RegExp(`Skipping session ${two}: its first event is not`));
   assert.match(skipped.stdout, new RegExp(`✓ session ${one}: ${first.length} events replayed`));
 });

@@ -15,8 +15,8 @@ import { createStyles } from "./render/style.ts";
 import { foldLogged } from "./fold.ts";
 import { replayIndex } from "./replay_index.ts";
 import { type IndexedSession, sessionByPrefix, startedSessions } from "./session_index.ts";
-import { sweepSessions, type SweepSink, type SweepUnit } from "./session_sweep.ts";
-import { SWEEP_BUDGET } from "./state_sweep.ts";
+import { ReplayReads } from "./replay_reads.ts";
+import { LogCorruptionError } from "../events/errors.ts";
 
 /**
  * `rein sessions`: the sessions of a log with start time, first prompt, turns and status, from
@@ -57,29 +57,12 @@ export async function sessionsCommand(path: string, json: boolean, io: CommandIo
   return 0;
 }
 
-/** A session `replay` cannot replay: it reports so when its turn comes. */
-function skippedSession(id: string, io: CommandIo): SweepSink {
-  return {
-    add() {},
-    close: () => ({
-      weight: 0,
-      emit: () =>
-        io.stderr.write(`Skipping session ${id}: its first event is not session.started\n`),
-    }),
-  };
-}
-
-/** A session as the sweep takes it, from `start`. Pure. */
-function unitOf(session: IndexedSession, start: number): SweepUnit {
-  return { id: session.id, start, end: session.lastSeq, weight: session.events };
-}
-
 /**
  * `rein replay <log> [--session ID] [--verify]`: re-drive each session with model and tools
  * served from the log (no network, no tool runs), render it, and with --verify exit 1 naming
  * the first divergent seq. Where the sessions are comes from the log's catalog (its snapshot and
- * the events after it); then the log is read to gather each session's events and replay it,
- * holding a bounded number of events at once. A damaged line or payload is reported before any
+ * the events after it); then each session is replayed as its part of the log is read, holding
+ * only what its agents have still to reproduce. A damaged line or payload is reported before any
  * output of the sessions it could belong to, as when the log was read in full first.
  */
 export async function replayCommand(
@@ -97,84 +80,65 @@ export async function replayCommand(
     sessions = sessions.filter((s) => s.id === id);
   }
   const styles = createStyles(useColor(io.stdoutIsTerminal));
-  // Output waits until the read has decoded every line the catalog snapshot counted unread.
+  // Output waits until the reads have decoded every line the catalog snapshot counted unread.
   const early = unread > 0 ? new HeldOutput() : undefined;
   let stdout: Sink = early ?? io.stdout;
   const out: Sink = { write: (text) => stdout.write(text) };
-  const release = () => {
-    if (early === undefined || stdout !== early) return;
-    stdout = io.stdout;
-    early.ready(io.stdout).emit();
-  };
+  const reads = new ReplayReads(path);
   let diverged = false;
-  const skipped = new Set(sessions.filter((s) => s.startedSeq !== s.firstSeq).map((s) => s.id));
-  const units = sessions.map((s) => unitOf(s, s.firstSeq));
-  await sweepSessions(units, {
-    read: () => readLog(path, { upTo: index.lastSeq }),
-    budget: SWEEP_BUDGET,
-    onRead: (event) => {
-      if (event.seq >= unread) release();
-    },
-    open: (unit) => {
-      if (skipped.has(unit.id)) {
-        // Not replayed, so not verified either: --verify fails.
-        diverged = true;
-        return skippedSession(unit.id, io);
-      }
-      const recorded: Envelope[] = [];
-      return {
-        add: (event) => recorded.push(event),
-        async close() {
-          // Held (as bytes) until it is the session's turn and its events are known to be whole.
-          const held = new HeldOutput();
-          const first = recorded[0] as Extract<Envelope, { type: "session.started" }>;
-          const matched = await replayOne(
-            unit.id,
-            first,
-            recorded,
-            path,
-            options.quiet,
-            held,
-            styles,
-          );
-          if (!matched) diverged = true;
-          return held.ready(out);
-        },
-      };
-    },
-  });
-  release();
+  for (const session of sessions) {
+    if (session.startedSeq !== session.firstSeq) {
+      // Not replayed, so not verified either: --verify fails.
+      diverged = true;
+      io.stderr.write(`Skipping session ${session.id}: its first event is not session.started\n`);
+      continue;
+    }
+    // Held (as bytes) until its events are known to be whole.
+    const held = new HeldOutput();
+    if (!await replayOne(session, reads, path, options.quiet, held, styles)) diverged = true;
+    if (early !== undefined && stdout === early && reads.decoded >= unread) {
+      stdout = io.stdout;
+      early.ready(io.stdout).emit();
+    }
+    held.ready(out).emit();
+  }
+  if (early !== undefined && stdout === early) early.ready(io.stdout).emit();
   return diverged && options.verify ? 1 : 0;
 }
 
 /**
- * Replay and render one session of the log at `path`; whether it matched the log. Throws a
- * `LogCorruptionError` for an event whose payload is damaged.
+ * Replay and render one session of the log at `path`, read with `reads`; whether it matched the
+ * log. Throws a `LogCorruptionError` for a damaged line or an event whose payload is damaged.
  */
 async function replayOne(
-  id: string,
-  first: Extract<Envelope, { type: "session.started" }>,
-  recorded: readonly Envelope[],
+  session: IndexedSession,
+  reads: ReplayReads,
   path: string,
   quiet: boolean,
   out: Sink,
   styles: ReturnType<typeof createStyles>,
 ): Promise<boolean> {
-  const tools = createBaseTools({ workspace: first.data.workspace });
+  const { id } = session;
+  const events = reads.events(session);
+  const first = events.next();
+  if (first.done || first.value.type !== "session.started") {
+    throw new Error(`The log changed while it was read: session ${id} has no session.started`);
+  }
+  const tools = createBaseTools({ workspace: first.value.data.workspace });
   const renderer = new Renderer(out, styles, (name) => tools.find((t) => t.name === name));
-  if (!quiet) renderer.line(styles.dim(`── session ${id} (${recorded.length} events)`));
-  const result = await replaySession(recorded, {
+  if (!quiet) renderer.line(styles.dim(`── session ${id} (${session.events} events)`));
+  const result = await replaySession(prepend(first.value, events), {
     ...(quiet ? {} : {
       onEvent: (event: Envelope) => renderer.event(event),
       onText: (text: string) => renderer.text(text),
     }),
-  }).catch((error) => {
-    assertFolds(recorded, path);
+  }).catch(async (error) => {
+    if (!(error instanceof LogCorruptionError)) await assertFolds(session, path);
     throw error;
   });
   // The replay folded every event it reproduced as the check below would, and a payload that
   // does not fold stops it: only a replay that stopped short can have left one unreported.
-  if (result.divergence || result.matched !== recorded.length) assertFolds(recorded, path);
+  if (result.divergence || result.matched !== session.events) await assertFolds(session, path);
   const d = result.divergence;
   if (!quiet) renderer.gap();
   if (!d) {
@@ -190,10 +154,24 @@ async function replayOne(
   return false;
 }
 
-/** Throws a `LogCorruptionError` naming the first of `events` whose payload does not fold. */
-function assertFolds(events: readonly Envelope[], path: string): void {
+/** `first`, then what `rest` has left. */
+function* prepend<T>(first: T, rest: Iterator<T>): Generator<T, void, undefined> {
+  yield first;
+  try {
+    for (let step = rest.next(); !step.done; step = rest.next()) yield step.value;
+  } finally {
+    rest.return?.();
+  }
+}
+
+/**
+ * Throws a `LogCorruptionError` naming the first event of `session` in the log at `path` whose
+ * payload does not fold.
+ */
+async function assertFolds(session: IndexedSession, path: string): Promise<void> {
   const state = initialState();
-  for (const event of events) foldLogged(state, event, path);
+  const read = readLog(path, { sessions: [session.id], upTo: session.lastSeq });
+  for await (const event of read) foldLogged(state, event, path);
 }
 
 function sessionSummary(entry: CatalogEntry) {

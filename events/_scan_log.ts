@@ -54,8 +54,6 @@ export async function* scanLog(
 ): AsyncGenerator<ScanProgress, ScanEnd, undefined> {
   let buffer = new Uint8Array(CHUNK_SIZE);
   let spare = new Uint8Array(CHUNK_SIZE);
-  const until = range.until ?? Infinity;
-  const only = range.only;
   // The bytes of a line not complete yet are moved to the start of the other buffer, and the
   // next chunk is read after them (while this one is parsed).
   let held = 0;
@@ -79,55 +77,126 @@ export async function* scanLog(
       reading = file.read(buffer.subarray(held));
       if (cut < 0) continue;
       const complete = fresh.subarray(0, cut + 1);
-      const text = decodeChunk(complete, name, line);
-      let from = 0;
-      while (from < text.length) {
-        const to = text.indexOf("\n", from);
-        line++;
-        const lineText = text.slice(from, to);
-        if (only !== undefined && !only(lineText)) {
-          from = to + 1;
-          if (line >= until) {
-            const read = byteLength(text.slice(0, from));
-            keep?.(complete.subarray(0, read));
-            end += read;
-            yield { end, lastLine: line };
-            return { end, lastLine: line, tail: 0 };
-          }
-          continue;
-        }
-        let event: Envelope;
-        try {
-          event = decodeLine(lineText, name, line, format);
-        } catch (error) {
-          // Report how far the good lines before this one reach, so a caller that keeps an
-          // offset stays consistent with what it was given; then fail.
-          if (from > 0) {
-            const good = byteLength(text.slice(0, from));
-            keep?.(complete.subarray(0, good));
-            yield { end: end + good, lastLine: line - 1 };
-          }
-          throw error;
-        }
-        visit(event);
-        from = to + 1;
-        if (line >= until) {
-          const read = byteLength(text.slice(0, from));
-          keep?.(complete.subarray(0, read));
-          end += read;
-          yield { end, lastLine: line };
-          return { end, lastLine: line, tail: 0 };
-        }
+      const scan = scanChunk(complete, name, line, range, format, visit);
+      line = scan.line;
+      if (scan.read > 0) keep?.(complete.subarray(0, scan.read));
+      end += scan.read;
+      if (scan.failure) {
+        // Report how far the good lines before the bad one reach, so a caller that keeps an
+        // offset stays consistent with what it was given; then fail.
+        if (scan.read > 0) yield { end, lastLine: line };
+        throw scan.failure.error;
       }
-      keep?.(complete);
-      end += complete.length;
       yield { end, lastLine: line };
+      if (scan.stopped) return { end, lastLine: line, tail: 0 };
     }
   } finally {
     // Never leave a read running on a file the caller may close next.
     await reading.catch(() => null);
   }
   return { end, lastLine: line, tail: held };
+}
+
+/**
+ * {@link scanLog} with reads that block, for a reader that is pulled from (replay reads a
+ * session's events as its agents ask for them). The same contract, without `keep`.
+ */
+export function* scanLogSync(
+  file: Deno.FsFile,
+  name: string,
+  range: ScanRange,
+  format: LogFormat,
+  visit: (event: Envelope) => void,
+): Generator<ScanProgress, ScanEnd, undefined> {
+  // Room for a chunk after the start of a line not complete yet, which is moved to the front.
+  let buffer = new Uint8Array(2 * CHUNK_SIZE);
+  let held = 0;
+  let end = range.start;
+  let line = range.firstLine - 1;
+  file.seekSync(range.start, Deno.SeekMode.Start);
+  for (;;) {
+    if (buffer.length - held < CHUNK_SIZE) {
+      const grown = new Uint8Array(held + 2 * CHUNK_SIZE);
+      grown.set(buffer.subarray(0, held));
+      buffer = grown;
+    }
+    const count = file.readSync(buffer.subarray(held, held + CHUNK_SIZE));
+    if (count === null) break;
+    const fresh = buffer.subarray(0, held + count);
+    const cut = fresh.lastIndexOf(NEWLINE);
+    if (cut < 0) {
+      held += count;
+      continue;
+    }
+    const scan = scanChunk(fresh.subarray(0, cut + 1), name, line, range, format, visit);
+    line = scan.line;
+    end += scan.read;
+    if (scan.failure) {
+      if (scan.read > 0) yield { end, lastLine: line };
+      throw scan.failure.error;
+    }
+    yield { end, lastLine: line };
+    if (scan.stopped) return { end, lastLine: line, tail: 0 };
+    buffer.copyWithin(0, cut + 1, fresh.length);
+    held = fresh.length - cut - 1;
+  }
+  return { end, lastLine: line, tail: held };
+}
+
+/** What {@link scanChunk} did with a chunk of whole lines. */
+interface ChunkScan {
+  /** Bytes of the lines handled (visited or passed over), from the chunk's start. */
+  read: number;
+  /** Number of the last line handled. */
+  line: number;
+  /** Line `until` was handled: nothing after it is wanted. */
+  stopped: boolean;
+  /** The first bad line's error; the lines before it are handled. */
+  failure?: { error: unknown };
+}
+
+/**
+ * Decode the whole lines `bytes` holds (the first is line `lineBefore + 1`) and visit each
+ * event, up to line `range.until`, passing over those `range.only` does not pick. Stops at the
+ * first bad line and reports its error; whatever `visit` throws is thrown.
+ */
+function scanChunk(
+  bytes: Uint8Array,
+  name: string,
+  lineBefore: number,
+  range: ScanRange,
+  format: LogFormat,
+  visit: (event: Envelope) => void,
+): ChunkScan {
+  const until = range.until ?? Infinity;
+  const only = range.only;
+  const text = decodeChunk(bytes, name, lineBefore);
+  let line = lineBefore;
+  let from = 0;
+  while (from < text.length) {
+    const to = text.indexOf("\n", from);
+    line++;
+    const lineText = text.slice(from, to);
+    if (only === undefined || only(lineText)) {
+      let event: Envelope;
+      try {
+        event = decodeLine(lineText, name, line, format);
+      } catch (error) {
+        return {
+          read: byteLength(text.slice(0, from)),
+          line: line - 1,
+          stopped: false,
+          failure: { error },
+        };
+      }
+      visit(event);
+    }
+    from = to + 1;
+    if (line >= until) {
+      return { read: byteLength(text.slice(0, from)), line, stopped: true };
+    }
+  }
+  return { read: bytes.length, line, stopped: false };
 }
 
 function byteLength(text: string): number {

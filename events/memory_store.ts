@@ -25,11 +25,19 @@ export interface MemoryStoreOptions {
    * `secrets`, every event is written out.
    */
   isEncoded?: (event: NewEvent) => boolean;
+  /**
+   * False for a log that keeps no events once they are delivered: its one writer sees its own
+   * appends through `onEvent` and nothing else (replay, which folds a session as it goes and
+   * must not hold all of it). `events` is then empty and `connect` refuses. Default true.
+   */
+  keep?: boolean;
 }
 
 /** The log that connected in-memory writers share, as processes share one file. */
 interface SharedLog {
-  events: Envelope[];
+  /** The events, when kept; and how many there are. */
+  events: Envelope[] | undefined;
+  length: number;
   /** Pending `waitForAppend` calls of every writer; each checks whether it is done. */
   waiters: Set<() => void>;
 }
@@ -56,12 +64,18 @@ export class MemoryEventStore implements EventStore {
     this.#redact = createRedactor(options.secrets ?? []);
     this.#knownTypes = knownEventTypes(options.eventTypes);
     this.#isEncoded = (options.secrets ?? []).length === 0 ? options.isEncoded : undefined;
+    const events = validateInitial(options.events ?? [], this.#knownTypes);
     this.#shared = {
-      events: validateInitial(options.events ?? [], this.#knownTypes),
+      events: options.keep === false ? undefined : events,
+      length: events.length,
       waiters: new Set(),
     };
     if (options.onEvent) this.#listeners.push(options.onEvent);
-    this.#pull();
+    if (this.#shared.events !== undefined) this.#pull();
+    else {
+      this.#lastSeq = events.length;
+      this.#deliver(events);
+    }
   }
 
   /**
@@ -69,6 +83,9 @@ export class MemoryEventStore implements EventStore {
    * `onEvent` receives every event already in the log. Never throws.
    */
   connect(options: Omit<MemoryStoreOptions, "events">): MemoryEventStore {
+    if (this.#shared.events === undefined) {
+      throw new Error("Cannot connect to an in-memory log that keeps no events");
+    }
     const { onEvent, ...rest } = options;
     const other = new MemoryEventStore(rest);
     other.#shared = this.#shared;
@@ -83,7 +100,7 @@ export class MemoryEventStore implements EventStore {
 
   /** Every event in the shared log, in seq order (a copy of the list, not of the events). */
   get events(): readonly Envelope[] {
-    return [...this.#shared.events];
+    return [...this.#shared.events ?? []];
   }
 
   // Methods are async without awaits: each runs to completion, so appends are atomic.
@@ -113,7 +130,7 @@ export class MemoryEventStore implements EventStore {
         try {
           signal.throwIfAborted();
           this.#assertOpen("wait on");
-          if (this.#shared.events.length <= afterSeq) return;
+          if (this.#shared.length <= afterSeq) return;
           stop();
           resolve(this.#pull());
         } catch (error) {
@@ -156,7 +173,9 @@ export class MemoryEventStore implements EventStore {
     if (events.length === 0) return [];
     const ts = this.#clock().toISOString();
     const envelopes = this.#encode(events, this.#lastSeq + 1, ts);
-    for (const envelope of envelopes) this.#shared.events.push(envelope);
+    const kept = this.#shared.events;
+    if (kept !== undefined) { for (const envelope of envelopes) kept.push(envelope); }
+    this.#shared.length += envelopes.length;
     this.#lastSeq += envelopes.length;
     this.#wakeWaiters();
     this.#deliver(envelopes);
@@ -186,7 +205,8 @@ export class MemoryEventStore implements EventStore {
   }
 
   #pull(): Envelope[] {
-    const fresh = this.#shared.events.slice(this.#lastSeq);
+    // A log that keeps nothing has one writer, which has delivered its own appends.
+    const fresh = this.#shared.events?.slice(this.#lastSeq) ?? [];
     this.#lastSeq += fresh.length;
     this.#deliver(fresh);
     return fresh;

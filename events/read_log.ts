@@ -1,4 +1,4 @@
-import { type ScanEnd, scanLog, type ScanProgress } from "./_scan_log.ts";
+import { type ScanEnd, scanLog, scanLogSync, type ScanProgress } from "./_scan_log.ts";
 import type { Envelope } from "./event_types.ts";
 import { UPCASTERS, type UpcasterTable } from "./upcast.ts";
 import { knownEventTypes } from "./parse_envelope.ts";
@@ -115,40 +115,18 @@ class LogReader implements AsyncIterableIterator<Envelope> {
 
   async #step(): Promise<void> {
     if (this.#scan === undefined) {
-      const upTo = this.#options.upTo ?? Infinity;
-      if (upTo <= (this.#options.start?.seq ?? 0)) return this.#finish();
+      const setup = scanSetup(this.#options, (event) => this.#batch.push(event));
+      if (setup === undefined) return this.#finish();
       this.#file = await Deno.open(this.#path, { read: true });
-      const start = this.#options.start ?? { seq: 0, offset: 0 };
-      const range = {
-        start: start.offset,
-        firstLine: start.seq + 1,
-        until: upTo,
-        ...sessionFilter(this.#options.sessions),
-      };
-      const format = {
-        upcasters: this.#options.upcasters ?? UPCASTERS,
-        knownTypes: knownEventTypes(this.#options.eventTypes),
-      };
-      const wanted = this.#options.sessions === undefined
-        ? undefined
-        : new Set(this.#options.sessions);
-      this.#scan = scanLog(this.#file, this.#path, range, format, (event) => {
-        if (wanted === undefined || wanted.has(event.session)) this.#batch.push(event);
-      });
+      const { range, format, visit } = setup;
+      this.#scan = scanLog(this.#file, this.#path, range, format, visit);
     }
     const step = await this.#scan.next();
     if (!step.done) {
       this.#options.onProgress?.({ seq: step.value.lastLine, offset: step.value.end });
       return;
     }
-    const { tail, lastLine, end } = step.value;
-    this.#options.onEnd?.({ seq: lastLine, offset: end });
-    if (tail > 0) {
-      this.#options.onNotice?.(
-        `Ignored the unterminated last line of "${this.#path}" (line ${lastLine + 1}, ` +
-          `${tail} bytes): an append was interrupted or is still being written`,
-      );
-    }
+    reportEnd(step.value, this.#path, this.#options);
     await this.#finish();
   }
 
@@ -157,6 +135,121 @@ class LogReader implements AsyncIterableIterator<Envelope> {
     this.#finished = true;
     await this.#scan?.return(STOPPED);
     this.#file?.close();
+  }
+}
+
+/**
+ * {@link readLog} with reads that block: the events of the log at `path`, as an iterator pulled
+ * one event at a time (from chunks of about 1 MiB), for a reader that needs the next events at
+ * once where it is (replay, whose agents ask for their next recorded events as they go). The
+ * same options and errors; the file is opened on the first `next()` and closed at the end, on
+ * an error, or by `return()` (`break`).
+ */
+export function readLogSync(
+  path: string,
+  options: ReadLogOptions = {},
+): IterableIterator<Envelope> {
+  return new SyncLogReader(path, options);
+}
+
+/** {@link LogReader} for {@link readLogSync}. */
+class SyncLogReader implements IterableIterator<Envelope> {
+  readonly #path: string;
+  readonly #options: ReadLogOptions;
+  #file: Deno.FsFile | undefined;
+  #scan: Generator<ScanProgress, ScanEnd, undefined> | undefined;
+  #batch: Envelope[] = [];
+  #at = 0;
+  #finished = false;
+
+  constructor(path: string, options: ReadLogOptions) {
+    this.#path = path;
+    this.#options = options;
+  }
+
+  [Symbol.iterator](): IterableIterator<Envelope> {
+    return this;
+  }
+
+  next(): IteratorResult<Envelope, undefined> {
+    while (this.#at === this.#batch.length) {
+      if (this.#finished) return DONE;
+      this.#batch = [];
+      this.#at = 0;
+      try {
+        this.#step();
+      } catch (error) {
+        this.#finish();
+        throw withPath(error, this.#path);
+      }
+    }
+    return { value: this.#batch[this.#at++] as Envelope, done: false };
+  }
+
+  return(): IteratorResult<Envelope, undefined> {
+    this.#finish();
+    return DONE;
+  }
+
+  #step(): void {
+    if (this.#scan === undefined) {
+      const setup = scanSetup(this.#options, (event) => this.#batch.push(event));
+      if (setup === undefined) return this.#finish();
+      this.#file = Deno.openSync(this.#path, { read: true });
+      const { range, format, visit } = setup;
+      this.#scan = scanLogSync(this.#file, this.#path, range, format, visit);
+    }
+    const step = this.#scan.next();
+    if (!step.done) {
+      this.#options.onProgress?.({ seq: step.value.lastLine, offset: step.value.end });
+      return;
+    }
+    reportEnd(step.value, this.#path, this.#options);
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#scan?.return(STOPPED);
+    this.#file?.close();
+  }
+}
+
+/**
+ * Where a read of `options` starts and stops, the format of its lines and what it keeps (the
+ * events of its sessions, through `push`); undefined when there is nothing to read.
+ */
+function scanSetup(options: ReadLogOptions, push: (event: Envelope) => void) {
+  const upTo = options.upTo ?? Infinity;
+  if (upTo <= (options.start?.seq ?? 0)) return undefined;
+  const start = options.start ?? { seq: 0, offset: 0 };
+  const range = {
+    start: start.offset,
+    firstLine: start.seq + 1,
+    until: upTo,
+    ...sessionFilter(options.sessions),
+  };
+  const format = {
+    upcasters: options.upcasters ?? UPCASTERS,
+    knownTypes: knownEventTypes(options.eventTypes),
+  };
+  const wanted = options.sessions === undefined ? undefined : new Set(options.sessions);
+  const visit = wanted === undefined ? push : (event: Envelope) => {
+    if (wanted.has(event.session)) push(event);
+  };
+  return { range, format, visit };
+}
+
+/** Tell `options` where a read ended, and about an unterminated last line. */
+function reportEnd(end: ScanEnd, path: string, options: ReadLogOptions): void {
+  const { tail, lastLine, end: offset } = end;
+  options.onEnd?.({ seq: lastLine, offset });
+  if (tail > 0) {
+    options.onNotice?.(
+      `Ignored the unterminated last line of "${path}" (line ${lastLine + 1}, ` +
+        `${tail} bytes): an append was interrupted or is still being written`,
+    );
   }
 }
 

@@ -5,61 +5,81 @@ import { copyJson } from "./_copy_json.ts";
 
 /**
  * One agent's recorded events in a session, with a cursor: what the replayed loop of that agent
- * must produce next. `index` places each event in the session's order.
+ * must produce next. Events are added as the session is read, each with its index in the
+ * session's order; when a method needs one not read yet, `readOn` reads the session on (its
+ * events go to their agents' tapes) until this tape has it or the session has ended. Events
+ * before the last one reproduced are let go.
  */
 export class AgentTape {
-  readonly events: readonly Envelope[];
-  readonly #index: ReadonlyMap<number, number>;
+  readonly #readOn: () => boolean;
+  /** The events from position `#base` on, and their indexes in the session. */
+  #events: Envelope[] = [];
+  #indexes: number[] = [];
+  #base = 0;
   readonly #served = new Set<number>();
   cursor = 0;
 
-  constructor(events: readonly Envelope[], index: ReadonlyMap<number, number>) {
-    this.events = events;
-    this.#index = index;
+  /** `readOn` reads the session's next event; false when there is none. */
+  constructor(readOn: () => boolean) {
+    this.#readOn = readOn;
   }
 
-  /**
-   * Split a session's events into one tape per agent, leaving out those `fed` says reach the
-   * agent from outside its loop: the loop never produces them, so they are not on its tape (an
-   * arrival recorded while a call ran is not among the call's events). Pure.
-   */
-  static split(
-    recorded: readonly Envelope[],
-    fed: (event: Envelope) => boolean = () => false,
-  ): Map<string, AgentTape> {
-    const index = new Map(recorded.map((event, i) => [event.seq, i]));
-    const byAgent = new Map<string, Envelope[]>();
-    for (const event of recorded) {
-      if (fed(event)) continue;
-      const list = byAgent.get(event.agent);
-      if (list) list.push(event);
-      else byAgent.set(event.agent, [event]);
+  /** The agent's next recorded event, at `index` in the session's order. */
+  add(event: Envelope, index: number): void {
+    this.#events.push(event);
+    this.#indexes.push(index);
+  }
+
+  /** The event at `position` on the tape, reading on if needed; undefined past the end. */
+  #at(position: number): Envelope | undefined {
+    while (position - this.#base >= this.#events.length) {
+      if (!this.#readOn()) return undefined;
     }
-    return new Map([...byAgent].map(([agent, events]) => [agent, new AgentTape(events, index)]));
+    return this.#events[position - this.#base];
+  }
+
+  /** Where the event at `position` (one read already) stands in the session's order. */
+  #indexAt(position: number): number {
+    return this.#indexes[position - this.#base] ?? Infinity;
+  }
+
+  /** The position of `event` on the tape from the cursor on, or -1. */
+  #positionOf(event: Envelope): number {
+    for (let i = this.cursor; this.#at(i) !== undefined; i++) {
+      if (this.#events[i - this.#base] === event) return i;
+    }
+    return -1;
   }
 
   /** The recorded event the loop must produce next, if any. */
   next(): Envelope | undefined {
-    return this.events[this.cursor];
+    return this.#at(this.cursor);
+  }
+
+  /** Where the next event stands in the session's order; Infinity when there is none. */
+  nextIndex(): number {
+    return this.#at(this.cursor) === undefined ? Infinity : this.#indexAt(this.cursor);
   }
 
   /** The recorded event `offset` places after the next one, if any. */
   peek(offset: number): Envelope | undefined {
-    return this.events[this.cursor + offset];
+    return this.#at(this.cursor + offset);
   }
 
   /** The last event reproduced. */
   last(): Envelope | undefined {
-    return this.events[this.cursor - 1];
-  }
-
-  /** Where `event` stands in the session's order. */
-  indexOf(event: Envelope): number {
-    return this.#index.get(event.seq) ?? Infinity;
+    return this.cursor > this.#base ? this.#events[this.cursor - 1 - this.#base] : undefined;
   }
 
   advance(): void {
     this.cursor += 1;
+    // Keep the last one reproduced (`last`); let go of those before it, a batch at a time.
+    const passed = this.cursor - 1 - this.#base;
+    if (passed >= RELEASE_BATCH) {
+      this.#events.splice(0, passed);
+      this.#indexes.splice(0, passed);
+      this.#base += passed;
+    }
   }
 
   /**
@@ -70,17 +90,19 @@ export class AgentTape {
    */
   servedRun(callId: string): (ToolRun & { firstIndex: number }) | undefined {
     let events: Envelope[] = [];
-    for (let i = this.cursor; i < this.events.length; i++) {
-      const event = this.events[i] as Envelope;
+    let first = this.cursor;
+    for (let i = this.cursor; this.#at(i) !== undefined; i++) {
+      const event = this.#at(i) as Envelope;
       if (event.type === "tool.completed") {
         if (event.data.callId !== callId) {
           events = [];
+          first = i + 1;
           continue;
         }
         return {
           events: events.map(origin),
           completed: copyJson(event.data),
-          firstIndex: this.indexOf(events[0] ?? event),
+          firstIndex: this.#indexAt(first),
         };
       }
       if (LOOP_TYPES.has(event.type)) return undefined;
@@ -90,18 +112,19 @@ export class AgentTape {
   }
 
   /**
-   * The first recorded event of `type`, from the cursor on and before log index `end`, that
-   * `matches` and was not served before; it is marked served. For readings of the world (a hook's
-   * run, a person's answer) that replay serves instead of reading again.
+   * The first recorded event of `type`, from the cursor on and while `within` holds for its
+   * index in the session (it holds for a first part of the tape), that `matches` and was not
+   * served before; it is marked served. For readings of the world (a hook's run, a person's
+   * answer) that replay serves instead of reading again.
    */
   observed<T extends EventType>(
     type: T,
     matches: (data: EventPayloads[T]) => boolean,
-    end: number,
+    within: (index: number) => boolean,
   ): EventPayloads[T] | undefined {
-    for (let i = this.cursor; i < this.events.length; i++) {
-      const event = this.events[i] as Envelope;
-      if (this.indexOf(event) >= end) return undefined;
+    for (let i = this.cursor; this.#at(i) !== undefined; i++) {
+      const event = this.#at(i) as Envelope;
+      if (!within(this.#indexAt(i))) return undefined;
       if (event.type !== type || this.#served.has(event.seq)) continue;
       const data = event.data as EventPayloads[T];
       if (!matches(data)) continue;
@@ -111,11 +134,10 @@ export class AgentTape {
     return undefined;
   }
 
-  /** The log index of the agent's next event that only the loop records, or Infinity. */
+  /** The index in the session of the agent's next event that only the loop records, or Infinity. */
   nextLoopIndex(): number {
-    for (let i = this.cursor; i < this.events.length; i++) {
-      const event = this.events[i] as Envelope;
-      if (LOOP_TYPES.has(event.type)) return this.indexOf(event);
+    for (let i = this.cursor; this.#at(i) !== undefined; i++) {
+      if (LOOP_TYPES.has((this.#at(i) as Envelope).type)) return this.#indexAt(i);
     }
     return Infinity;
   }
@@ -126,8 +148,8 @@ export class AgentTape {
    * the session's start.
    */
   nextInput(): Envelope | undefined {
-    for (let i = this.cursor; i < this.events.length; i++) {
-      const event = this.events[i] as Envelope;
+    for (let i = this.cursor; this.#at(i) !== undefined; i++) {
+      const event = this.#at(i) as Envelope;
       if (
         event.type === "user.prompted" || event.type === "session.resumed" ||
         event.type === "session.started" || event.type === "session.ended" ||
@@ -143,27 +165,32 @@ export class AgentTape {
 
   /** The bounds (`--max-turns`, `--max-budget-usd`) of the turn that starts after `from`. */
   limitsAfter(from: Envelope): { maxTurns: number | null; maxBudgetUsd?: number } {
-    for (let i = this.events.indexOf(from) + 1; i < this.events.length; i++) {
-      const event = this.events[i];
-      if (event?.type === "turn.started") {
+    const at = this.#positionOf(from);
+    for (let i = at + 1; at >= 0 && this.#at(i) !== undefined; i++) {
+      const event = this.#at(i) as Envelope;
+      if (event.type === "turn.started") {
         const { maxTurns, maxBudgetUsd } = event.data;
         return maxBudgetUsd === undefined ? { maxTurns } : { maxTurns, maxBudgetUsd };
       }
-      if (event?.type === "turn.ended" || event?.type === "session.resumed") break;
+      if (event.type === "turn.ended" || event.type === "session.resumed") break;
     }
     return { maxTurns: null };
   }
 
   /** The prompt that came with the resume `from`. */
   promptAfter(from: Envelope): string | undefined {
-    for (let i = this.events.indexOf(from) + 1; i < this.events.length; i++) {
-      const event = this.events[i];
-      if (event?.type === "user.prompted") return event.data.text;
-      if (event?.type === "turn.started") break;
+    const at = this.#positionOf(from);
+    for (let i = at + 1; at >= 0 && this.#at(i) !== undefined; i++) {
+      const event = this.#at(i) as Envelope;
+      if (event.type === "user.prompted") return event.data.text;
+      if (event.type === "turn.started") break;
     }
     return undefined;
   }
 }
+
+/** Reproduced events a tape lets go of at once. */
+const RELEASE_BATCH = 256;
 
 /** An event without what the store stamps (seq, ts, version), for comparison. */
 export function comparable(

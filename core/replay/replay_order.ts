@@ -5,15 +5,12 @@
  * state it saw when it was recorded.
  */
 export class ReplayOrder {
-  readonly #done: boolean[];
+  /** Events reproduced after `progress`, with some before them not yet. */
+  readonly #ahead = new Set<number>();
   #progress = -1;
   #waiters: { index: number; resolve: () => void; reject: (error: Error) => void }[] = [];
   #watchers: (() => void)[] = [];
   #stopped: Error | undefined;
-
-  constructor(length: number) {
-    this.#done = new Array(length).fill(false);
-  }
 
   /** Index of the last event of the unbroken reproduced prefix; -1 when none. */
   get progress(): number {
@@ -22,13 +19,13 @@ export class ReplayOrder {
 
   /** The event at `index` was reproduced. */
   done(index: number): void {
-    this.#done[index] = true;
-    let moved = false;
-    while (this.#done[this.#progress + 1]) {
-      this.#progress += 1;
-      moved = true;
+    if (index !== this.#progress + 1) {
+      if (index > this.#progress) this.#ahead.add(index);
+      return;
     }
-    if (moved) this.#wake();
+    this.#progress = index;
+    while (this.#ahead.delete(this.#progress + 1)) this.#progress += 1;
+    this.#wake();
   }
 
   /** Resolves once every event before `index` is reproduced; rejects once stopped. */

@@ -9,6 +9,7 @@ import type { Observe, ObserveMaybe } from "../loop/loop_deps.ts";
 import { type CallRunner, executeCall } from "../tools/executor.ts";
 import { AgentTape, comparable, isCancellation } from "./agent_tape.ts";
 import { copyJson } from "./_copy_json.ts";
+import { Recorded } from "./recorded.ts";
 import { ReplayOrder } from "./replay_order.ts";
 import { sameEvent, sameJson } from "./same_event.ts";
 
@@ -46,10 +47,18 @@ class Diverged extends Error {}
 /** The recorded process died here: what the replayed loop would do next never happened. */
 class TapeEnded extends Error {}
 
+/** Reading the recorded session failed: the replay stops, and the reading's error is thrown. */
+class ReadFailed extends Error {}
+
 /** A run of one agent under replay: the process (epoch) it belongs to, and its cancel. */
 interface AgentRun {
-  /** Index of the first event of the next process (a `session.resumed`), or the session's end. */
-  epochEnd: number;
+  /** Index of the run's first event. */
+  startIndex: number;
+  /**
+   * Index of the first event of the next process (a `session.resumed`), once read; the
+   * session's length when it has none.
+   */
+  epochEnd: number | undefined;
   controller: AbortController;
   done: Promise<void>;
   active: boolean;
@@ -66,28 +75,70 @@ interface AgentRun {
  * are fed at their recorded positions. Where the recorded process died (a `session.resumed`
  * follows, or the log ends mid-turn), the runs of that process stop and replay continues as the
  * resume did.
+ *
+ * `session` gives the session's events in order, and is read only as far as the replay has
+ * come (an agent asking for its next recorded event reads on to it): a session read from the
+ * log is replayed as it is read, holding what is still to be reproduced rather than all of it.
+ * What reading it throws (a damaged line) stops the replay and is thrown.
  */
 export async function replaySession(
-  recorded: readonly Envelope[],
+  session: Iterable<Envelope>,
   options: ReplayOptions = {},
 ): Promise<ReplayResult> {
-  const first = recorded[0];
+  const order = new ReplayOrder();
+  const recorded = new Recorded(session, () => order.stop(new ReadFailed()));
+  try {
+    const result = await replayRecorded(recorded, order, options);
+    if (recorded.failure) throw recorded.failure.error;
+    return result;
+  } finally {
+    recorded.close();
+  }
+}
+
+async function replayRecorded(
+  recorded: Recorded,
+  order: ReplayOrder,
+  options: ReplayOptions,
+): Promise<ReplayResult> {
+  const first = recorded.at(0);
   if (first?.type !== "session.started") {
+    if (recorded.failure) throw recorded.failure.error;
     throw new Error("Cannot replay: the session's first event is not session.started");
   }
-  // Made once the harness says which events reach the agents from outside their loops.
-  let tapes = new Map<string, AgentTape>();
+  // Each agent's tape, made at its first event once the harness says which events reach the
+  // agents from outside their loops.
+  const tapes = new Map<string, AgentTape>();
   /** Index of the recorded event being fed, while it is; how many were fed. */
   let feeding: number | undefined;
   let fedCount = 0;
-  const order = new ReplayOrder(recorded.length);
   const runs = new Map<string, AgentRun>();
   // A process starts at a resume of an agent the person drives; a subagent continued by its
-  // parent's composite call after that resume records its own, inside the same process.
-  const children = new Set(recorded.flatMap((e) => e.type === "agent.spawned" ? [e.agent] : []));
-  const resumes = recorded.flatMap((event, i) =>
-    event.type === "session.resumed" && !children.has(event.agent) ? [i] : []
-  );
+  // parent's composite call after that resume records its own, inside the same process (a
+  // subagent's first event is its agent.spawned).
+  const children = new Set<string>();
+  const resumes: number[] = [];
+  recorded.onRead((event, index) => {
+    if (event.type === "agent.spawned") children.add(event.agent);
+    else if (event.type === "session.resumed" && !children.has(event.agent)) resumes.push(index);
+  });
+  /** Whether the event at `index` (read already) belongs to the process of `run`. */
+  const inEpoch = (run: AgentRun, index: number): boolean => {
+    if (!Number.isFinite(index)) return false;
+    run.epochEnd ??= resumes.find((r) => r > run.startIndex);
+    return index < (run.epochEnd ?? Infinity);
+  };
+  /** Whether the event at `index` belongs to the process of `agent`'s run, when it has one. */
+  const within = (agent: string, index: number): boolean => {
+    const run = runs.get(agent);
+    return run ? inEpoch(run, index) : Number.isFinite(index);
+  };
+  /** The tape of `agent`, reading on to its first event; undefined when it has none. */
+  const tapeOf = (agent: string): AgentTape | undefined => {
+    let tape = tapes.get(agent);
+    while (tape === undefined && recorded.more()) tape = tapes.get(agent);
+    return tape;
+  };
   let divergence: Divergence | null = null;
   /** Keep the first divergence found and stop every waiting run. */
   const record = (found: Divergence) => {
@@ -98,11 +149,10 @@ export async function replaySession(
     record(found);
     throw new Diverged();
   };
-  const tapeOf = (agent: string) => tapes.get(agent) as AgentTape;
   /** The recorded event `agent` must produce next, or a crash/divergence when there is none. */
   const expected = (agent: string, produced: string): { event: Envelope; index: number } => {
     if (divergence) throw new Diverged();
-    const tape = tapes.get(agent);
+    const tape = tapeOf(agent);
     if (!tape) {
       return diverge({
         seq: null,
@@ -113,8 +163,8 @@ export async function replaySession(
       });
     }
     const event = tape.next();
-    const index = event ? tape.indexOf(event) : Infinity;
-    if (event && index < (runs.get(agent)?.epochEnd ?? Infinity)) return { event, index };
+    const index = tape.nextIndex();
+    if (event && within(agent, index)) return { event, index };
     // Past the agent's recorded events in this process: it died here, unless its turn had
     // ended, in which case the log is complete and the loop is doing something new.
     if (tape.last()?.type !== "turn.ended") throw new TapeEnded();
@@ -156,7 +206,7 @@ export async function replaySession(
   };
   const runCall: CallRunner = async (call, tools, context) => {
     const { event: next } = expected(context.agent, `the result of ${call.name}`);
-    const served = tapeOf(context.agent).servedRun(call.id);
+    const served = tapeOf(context.agent)?.servedRun(call.id);
     if (!served) throw stuck(next, `the result of ${call.name} call ${call.id}`);
     const { firstIndex, ...run } = served;
     if (tools.get(call.name)?.kind !== "decider") return run;
@@ -167,25 +217,26 @@ export async function replaySession(
     return { ...again, completed: { ...again.completed, durationMs: run.completed.durationMs } };
   };
   const observe: Observe = (origin, type, matches) => {
-    const run = runs.get(origin.agent);
-    const data = tapes.get(origin.agent)?.observed(type, matches, run?.epochEnd ?? Infinity);
+    const tape = tapeOf(origin.agent);
+    const data = tape?.observed(type, matches, (index) => within(origin.agent, index));
     if (data !== undefined) return Promise.resolve(data);
-    const next = tapes.get(origin.agent)?.next();
+    const next = tape?.next();
     if (next) return Promise.reject(stuck(next, `a recorded ${type}`));
     return Promise.reject(new TapeEnded());
   };
   const observeMaybe: ObserveMaybe = (origin, type, matches) => {
-    const tape = tapes.get(origin.agent);
+    const tape = tapeOf(origin.agent);
     if (!tape) return Promise.resolve(undefined);
-    const end = Math.min(runs.get(origin.agent)?.epochEnd ?? Infinity, tape.nextLoopIndex());
-    return Promise.resolve(tape.observed(type, matches, end));
+    const loop = tape.nextLoopIndex();
+    return Promise.resolve(
+      tape.observed(type, matches, (index) => index < loop && within(origin.agent, index)),
+    );
   };
   const settle = async (origin: EventOrigin) => {
-    const tape = tapes.get(origin.agent);
-    const next = tape?.next();
-    if (!tape || !next) return;
-    const index = tape.indexOf(next);
-    if (index < (runs.get(origin.agent)?.epochEnd ?? Infinity)) await order.before(index);
+    const tape = tapeOf(origin.agent);
+    if (!tape?.next()) return;
+    const index = tape.nextIndex();
+    if (within(origin.agent, index)) await order.before(index);
   };
 
   /**
@@ -200,12 +251,13 @@ export async function replaySession(
       const index = feeding;
       feeding = undefined;
       fedCount += 1;
-      options.onEvent?.(recorded[index] as Envelope);
+      const fed = recorded.at(index) as Envelope;
+      options.onEvent?.(fed);
       order.done(index);
-      return recorded[index];
+      return fed;
     }
     const tape = tapeOf(event.agent);
-    const want = tape.next();
+    const want = tape?.next();
     if (!want || !sameEvent(want, event)) {
       record({
         seq: want?.seq ?? null,
@@ -215,10 +267,11 @@ export async function replaySession(
       });
       return undefined;
     }
-    tape.advance();
+    const index = (tape as AgentTape).nextIndex();
+    (tape as AgentTape).advance();
     options.onEvent?.(want);
-    if (isCancellation(tape.next())) runs.get(event.agent)?.controller.abort();
-    order.done(tape.indexOf(want));
+    if (isCancellation(tape?.next())) runs.get(event.agent)?.controller.abort();
+    order.done(index);
     return want;
   };
   /** Events handed to the store with their recorded event's data. */
@@ -234,7 +287,7 @@ export async function replaySession(
     return events.map((event) => {
       const offset = offsets?.get(event.agent) ?? 0;
       offsets?.set(event.agent, offset + 1);
-      const want = tapes.get(event.agent)?.peek(offset);
+      const want = tapeOf(event.agent)?.peek(offset);
       if (
         want?.type !== event.type || want.session !== event.session ||
         want.agent !== event.agent || !sameJson(event.data, want.data)
@@ -251,6 +304,8 @@ export async function replaySession(
   const live = await createHarness({
     openStore: (onEvent, { eventTypes }) => {
       raw = new MemoryEventStore({
+        // The replay folds each event as it is appended, and holds none of them after that.
+        keep: false,
         clock,
         eventTypes,
         onEvent: (event) => {
@@ -277,11 +332,11 @@ export async function replaySession(
       sleep: (_ms, signal) =>
         signal.aborted ? Promise.reject(new Error("aborted")) : Promise.resolve(),
       retryDelay: (_attempt, _error, origin) => {
-        const next = tapes.get(origin.agent)?.next();
+        const next = tapeOf(origin.agent)?.next();
         return next?.type === "model.failed" ? next.data.retryInMs : null;
       },
       whyNoRetry: (_attempt, _error, origin) => {
-        const next = tapes.get(origin.agent)?.next();
+        const next = tapeOf(origin.agent)?.next();
         return next?.type === "model.failed" ? next.data.noRetry : undefined;
       },
       runCall,
@@ -292,16 +347,29 @@ export async function replaySession(
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
   });
   const fed = new Set<EventType>(live.mechanisms.flatMap((m) => m.fedTypes ?? []));
-  tapes = AgentTape.split(recorded, (event) => fed.has(event.type));
+  // The events the loops never produce (they are fed at their places) are on no agent's tape.
+  const readOn = () => recorded.more();
+  recorded.onRead((event, index) => {
+    if (fed.has(event.type)) return;
+    let tape = tapes.get(event.agent);
+    if (tape === undefined) tapes.set(event.agent, tape = new AgentTape(readOn));
+    tape.add(event, index);
+  });
   const loops = new Map<string, AgentLoop>();
 
   /** Start the run of `agent` whose first event is at `index`. */
   const start = (agent: string, index: number) => {
-    const tape = tapeOf(agent);
+    const tape = tapeOf(agent) as AgentTape;
     const input = tape.nextInput();
     const controller = new AbortController();
-    const epochEnd = resumes.find((r) => r > index) ?? recorded.length;
-    const run: AgentRun = { epochEnd, controller, done: Promise.resolve(), active: true };
+    const startEvent = recorded.at(index) as Envelope;
+    const run: AgentRun = {
+      startIndex: index,
+      epochEnd: undefined,
+      controller,
+      done: Promise.resolve(),
+      active: true,
+    };
     runs.set(agent, run);
     const runOptions = {
       signal: controller.signal,
@@ -343,17 +411,19 @@ export async function replaySession(
           ...(files === undefined ? {} : { files }),
         });
       } else {
-        const event = recorded[index] as Envelope;
         diverge({
-          seq: event.seq,
-          recorded: comparable(event),
+          seq: startEvent.seq,
+          recorded: comparable(startEvent),
           replayed: null,
-          reason: `the log has ${event.type} where the replayed agent ${agent} was idle`,
+          reason: `the log has ${startEvent.type} where the replayed agent ${agent} was idle`,
         });
       }
     };
     run.done = work().catch((error) => {
-      if (!(error instanceof Diverged) && !(error instanceof TapeEnded)) {
+      if (
+        !(error instanceof Diverged) && !(error instanceof TapeEnded) &&
+        !(error instanceof ReadFailed) && !recorded.failure
+      ) {
         record({
           seq: null,
           recorded: null,
@@ -366,9 +436,10 @@ export async function replaySession(
       order.nudge();
     });
   };
-  while (!divergence) {
+  while (!divergence && !recorded.failure) {
     const index = order.progress + 1;
-    const event = recorded[index];
+    recorded.release(index);
+    const event = recorded.at(index);
     if (!event) break;
     const run = runs.get(event.agent);
     if (fed.has(event.type)) {
@@ -378,7 +449,7 @@ export async function replaySession(
       encoded.add(fedEvent);
       feeding = index;
       await (raw as MemoryEventStore).append([fedEvent]);
-    } else if (run?.active && index < run.epochEnd) {
+    } else if (run?.active && inEpoch(run, index)) {
       // Its run reproduces it. That may be the run just started for it (a resume): another
       // run's end wakes this loop before that run has appended its first event.
       await order.changed();

@@ -247,8 +247,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const loading = new Map<string, Promise<void>>();
   const arriving = new Set<Envelope[]>();
   const eventTypes = mechanisms.flatMap((m) => m.eventTypes ?? []);
+  /** Changes each time the state does: what was made from it before is the same while it holds. */
+  let version = 0;
   const store = await options.openStore((event) => {
     try {
+      version += 1;
       evolve(state, event, projections, focused);
       for (const events of arriving) events.push(event);
     } catch (error) {
@@ -266,9 +269,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
   ];
   const filters = mechanisms.flatMap((m) => (m.filterTools ? [m.filterTools] : []));
-  // Each agent's pool and sections as made last: the same again is that object again.
-  const pools = new Map<string, ToolPool>();
-  const sections = new Map<string, SystemSection[]>();
+  // Each agent's pool and sections as made last, and the state's version then: the same again is
+  // that object again, and while the state has not changed, they are not made again (the pool is
+  // asked for several times a round). Both are functions of the state.
+  const pools = new Map<string, { version: number; pool: ToolPool }>();
+  const sections = new Map<string, { version: number; made: SystemSection[] }>();
   const arrivals = mechanisms.flatMap((m) => (m.arrivals ? [m.arrivals] : []));
   const { monotonicMs, runCall, writeFile: _writeFile, ...effects } = options.effects;
   const deps: LoopDeps = {
@@ -283,17 +288,20 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     pool: (scope) => {
       if (scope.state !== state) return toolPool(scope, sources, filters);
       const key = agentKey(scope);
-      const pool = toolPool(scope, sources, filters, pools.get(key));
-      pools.set(key, pool);
+      const before = pools.get(key);
+      if (before?.version === version) return before.pool;
+      const pool = toolPool(scope, sources, filters, before?.pool);
+      pools.set(key, { version, pool });
       return pool;
     },
     sections: (scope) => {
-      const made = mechanisms.flatMap((m) => m.sections?.(scope) ?? []);
-      if (scope.state !== state) return made;
+      if (scope.state !== state) return mechanisms.flatMap((m) => m.sections?.(scope) ?? []);
       const key = agentKey(scope);
       const before = sections.get(key);
-      if (before && sameSections(before, made)) return before;
-      sections.set(key, made);
+      if (before?.version === version) return before.made;
+      const fresh = mechanisms.flatMap((m) => m.sections?.(scope) ?? []);
+      const made = before && sameSections(before.made, fresh) ? before.made : fresh;
+      sections.set(key, { version, made });
       return made;
     },
     arrivals: (scope) => pendingArrivals(scope, arrivals),
@@ -332,10 +340,14 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         const fold = await loaded;
         const added = fold.sessions.order.filter((id) => !focused.has(id));
         adoptSessions(state, fold, added, projections);
+        version += 1;
         for (const id of added) focused.add(id);
         const fresh = new Set(added);
         for (const event of later) {
-          if (fresh.has(event.session)) evolveFocused(state, event, projections);
+          if (fresh.has(event.session)) {
+            version += 1;
+            evolveFocused(state, event, projections);
+          }
         }
       } finally {
         arriving.delete(later);

@@ -29,11 +29,14 @@ export interface Mechanism {
   eventTypes?: readonly string[];
   /** Folded into `state.extensions[projection.key]`. */
   projection?: Projection;
-  /** Tools this mechanism adds to an agent's pool (may depend on the state: subsets, MCP). */
+  /**
+   * Tools this mechanism adds to an agent's pool (may depend on the state: subsets, MCP). A
+   * function of the state: the harness asks again only once the state has changed.
+   */
   tools?: ToolSource;
-  /** Narrows an agent's pool (a subagent's subset of tools, a read-only mode). */
+  /** Narrows an agent's pool (a subagent's subset of tools, a read-only mode); as `tools`. */
   filterTools?: ToolFilter;
-  /** System prompt sections for an agent now. */
+  /** System prompt sections for an agent now: a function of the state, as `tools`. */
   sections?(scope: PoolScope): SystemSection[];
   /** Handlers at the loop's fixed points. */
   stages?: StageHandlers;

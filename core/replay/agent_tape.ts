@@ -12,8 +12,11 @@ import { copyJson } from "./_copy_json.ts";
  */
 export class AgentTape {
   readonly #readOn: () => boolean;
-  /** The events from position `#base` on, and their indexes in the session. */
-  #events: Envelope[] = [];
+  /**
+   * The events from position `#base` on, and their indexes in the session; those before the
+   * last one reproduced are let go of (undefined).
+   */
+  #events: (Envelope | undefined)[] = [];
   #indexes: number[] = [];
   #base = 0;
   readonly #served = new Set<number>();
@@ -73,9 +76,12 @@ export class AgentTape {
 
   advance(): void {
     this.cursor += 1;
-    // Keep the last one reproduced (`last`); let go of those before it, a batch at a time.
+    // Keep the last one reproduced (`last`); let go of the one before it at once, and shorten
+    // the lists now and then.
+    const before = this.cursor - 2 - this.#base;
+    if (before >= 0) this.#events[before] = undefined;
     const passed = this.cursor - 1 - this.#base;
-    if (passed >= RELEASE_BATCH) {
+    if (passed >= RELEASE_BATCH && passed * 2 >= this.#events.length) {
       this.#events.splice(0, passed);
       this.#indexes.splice(0, passed);
       this.#base += passed;

@@ -8,9 +8,10 @@ import type { Envelope } from "../../events/event_types.ts";
  */
 export class Recorded {
   readonly #source: Iterator<Envelope>;
-  /** The events from index `#base` on. */
-  #events: Envelope[] = [];
+  /** The events from index `#base` on; those before `#kept` are let go of (undefined). */
+  #events: (Envelope | undefined)[] = [];
   #base = 0;
+  #kept = 0;
   #ended = false;
   #failure: { error: unknown } | undefined;
   #listeners: ((event: Envelope, index: number) => void)[] = [];
@@ -31,7 +32,7 @@ export class Recorded {
    * read and still held, then as they are read.
    */
   onRead(listener: (event: Envelope, index: number) => void): void {
-    this.#events.forEach((event, i) => listener(event, this.#base + i));
+    this.#events.forEach((event, i) => event && listener(event, this.#base + i));
     this.#listeners.push(listener);
   }
 
@@ -55,8 +56,8 @@ export class Recorded {
    * RangeError for an index let go of ({@link release}).
    */
   at(index: number): Envelope | undefined {
-    if (index < this.#base) {
-      throw new RangeError(`Recorded event ${index} was let go of (events from ${this.#base} on)`);
+    if (index < this.#kept) {
+      throw new RangeError(`Recorded event ${index} was let go of (events from ${this.#kept} on)`);
     }
     while (index >= this.read) if (!this.more()) return undefined;
     return this.#events[index - this.#base];
@@ -84,12 +85,19 @@ export class Recorded {
     return true;
   }
 
-  /** Replay will not ask for the events before `index` again: they may be let go of. */
+  /**
+   * Replay will not ask for the events before `index` again: they are let go of at once (a
+   * large payload is then garbage before it ages), and the list shortened now and then.
+   */
   release(index: number): void {
-    const passed = Math.min(index, this.read) - this.#base;
-    if (passed < RELEASE_BATCH) return;
-    this.#events.splice(0, passed);
-    this.#base += passed;
+    const upTo = Math.min(index, this.read);
+    for (let i = this.#kept; i < upTo; i++) this.#events[i - this.#base] = undefined;
+    this.#kept = Math.max(this.#kept, upTo);
+    const passed = this.#kept - this.#base;
+    if (passed >= RELEASE_BATCH && passed * 2 >= this.#events.length) {
+      this.#events.splice(0, passed);
+      this.#base += passed;
+    }
   }
 
   /** Stop reading: the source is closed (a file it reads). */

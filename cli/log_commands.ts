@@ -12,7 +12,7 @@ import { useColor } from "./io.ts";
 import { Renderer, type Sink } from "./render/render.ts";
 import { HeldOutput } from "./held_output.ts";
 import { createStyles } from "./render/style.ts";
-import { foldLogged } from "./fold.ts";
+import { foldError, foldLogged } from "./fold.ts";
 import { replayIndex } from "./replay_index.ts";
 import { type IndexedSession, sessionByPrefix, startedSessions } from "./session_index.ts";
 import { ReplayReads } from "./replay_reads.ts";
@@ -84,23 +84,27 @@ export async function replayCommand(
   const early = unread > 0 ? new HeldOutput() : undefined;
   let stdout: Sink = early ?? io.stdout;
   const out: Sink = { write: (text) => stdout.write(text) };
-  const reads = new ReplayReads(path);
+  const reads = new ReplayReads(path, index.lastSeq);
   let diverged = false;
-  for (const session of sessions) {
-    if (session.startedSeq !== session.firstSeq) {
-      // Not replayed, so not verified either: --verify fails.
-      diverged = true;
-      io.stderr.write(`Skipping session ${session.id}: its first event is not session.started\n`);
-      continue;
+  try {
+    for (const session of sessions) {
+      if (session.startedSeq !== session.firstSeq) {
+        // Not replayed, so not verified either: --verify fails.
+        diverged = true;
+        io.stderr.write(`Skipping session ${session.id}: its first event is not session.started\n`);
+        continue;
+      }
+      // Held (as bytes) until its events are known to be whole.
+      const held = new HeldOutput();
+      if (!await replayOne(session, reads, path, options.quiet, held, styles)) diverged = true;
+      if (early !== undefined && stdout === early && reads.decoded >= unread) {
+        stdout = io.stdout;
+        early.ready(io.stdout).emit();
+      }
+      held.ready(out).emit();
     }
-    // Held (as bytes) until its events are known to be whole.
-    const held = new HeldOutput();
-    if (!await replayOne(session, reads, path, options.quiet, held, styles)) diverged = true;
-    if (early !== undefined && stdout === early && reads.decoded >= unread) {
-      stdout = io.stdout;
-      early.ready(io.stdout).emit();
-    }
-    held.ready(out).emit();
+  } finally {
+    reads.close();
   }
   if (early !== undefined && stdout === early) early.ready(io.stdout).emit();
   return diverged && options.verify ? 1 : 0;
@@ -133,12 +137,11 @@ async function replayOne(
       onText: (text: string) => renderer.text(text),
     }),
   }).catch(async (error) => {
-    if (!(error instanceof LogCorruptionError)) await assertFolds(session, path);
+    if (!(error instanceof LogCorruptionError)) await assertFolds(session, reads, path);
     throw error;
   });
-  // The replay folded every event it reproduced as the check below would, and a payload that
-  // does not fold stops it: only a replay that stopped short can have left one unreported.
-  if (result.divergence || result.matched !== session.events) await assertFolds(session, path);
+  // Every event of the session was folded, in the replay or after it stopped.
+  if (result.damaged) throw foldError(path, result.damaged.error, result.damaged.event);
   const d = result.divergence;
   if (!quiet) renderer.gap();
   if (!d) {
@@ -168,9 +171,19 @@ function* prepend<T>(first: T, rest: Iterator<T>): Generator<T, void, undefined>
  * Throws a `LogCorruptionError` naming the first event of `session` in the log at `path` whose
  * payload does not fold.
  */
-async function assertFolds(session: IndexedSession, path: string): Promise<void> {
+async function assertFolds(
+  session: IndexedSession,
+  reads: ReplayReads,
+  path: string,
+): Promise<void> {
   const state = initialState();
-  const read = readLog(path, { sessions: [session.id], upTo: session.lastSeq });
+  const start = reads.placeBefore(session.firstSeq);
+  const read = readLog(path, {
+    sessions: [session.id],
+    upTo: session.lastSeq,
+    ...(start.seq > 0 ? { start } : {}),
+    onProgress: (place) => reads.note(place),
+  });
   for await (const event of read) foldLogged(state, event, path);
 }
 

@@ -8,21 +8,37 @@ interface Place {
   offset: number;
 }
 
+/** A read of the log going on: its reader, the event it has given but no session took, where. */
+interface Cursor {
+  reader: Iterator<Envelope>;
+  ahead: Envelope | undefined;
+  /** seq of the last line it has passed. */
+  seq: number;
+  /** Every line it passed since its start follows the log's checked start without a gap. */
+  contiguous: boolean;
+}
+
 /**
- * How `replay` reads a log, one session after the other: each session's events from the place
- * nearest before its first event up to its last, with reads that block, as its replay asks for
- * them, so a session is replayed while it is read and only what its agents have still to
- * reproduce is held. Every line a read passes is decoded (so checked), whichever session it is
- * of; `decoded` says how far the log has been checked without a gap.
+ * How `replay` reads a log, one session after the other, with reads that block, as its replay
+ * asks for them: a session is replayed while it is read, and only what its agents have still to
+ * reproduce is held. Sessions that follow one another are read by one pass, each taking up where
+ * the one before it ended; a session that began before that (sessions that ran at the same time)
+ * is read again from the place nearest before its first event. Every line a read passes is
+ * decoded (so checked), whichever session it is of; `decoded` says how far the log has been
+ * checked without a gap.
  */
 export class ReplayReads {
   readonly #path: string;
+  readonly #lastSeq: number;
   /** Places reads have reached (the end of each chunk), by seq. */
   readonly #places: Place[] = [{ seq: 0, offset: 0 }];
   #decoded = 0;
+  #cursor: Cursor | undefined;
 
-  constructor(path: string) {
+  /** Reads of the log at `path` up to event `lastSeq` (the end of the log as indexed). */
+  constructor(path: string, lastSeq: number) {
     this.#path = path;
+    this.#lastSeq = lastSeq;
   }
 
   /** Every line up to this seq has been decoded. */
@@ -35,32 +51,78 @@ export class ReplayReads {
    * `readLogSync` throws: a damaged line in the part of the log read.
    */
   *events(session: IndexedSession): Generator<Envelope, void, undefined> {
-    const from = this.#placeBefore(session.firstSeq);
-    const contiguous = from.seq <= this.#decoded;
-    const reader = readLogSync(this.#path, {
-      ...(from.seq > 0 ? { start: from } : {}),
-      upTo: session.lastSeq,
-      onProgress: (place) => this.#add(place),
-    });
-    for (const event of reader) {
-      if (contiguous && event.seq > this.#decoded) this.#decoded = event.seq;
+    let cursor = this.#cursor;
+    if (cursor === undefined || cursor.seq >= session.firstSeq) {
+      this.#close();
+      cursor = this.#open(this.placeBefore(session.firstSeq));
+    }
+    for (;;) {
+      let event = cursor.ahead;
+      if (event === undefined) {
+        try {
+          const step = cursor.reader.next();
+          if (step.done) return;
+          event = step.value;
+        } catch (error) {
+          this.#cursor = undefined;
+          throw error;
+        }
+        if (cursor.contiguous && event.seq > this.#decoded) this.#decoded = event.seq;
+      }
+      // The next session's first event, or one after it: left for the sessions after this one.
+      if (event.seq > session.lastSeq) {
+        cursor.ahead = event;
+        return;
+      }
+      cursor.ahead = undefined;
+      cursor.seq = event.seq;
       if (event.session === session.id) yield event;
     }
   }
 
-  /** The place read nearest before line `seq`. */
-  #placeBefore(seq: number): Place {
+  /**
+   * The place read nearest before line `seq`: a read of a session's events from there need not
+   * go through the log before it.
+   */
+  placeBefore(seq: number): Place {
     let best = this.#places[0] as Place;
     for (const place of this.#places) if (place.seq < seq && place.seq > best.seq) best = place;
     return best;
   }
 
-  #add(place: Place): void {
+  /** Note a place another read of the log reached (`readLog`'s `onProgress`). */
+  note(place: Place): void {
     const last = this.#places.at(-1) as Place;
     if (place.seq > last.seq) this.#places.push(place);
     else if (!this.#places.some((p) => p.seq === place.seq)) {
       this.#places.push(place);
       this.#places.sort((a, b) => a.seq - b.seq);
     }
+  }
+
+  /** Stop the read going on (its file is closed). */
+  close(): void {
+    this.#close();
+  }
+
+  #open(from: Place): Cursor {
+    const reader = readLogSync(this.#path, {
+      ...(from.seq > 0 ? { start: from } : {}),
+      upTo: this.#lastSeq,
+      onProgress: (place) => this.note(place),
+    });
+    const cursor = {
+      reader,
+      ahead: undefined,
+      seq: from.seq,
+      contiguous: from.seq <= this.#decoded,
+    };
+    this.#cursor = cursor;
+    return cursor;
+  }
+
+  #close(): void {
+    this.#cursor?.reader.return?.();
+    this.#cursor = undefined;
   }
 }

@@ -108,40 +108,62 @@ export function* scanLogSync(
   format: LogFormat,
   visit: (event: Envelope) => void,
 ): Generator<ScanProgress, ScanEnd, undefined> {
-  // Room for a chunk after the start of a line not complete yet, which is moved to the front.
-  let buffer = new Uint8Array(2 * CHUNK_SIZE);
+  // The start of a line not complete yet is moved to the front, and the next read fills the
+  // rest; a line longer than the buffer doubles it.
+  let buffer = takeBuffer();
   let held = 0;
   let end = range.start;
   let line = range.firstLine - 1;
-  file.seekSync(range.start, Deno.SeekMode.Start);
-  for (;;) {
-    if (buffer.length - held < CHUNK_SIZE) {
-      const grown = new Uint8Array(held + 2 * CHUNK_SIZE);
-      grown.set(buffer.subarray(0, held));
-      buffer = grown;
+  try {
+    file.seekSync(range.start, Deno.SeekMode.Start);
+    for (;;) {
+      if (held === buffer.length) {
+        const grown = new Uint8Array(2 * buffer.length);
+        grown.set(buffer);
+        buffer = grown;
+      }
+      const count = file.readSync(buffer.subarray(held));
+      if (count === null) break;
+      const fresh = buffer.subarray(0, held + count);
+      const cut = fresh.lastIndexOf(NEWLINE);
+      if (cut < 0) {
+        held += count;
+        continue;
+      }
+      const scan = scanChunk(fresh.subarray(0, cut + 1), name, line, range, format, visit);
+      line = scan.line;
+      end += scan.read;
+      if (scan.failure) {
+        if (scan.read > 0) yield { end, lastLine: line };
+        throw scan.failure.error;
+      }
+      yield { end, lastLine: line };
+      if (scan.stopped) return { end, lastLine: line, tail: 0 };
+      buffer.copyWithin(0, cut + 1, fresh.length);
+      held = fresh.length - cut - 1;
     }
-    const count = file.readSync(buffer.subarray(held, held + CHUNK_SIZE));
-    if (count === null) break;
-    const fresh = buffer.subarray(0, held + count);
-    const cut = fresh.lastIndexOf(NEWLINE);
-    if (cut < 0) {
-      held += count;
-      continue;
-    }
-    const scan = scanChunk(fresh.subarray(0, cut + 1), name, line, range, format, visit);
-    line = scan.line;
-    end += scan.read;
-    if (scan.failure) {
-      if (scan.read > 0) yield { end, lastLine: line };
-      throw scan.failure.error;
-    }
-    yield { end, lastLine: line };
-    if (scan.stopped) return { end, lastLine: line, tail: 0 };
-    buffer.copyWithin(0, cut + 1, fresh.length);
-    held = fresh.length - cut - 1;
+    return { end, lastLine: line, tail: held };
+  } finally {
+    giveBack(buffer);
   }
-  return { end, lastLine: line, tail: held };
 }
+
+/**
+ * A chunk-sized buffer for a blocking scan: the one the last scan gave back, if any. Replay scans
+ * a log once per session, one scan after the other.
+ */
+function takeBuffer(): Uint8Array {
+  const buffer = spareBuffer ?? new Uint8Array(CHUNK_SIZE);
+  spareBuffer = undefined;
+  return buffer;
+}
+
+/** Give a scan's buffer back, unless a long line grew it. */
+function giveBack(buffer: Uint8Array): void {
+  if (buffer.length === CHUNK_SIZE) spareBuffer = buffer;
+}
+
+let spareBuffer: Uint8Array | undefined;
 
 /** What {@link scanChunk} did with a chunk of whole lines. */
 interface ChunkScan {

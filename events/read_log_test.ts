@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LogCorruptionError } from "./errors.ts";
-import { readEvents, readLog } from "./read_log.ts";
+import { readEvents, readLog, readLogSync } from "./read_log.ts";
 import { line, rejection, tempDir } from "../testing/events.ts";
 
 Deno.test("readLog yields every event in order without touching the file", async () => {
@@ -109,4 +109,42 @@ Deno.test({
     );
     assert.equal(openDescriptors(path), before);
   },
+});
+
+Deno.test("readLogSync reads what readLog reads: long lines, many chunks, a start place, upTo, and one read after another", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  const big = "é".repeat(1_500_000);
+  const lines = [line(1), line(2, { text: big })];
+  for (let seq = 3; seq <= 5_000; seq++) lines.push(line(seq));
+  await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));
+  const places: { seq: number; offset: number }[] = [];
+  const synced = [...readLogSync(path, { onProgress: (place) => places.push(place) })];
+  assert.deepEqual(synced, await readEvents(path));
+  assert.equal((synced[1]?.data as { text: string }).text, big);
+  // From a place a read reached, and up to a seq: the same as the asynchronous read of it.
+  const place = places[0]!;
+  const options = { start: place, upTo: 4_000 };
+  const from = [...readLogSync(path, options)];
+  assert.equal(from[0]?.seq, place.seq + 1);
+  assert.deepEqual(from, await readEvents(path, options));
+  // Stopped early, then read again: each read starts afresh.
+  for (const event of readLogSync(path)) if (event.seq === 3) break;
+  assert.equal([...readLogSync(path, { upTo: 10 })].length, 10);
+});
+
+Deno.test("readLogSync refuses a damaged line with its line number, and a missing file naming it", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "events.jsonl");
+  await Deno.writeTextFile(path, `${line(1)}\n{broken\n${line(3)}\n`);
+  const reader = readLogSync(path);
+  assert.equal(reader.next().value?.seq, 1);
+  assert.throws(
+    () => reader.next(),
+    (error) => error instanceof LogCorruptionError && error.line === 2,
+  );
+  assert.throws(
+    () => readLogSync(join(dir.path, "missing.jsonl")).next(),
+    (error) => error instanceof Deno.errors.NotFound && /missing\.jsonl/.test(String(error)),
+  );
 });

@@ -3,6 +3,7 @@ import type { Envelope, EventOrigin, EventType, NewEvent } from "../../events/ev
 import type { EventStore } from "../../events/store.ts";
 import { ModelCancelledError, type ModelClient, ModelError } from "../effects/model_client.ts";
 import { createHarness } from "../harness.ts";
+import { evolve } from "../state/state.ts";
 import type { AgentLoop } from "../loop/agent_loop.ts";
 import type { Mechanism } from "../mechanism.ts";
 import type { Observe, ObserveMaybe } from "../loop/loop_deps.ts";
@@ -30,6 +31,12 @@ export interface ReplayResult {
   /** Recorded events the replay reproduced. */
   matched: number;
   divergence: Divergence | null;
+  /**
+   * The first recorded event whose payload does not fold (a projection throws on it: a damaged
+   * line), met in the replay or, when it stopped short, in the session's events after; null
+   * when every one folds.
+   */
+  damaged: { event: Envelope; error: unknown } | null;
 }
 
 /** Options of {@link replaySession}. */
@@ -140,6 +147,9 @@ async function replayRecorded(
     return tape;
   };
   let divergence: Divergence | null = null;
+  /** How many recorded events the harness has folded (in order), and the first that did not. */
+  let folded = 0;
+  let damaged: { event: Envelope; error: unknown } | null = null;
   /** Keep the first divergence found and stop every waiting run. */
   const record = (found: Divergence) => {
     divergence ??= found;
@@ -310,7 +320,14 @@ async function replayRecorded(
         eventTypes,
         onEvent: (event) => {
           const recordedEvent = accept(event);
-          if (recordedEvent) onEvent(recordedEvent);
+          if (!recordedEvent) return;
+          try {
+            onEvent(recordedEvent);
+          } catch (error) {
+            damaged ??= { event: recordedEvent, error };
+            throw error;
+          }
+          folded += 1;
         },
         isEncoded: (event) => encoded.has(event),
       });
@@ -462,7 +479,20 @@ async function replayRecorded(
   }
   await Promise.all([...runs.values()].map((run) => run.done));
   const matched = fedCount + [...tapes.values()].reduce((sum, tape) => sum + tape.cursor, 0);
-  return { session: first.session, matched, divergence };
+  // A replay that stopped short has not folded the rest of the session: fold it (the root fold,
+  // which reads every payload), so that a damaged one there is reported as such rather than
+  // behind the divergence it caused.
+  if (damaged === null && !recorded.failure) {
+    for (let event = recorded.at(folded); event; event = recorded.at(++folded)) {
+      try {
+        evolve(live.state, event, [], live.focused);
+      } catch (error) {
+        damaged = { event, error };
+        break;
+      }
+    }
+  }
+  return { session: first.session, matched, divergence, damaged };
 }
 
 /**

@@ -81,14 +81,7 @@ export async function* scanLog(
       line = scan.line;
       if (scan.read > 0) keep?.(complete.subarray(0, scan.read));
       end += scan.read;
-      if (scan.failure) {
-        // Report how far the good lines before the bad one reach, so a caller that keeps an
-        // offset stays consistent with what it was given; then fail.
-        if (scan.read > 0) yield { end, lastLine: line };
-        throw scan.failure.error;
-      }
-      yield { end, lastLine: line };
-      if (scan.stopped) return { end, lastLine: line, tail: 0 };
+      if (yield* progressAfter(scan, end)) return { end, lastLine: line, tail: 0 };
     }
   } finally {
     // Never leave a read running on a file the caller may close next.
@@ -133,12 +126,7 @@ export function* scanLogSync(
       const scan = scanChunk(fresh.subarray(0, cut + 1), name, line, range, format, visit);
       line = scan.line;
       end += scan.read;
-      if (scan.failure) {
-        if (scan.read > 0) yield { end, lastLine: line };
-        throw scan.failure.error;
-      }
-      yield { end, lastLine: line };
-      if (scan.stopped) return { end, lastLine: line, tail: 0 };
+      if (yield* progressAfter(scan, end)) return { end, lastLine: line, tail: 0 };
       buffer.copyWithin(0, cut + 1, fresh.length);
       held = fresh.length - cut - 1;
     }
@@ -164,6 +152,20 @@ function giveBack(buffer: Uint8Array): void {
 }
 
 let spareBuffer: Uint8Array | undefined;
+
+/**
+ * What a scan yields after a chunk that reached byte `end`: how far its lines reach; true when
+ * the scan is to stop there. For a bad line, how far the good lines before it reach (so a caller
+ * that keeps an offset stays consistent with what it was given), then its error is thrown.
+ */
+function* progressAfter(scan: ChunkScan, end: number): Generator<ScanProgress, boolean, undefined> {
+  if (scan.failure) {
+    if (scan.read > 0) yield { end, lastLine: scan.line };
+    throw scan.failure.error;
+  }
+  yield { end, lastLine: scan.line };
+  return scan.stopped;
+}
 
 /** What {@link scanChunk} did with a chunk of whole lines. */
 interface ChunkScan {

@@ -66,32 +66,34 @@ export async function readEvents(path: string, options: ReadLogOptions = {}): Pr
 const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
 
 /**
+ * What a reader of the log keeps: the log and how to read it, the file and the scan once it has
+ * started, the events decoded and not yet handed out, and whether the read has ended.
+ */
+abstract class Reading<Scan> {
+  protected file: Deno.FsFile | undefined;
+  protected scan: Scan | undefined;
+  protected batch: Envelope[] = [];
+  protected at = 0;
+  protected finished = false;
+
+  constructor(protected readonly path: string, protected readonly options: ReadLogOptions) {}
+}
+
+/**
  * A hand-written async iterator rather than an async generator: handing out an already decoded
  * event costs one resolved promise instead of a generator round trip, which is a large share of
  * a rebuild's time.
  */
-class LogReader implements AsyncIterableIterator<Envelope> {
-  readonly #path: string;
-  readonly #options: ReadLogOptions;
-  #file: Deno.FsFile | undefined;
-  #scan: AsyncGenerator<ScanProgress, ScanEnd, undefined> | undefined;
-  #batch: Envelope[] = [];
-  #at = 0;
-  #finished = false;
-
-  constructor(path: string, options: ReadLogOptions) {
-    this.#path = path;
-    this.#options = options;
-  }
-
+class LogReader extends Reading<AsyncGenerator<ScanProgress, ScanEnd, undefined>>
+  implements AsyncIterableIterator<Envelope> {
   [Symbol.asyncIterator](): AsyncIterableIterator<Envelope> {
     return this;
   }
 
   next(): Promise<IteratorResult<Envelope, undefined>> {
-    const event = this.#batch[this.#at];
-    if (event === undefined) return this.#finished ? Promise.resolve(DONE) : this.#refill();
-    this.#at++;
+    const event = this.batch[this.at];
+    if (event === undefined) return this.finished ? Promise.resolve(DONE) : this.#refill();
+    this.at++;
     return Promise.resolve({ value: event, done: false });
   }
 
@@ -101,40 +103,40 @@ class LogReader implements AsyncIterableIterator<Envelope> {
   }
 
   async #refill(): Promise<IteratorResult<Envelope, undefined>> {
-    this.#batch = [];
-    this.#at = 0;
+    this.batch = [];
+    this.at = 0;
     try {
-      while (!this.#finished && this.#batch.length === 0) await this.#step();
+      while (!this.finished && this.batch.length === 0) await this.#step();
     } catch (error) {
       await this.#finish();
-      throw withPath(error, this.#path);
+      throw withPath(error, this.path);
     }
-    const event = this.#batch[this.#at++];
+    const event = this.batch[this.at++];
     return event === undefined ? DONE : { value: event, done: false };
   }
 
   async #step(): Promise<void> {
-    if (this.#scan === undefined) {
-      const setup = scanSetup(this.#options, (event) => this.#batch.push(event));
+    if (this.scan === undefined) {
+      const setup = scanSetup(this.options, (event) => this.batch.push(event));
       if (setup === undefined) return this.#finish();
-      this.#file = await Deno.open(this.#path, { read: true });
+      this.file = await Deno.open(this.path, { read: true });
       const { range, format, visit } = setup;
-      this.#scan = scanLog(this.#file, this.#path, range, format, visit);
+      this.scan = scanLog(this.file, this.path, range, format, visit);
     }
-    const step = await this.#scan.next();
+    const step = await this.scan.next();
     if (!step.done) {
-      this.#options.onProgress?.({ seq: step.value.lastLine, offset: step.value.end });
+      this.options.onProgress?.({ seq: step.value.lastLine, offset: step.value.end });
       return;
     }
-    reportEnd(step.value, this.#path, this.#options);
+    reportEnd(step.value, this.path, this.options);
     await this.#finish();
   }
 
   async #finish(): Promise<void> {
-    if (this.#finished) return;
-    this.#finished = true;
-    await this.#scan?.return(STOPPED);
-    this.#file?.close();
+    if (this.finished) return;
+    this.finished = true;
+    await this.scan?.return(STOPPED);
+    this.file?.close();
   }
 }
 
@@ -153,37 +155,25 @@ export function readLogSync(
 }
 
 /** {@link LogReader} for {@link readLogSync}. */
-class SyncLogReader implements IterableIterator<Envelope> {
-  readonly #path: string;
-  readonly #options: ReadLogOptions;
-  #file: Deno.FsFile | undefined;
-  #scan: Generator<ScanProgress, ScanEnd, undefined> | undefined;
-  #batch: Envelope[] = [];
-  #at = 0;
-  #finished = false;
-
-  constructor(path: string, options: ReadLogOptions) {
-    this.#path = path;
-    this.#options = options;
-  }
-
+class SyncLogReader extends Reading<Generator<ScanProgress, ScanEnd, undefined>>
+  implements IterableIterator<Envelope> {
   [Symbol.iterator](): IterableIterator<Envelope> {
     return this;
   }
 
   next(): IteratorResult<Envelope, undefined> {
-    while (this.#at === this.#batch.length) {
-      if (this.#finished) return DONE;
-      this.#batch = [];
-      this.#at = 0;
+    while (this.at === this.batch.length) {
+      if (this.finished) return DONE;
+      this.batch = [];
+      this.at = 0;
       try {
         this.#step();
       } catch (error) {
         this.#finish();
-        throw withPath(error, this.#path);
+        throw withPath(error, this.path);
       }
     }
-    return { value: this.#batch[this.#at++] as Envelope, done: false };
+    return { value: this.batch[this.at++] as Envelope, done: false };
   }
 
   return(): IteratorResult<Envelope, undefined> {
@@ -192,27 +182,27 @@ class SyncLogReader implements IterableIterator<Envelope> {
   }
 
   #step(): void {
-    if (this.#scan === undefined) {
-      const setup = scanSetup(this.#options, (event) => this.#batch.push(event));
+    if (this.scan === undefined) {
+      const setup = scanSetup(this.options, (event) => this.batch.push(event));
       if (setup === undefined) return this.#finish();
-      this.#file = Deno.openSync(this.#path, { read: true });
+      this.file = Deno.openSync(this.path, { read: true });
       const { range, format, visit } = setup;
-      this.#scan = scanLogSync(this.#file, this.#path, range, format, visit);
+      this.scan = scanLogSync(this.file, this.path, range, format, visit);
     }
-    const step = this.#scan.next();
+    const step = this.scan.next();
     if (!step.done) {
-      this.#options.onProgress?.({ seq: step.value.lastLine, offset: step.value.end });
+      this.options.onProgress?.({ seq: step.value.lastLine, offset: step.value.end });
       return;
     }
-    reportEnd(step.value, this.#path, this.#options);
+    reportEnd(step.value, this.path, this.options);
     this.#finish();
   }
 
   #finish(): void {
-    if (this.#finished) return;
-    this.#finished = true;
-    this.#scan?.return(STOPPED);
-    this.#file?.close();
+    if (this.finished) return;
+    this.finished = true;
+    this.scan?.return(STOPPED);
+    this.file?.close();
   }
 }
 

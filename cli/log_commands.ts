@@ -73,7 +73,7 @@ export async function replayCommand(
   await assertLogExists(path);
   // Tool inputs are checked again in the replay: zod loads while the log is read.
   preloadSchemas();
-  const { index, unread } = await replayIndex(path, (m) => io.stderr.write(`${m}\n`));
+  const { index, unread, places } = await replayIndex(path, (m) => io.stderr.write(`${m}\n`));
   let sessions = index.sessions;
   if (options.session !== undefined) {
     const id = sessionByPrefix(startedSessions(index).map((s) => s.id), options.session);
@@ -84,7 +84,7 @@ export async function replayCommand(
   const early = unread > 0 ? new HeldOutput() : undefined;
   let stdout: Sink = early ?? io.stdout;
   const out: Sink = { write: (text) => stdout.write(text) };
-  const reads = new ReplayReads(path, index.lastSeq);
+  const reads = new ReplayReads(path, index.lastSeq, places);
   let diverged = false;
   try {
     for (const session of sessions) {
@@ -123,6 +123,7 @@ async function replayOne(
   styles: ReturnType<typeof createStyles>,
 ): Promise<boolean> {
   const { id } = session;
+  await reads.seek(session);
   const events = reads.events(session);
   const first = events.next();
   if (first.done || first.value.type !== "session.started") {

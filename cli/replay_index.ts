@@ -1,4 +1,5 @@
 import { foldCatalog } from "../core/snapshots/mod.ts";
+import type { LogIndex as Places } from "../core/snapshots/catalog_snapshot.ts";
 import { type IndexedSession, indexLog, type LogIndex } from "./session_index.ts";
 
 /** Where the sessions of a log are, for `replay`, and how much of the log that read decoded. */
@@ -9,6 +10,8 @@ export interface ReplayIndex {
    * the catalog snapshot): 0 when every line was.
    */
   unread: number;
+  /** Places to start reading the log from (the catalog snapshot's, and the read after it). */
+  places: Places;
 }
 
 /**
@@ -22,7 +25,7 @@ export async function replayIndex(
   path: string,
   onNotice: (message: string) => void,
 ): Promise<ReplayIndex> {
-  const { catalog, lastSeq, snapshot } = await foldCatalog(path, { onNotice });
+  const { catalog, lastSeq, snapshot, index: places } = await foldCatalog(path, { onNotice });
   const sessions: IndexedSession[] = [];
   let events = 0;
   for (const id of catalog.order) {
@@ -41,7 +44,7 @@ export async function replayIndex(
   // Seqs are gapless from 1: the catalog's sessions hold every event when their counts add up.
   const whole = sessions.length === catalog.order.length &&
     new Set(catalog.order).size === catalog.order.length && events === lastSeq;
-  if (whole) return { index: { lastSeq, sessions }, unread: snapshot?.point.seq ?? 0 };
+  if (whole) return { index: { lastSeq, sessions }, unread: snapshot?.point.seq ?? 0, places };
   // foldCatalog has given the notices for the log's end already.
-  return { index: await indexLog(path, { upTo: lastSeq }), unread: 0 };
+  return { index: await indexLog(path, { upTo: lastSeq }), unread: 0, places };
 }

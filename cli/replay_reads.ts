@@ -1,4 +1,6 @@
 import { readLogSync } from "../events/read_log.ts";
+import type { LogIndex } from "../core/snapshots/catalog_snapshot.ts";
+import { indexPoint } from "../core/snapshots/log_point.ts";
 import type { Envelope } from "../events/event_types.ts";
 import type { IndexedSession } from "./session_index.ts";
 
@@ -30,15 +32,20 @@ interface Cursor {
 export class ReplayReads {
   readonly #path: string;
   readonly #lastSeq: number;
+  readonly #index: LogIndex;
   /** Places reads have reached (the end of each chunk), by seq. */
   readonly #places: Place[] = [{ seq: 0, offset: 0 }];
   #decoded = 0;
   #cursor: Cursor | undefined;
 
-  /** Reads of the log at `path` up to event `lastSeq` (the end of the log as indexed). */
-  constructor(path: string, lastSeq: number) {
+  /**
+   * Reads of the log at `path` up to event `lastSeq` (the end of the log as indexed); `index`:
+   * places to start from that a catalog snapshot knows, checked against the log before use.
+   */
+  constructor(path: string, lastSeq: number, index: LogIndex = []) {
     this.#path = path;
     this.#lastSeq = lastSeq;
+    this.#index = index;
   }
 
   /** Every line up to this seq has been decoded. */
@@ -78,6 +85,19 @@ export class ReplayReads {
       cursor.seq = event.seq;
       if (event.session === session.id) yield event;
     }
+  }
+
+  /**
+   * Before `session` is read: when no read goes on that can take it up and no read has reached
+   * near its start, the place of the index nearest before it that holds in the log (so that
+   * replaying one session of a long log does not read the log before it).
+   */
+  async seek(session: IndexedSession): Promise<void> {
+    if (this.#cursor !== undefined && this.#cursor.seq < session.firstSeq) return;
+    const known = this.placeBefore(session.firstSeq).seq;
+    const nearer = this.#index.filter(([seq]) => seq > known && seq < session.firstSeq);
+    const point = await indexPoint(this.#path, nearer, session.firstSeq - 1);
+    if (point !== undefined) this.note(point);
   }
 
   /**

@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempDir } from "../testing/events.ts";
+import { generateLog } from "../testing/generate_log.ts";
+import { buildSnapshot } from "../core/snapshots/mod.ts";
 import { runCli } from "./_cli.ts";
 
 const golden = async (name: string) =>
@@ -61,4 +63,34 @@ Deno.test("a damaged payload after the point where a session diverges is reporte
   const diverged = await runCli(["replay", log, "--verify"], { permissions: REPLAY_ONLY });
   assert.equal(diverged.code, 1);
   assert.match(diverged.stdout, /diverges at seq \d+/);
+});
+
+Deno.test("replay --session starts near its session from the catalog snapshot's places, not from the log's start", async () => {
+  await using dir = await tempDir();
+  const log = join(dir.path, "events.jsonl");
+  // A long log of other sessions (several read chunks), then the session replayed.
+  await generateLog(log, { events: 12_000, workspace: dir.path });
+  const before = (await Deno.readTextFile(log)).trim().split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const session = await golden("six_tools.jsonl");
+  await Deno.writeTextFile(log, logText([...before, ...session]));
+  const sessions = [...new Set([...before, ...session].map((e) => e.session as string))];
+  await buildSnapshot(log, { sessions });
+  // A line far before the session is damaged after the snapshot was taken (its bytes, not its
+  // length: the places after it still hold): it cannot be the session's, and a replay of the
+  // session alone does not read that far back.
+  const lines = (await Deno.readTextFile(log)).split("\n");
+  lines[100] = `{${"#".repeat(new TextEncoder().encode(lines[100]).length - 1)}`;
+  await Deno.writeTextFile(log, lines.join("\n"));
+  const id = session[0]!.session as string;
+  const alone = await runCli(["replay", log, "--session", id, "--verify"], {
+    permissions: REPLAY_ONLY,
+  });
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.match(alone.stdout, new RegExp(`✓ session ${id}: ${session.length} events replayed`));
+  // Every session: the damaged line is read, and reported before any output.
+  const all = await runCli(["replay", log, "--verify"], { permissions: REPLAY_ONLY });
+  assert.equal(all.code, 1);
+  assert.match(all.stderr, /line 101 of ".*events\.jsonl"/);
+  assert.equal(all.stdout, "");
 });

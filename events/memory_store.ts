@@ -28,7 +28,8 @@ export interface MemoryStoreOptions {
   /**
    * False for a log that keeps no events once they are delivered: its one writer sees its own
    * appends through `onEvent` and nothing else (replay, which folds a session as it goes and
-   * must not hold all of it). `events` is then empty and `connect` refuses. Default true.
+   * must not hold all of it). `events` is then empty, `catchUp` and `waitForAppend` give no
+   * events (the writer has had them all), and `connect` refuses. Default true.
    */
   keep?: boolean;
 }

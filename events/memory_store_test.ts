@@ -38,3 +38,23 @@ Deno.test("a memory store keeps events marked as encoded as they are, unless it 
   const [redacted] = await redacting.append([prompt(secret)]);
   assert.deepEqual(redacted?.data, { text: "[REDACTED]" });
 });
+
+Deno.test("a memory store that keeps no events delivers each append once and holds none", async () => {
+  const initial = [1, 2].map((seq) => JSON.parse(line(seq)) as Envelope);
+  const seen: number[] = [];
+  const store = new MemoryEventStore({
+    clock,
+    events: initial,
+    keep: false,
+    onEvent: (e) => seen.push(e.seq),
+  });
+  assert.deepEqual(seen, [1, 2]);
+  const waiting = store.waitForAppend(2, new AbortController().signal);
+  assert.deepEqual((await store.append([prompt("c")])).map((e) => e.seq), [3]);
+  assert.deepEqual(await waiting, [], "the writer has had the event already");
+  assert.deepEqual(seen, [1, 2, 3]);
+  assert.equal(store.lastSeq, 3);
+  assert.deepEqual(store.events, []);
+  assert.deepEqual(await store.catchUp(), []);
+  assert.throws(() => store.connect({ clock }), /keeps no events/);
+});

@@ -322,7 +322,7 @@ function summary(): string {
     verdict(replayRatio, (v) => v < 2),
     `${fmt(totalMs(REPLAY_LONG), "ms")} vs ${fmt(totalMs(STATE_LONG), "ms")}; ` +
     `${fmt(totalMs(REPLAY_LONG) / totalMs(STATE_LONG_COLD), "×", 2)} state of the log alone ` +
-    `(${fmt(totalMs(STATE_LONG_COLD), "ms")})` +
+    `(${fmt(totalMs(STATE_LONG_COLD), "ms")}); replay's peak ${fmt(peak(REPLAY_LONG), "MB")}` +
     (long ? `; log ${fmt(long.logBytes / 1e6, "MB")}` : ""),
   ]);
   rows.push([

@@ -195,7 +195,7 @@ export class AgentTape {
   }
 }
 
-/** Reproduced events a tape lets go of at once. */
+/** Let-go events at the front of a tape's lists before they are shortened. */
 const RELEASE_BATCH = 256;
 
 /** An event without what the store stamps (seq, ts, version), for comparison. */

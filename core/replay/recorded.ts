@@ -41,11 +41,6 @@ export class Recorded {
     return this.#base + this.#events.length;
   }
 
-  /** Whether the source has no more events (or failed). */
-  get ended(): boolean {
-    return this.#ended;
-  }
-
   /** What reading the source threw, if it did: the session was not read to its end. */
   get failure(): { error: unknown } | undefined {
     return this.#failure;
@@ -108,5 +103,5 @@ export class Recorded {
   }
 }
 
-/** Events let go of at once. */
+/** Let-go events at the front of the list before it is shortened. */
 const RELEASE_BATCH = 256;

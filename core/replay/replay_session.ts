@@ -62,8 +62,8 @@ interface AgentRun {
   /** Index of the run's first event. */
   startIndex: number;
   /**
-   * Index of the first event of the next process (a `session.resumed`), once read; the
-   * session's length when it has none.
+   * Index of the first event of the next process (a `session.resumed`), once it has been read;
+   * undefined while none has (the process lasts to the session's end as far as it is read).
    */
   epochEnd: number | undefined;
   controller: AbortController;
@@ -268,7 +268,7 @@ async function replayRecorded(
     }
     const tape = tapeOf(event.agent);
     const want = tape?.next();
-    if (!want || !sameEvent(want, event)) {
+    if (!tape || !want || !sameEvent(want, event)) {
       record({
         seq: want?.seq ?? null,
         recorded: want ? comparable(want) : null,
@@ -277,10 +277,10 @@ async function replayRecorded(
       });
       return undefined;
     }
-    const index = (tape as AgentTape).nextIndex();
-    (tape as AgentTape).advance();
+    const index = tape.nextIndex();
+    tape.advance();
     options.onEvent?.(want);
-    if (isCancellation(tape?.next())) runs.get(event.agent)?.controller.abort();
+    if (isCancellation(tape.next())) runs.get(event.agent)?.controller.abort();
     order.done(index);
     return want;
   };

@@ -103,55 +103,34 @@ export function* scanLogSync(
 ): Generator<ScanProgress, ScanEnd, undefined> {
   // The start of a line not complete yet is moved to the front, and the next read fills the
   // rest; a line longer than the buffer doubles it.
-  let buffer = takeBuffer();
+  let buffer = new Uint8Array(CHUNK_SIZE);
   let held = 0;
   let end = range.start;
   let line = range.firstLine - 1;
-  try {
-    file.seekSync(range.start, Deno.SeekMode.Start);
-    for (;;) {
-      if (held === buffer.length) {
-        const grown = new Uint8Array(2 * buffer.length);
-        grown.set(buffer);
-        buffer = grown;
-      }
-      const count = file.readSync(buffer.subarray(held));
-      if (count === null) break;
-      const fresh = buffer.subarray(0, held + count);
-      const cut = fresh.lastIndexOf(NEWLINE);
-      if (cut < 0) {
-        held += count;
-        continue;
-      }
-      const scan = scanChunk(fresh.subarray(0, cut + 1), name, line, range, format, visit);
-      line = scan.line;
-      end += scan.read;
-      if (yield* progressAfter(scan, end)) return { end, lastLine: line, tail: 0 };
-      buffer.copyWithin(0, cut + 1, fresh.length);
-      held = fresh.length - cut - 1;
+  file.seekSync(range.start, Deno.SeekMode.Start);
+  for (;;) {
+    if (held === buffer.length) {
+      const grown = new Uint8Array(2 * buffer.length);
+      grown.set(buffer);
+      buffer = grown;
     }
-    return { end, lastLine: line, tail: held };
-  } finally {
-    giveBack(buffer);
+    const count = file.readSync(buffer.subarray(held));
+    if (count === null) break;
+    const fresh = buffer.subarray(0, held + count);
+    const cut = fresh.lastIndexOf(NEWLINE);
+    if (cut < 0) {
+      held += count;
+      continue;
+    }
+    const scan = scanChunk(fresh.subarray(0, cut + 1), name, line, range, format, visit);
+    line = scan.line;
+    end += scan.read;
+    if (yield* progressAfter(scan, end)) return { end, lastLine: line, tail: 0 };
+    buffer.copyWithin(0, cut + 1, fresh.length);
+    held = fresh.length - cut - 1;
   }
+  return { end, lastLine: line, tail: held };
 }
-
-/**
- * A chunk-sized buffer for a blocking scan: the one the last scan gave back, if any. Replay scans
- * a log once per session, one scan after the other.
- */
-function takeBuffer(): Uint8Array {
-  const buffer = spareBuffer ?? new Uint8Array(CHUNK_SIZE);
-  spareBuffer = undefined;
-  return buffer;
-}
-
-/** Give a scan's buffer back, unless a long line grew it. */
-function giveBack(buffer: Uint8Array): void {
-  if (buffer.length === CHUNK_SIZE) spareBuffer = buffer;
-}
-
-let spareBuffer: Uint8Array | undefined;
 
 /**
  * What a scan yields after a chunk that reached byte `end`: how far its lines reach; true when

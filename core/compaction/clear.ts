@@ -23,7 +23,6 @@ export function planClear(
   // This runs before every model call, over the whole conversation, and seldom clears: plain
   // loops, parallel arrays for the results, and the calls looked at only where a file was
   // written (for stale reads) or when a clear is due (for the placeholders).
-  if (!mayClear(messages, limits)) return undefined;
   const writtenAt = new Map<string, number>();
   const resultIds: string[] = [];
   const resultChars: number[] = [];
@@ -64,30 +63,6 @@ export function planClear(
     return { callId, text };
   });
   return { results: cleared, tokensFreed };
-}
-
-/**
- * False when `limits` cannot have `clearStep` results due: no file was written (so no read is
- * stale) and too few results are left once the last `keepRecentResults` are kept. Allocates
- * nothing: the usual answer before a model call.
- */
-function mayClear(
-  messages: readonly ConversationMessage[],
-  limits: { keepRecentResults: number; clearStep: number },
-): boolean {
-  let results = 0;
-  for (let at = 0; at < messages.length; at++) {
-    const blocks = (messages[at] as ConversationMessage).content;
-    for (let i = 0; i < blocks.length; i++) {
-      const block = blocks[i] as ConversationMessage["content"][number];
-      if (block.type === "tool_use") {
-        if (WRITERS.has(String(block.name))) return true;
-      } else if (block.type === "tool_result" && typeof block.content === "string") {
-        if (!block.content.startsWith(CLEARED_PREFIX)) results++;
-      }
-    }
-  }
-  return results - limits.keepRecentResults >= limits.clearStep;
 }
 
 /** Every call of the conversation by id: its block and the index of its message. */

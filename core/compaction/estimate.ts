@@ -9,26 +9,9 @@ export function estimateTokens(value: unknown): number {
 /** Tokens of some messages, estimated. Pure. */
 export function messagesTokens(messages: readonly ConversationMessage[]): number {
   let total = 0;
-  for (const message of messages) total += Math.ceil(contentLength(message.content) / 4) + 2;
+  for (const message of messages) total += estimateTokens(message.content) + 2;
   return total;
 }
-
-/**
- * `JSON.stringify(content).length`, from the length of each block's JSON, kept by block: blocks
- * are never changed in place (an edit replaces the block), and a message is estimated again for
- * several rounds after it is added.
- */
-function contentLength(content: ConversationMessage["content"]): number {
-  let length = content.length === 0 ? 2 : content.length + 1; // "[", "]" and the commas
-  for (const block of content) {
-    let own = BLOCK_LENGTHS.get(block);
-    if (own === undefined) BLOCK_LENGTHS.set(block, own = JSON.stringify(block).length);
-    length += own;
-  }
-  return length;
-}
-
-const BLOCK_LENGTHS = new WeakMap<object, number>();
 
 /**
  * How full an agent's context is now: the last measurement (an answer's usage, a compaction's

@@ -86,15 +86,21 @@ export function configOf(
   // Asked several times a round (the pool, each step before a model call): made once per
   // recorded settings, window and output limit.
   const window = contextWindowOf(own.model);
-  const key = `${window} ${own.maxTokens}`;
   let made = CONFIGS.get(view.settings);
   if (!made) CONFIGS.set(view.settings, made = new Map());
-  if (!made.has(key)) made.set(key, compactionConfig(view.settings, window, own.maxTokens));
-  return made.get(key);
+  let byLimit = made.get(window);
+  if (!byLimit) made.set(window, byLimit = new Map());
+  if (!byLimit.has(own.maxTokens)) {
+    byLimit.set(own.maxTokens, compactionConfig(view.settings, window, own.maxTokens));
+  }
+  return byLimit.get(own.maxTokens);
 }
 
-/** The compaction settings made from each recorded settings snapshot (snapshots never change). */
-const CONFIGS = new WeakMap<object, Map<string, CompactionConfig | undefined>>();
+/**
+ * The compaction settings made from each recorded settings snapshot (snapshots never change), by
+ * context window and output limit.
+ */
+const CONFIGS = new WeakMap<object, Map<number, Map<number, CompactionConfig | undefined>>>();
 
 function agentNow(context: StageContext): Conversation {
   return agentOf(context.view().sessions.byId[context.session]!, context.agent);

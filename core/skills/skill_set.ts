@@ -62,5 +62,14 @@ export function skillsOf(state: State, session: string): readonly Skill[] {
 
 /** The skills of {@link skillsOf} the model may load (not `disable-model-invocation`). Pure. */
 export function modelSkillsOf(state: State, session: string): readonly Skill[] {
-  return skillsOf(state, session).filter((skill) => skill.modelInvocable);
+  const skills = skillsOf(state, session);
+  let invocable = modelSets.get(skills);
+  if (!invocable) {
+    invocable = skills.filter((skill) => skill.modelInvocable);
+    modelSets.set(skills, invocable);
+  }
+  return invocable;
 }
+
+/** The skills of each parsed set the model may load (asked for by the pool, several times a round). */
+const modelSets = new WeakMap<readonly Skill[], readonly Skill[]>();

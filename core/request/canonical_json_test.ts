@@ -95,3 +95,27 @@ Deno.test("canonical JSON sorts keys and drops undefined members as JSON does", 
   );
   assert.throws(() => canonicalJson({ n: 1n }), TypeError);
 });
+
+Deno.test("canonical JSON of data JSON.stringify reads otherwise is still the replacer's text", () => {
+  // Each of these leaves JSON.stringify's own writing (its keys as the property list) for the
+  // write in script: what it would read differs from the keys the replacer's copy holds.
+  const hidden = { a: 1 };
+  Object.defineProperty(hidden, "b", { value: 2, enumerable: false });
+  class Point {
+    constructor(readonly x: number, readonly y: number) {}
+  }
+  const bare = Object.assign(Object.create(null), { b: 1, a: 2 });
+  const shared = Object.create({ inherited: 1 });
+  shared.own = 2;
+  const values: unknown[] = [
+    { list: [hidden, { b: 3 }] },
+    { point: new Point(1, 2), y: 0 },
+    { bare, other: { a: 1 } },
+    { shared, inherited: 3 },
+    { at: new Date(0), b: { toJSON: () => ({ z: 1, a: 2 }) } },
+    { constructor: 1, other: { toString: "x" }, third: {} },
+    { holes: [1, , 3], "10": 1, "2": { "01": 1 } },
+    [{ b: 1, a: 2 }, "text", 3, null, [{ d: 1, c: 2 }]],
+  ];
+  for (const value of values) assert.equal(canonicalJson(value), sortingReplacer(value));
+});

@@ -1,6 +1,11 @@
 import type { Hash } from "node:crypto";
 import type { MessagesRequest } from "../effects/model_client.ts";
-import { type CanonicalChunk, type CanonicalMemo, joinChunks } from "./canonical_json.ts";
+import {
+  type CanonicalChunk,
+  canonicalJson,
+  type CanonicalMemo,
+  joinChunks,
+} from "./canonical_json.ts";
 import { loadedCreateHash, webSha256Hex } from "./_sha256.ts";
 
 /*
@@ -71,19 +76,17 @@ export interface DigestMemo extends CanonicalMemo {
 }
 
 /**
- * The memo of one request's digest (see the notes above). `head`: the body's members but the
- * messages, when they are written apart from them (the `messages-last` layout); its system prompt
- * and tools arrays are then kept by object too: buildSystemPrompt and buildRequest give the same
- * arrays again while nothing in them changed, and never change them.
+ * The memo of one `sorted` request digest (see the notes above; the `messages-last` digest is
+ * core/request/_messages_last.ts, which shares the messages' bytes).
  */
-export function digestMemo(body: MessagesRequest, head?: object): DigestMemo {
+export function digestMemo(body: MessagesRequest): DigestMemo {
   const { messages } = body;
   const first = messages[0];
   const last = messages.at(-1);
   const known = first && messages.length > 1 ? STARTS.get(first) : undefined;
   // Besides the messages and the tools: the content of a message and the members of a tool that
   // are about to be written (a message or a tool not found), so that their blocks are kept.
-  const holders = new Set<object>(head ? [body.tools, head] : [body.tools]);
+  const holders = new Set<object>([body.tools]);
   /** How many first messages `known` gave, and their bytes. */
   let count = 0;
   let start: Uint8Array<ArrayBuffer> | undefined;
@@ -105,7 +108,7 @@ export function digestMemo(body: MessagesRequest, head?: object): DigestMemo {
     find(value, holder) {
       if (holder !== messages) {
         const bytes = PARTS.get(value);
-        if (bytes === undefined && (holder === body.tools || holder === head)) holders.add(value);
+        if (bytes === undefined && holder === body.tools) holders.add(value);
         return bytes;
       }
       const seen = MESSAGES.get(value);
@@ -222,6 +225,31 @@ function extend(
     start.ends.push(end);
   });
 }
+
+/**
+ * The canonical JSON (UTF-8) of a request's message, as written before when it holds what it held
+ * then; `keep` keeps what is written now (not for the request's own copy of its last message).
+ */
+export function messageBytes(message: object, keep: boolean): Uint8Array<ArrayBuffer> {
+  const seen = MESSAGES.get(message);
+  if (seen && holdsSame(message, seen)) return seen.bytes;
+  const bytes = encoder.encode(canonicalJson(message));
+  if (keep) {
+    const members: unknown[] = [];
+    for (const [key, member] of Object.entries(message)) members.push(key, member);
+    const content = (message as { content?: unknown }).content;
+    MESSAGES.set(message, { members, blocks: Array.isArray(content) ? [...content] : [], bytes });
+  }
+  return bytes;
+}
+
+/** Whether `message` was written before and holds what it held then. */
+export function writtenAsBefore(message: object): boolean {
+  const seen = MESSAGES.get(message);
+  return seen !== undefined && holdsSame(message, seen);
+}
+
+const encoder = new TextEncoder();
 
 /** Whether `message` has the same keys and members, and the same blocks, as `known` (by identity). */
 function holdsSame(message: object, known: WrittenMessage): boolean {

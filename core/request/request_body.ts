@@ -2,6 +2,8 @@ import type { ConversationMessage } from "../../events/event_types.ts";
 import type { MessagesRequest, RequestTool, SystemBlock } from "../effects/model_client.ts";
 import type { ToolDefinition } from "../tools/schema.ts";
 import { digestMemo } from "./_digest_memo.ts";
+import { messagesLastDigest } from "./_messages_last.ts";
+import { loadedCreateHash } from "./_sha256.ts";
 import { canonicalChunks } from "./canonical_json.ts";
 
 /** What a request is built from. */
@@ -83,8 +85,9 @@ export type DigestLayout = "sorted" | "messages-last";
 
 /**
  * sha256 (hex) of a request body, as `layout` writes it out. Pure: what it remembers between
- * calls to write and hash only what is new (core/request/_digest_memo.ts) is derived from
- * objects that are not changed in place.
+ * calls to write and hash only what is new (core/request/_digest_memo.ts, and for
+ * `messages-last` core/request/_messages_last.ts) is derived from objects that are not changed
+ * in place, or checked to hold what they held when written.
  */
 export async function requestDigest(
   body: MessagesRequest,
@@ -94,12 +97,5 @@ export async function requestDigest(
     const memo = digestMemo(body);
     return await memo.digest(canonicalChunks(body, memo));
   }
-  const { messages, ...rest } = body;
-  const memo = digestMemo(body, rest);
-  // `{…rest}` without its "}", then `,"messages":[…]}`.
-  const head = canonicalChunks(rest, memo);
-  const tail = canonicalChunks({ messages }, memo);
-  const close = head.pop() as string;
-  const open = tail.shift() as string;
-  return await memo.digest([...head, `${close.slice(0, -1)},${open.slice(1)}`, ...tail]);
+  return await messagesLastDigest(body, loadedCreateHash());
 }

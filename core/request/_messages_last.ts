@@ -1,6 +1,6 @@
 import type { createHash as CreateHash, Hash } from "node:crypto";
 import type { MessagesRequest } from "../effects/model_client.ts";
-import { canonicalJson } from "./canonical_json.ts";
+import { canonicalJson, joinChunks } from "./canonical_json.ts";
 import { messageBytes, writtenAsBefore } from "./_digest_memo.ts";
 import { webSha256Hex } from "./_sha256.ts";
 
@@ -61,7 +61,7 @@ export function messagesLastDigest(
       parts.push(messageBytes(message, i < last));
     });
     parts.push(CLOSE);
-    return webSha256Hex(concat(parts));
+    return webSha256Hex(joinChunks(parts));
   }
   const first = messages[0];
   const run = first && last > 0 ? RUNNING.get(first) : undefined;
@@ -116,15 +116,5 @@ function headBytes(rest: Omit<MessagesRequest, "messages">): Uint8Array<ArrayBuf
   const text = canonicalJson(rest);
   const bytes = encoder.encode(`${text.slice(0, -1)},"messages":[`);
   if (plain) HEADS.set(tools, { system, model, maxTokens, budget, bytes });
-  return bytes;
-}
-
-function concat(parts: readonly Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
   return bytes;
 }

@@ -127,14 +127,8 @@ export function digestMemo(body: MessagesRequest): DigestMemo {
       if (value === last || (holder !== body.tools && Object.hasOwn(value, "cache_control"))) {
         return;
       }
-      if (holder !== messages) {
-        PARTS.set(value, bytes);
-        return;
-      }
-      const members: unknown[] = [];
-      for (const [key, member] of Object.entries(value)) members.push(key, member);
-      const content = (value as { content?: unknown }).content;
-      MESSAGES.set(value, { members, blocks: Array.isArray(content) ? [...content] : [], bytes });
+      if (holder !== messages) PARTS.set(value, bytes);
+      else keepMessage(value, bytes);
     },
     text: (value) => TEXTS.get(value),
     keepText(value, bytes) {
@@ -234,13 +228,16 @@ export function messageBytes(message: object, keep: boolean): Uint8Array<ArrayBu
   const seen = MESSAGES.get(message);
   if (seen && holdsSame(message, seen)) return seen.bytes;
   const bytes = encoder.encode(canonicalJson(message));
-  if (keep) {
-    const members: unknown[] = [];
-    for (const [key, member] of Object.entries(message)) members.push(key, member);
-    const content = (message as { content?: unknown }).content;
-    MESSAGES.set(message, { members, blocks: Array.isArray(content) ? [...content] : [], bytes });
-  }
+  if (keep) keepMessage(message, bytes);
   return bytes;
+}
+
+/** Keep `bytes` as what `message` was written as, with what it holds now. */
+function keepMessage(message: object, bytes: Uint8Array<ArrayBuffer>): void {
+  const members: unknown[] = [];
+  for (const [key, member] of Object.entries(message)) members.push(key, member);
+  const content = (message as { content?: unknown }).content;
+  MESSAGES.set(message, { members, blocks: Array.isArray(content) ? [...content] : [], bytes });
 }
 
 /** Whether `message` was written before and holds what it held then. */

@@ -73,16 +73,11 @@ export function messagesLastDigest(
       writtenAsBefore(messages[count] as object)
     ) count++;
   }
-  let hash: Hash;
-  if (run && run.head === head && count === run.messages.length) hash = run.hash;
-  else {
-    hash = createHash("sha256").update(head);
-    for (let i = 0; i < count; i++) {
-      if (i > 0) hash.update(COMMA);
-      hash.update(messageBytes(messages[i] as object, true));
-    }
-  }
-  for (let i = count; i < last; i++) {
+  // Taken up where the last request's messages end, or hashed from the head (the messages this
+  // request shares with it are found written).
+  const goesOn = run !== undefined && run.head === head && count === run.messages.length;
+  const hash = goesOn ? run.hash : createHash("sha256").update(head);
+  for (let i = goesOn ? count : 0; i < last; i++) {
     if (i > 0) hash.update(COMMA);
     hash.update(messageBytes(messages[i] as object, true));
   }

@@ -199,9 +199,14 @@ const editArb = fc.oneof(
   fc.record({ kind: fc.constant("result"), text: fc.string({ maxLength: 300 }) }),
   fc.record({ kind: fc.constantFrom("append", "insert"), text: fc.string() }),
   fc.record({
-    kind: fc.constantFrom("discard", "restart", "maxTokens", "side", "tools", "system"),
+    kind: fc.constantFrom("discard", "restart", "maxTokens", "side", "tools", "system", "thinking"),
   }),
-  fc.record({ kind: fc.constantFrom("replace", "snip"), at: fc.nat() }),
+  // "swap": two messages before the last change places (as many messages as before, each written
+  // before, neither where it was).
+  fc.record({ kind: fc.constantFrom("replace", "snip", "swap"), at: fc.nat() }),
+  // Several changes before the next request: the answer discarded, the message before it grown
+  // in place, another answer.
+  fc.record({ kind: fc.constant("regrow"), text: fc.string() }),
 );
 
 Deno.test("the digest of any sequence of conversation edits is the whole request's", async () => {
@@ -214,6 +219,7 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
         { role: "user", content: [{ type: "text", text: "start" }] },
       ];
       let maxTokens = 100;
+      let thinkingBudget: number | null = null;
       // What follows the messages in the canonical JSON: the system prompt and the tools.
       let toolSet: typeof tools = tools;
       let prompt = system;
@@ -231,6 +237,7 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
         else if (edit.kind === "restart") {
           messages[0] = { role: "user", content: [{ type: "text", text: "summary" }] };
         } else if (edit.kind === "maxTokens") maxTokens += 1;
+        else if (edit.kind === "thinking") thinkingBudget = thinkingBudget === null ? 50 : null;
         else if (edit.kind === "tools") toolSet = toolSet === tools ? tools.slice(0, 1) : tools;
         else if (edit.kind === "system") {
           prompt = prompt === system ? [...system, { type: "text", text: "more" }] : system;
@@ -238,6 +245,15 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
           const message = messages[at] as ConversationMessage;
           messages[at] = { role: message.role, content: [{ type: "text", text: "[cleared]" }] };
         } else if (edit.kind === "snip" && at < messages.length - 1) messages.splice(at, 1);
+        else if (edit.kind === "swap" && at < messages.length - 2) {
+          const one = messages[at] as ConversationMessage;
+          messages[at] = messages[at + 1] as ConversationMessage;
+          messages[at + 1] = one;
+        } else if (edit.kind === "regrow" && messages.length > 1) {
+          messages.pop();
+          messages.at(-1)?.content.push({ type: "text", text: edit.text });
+          messages.push({ role: "assistant", content: [{ type: "text", text: "again" }] });
+        }
         const side = edit.kind === "side"
           ? [...messages.slice(0, -1), {
             role: "user" as const,
@@ -250,6 +266,7 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
           system: prompt,
           tools: toolSet,
           messages: side,
+          thinkingBudget,
         });
         assert.equal(await requestDigest(body, layout), await referenceDigest(body, layout));
       }

@@ -1,5 +1,6 @@
 import type { ContextCleared, ConversationMessage } from "../../events/event_types.ts";
 import { estimateTokens } from "./estimate.ts";
+import { MessageFacts } from "./_message_facts.ts";
 
 /** The start of a cleared result's placeholder. */
 export const CLEARED_PREFIX = "[Old tool result cleared";
@@ -20,8 +21,8 @@ export function planClear(
   messages: readonly ConversationMessage[],
   limits: { keepRecentResults: number; clearStep: number },
 ): ContextCleared | undefined {
-  // This runs before every model call, over the whole conversation, and seldom clears: plain
-  // loops, parallel arrays for the results, and the calls looked at only where a file was
+  if (!mayClear(messages, limits)) return undefined;
+  // Plain loops, parallel arrays for the results, and the calls looked at only where a file was
   // written (for stale reads) or when a clear is due (for the placeholders).
   const writtenAt = new Map<string, number>();
   const resultIds: string[] = [];
@@ -63,6 +64,51 @@ export function planClear(
     return { callId, text };
   });
   return { results: cleared, tokensFreed };
+}
+
+/** What {@link planClear} looks for in a message: its results not cleared yet, and writes. */
+interface ClearFacts {
+  /** The length of each text result not cleared yet, in order. */
+  results: readonly number[];
+  /** Whether it calls a tool that writes a file it names. */
+  writes: boolean;
+}
+
+const CLEAR_FACTS = new MessageFacts<ClearFacts>((message) => {
+  const results: number[] = [];
+  let writes = false;
+  for (const block of message.content) {
+    if (block.type === "tool_use") {
+      writes ||= WRITERS.has(String(block.name)) && pathOf(inputOf(block)) !== undefined;
+    } else if (block.type === "tool_result" && typeof block.content === "string") {
+      if (!block.content.startsWith(CLEARED_PREFIX)) results.push(block.content.length);
+    }
+  }
+  return { results, writes };
+});
+
+/**
+ * False when {@link planClear} would find fewer than `clearStep` results due, which it does
+ * before every model call and most of the time: with no file written, the results due are at most
+ * the long ones before the last `keepRecentResults`. This runs over what is kept of each message
+ * ({@link MessageFacts}), not over the messages. True when a closer look is needed.
+ */
+function mayClear(
+  messages: readonly ConversationMessage[],
+  limits: { keepRecentResults: number; clearStep: number },
+): boolean {
+  const facts = CLEAR_FACTS.of(messages);
+  let recent = limits.keepRecentResults;
+  let due = 0;
+  for (let at = facts.length - 1; at >= 0; at--) {
+    const { results, writes } = facts[at] as ClearFacts;
+    if (writes) return true;
+    for (let i = results.length - 1; i >= 0; i--) {
+      if (recent > 0) recent--;
+      else if ((results[i] as number) >= MIN_CHARS) due++;
+    }
+  }
+  return due >= limits.clearStep;
 }
 
 /** Every call of the conversation by id: its block and the index of its message. */

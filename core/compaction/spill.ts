@@ -1,5 +1,6 @@
 import type { ConversationMessage, SpilledResult } from "../../events/event_types.ts";
 import { formatNumber } from "../tools/_format.ts";
+import { MessageFacts } from "./_message_facts.ts";
 
 /** Characters of a spilled output the model sees at most. */
 const PREVIEW_CHARS = 2_000;
@@ -21,11 +22,13 @@ export function planSpill(
 ): { spilled: SpilledResult[]; texts: Map<string, string> } {
   const chosen = new Map<string, string>();
   const lastIndex = messages.length - 1;
+  const longest = LONGEST.of(messages);
   // Plain loops: this runs before every model call, over the whole conversation.
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index] as ConversationMessage;
     if (message.role !== "user") continue;
     const last = index === lastIndex;
+    if (!last && (longest[index] as number) <= limits.resultChars) continue;
     const results: { callId: string; text: string }[] | undefined = last ? [] : undefined;
     for (const block of message.content) {
       if (block.type !== "tool_result" || typeof block.content !== "string") continue;
@@ -53,6 +56,18 @@ export function planSpill(
   });
   return { spilled, texts: chosen };
 }
+
+/** The length of each message's longest text result (0 for none). */
+const LONGEST = new MessageFacts((message) => {
+  let longest = 0;
+  if (message.role !== "user") return longest;
+  for (const block of message.content) {
+    if (block.type === "tool_result" && typeof block.content === "string") {
+      longest = Math.max(longest, block.content.length);
+    }
+  }
+  return longest;
+});
 
 function preview(text: string, path: string): string {
   const head = text.slice(0, PREVIEW_CHARS);

@@ -31,12 +31,18 @@ const PARTS = new WeakMap<object, Uint8Array<ArrayBuffer>>();
 /** Canonical bytes of a message, and what it held when written. */
 const MESSAGES = new WeakMap<object, WrittenMessage>();
 
-/** A message as written: its keys and members in order (key, member, key, …), its blocks. */
-interface WrittenMessage {
-  members: unknown[];
-  blocks: readonly unknown[];
-  bytes: Uint8Array<ArrayBuffer>;
-}
+/**
+ * A message as written: its keys and members in order (key, member, key, …), its blocks; or, for
+ * a message that was frozen with its content when written (a projected conversation's, see
+ * core/state/message.ts), `frozen`: it holds what it held then, with nothing to compare.
+ */
+type WrittenMessage =
+  & { bytes: Uint8Array<ArrayBuffer> }
+  & (
+    // `lastBlockAt`: where the last block's `{` is in `bytes`, when there is one.
+    | { frozen: true; lastBlockAt: number | undefined }
+    | { frozen: false; members: unknown[]; blocks: readonly unknown[] }
+  );
 
 /** How a conversation's last request began. */
 interface KnownStart {
@@ -227,17 +233,72 @@ function extend(
 export function messageBytes(message: object, keep: boolean): Uint8Array<ArrayBuffer> {
   const seen = MESSAGES.get(message);
   if (seen && holdsSame(message, seen)) return seen.bytes;
+  if (keep && isFrozenMessage(message)) return writeFrozen(message).bytes;
   const bytes = encoder.encode(canonicalJson(message));
   if (keep) keepMessage(message, bytes);
   return bytes;
 }
 
+/**
+ * The canonical JSON (UTF-8) of a frozen message (see {@link isFrozenMessage}), kept, and where
+ * its last block begins in it: the same bytes as `canonicalJson(message)`, written member by
+ * member (`{"content":[` the blocks `],"role":` the role `}`) so that the last block's place is
+ * known. Another shape is written whole, with no place.
+ */
+export function writeFrozen(
+  message: object,
+): { bytes: Uint8Array<ArrayBuffer>; lastBlockAt: number | undefined } {
+  const seen = MESSAGES.get(message);
+  if (seen?.frozen) return seen;
+  const { content, role } = message as { content: unknown[]; role: unknown };
+  const keys = Object.keys(message);
+  const prototype = Object.getPrototypeOf(message);
+  if (
+    keys.length !== 2 || !keys.includes("role") || typeof role !== "string" ||
+    content.length === 0 || (prototype !== Object.prototype && prototype !== null) ||
+    "toJSON" in message || "toJSON" in content
+  ) {
+    const written = {
+      frozen: true as const,
+      bytes: encoder.encode(canonicalJson(message)),
+      lastBlockAt: undefined,
+    };
+    MESSAGES.set(message, written);
+    return written;
+  }
+  let head = '{"content":[';
+  for (let i = 0; i < content.length - 1; i++) head += `${canonicalJson(content[i])},`;
+  const text = `${head}${canonicalJson(content[content.length - 1])}],"role":${
+    JSON.stringify(role)
+  }}`;
+  const bytes = encoder.encode(text);
+  // Byte offsets are the text's own when it is all ASCII (as long as its UTF-8).
+  const lastBlockAt = bytes.length === text.length ? head.length : encoder.encode(head).length;
+  const written = { frozen: true as const, bytes, lastBlockAt };
+  MESSAGES.set(message, written);
+  return written;
+}
+
+/**
+ * Whether `message` is frozen with its content (an array): a projected conversation's (see
+ * core/state/message.ts), which holds what it held when it was written.
+ */
+export function isFrozenMessage(message: object): message is { content: readonly unknown[] } {
+  const content = (message as { content?: unknown }).content;
+  return Object.isFrozen(message) && Array.isArray(content) && Object.isFrozen(content);
+}
+
 /** Keep `bytes` as what `message` was written as, with what it holds now. */
 function keepMessage(message: object, bytes: Uint8Array<ArrayBuffer>): void {
+  const content = (message as { content?: unknown }).content;
+  if (Object.isFrozen(message) && (!Array.isArray(content) || Object.isFrozen(content))) {
+    MESSAGES.set(message, { frozen: true, bytes, lastBlockAt: undefined });
+    return;
+  }
   const members: unknown[] = [];
   for (const [key, member] of Object.entries(message)) members.push(key, member);
-  const content = (message as { content?: unknown }).content;
-  MESSAGES.set(message, { members, blocks: Array.isArray(content) ? [...content] : [], bytes });
+  const blocks = Array.isArray(content) ? [...content] : [];
+  MESSAGES.set(message, { frozen: false, members, blocks, bytes });
 }
 
 /** Whether `message` was written before and holds what it held then. */
@@ -252,6 +313,7 @@ const encoder = new TextEncoder();
 function holdsSame(message: object, known: WrittenMessage): boolean {
   // This runs for every message of every request. An inherited key (for-in lists those too) is
   // not among the own members kept, so it fails the check, as it should.
+  if (known.frozen) return true;
   const { members, blocks } = known;
   let at = 0;
   for (const key in message) {

@@ -1,7 +1,7 @@
 import type { createHash as CreateHash, Hash } from "node:crypto";
 import type { MessagesRequest } from "../effects/model_client.ts";
 import { canonicalJson, joinChunks } from "./canonical_json.ts";
-import { messageBytes, writtenAsBefore } from "./_digest_memo.ts";
+import { isFrozenMessage, messageBytes, writeFrozen, writtenAsBefore } from "./_digest_memo.ts";
 import { webSha256Hex } from "./_sha256.ts";
 
 /*
@@ -11,9 +11,11 @@ import { webSha256Hex } from "./_sha256.ts";
  * last one did, so the hash state after the messages it had (all but its own last message, the
  * request's copy) is kept by the conversation's first message and taken up while the next
  * request holds the same messages, each as it was written. So a round hashes its new messages
- * and its last one, whatever the conversation's length. Everything kept is derived from objects
- * that are not changed in place (or checked to be as they were written), so the digest stays a
- * function of the body's bytes.
+ * and its last one, whatever the conversation's length. When a message before those changed (a
+ * micro-compaction clears old results), hashing starts again from the last state kept before it
+ * (one every {@link MARK_EVERY} messages), not from the head. Everything kept is derived from
+ * objects that are not changed in place (or checked to be as they were written), so the digest
+ * stays a function of the body's bytes.
  */
 
 /** How a conversation's last request went on: the head, its messages but the last, the hash. */
@@ -22,7 +24,17 @@ interface Running {
   messages: readonly object[];
   /** The hash of `head` and `messages` with commas between them (advanced by the next round). */
   hash: Hash;
+  /** The hash after the first `count` messages, for each count that is a multiple of MARK_EVERY. */
+  marks: readonly { count: number; hash: Hash }[];
+  /**
+   * How many of the first messages were frozen with their content when hashed (see
+   * isFrozenMessage): those hold what they held then, and are found again by identity alone.
+   */
+  frozen: number;
 }
+
+/** Messages between two kept hash states. */
+const MARK_EVERY = 16;
 
 /** By the conversation's first message. */
 const RUNNING = new WeakMap<object, Running>();
@@ -36,11 +48,64 @@ interface Head {
   bytes: Uint8Array<ArrayBuffer>;
 }
 
-const HEADS = new WeakMap<object, Head>();
+/**
+ * By the request's tools, the heads written last (a few: a compaction's summary request, with its
+ * own output limit, comes between two of the conversation's requests), the latest first.
+ */
+const HEADS = new WeakMap<object, Head[]>();
+
+/** Heads kept per set of tools. */
+const HEADS_PER_TOOLS = 4;
 
 const encoder = new TextEncoder();
 const COMMA = new Uint8Array([0x2c]);
 const CLOSE = encoder.encode("]}");
+const BREAKPOINT = encoder.encode('"cache_control":{"type":"ephemeral"},');
+
+/**
+ * The request's copies of their conversation's last message (core/request/request_body.ts), by
+ * copy: the message copied, and whether the copy's last block carries a cache breakpoint. Only
+ * copies frozen as they were made from a frozen message are noted, so each stays what it was.
+ */
+const COPIES = new WeakMap<object, { original: object; marked: boolean }>();
+
+/**
+ * Note that `copy` (frozen, with its content and last block) is `original` (frozen, with its
+ * content and blocks) with a cache breakpoint on its last block (`marked`), or with the same
+ * blocks. Its bytes are then those of the original, which the next request has as it is, with
+ * the breakpoint put in: the message is written once, not twice.
+ */
+export function noteLastCopy(copy: object, original: object, marked: boolean): void {
+  if (!Object.isFrozen(copy) || !isFrozenMessage(copy) || !isFrozenMessage(original)) return;
+  const block = original.content.at(-1);
+  if (marked && !breakpointGoesFirst(block)) return;
+  COPIES.set(copy, { original, marked });
+}
+
+/**
+ * Whether a copy of `block` with `cache_control` added writes as `block` with the breakpoint's
+ * member first: a frozen plain object whose keys all sort after `cache_control`.
+ */
+function breakpointGoesFirst(block: unknown): boolean {
+  if (typeof block !== "object" || block === null || !Object.isFrozen(block)) return false;
+  if (Object.getPrototypeOf(block) !== Object.prototype || "toJSON" in block) return false;
+  const keys = Object.keys(block);
+  return keys.length > 0 && keys.every((key) => key > "cache_control");
+}
+
+/** The bytes of the request's last message: from its original's when it is a noted copy. */
+function lastMessageBytes(message: object): Uint8Array<ArrayBuffer> {
+  const copy = COPIES.get(message);
+  if (copy === undefined) return messageBytes(message, false);
+  const { bytes, lastBlockAt } = writeFrozen(copy.original);
+  if (!copy.marked) return bytes;
+  if (lastBlockAt === undefined) return messageBytes(message, false);
+  const marked = new Uint8Array(bytes.length + BREAKPOINT.length);
+  marked.set(bytes.subarray(0, lastBlockAt + 1));
+  marked.set(BREAKPOINT, lastBlockAt + 1);
+  marked.set(bytes.subarray(lastBlockAt + 1), lastBlockAt + 1 + BREAKPOINT.length);
+  return marked;
+}
 
 /**
  * The `messages-last` digest of `body`: sha256 (hex) of its canonical JSON with `messages` moved
@@ -58,35 +123,57 @@ export function messagesLastDigest(
     const parts: Uint8Array<ArrayBuffer>[] = [head];
     messages.forEach((message, i) => {
       if (i > 0) parts.push(COMMA);
-      parts.push(messageBytes(message, i < last));
+      parts.push(i < last ? messageBytes(message, true) : lastMessageBytes(message));
     });
     parts.push(CLOSE);
     return webSha256Hex(joinChunks(parts));
   }
   const first = messages[0];
-  const run = first && last > 0 ? RUNNING.get(first) : undefined;
+  const known = first && last > 0 ? RUNNING.get(first) : undefined;
+  const run = known?.head === head ? known : undefined;
+  // The messages this request shares with the last one, from the start.
   let count = 0;
-  if (run && run.head === head) {
+  if (run) {
     const limit = Math.min(run.messages.length, last);
-    while (
-      count < limit && messages[count] === run.messages[count] &&
-      writtenAsBefore(messages[count] as object)
-    ) count++;
+    const frozen = Math.min(run.frozen, limit);
+    while (count < frozen && messages[count] === run.messages[count]) count++;
+    if (count === frozen) {
+      while (
+        count < limit && messages[count] === run.messages[count] &&
+        writtenAsBefore(messages[count] as object)
+      ) count++;
+    }
   }
-  // Taken up where the last request's messages end, or hashed from the head (the messages this
-  // request shares with it are found written).
-  const goesOn = run !== undefined && run.head === head && count === run.messages.length;
-  const hash = goesOn ? run.hash : createHash("sha256").update(head);
-  for (let i = goesOn ? count : 0; i < last; i++) {
+  // Taken up where the last request's messages end, or from the last hash state kept before the
+  // first message that differs, or from the head.
+  let from = 0;
+  let hash: Hash;
+  let marks: { count: number; hash: Hash }[] = [];
+  if (run && count === run.messages.length) {
+    from = count;
+    hash = run.hash;
+    marks = run.marks as { count: number; hash: Hash }[];
+  } else {
+    const kept = run?.marks.filter((mark) => mark.count <= count) ?? [];
+    const mark = kept.at(-1);
+    from = mark?.count ?? 0;
+    hash = mark ? mark.hash.copy() : createHash("sha256").update(head);
+    marks = kept;
+  }
+  let frozen = Math.min(run?.frozen ?? 0, from);
+  for (let i = from; i < last; i++) {
+    const message = messages[i] as object;
     if (i > 0) hash.update(COMMA);
-    hash.update(messageBytes(messages[i] as object, true));
+    hash.update(messageBytes(message, true));
+    if (frozen === i && isFrozenMessage(message)) frozen++;
+    if ((i + 1) % MARK_EVERY === 0) marks.push({ count: i + 1, hash: hash.copy() });
   }
   let final = hash;
   if (first && last > 0) {
-    RUNNING.set(first, { head, messages: messages.slice(0, last), hash });
+    RUNNING.set(first, { head, messages: messages.slice(0, last), hash, marks, frozen });
     final = hash.copy().update(COMMA);
   }
-  if (last >= 0) final.update(messageBytes(messages[last] as object, false));
+  if (last >= 0) final.update(lastMessageBytes(messages[last] as object));
   return Promise.resolve(final.update(CLOSE).digest("hex"));
 }
 
@@ -104,12 +191,16 @@ function headBytes(rest: Omit<MessagesRequest, "messages">): Uint8Array<ArrayBuf
   const plain = Object.keys(others).length === 0 && Array.isArray(tools) &&
     rest.stream === true && (thinking === undefined || budget !== undefined);
   const known = plain ? HEADS.get(tools) : undefined;
-  if (
-    known && known.system === system && known.model === model && known.maxTokens === maxTokens &&
-    known.budget === budget
-  ) return known.bytes;
+  const found = known?.find((head) =>
+    head.system === system && head.model === model && head.maxTokens === maxTokens &&
+    head.budget === budget
+  );
+  if (found) return found.bytes;
   const text = canonicalJson(rest);
   const bytes = encoder.encode(`${text.slice(0, -1)},"messages":[`);
-  if (plain) HEADS.set(tools, { system, model, maxTokens, budget, bytes });
+  if (plain) {
+    const head = { system, model, maxTokens, budget, bytes };
+    HEADS.set(tools, [head, ...(known ?? []).slice(0, HEADS_PER_TOOLS - 1)]);
+  }
   return bytes;
 }

@@ -2,7 +2,7 @@ import type { ConversationMessage } from "../../events/event_types.ts";
 import type { MessagesRequest, RequestTool, SystemBlock } from "../effects/model_client.ts";
 import type { ToolDefinition } from "../tools/schema.ts";
 import { digestMemo } from "./_digest_memo.ts";
-import { messagesLastDigest } from "./_messages_last.ts";
+import { messagesLastDigest, noteLastCopy } from "./_messages_last.ts";
 import { loadedCreateHash } from "./_sha256.ts";
 import { canonicalChunks } from "./canonical_json.ts";
 
@@ -33,10 +33,16 @@ export function buildRequest(input: RequestInput): MessagesRequest {
   if (last && last.content.length > 0) {
     const content = [...last.content];
     const lastBlock = content[content.length - 1];
-    if (lastBlock && lastBlock.type !== "thinking" && lastBlock.type !== "redacted_thinking") {
-      content[content.length - 1] = { ...lastBlock, cache_control: { type: "ephemeral" } };
+    const marked = lastBlock !== undefined && lastBlock.type !== "thinking" &&
+      lastBlock.type !== "redacted_thinking";
+    if (marked) {
+      const breakpoint = Object.freeze({ type: "ephemeral" as const });
+      content[content.length - 1] = Object.freeze({ ...lastBlock, cache_control: breakpoint });
     }
-    messages[messages.length - 1] = { role: last.role, content };
+    // Frozen as made: the digest writes it from the message it copies (noteLastCopy).
+    const copy = Object.freeze({ role: last.role, content: Object.freeze(content) });
+    noteLastCopy(copy, last, marked);
+    messages[messages.length - 1] = copy;
   }
   return {
     model: input.model,

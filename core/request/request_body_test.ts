@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { buildRequest, type DigestLayout, requestDigest } from "./request_body.ts";
 import { canonicalJson } from "./canonical_json.ts";
-import type { ConversationMessage } from "../../events/event_types.ts";
+import { conversationMessage } from "../state/message.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { createBaseTools } from "../tools/base_tools.ts";
 
@@ -121,6 +121,15 @@ Deno.test("the assembled system prompt matches its snapshot", async () => {
 const LAYOUTS: DigestLayout[] = ["sorted", "messages-last"];
 
 /**
+ * A message that may be changed in place, as conversations were before their messages were
+ * frozen (core/state/message.ts): the digest must see such a change too.
+ */
+interface Message {
+  role: "user" | "assistant";
+  content: Array<Record<string, unknown> & { type: string }>;
+}
+
+/**
  * sha256 of the request's text as the sorting replacer writes it (with `messages-last`, the
  * body's `messages` moved after its other keys), for comparison.
  */
@@ -146,7 +155,7 @@ for (const layout of LAYOUTS) {
 }
 
 async function everyRound(layout: DigestLayout): Promise<void> {
-  const messages: ConversationMessage[] = [{
+  const messages: Message[] = [{
     role: "user",
     content: [{ type: "text", text: "go" }],
   }];
@@ -184,7 +193,7 @@ async function everyRound(layout: DigestLayout): Promise<void> {
   messages.at(-1)?.content.push({ type: "text", text: "continue" });
   await check("after the discard");
   // A result replaced by a preview (a new block in a new message), then the start cut away.
-  const third = messages[2] as ConversationMessage;
+  const third = messages[2] as Message;
   messages[2] = { role: "user", content: [{ ...third.content[0]!, content: "[cleared]" }] };
   await check("after a result was cleared");
   messages.splice(1, 4);
@@ -207,70 +216,96 @@ const editArb = fc.oneof(
   // Several changes before the next request: the answer discarded, the message before it grown
   // in place, another answer.
   fc.record({ kind: fc.constant("regrow"), text: fc.string() }),
+  // A message grown in place, then frozen with its content.
+  fc.record({ kind: fc.constant("seal"), text: fc.string(), at: fc.nat() }),
 );
 
 Deno.test("the digest of any sequence of conversation edits is the whole request's", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...LAYOUTS), fc.array(editArb, { maxLength: 40 }), async (
-      layout,
-      edits,
-    ) => {
-      const messages: ConversationMessage[] = [
-        { role: "user", content: [{ type: "text", text: "start" }] },
-      ];
-      let maxTokens = 100;
-      let thinkingBudget: number | null = null;
-      // What follows the messages in the canonical JSON: the system prompt and the tools.
-      let toolSet: typeof tools = tools;
-      let prompt = system;
-      for (const edit of edits) {
-        const last = messages.at(-1) as ConversationMessage;
-        const at = "at" in edit ? 1 + edit.at % Math.max(1, messages.length - 1) : 0;
-        if (edit.kind === "answer") {
-          messages.push({ role: "assistant", content: [{ type: "text", text: edit.text }] });
-        } else if (edit.kind === "result") {
-          messages.push({ role: "user", content: [{ type: "text", text: edit.text }] });
-        } else if (edit.kind === "append") last.content.push({ type: "text", text: edit.text });
-        else if (edit.kind === "insert") {
-          last.content.splice(0, 0, { type: "text", text: edit.text });
-        } else if (edit.kind === "discard" && messages.length > 1) messages.pop();
-        else if (edit.kind === "restart") {
-          messages[0] = { role: "user", content: [{ type: "text", text: "summary" }] };
-        } else if (edit.kind === "maxTokens") maxTokens += 1;
-        else if (edit.kind === "thinking") thinkingBudget = thinkingBudget === null ? 50 : null;
-        else if (edit.kind === "tools") toolSet = toolSet === tools ? tools.slice(0, 1) : tools;
-        else if (edit.kind === "system") {
-          prompt = prompt === system ? [...system, { type: "text", text: "more" }] : system;
-        } else if (edit.kind === "replace" && at < messages.length) {
-          const message = messages[at] as ConversationMessage;
-          messages[at] = { role: message.role, content: [{ type: "text", text: "[cleared]" }] };
-        } else if (edit.kind === "snip" && at < messages.length - 1) messages.splice(at, 1);
-        else if (edit.kind === "swap" && at < messages.length - 2) {
-          const one = messages[at] as ConversationMessage;
-          messages[at] = messages[at + 1] as ConversationMessage;
-          messages[at + 1] = one;
-        } else if (edit.kind === "regrow" && messages.length > 1) {
-          messages.pop();
-          messages.at(-1)?.content.push({ type: "text", text: edit.text });
-          messages.push({ role: "assistant", content: [{ type: "text", text: "again" }] });
+    fc.asyncProperty(
+      fc.constantFrom(...LAYOUTS),
+      fc.boolean(),
+      // Rounds before the first request: long enough a conversation that edits land after the
+      // hash states the digest keeps on the way (one every 16 messages).
+      fc.nat({ max: 30 }),
+      fc.array(editArb, { maxLength: 40 }),
+      async (layout, frozen, rounds, edits) => {
+        // New messages frozen (as the fold makes them) or not; a frozen one grows by being replaced.
+        const make = (role: Message["role"], content: Message["content"]): Message =>
+          frozen ? conversationMessage(role, content) as Message : { role, content };
+        const grow = (index: number, block: Message["content"][number], first = false) => {
+          const message = messages[index] as Message;
+          if (!Object.isFrozen(message)) {
+            if (first) message.content.unshift(block);
+            else message.content.push(block);
+            return;
+          }
+          const content = first ? [block, ...message.content] : [...message.content, block];
+          messages[index] = make(message.role, content);
+        };
+        const messages: Message[] = [make("user", [{ type: "text", text: "start" }])];
+        for (let round = 0; round < rounds; round++) {
+          messages.push(make("assistant", [{ type: "text", text: `answer ${round}` }]));
+          messages.push(make("user", [{ type: "text", text: `result ${round}` }]));
         }
-        const side = edit.kind === "side"
-          ? [...messages.slice(0, -1), {
-            role: "user" as const,
-            content: [{ type: "text", text: "sum" }],
-          }]
-          : messages;
-        const body = buildRequest({
-          model: "m",
-          maxTokens,
-          system: prompt,
-          tools: toolSet,
-          messages: side,
-          thinkingBudget,
-        });
-        assert.equal(await requestDigest(body, layout), await referenceDigest(body, layout));
-      }
-    }),
+        let maxTokens = 100;
+        let thinkingBudget: number | null = null;
+        // What follows the messages in the canonical JSON: the system prompt and the tools.
+        let toolSet: typeof tools = tools;
+        let prompt = system;
+        for (const edit of edits) {
+          const last = messages.length - 1;
+          const at = "at" in edit ? 1 + edit.at % Math.max(1, messages.length - 1) : 0;
+          if (edit.kind === "answer") {
+            messages.push(make("assistant", [{ type: "text", text: edit.text }]));
+          } else if (edit.kind === "result") {
+            messages.push(make("user", [{ type: "text", text: edit.text }]));
+          } else if (edit.kind === "append") grow(last, { type: "text", text: edit.text });
+          else if (edit.kind === "insert") grow(last, { type: "text", text: edit.text }, true);
+          else if (edit.kind === "seal" && at < messages.length) {
+            grow(at, { type: "text", text: edit.text });
+            const message = messages[at] as Message;
+            Object.freeze(message.content);
+            Object.freeze(message);
+          } else if (edit.kind === "discard" && messages.length > 1) messages.pop();
+          else if (edit.kind === "restart") {
+            messages[0] = make("user", [{ type: "text", text: "summary" }]);
+          } else if (edit.kind === "maxTokens") maxTokens += 1;
+          else if (edit.kind === "thinking") thinkingBudget = thinkingBudget === null ? 50 : null;
+          else if (edit.kind === "tools") toolSet = toolSet === tools ? tools.slice(0, 1) : tools;
+          else if (edit.kind === "system") {
+            prompt = prompt === system ? [...system, { type: "text", text: "more" }] : system;
+          } else if (edit.kind === "replace" && at < messages.length) {
+            const message = messages[at] as Message;
+            messages[at] = make(message.role, [{ type: "text", text: "[cleared]" }]);
+          } else if (edit.kind === "snip" && at < messages.length - 1) messages.splice(at, 1);
+          else if (edit.kind === "swap" && at < messages.length - 2) {
+            const one = messages[at] as Message;
+            messages[at] = messages[at + 1] as Message;
+            messages[at + 1] = one;
+          } else if (edit.kind === "regrow" && messages.length > 1) {
+            messages.pop();
+            grow(messages.length - 1, { type: "text", text: edit.text });
+            messages.push(make("assistant", [{ type: "text", text: "again" }]));
+          }
+          const side = edit.kind === "side"
+            ? [...messages.slice(0, -1), {
+              role: "user" as const,
+              content: [{ type: "text", text: "sum" }],
+            }]
+            : messages;
+          const body = buildRequest({
+            model: "m",
+            maxTokens,
+            system: prompt,
+            tools: toolSet,
+            messages: side,
+            thinkingBudget,
+          });
+          assert.equal(await requestDigest(body, layout), await referenceDigest(body, layout));
+        }
+      },
+    ),
     { numRuns: 300 },
   );
 });

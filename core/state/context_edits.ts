@@ -1,4 +1,5 @@
 import type { ConversationMessage } from "../../events/event_types.ts";
+import { conversationMessage } from "./message.ts";
 
 /**
  * The edits compaction makes to an agent's projected messages, shared by the conversation fold
@@ -24,7 +25,7 @@ export function replaceResults(
     if (message.role !== "user") continue;
     // A message is copied only when it holds a result to replace (this runs for every spill,
     // over the whole conversation: plain loops, nothing allocated for the others).
-    let content: ConversationMessage["content"] | undefined;
+    let content: ConversationMessage["content"][number][] | undefined;
     const blocks = message.content;
     for (let at = 0; at < blocks.length; at++) {
       const block = blocks[at]!;
@@ -34,7 +35,7 @@ export function replaceResults(
       content ??= [...blocks];
       content[at] = { ...block, content: text };
     }
-    if (content) messages[i] = { role: "user", content };
+    if (content) messages[i] = conversationMessage("user", content);
   }
 }
 
@@ -66,10 +67,10 @@ export function snipMessages(
   if (!isSnipRange(messages, from, to) || !before) return false;
   messages.splice(from, to - from);
   conversation.messageSeqs.splice(from, to - from);
-  messages[from - 1] = {
-    role: "user",
-    content: [...before.content, { type: "text", text: marker }],
-  };
+  messages[from - 1] = conversationMessage("user", [...before.content, {
+    type: "text",
+    text: marker,
+  }]);
   return true;
 }
 
@@ -102,9 +103,9 @@ export function compactMessages(
   const block = { type: "text", text };
   const first = tail[0];
   if (first?.role === "user") {
-    tail[0] = { role: "user", content: [block, ...first.content] };
+    tail[0] = conversationMessage("user", [block, ...first.content]);
   } else {
-    tail.unshift({ role: "user", content: [block] });
+    tail.unshift(conversationMessage("user", [block]));
     tailSeqs.unshift(seq);
   }
   conversation.messages = tail;

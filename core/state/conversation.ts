@@ -8,6 +8,7 @@ import {
   type Usage,
 } from "../../events/event_types.ts";
 import { compactMessages, replaceResults, snipMessages } from "./context_edits.ts";
+import { conversationMessage } from "./message.ts";
 
 /** A tool call the model asked for, as the conversation projection tracks it. */
 export interface PendingCall {
@@ -53,7 +54,7 @@ export interface Conversation {
 
 /** An empty conversation, or one seeded with a forked history. */
 export function emptyConversation(history: ConversationMessage[] = []): Conversation {
-  const messages = history.map((message) => ({ ...message, content: [...message.content] }));
+  const messages = history.map((message) => conversationMessage(message.role, message.content));
   const last = messages.at(-1);
   const pendingCalls = last?.role === "assistant" ? toolUses(last.content) : [];
   return {
@@ -101,7 +102,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
       conversation.rounds += 1;
       const content = usableBlocks(event.data.content, conversation.messages);
       if (content.length > 0) {
-        conversation.messages.push({ role: "assistant", content: content.map(toRequestBlock) });
+        conversation.messages.push(conversationMessage("assistant", content.map(toRequestBlock)));
         conversation.messageSeqs.push(event.seq);
       }
       conversation.contextTokens = usageTokens(event.data.usage);
@@ -306,17 +307,18 @@ function appendUserBlock(
 ) {
   const last = conversation.messages.at(-1);
   if (last?.role !== "user") {
-    conversation.messages.push({ role: "user", content: [block] });
+    conversation.messages.push(conversationMessage("user", [block]));
     conversation.messageSeqs.push(seq);
     return;
   }
-  if (block.type !== "tool_result") {
-    last.content.push(block);
-    return;
-  }
-  const firstOther = last.content.findIndex((b) => b.type !== "tool_result");
-  if (firstOther === -1) last.content.push(block);
-  else last.content.splice(firstOther, 0, block);
+  // A message is a value: the last one is replaced by one with the block added.
+  const content = [...last.content];
+  const firstOther = block.type === "tool_result"
+    ? content.findIndex((b) => b.type !== "tool_result")
+    : -1;
+  if (firstOther === -1) content.push(block);
+  else content.splice(firstOther, 0, block);
+  conversation.messages[conversation.messages.length - 1] = conversationMessage("user", content);
 }
 
 function toolUses(content: readonly { type: string; [k: string]: unknown }[]): PendingCall[] {

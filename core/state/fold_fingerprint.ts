@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "767dd3067007b9778eeb2b911eedc3e4";
+export const FOLD_FINGERPRINT = "a177814930c39c47f4d90418ba0338b5";

@@ -11,7 +11,7 @@ export interface Usage {
 /** A message of the conversation as sent to the Messages API (`MessageParam`). */
 export interface ConversationMessage {
   role: "user" | "assistant";
-  content: Array<Record<string, unknown> & { type: string }>;
+  content: ReadonlyArray<Record<string, unknown> & { type: string }>;
 }
 
 /** A content block of an assistant message, stored exactly as the API returned it. */

@@ -158,14 +158,24 @@ async function replayOne(
   return false;
 }
 
-/** `first`, then what `rest` has left. */
-function* prepend<T>(first: T, rest: Iterator<T>): Generator<T, void, undefined> {
-  yield first;
-  try {
-    for (let step = rest.next(); !step.done; step = rest.next()) yield step.value;
-  } finally {
-    rest.return?.();
-  }
+/** `first`, then what `rest` has left (a plain iterator: replay pulls every event through it). */
+function prepend<T>(first: T, rest: Iterator<T>): IterableIterator<T> {
+  let started = false;
+  return {
+    [Symbol.iterator]() {
+      return this;
+    },
+    next(): IteratorResult<T> {
+      if (started) return rest.next();
+      started = true;
+      return { value: first, done: false };
+    },
+    return(): IteratorResult<T> {
+      started = true;
+      rest.return?.();
+      return { value: undefined, done: true };
+    },
+  };
 }
 
 /**

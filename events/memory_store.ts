@@ -172,7 +172,7 @@ export class MemoryEventStore implements EventStore {
     this.#pull();
     const events = decidedEvents(decide, this.#lastSeq);
     if (events.length === 0) return [];
-    const ts = this.#clock().toISOString();
+    const ts = this.#timestamp();
     const envelopes = this.#encode(events, this.#lastSeq + 1, ts);
     const kept = this.#shared.events;
     if (kept !== undefined) { for (const envelope of envelopes) kept.push(envelope); }
@@ -182,6 +182,19 @@ export class MemoryEventStore implements EventStore {
     this.#deliver(envelopes);
     return envelopes;
   }
+
+  /** The clock's time as an envelope's `ts` (written once per time: a replay's clock stands). */
+  #timestamp(): string {
+    const time = this.#clock().getTime();
+    if (time !== this.#lastTime) {
+      this.#lastTime = time;
+      this.#lastTs = new Date(time).toISOString();
+    }
+    return this.#lastTs;
+  }
+
+  #lastTime = NaN;
+  #lastTs = "";
 
   /** The envelopes of `events` from `firstSeq` on, each as the JSONL store would read it back. */
   #encode(events: readonly NewEvent[], firstSeq: number, ts: string): Envelope[] {

@@ -1,5 +1,6 @@
 import type { ConversationMessage } from "../../events/event_types.ts";
 import type { Conversation } from "../state/conversation.ts";
+import { frozenBlockJson } from "../request/canonical_json.ts";
 
 /** Tokens of a JSON value, estimated at four characters a token. Pure. */
 export function estimateTokens(value: unknown): number {
@@ -9,8 +10,23 @@ export function estimateTokens(value: unknown): number {
 /** Tokens of some messages, estimated. Pure. */
 export function messagesTokens(messages: readonly ConversationMessage[]): number {
   let total = 0;
-  for (const message of messages) total += estimateTokens(message.content) + 2;
+  for (const message of messages) total += contentTokens(message.content) + 2;
   return total;
+}
+
+/**
+ * {@link estimateTokens} of a message's content: from the JSON of its blocks, written once for
+ * the request's digest too, when they are the fold's (frozen, keys in order: the same text as
+ * JSON.stringify's); else written now.
+ */
+function contentTokens(content: ConversationMessage["content"]): number {
+  let length = content.length + 1; // "[", "]" and the commas between the blocks
+  for (const block of content) {
+    const text = frozenBlockJson(block);
+    if (text === undefined) return estimateTokens(content);
+    length += text.length;
+  }
+  return Math.ceil(Math.max(length, 2) / 4);
 }
 
 /**

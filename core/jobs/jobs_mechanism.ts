@@ -49,6 +49,7 @@ export function jobsMechanism(options: JobsOptions): Mechanism {
   });
   const tools = [createJobOutputTool(jobs, options.workspace), createJobStopTool(jobs)];
   const wrapped = new WeakMap<AnyTool, AnyTool>();
+  const filtered = new WeakMap<readonly AnyTool[], readonly AnyTool[]>();
   const background = (bash: AnyTool): AnyTool => {
     let tool = wrapped.get(bash);
     if (!tool) wrapped.set(bash, tool = createBackgroundBashTool(bash, jobs));
@@ -59,8 +60,16 @@ export function jobsMechanism(options: JobsOptions): Mechanism {
     projection: jobsProjection,
     fedTypes: ["job.finished"],
     tools: (scope) => hasJobs(scope) ? tools : [],
-    filterTools: (scope, pool) =>
-      hasJobs(scope) ? pool.map((tool) => tool.name === "bash" ? background(tool) : tool) : pool,
+    filterTools: (scope, pool) => {
+      if (!hasJobs(scope)) return pool;
+      // The pool asks with the same list again while its sources give the same tools.
+      let kept = filtered.get(pool);
+      if (!kept) {
+        kept = pool.map((tool) => tool.name === "bash" ? background(tool) : tool);
+        filtered.set(pool, kept);
+      }
+      return kept;
+    },
     arrivals: jobArrivals,
     stages: {
       resumed: (context) => Promise.resolve(lostJobs(context)),

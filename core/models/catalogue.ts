@@ -73,10 +73,19 @@ export function resolveModel(name: string): ResolvedModel {
   };
 }
 
+/** {@link modelInfo} by id, as resolved (a log names a few models). */
+const INFOS = new Map<string, ModelInfo | undefined>();
+const MAX_INFOS = 256;
+
 /** What rein knows of `id` as recorded in a log, or assumes of an unknown one. Pure. */
 export function modelInfo(id: string): ModelInfo | undefined {
+  // Asked several times a round (the pool, compaction): each id is resolved once.
+  if (INFOS.has(id)) return INFOS.get(id);
   const resolved = resolveModelQuietly(id);
-  return resolved?.known ? resolved.info : undefined;
+  const info = resolved?.known ? resolved.info : undefined;
+  if (INFOS.size >= MAX_INFOS) INFOS.clear();
+  INFOS.set(id, info);
+  return info;
 }
 
 /** The context window of `id`, assumed for an unknown one. Pure. */

@@ -42,6 +42,7 @@ export class ReplayOrder {
 
   /** Wake whoever waits for a change (a run ended). */
   nudge(): void {
+    if (this.#watchers.length === 0) return;
     const watchers = this.#watchers;
     this.#watchers = [];
     for (const watcher of watchers) watcher();
@@ -56,9 +57,12 @@ export class ReplayOrder {
   }
 
   #wake(): void {
-    const ready = this.#waiters.filter((w) => this.#progress >= w.index - 1);
-    this.#waiters = this.#waiters.filter((w) => this.#progress < w.index - 1);
-    for (const waiter of ready) waiter.resolve();
+    // Runs for every event reproduced: nothing is allocated when nobody waits.
+    if (this.#waiters.length > 0) {
+      const ready = this.#waiters.filter((w) => this.#progress >= w.index - 1);
+      this.#waiters = this.#waiters.filter((w) => this.#progress < w.index - 1);
+      for (const waiter of ready) waiter.resolve();
+    }
     this.nudge();
   }
 }

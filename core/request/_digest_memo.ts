@@ -4,6 +4,7 @@ import {
   type CanonicalChunk,
   canonicalJson,
   type CanonicalMemo,
+  frozenBlockJson,
   joinChunks,
 } from "./canonical_json.ts";
 import { loadedCreateHash, webSha256Hex } from "./_sha256.ts";
@@ -267,16 +268,20 @@ export function writeFrozen(
     return written;
   }
   let head = '{"content":[';
-  for (let i = 0; i < content.length - 1; i++) head += `${canonicalJson(content[i])},`;
-  const text = `${head}${canonicalJson(content[content.length - 1])}],"role":${
-    JSON.stringify(role)
-  }}`;
+  for (let i = 0; i < content.length - 1; i++) head += `${blockJson(content[i])},`;
+  const text = `${head}${blockJson(content[content.length - 1])}],"role":${JSON.stringify(role)}}`;
   const bytes = encoder.encode(text);
   // Byte offsets are the text's own when it is all ASCII (as long as its UTF-8).
   const lastBlockAt = bytes.length === text.length ? head.length : encoder.encode(head).length;
   const written = { frozen: true as const, bytes, lastBlockAt };
   MESSAGES.set(message, written);
   return written;
+}
+
+/** The canonical JSON of a message's block, shared with the token estimate when it is the fold's. */
+function blockJson(block: unknown): string {
+  const shared = typeof block === "object" && block !== null ? frozenBlockJson(block) : undefined;
+  return shared ?? canonicalJson(block);
 }
 
 /**

@@ -25,6 +25,24 @@ export interface CanonicalMemo {
 export const LONG_TEXT = 256;
 
 /**
+ * The JSON of a frozen content block whose keys are in sorted order (as the fold makes them:
+ * core/state/message.ts), written once: it is both its canonical JSON and what JSON.stringify
+ * writes, so a request's digest and a token estimate share it. Undefined for any other value.
+ * Kept by object, as a block is never changed (a request's parts are kept so: _digest_memo.ts).
+ */
+export function frozenBlockJson(block: object): string | undefined {
+  let text = BLOCKS.get(block);
+  if (text === undefined) {
+    if (!Object.isFrozen(block) || Array.isArray(block) || !sortedPlain(block)) return undefined;
+    text = JSON.stringify(block);
+    BLOCKS.set(block, text);
+  }
+  return text;
+}
+
+const BLOCKS = new WeakMap<object, string>();
+
+/**
  * JSON with object keys sorted recursively; `undefined` members are dropped as JSON does. The
  * text is the one `JSON.stringify(value, sortingReplacer)` gives, byte for byte (digests of
  * recorded requests depend on it), written directly instead of through sorted copies of every
@@ -208,11 +226,51 @@ function isAscii(text: string): boolean {
  * object without it would inherit (JSON.stringify reads the listed keys of every object).
  */
 function nativeCanonical(value: object): string | undefined {
+  // Plain data whose objects already list their keys sorted (as the fold makes a conversation's
+  // blocks: core/state/message.ts) is written as it is.
+  if (sortedPlain(value)) return JSON.stringify(value);
   const keys = new Set<string>();
   if (!collectKeys(value, keys)) return undefined;
   for (const key of keys) if (key in Object.prototype) return undefined;
   return JSON.stringify(value, [...keys].sort());
 }
+
+/**
+ * Whether JSON.stringify, with no property list, writes `value` as the sorting replacer does:
+ * every object lists its own enumerable keys (all that either writes) in sorted order, none
+ * `__proto__` (the replacer's copy cannot hold it); no `toJSON` (the replacer
+ * sorts what it returns); and every object is an array or has Object's prototype or none (a
+ * boxed primitive is written as its value, a raw JSON object as its text, where the replacer
+ * writes their copies as objects).
+ */
+function sortedPlain(value: object): boolean {
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === "object" && item !== null && !sortedPlain(item)) return false;
+    }
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && (prototype !== null || isRawJson(value))) return false;
+  const own = Object.keys(value);
+  let before = "";
+  for (let i = 0; i < own.length; i++) {
+    // Integer-like keys are listed first in numeric order: where that is not their sorted order,
+    // the order check finds it.
+    const key = own[i] as string;
+    if ((i > 0 && before >= key) || key === "__proto__") return false;
+    before = key;
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member === "object" && member !== null && !sortedPlain(member)) return false;
+  }
+  return true;
+}
+
+const isRawJson = (JSON as { isRawJSON?: (value: unknown) => boolean }).isRawJSON ??
+  (() => false);
 
 /** Add the keys of `value`'s objects to `keys`; false when `value` is not plain data. */
 function collectKeys(value: object, keys: Set<string>): boolean {
@@ -225,7 +283,7 @@ function collectKeys(value: object, keys: Set<string>): boolean {
     return true;
   }
   const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (prototype !== Object.prototype && (prototype !== null || isRawJson(value))) return false;
   const own = Object.keys(value);
   if (Object.getOwnPropertyNames(value).length !== own.length) return false;
   for (const key of own) {

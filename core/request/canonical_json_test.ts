@@ -116,6 +116,14 @@ Deno.test("canonical JSON of data JSON.stringify reads otherwise is still the re
     { constructor: 1, other: { toString: "x" }, third: {} },
     { holes: [1, , 3], "10": 1, "2": { "01": 1 } },
     [{ b: 1, a: 2 }, "text", 3, null, [{ d: 1, c: 2 }]],
+    // Keys already in order, which JSON.stringify may then write without a property list: boxed
+    // primitives and raw JSON are written as values there, as objects by the replacer.
+    { a: new Number(1), b: new String("x"), c: new Boolean(false) },
+    { a: [Object(1n)] },
+    { b: { toJSON: () => ({ z: 1, a: 2 }) } },
+    { a: JSON.parse('{"__proto__": 1, "b": 2}'), b: { "1": 1, "2": 2, x: 3 } },
+    { b: (JSON as { rawJSON?: (text: string) => unknown }).rawJSON?.("12") },
+    { a: { a: 1 }, b: new Date(0), c: [hidden, new Point(3, 4), shared] },
   ];
   for (const value of values) assert.equal(canonicalJson(value), sortingReplacer(value));
 });

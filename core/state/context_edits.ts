@@ -68,8 +68,8 @@ export function snipMessages(
   messages.splice(from, to - from);
   conversation.messageSeqs.splice(from, to - from);
   messages[from - 1] = conversationMessage("user", [...before.content, {
-    type: "text",
     text: marker,
+    type: "text",
   }]);
   return true;
 }
@@ -100,7 +100,7 @@ export function compactMessages(
   if (!isCutPoint(messages, cutIndex) && cutIndex !== messages.length) return false;
   const tail = messages.slice(cutIndex);
   const tailSeqs = conversation.messageSeqs.slice(cutIndex);
-  const block = { type: "text", text };
+  const block = { text, type: "text" };
   const first = tail[0];
   if (first?.role === "user") {
     tail[0] = conversationMessage("user", [block, ...first.content]);

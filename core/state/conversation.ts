@@ -54,7 +54,9 @@ export interface Conversation {
 
 /** An empty conversation, or one seeded with a forked history. */
 export function emptyConversation(history: ConversationMessage[] = []): Conversation {
-  const messages = history.map((message) => conversationMessage(message.role, message.content));
+  const messages = history.map((message) =>
+    conversationMessage(message.role, message.content.map((block) => ({ ...block })))
+  );
   const last = messages.at(-1);
   const pendingCalls = last?.role === "assistant" ? toolUses(last.content) : [];
   return {
@@ -82,7 +84,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "user.prompted":
       // A refused prompt is kept out of the conversation, as Claude Code erases it.
       if (event.data.refused === undefined) {
-        appendUserBlock(conversation, { type: "text", text: event.data.text }, event.seq);
+        appendUserBlock(conversation, { text: event.data.text, type: "text" }, event.seq);
       }
       break;
     case "model.requested":
@@ -135,16 +137,16 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
       break;
     case "model.continued":
     case "hook.context":
-      appendUserBlock(conversation, { type: "text", text: event.data.text }, event.seq);
+      appendUserBlock(conversation, { text: event.data.text, type: "text" }, event.seq);
       break;
     case "reminder.added":
       appendUserBlock(conversation, {
-        type: "text",
         text: `<system-reminder>\n${event.data.text}\n</system-reminder>`,
+        type: "text",
       }, event.seq);
       break;
     case "arrival.injected":
-      appendUserBlock(conversation, { type: "text", text: event.data.text }, event.seq);
+      appendUserBlock(conversation, { text: event.data.text, type: "text" }, event.seq);
       break;
     case "context.spilled":
       replaceResults(
@@ -288,11 +290,12 @@ export function appendToolResult(
   const { callId } = result;
   conversation.openIntents = conversation.openIntents.filter((call) => call.id !== callId);
   conversation.pendingCalls = conversation.pendingCalls.filter((call) => call.id !== callId);
+  // Blocks are made with their keys in sorted order, as a request's canonical JSON lists them.
   appendUserBlock(conversation, {
-    type: "tool_result",
-    tool_use_id: callId,
     content: result.content,
     ...(result.isError ? { is_error: true } : {}),
+    tool_use_id: callId,
+    type: "tool_result",
   }, seq);
 }
 
@@ -406,17 +409,16 @@ const KNOWN_IDS = new WeakMap<
 function toRequestBlock(block: ContentBlock): ConversationMessage["content"][number] {
   switch (block.type) {
     case "text":
-      return block.citations ? { type: "text", text: block.text, citations: block.citations } : {
-        type: "text",
-        text: block.text,
-      };
+      return block.citations
+        ? { citations: block.citations, text: block.text, type: "text" }
+        : { text: block.text, type: "text" };
     case "tool_use": {
       // The API takes only an object as a call's input; the tool's result says what was wrong.
       const input = typeof block.input === "object" && block.input !== null &&
           !Array.isArray(block.input)
         ? block.input
         : {};
-      return { type: "tool_use", id: block.id, name: block.name, input };
+      return { id: block.id, input, name: block.name, type: "tool_use" };
     }
     default:
       return { ...block };

@@ -3,17 +3,16 @@ import type { ConversationMessage } from "../../events/event_types.ts";
 /**
  * A message of a projected conversation: frozen, with its content and each block (one level
  * down), so that it is a value. The fold replaces a message rather than change it, and what is
- * derived from a message by identity (a request digest's bytes, a token estimate, what the
- * compaction planners found in it) stays true of it; changing one in place throws. Pure.
+ * derived from a message by identity (a request digest's bytes, what the compaction planners
+ * found in it) stays true of it; changing one in place throws. The content and blocks given are
+ * the fold's own (made for this message, or frozen already): they are frozen as they are. The fold
+ * makes them with their keys in sorted order, as a request's canonical JSON lists them, so that
+ * JSON.stringify writes them as they are (core/request/canonical_json.ts). Pure but for that.
  */
 export function conversationMessage(
   role: ConversationMessage["role"],
   content: readonly ConversationMessage["content"][number][],
 ): ConversationMessage {
-  return Object.freeze({
-    role,
-    content: Object.freeze(
-      content.map((block) => Object.isFrozen(block) ? block : Object.freeze({ ...block })),
-    ),
-  });
+  for (const block of content) Object.freeze(block);
+  return Object.freeze({ role, content: Object.freeze(content) });
 }

@@ -12,6 +12,9 @@ const ROOT = {
   sessions: { initial: emptySessions, evolve: evolveSessions },
 };
 
+/** The root's concerns, listed once (the fold goes through them for every event). */
+const ROOT_CONCERNS = Object.entries(ROOT);
+
 /** A concern's fold, as the loop over the root sees it: it mutates its slice in place. */
 type RootFold = (slice: unknown, event: Envelope) => unknown;
 
@@ -85,7 +88,7 @@ export function evolveFocused(
   event: Envelope,
   extensions: readonly Projection[] = [],
 ): void {
-  for (const [key, concern] of Object.entries(ROOT)) {
+  for (const [key, concern] of ROOT_CONCERNS) {
     (concern.evolve as RootFold)(state[key as keyof RootSlices], event);
   }
   for (const projection of extensions) {

@@ -39,24 +39,38 @@ export function toolPool(
   filters: readonly ToolFilter[] = [],
   previous?: ToolPool,
 ): ToolPool {
-  // Asked for several times a round: the few tools of most pools are compared by name as they
-  // come, and a set is made only for a large pool (many MCP tools).
-  const all: AnyTool[] = [];
-  let names: Set<string> | undefined;
-  for (const source of sources) {
-    for (const tool of source(scope)) {
-      if (names ? names.has(tool.name) : hasName(all, tool.name)) continue;
-      all.push(tool);
-      if (names) names.add(tool.name);
-      else if (all.length === LARGE_POOL) names = new Set(all.map((t) => t.name));
-    }
-  }
+  // Asked for several times a round: when the sources give the tools they gave for `previous`,
+  // its list is taken again as it is (the same array, which a filter may know).
+  const sourced: AnyTool[] = [];
+  for (const source of sources) for (const tool of source(scope)) sourced.push(tool);
+  const before = previous ? SOURCED.get(previous) : undefined;
+  const all = before && sameTools(before.sourced, sourced) ? before.all : withoutRepeats(sourced);
   let tools: readonly AnyTool[] = all;
   for (const filter of filters) tools = filter(scope, tools);
   if (previous && sameTools(previous.tools, tools)) return previous;
   const byName = new Map<string, AnyTool>();
   for (const tool of tools) byName.set(tool.name, tool);
-  return { tools, definitions: tools.map(cachedDefinition), byName };
+  const pool = { tools, definitions: tools.map(cachedDefinition), byName };
+  SOURCED.set(pool, { sourced, all });
+  return pool;
+}
+
+/** What the sources gave for a pool, and that list with each name once. */
+const SOURCED = new WeakMap<ToolPool, { sourced: readonly AnyTool[]; all: readonly AnyTool[] }>();
+
+/** `tools` with the first tool of each name only, in order. */
+function withoutRepeats(tools: readonly AnyTool[]): readonly AnyTool[] {
+  // The few tools of most pools are compared by name as they come, and a set is made only for a
+  // large pool (many MCP tools).
+  const all: AnyTool[] = [];
+  let names: Set<string> | undefined;
+  for (const tool of tools) {
+    if (names ? names.has(tool.name) : hasName(all, tool.name)) continue;
+    all.push(tool);
+    if (names) names.add(tool.name);
+    else if (all.length === LARGE_POOL) names = new Set(all.map((t) => t.name));
+  }
+  return all;
 }
 
 /** Pools up to this size are deduplicated without a set. */
@@ -68,6 +82,7 @@ function hasName(tools: readonly AnyTool[], name: string): boolean {
 }
 
 function sameTools(a: readonly AnyTool[], b: readonly AnyTool[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

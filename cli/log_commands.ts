@@ -5,7 +5,6 @@ import { initialState } from "../core/state/state.ts";
 import type { CatalogEntry } from "../core/state/catalog.ts";
 import { foldCatalog } from "../core/snapshots/mod.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
-import { preloadSchemas } from "../core/tools/schema.ts";
 import { formatCost, totalCost } from "../core/models/cost.ts";
 import type { CommandIo } from "./io.ts";
 import { useColor } from "./io.ts";
@@ -71,8 +70,6 @@ export async function replayCommand(
   io: CommandIo,
 ): Promise<number> {
   await assertLogExists(path);
-  // Tool inputs are checked again in the replay: zod loads while the log is read.
-  preloadSchemas();
   const { index, unread, places } = await replayIndex(path, (m) => io.stderr.write(`${m}\n`));
   let sessions = index.sessions;
   if (options.session !== undefined) {

@@ -10,5 +10,18 @@ export function baseInputSchema(name: string): Record<string, unknown> {
   if (!definition) {
     throw new Error(`No tool "${name}" in base_tool_definitions.json: regenerate it`);
   }
+  if (definition.plainInput) PLAIN.add(definition.input_schema);
   return definition.input_schema;
+}
+
+/** The input schemas of base tools whose zod schema says no more than the JSON Schema. */
+const PLAIN = new WeakSet<object>();
+
+/**
+ * Whether `schema` is a base tool's input schema marked `plainInput` when generated (its zod
+ * schema says no more: core/tools/_plain_input.ts), so that an input can be checked against it
+ * without zod.
+ */
+export function isPlainInputSchema(schema: object): boolean {
+  return PLAIN.has(schema);
 }

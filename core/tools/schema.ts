@@ -1,3 +1,5 @@
+import { isPlainInputSchema } from "./_base_input_schema.ts";
+import { plainInput } from "./_plain_input.ts";
 import { isRecord } from "../settings/is_record.ts";
 import type { z } from "zod";
 import type { AnyTool, Tool, Zod } from "./tool.ts";
@@ -79,14 +81,6 @@ export function lazySchema<Schema extends z.ZodType>(
   return () => import("./_zod.ts").then(build);
 }
 
-/**
- * Begin loading zod without waiting for it, for a command that will check tool inputs soon but
- * has other work first (replay reads the log meanwhile). Failure is left to the first real use.
- */
-export function preloadSchemas(): void {
-  import("./_zod.ts").catch(() => {});
-}
-
 const schemas = new WeakMap<AnyTool, Promise<z.ZodType>>();
 
 /**
@@ -114,6 +108,13 @@ export async function validateToolInput<Input>(
   tool: Tool<Input>,
   input: unknown,
 ): Promise<ToolInputCheck<Input>> {
+  // A valid input to a tool whose JSON Schema says all that its zod schema does is taken as zod
+  // would give it back, without loading zod; zod checks the others, and names what is wrong.
+  const { inputSchema } = tool;
+  if (inputSchema !== undefined && isPlainInputSchema(inputSchema)) {
+    const plain = plainInput(inputSchema, input);
+    if (plain !== undefined) return { ok: true, value: plain.value as Input };
+  }
   const result = (await loadToolSchema(tool)).safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const problems = result.error.issues.map((issue) => describeIssue(issue, input));

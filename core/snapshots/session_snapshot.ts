@@ -1,3 +1,5 @@
+import type { ConversationMessage } from "../../events/event_types.ts";
+import { asConversationMessages } from "../state/message.ts";
 import type { StartPoint } from "../../events/start_point.ts";
 import type { Projection } from "../state/projection.ts";
 import type { SessionView } from "../state/sessions.ts";
@@ -34,6 +36,13 @@ export async function sessionSnapshot(
   if (await pointProblem(logPath, point) !== undefined) return undefined;
   const body = file.body as Partial<SessionStart> | null;
   if (typeof body?.view !== "object" || body.view?.id !== id) return undefined;
+  // Its conversations are made frozen values again, as the fold makes them (a snapshot whose
+  // messages are not messages is not trusted).
+  for (const agent of Object.values(body.view.agents ?? {})) {
+    const messages: unknown = agent?.messages;
+    if (!Array.isArray(messages) || !messages.every(isMessage)) return undefined;
+    agent.messages = asConversationMessages(messages);
+  }
   return { view: body.view, entries: body.entries ?? {}, point };
 }
 
@@ -76,4 +85,11 @@ export async function writeSessionSnapshot(
 /** Whether a snapshot that folded the slices `keys` holds those of `projections`. Pure. */
 function holdsKeys(keys: readonly string[], projections: readonly Projection[]): boolean {
   return projections.every((p) => keys.includes(p.key));
+}
+
+function isMessage(value: unknown): value is ConversationMessage {
+  const message = value as Partial<ConversationMessage> | null;
+  return typeof message === "object" && message !== null &&
+    (message.role === "user" || message.role === "assistant") && Array.isArray(message.content) &&
+    message.content.every((block) => typeof block === "object" && block !== null);
 }

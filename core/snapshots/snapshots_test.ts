@@ -86,6 +86,12 @@ Deno.test("sessions load from their snapshot plus the events after it", async ()
   });
   for (const id of ids) {
     assert.deepEqual(json(loaded.sessions.byId[id]), json(whole.sessions.byId[id]), id);
+    // Its messages are frozen values, as a fold from the log makes them.
+    for (const agent of Object.values(loaded.sessions.byId[id]?.agents ?? {})) {
+      for (const message of agent.messages) {
+        assert.ok(Object.isFrozen(message) && Object.isFrozen(message.content), id);
+      }
+    }
     for (const p of PROJECTIONS) {
       assert.deepEqual(
         json((loaded.extensions[p.key] as Record<string, unknown>)[id]),

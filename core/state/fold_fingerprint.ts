@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "5315a58ed5955b83df63543b577b7f1e";
+export const FOLD_FINGERPRINT = "28c8eab79c4c11d62b33d9544096252f";

@@ -16,3 +16,16 @@ export function conversationMessage(
   for (const block of content) Object.freeze(block);
   return Object.freeze({ role, content: Object.freeze(content) });
 }
+
+/**
+ * `messages` (a snapshot's, read back as plain JSON) made again as the fold makes them, frozen
+ * with copies of their blocks, so that a session resumed from a snapshot is folded and planned on
+ * as one folded from the log is. Pure.
+ */
+export function asConversationMessages(
+  messages: readonly ConversationMessage[],
+): ConversationMessage[] {
+  return messages.map((message) =>
+    conversationMessage(message.role, message.content.map((block) => ({ ...block })))
+  );
+}

@@ -84,13 +84,18 @@ export function noteLastCopy(copy: object, original: object, marked: boolean): v
 
 /**
  * Whether a copy of `block` with `cache_control` added writes as `block` with the breakpoint's
- * member first: a frozen plain object whose keys all sort after `cache_control`.
+ * member first, followed by a comma: a frozen plain object whose keys all sort after
+ * `cache_control` and whose members JSON all writes.
  */
 function breakpointGoesFirst(block: unknown): boolean {
   if (typeof block !== "object" || block === null || !Object.isFrozen(block)) return false;
   if (Object.getPrototypeOf(block) !== Object.prototype || "toJSON" in block) return false;
-  const keys = Object.keys(block);
-  return keys.length > 0 && keys.every((key) => key > "cache_control");
+  const entries = Object.entries(block);
+  return entries.length > 0 &&
+    entries.every(([key, member]) =>
+      key > "cache_control" && member !== undefined && typeof member !== "function" &&
+      typeof member !== "symbol"
+    );
 }
 
 /** The bytes of the request's last message: from its original's when it is a noted copy. */

@@ -309,3 +309,16 @@ Deno.test("the digest of any sequence of conversation edits is the whole request
     { numRuns: 300 },
   );
 });
+
+Deno.test("the request's copy of a last block whose members JSON leaves out digests as the whole request", async () => {
+  for (const layout of LAYOUTS) {
+    for (const block of [{ text: undefined, type: undefined }, { text: "a", type: undefined }]) {
+      const messages = [
+        conversationMessage("user", [{ text: "go", type: "text" }]),
+        conversationMessage("assistant", [block as unknown as { type: string }]),
+      ];
+      const body = buildRequest({ model: "m", maxTokens: 100, system, tools, messages });
+      assert.equal(await requestDigest(body, layout), await referenceDigest(body, layout));
+    }
+  }
+});

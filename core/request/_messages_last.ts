@@ -166,30 +166,21 @@ export function messagesLastDigest(
     marks = kept;
   }
   let frozen = Math.min(run?.frozen ?? 0, from);
-  // The messages' bytes are hashed in one update up to each kept state (a call per message,
-  // and one per comma, cost more than the hashing of a round's few kilobytes).
-  let pending: Uint8Array<ArrayBuffer>[] = [];
+  // An update per part: joining them first measured slower (a copy and an allocation).
   for (let i = from; i < last; i++) {
     const message = messages[i] as object;
-    if (i > 0) pending.push(COMMA);
-    pending.push(messageBytes(message, true));
+    if (i > 0) hash.update(COMMA);
+    hash.update(messageBytes(message, true));
     if (frozen === i && isFrozenMessage(message)) frozen++;
-    if ((i + 1) % MARK_EVERY === 0) {
-      hash.update(joinChunks(pending));
-      pending = [];
-      marks.push({ count: i + 1, hash: hash.copy() });
-    }
+    if ((i + 1) % MARK_EVERY === 0) marks.push({ count: i + 1, hash: hash.copy() });
   }
-  if (pending.length > 0) hash.update(joinChunks(pending));
-  const end: Uint8Array<ArrayBuffer>[] = last > 0 ? [COMMA] : [];
-  if (last >= 0) end.push(lastMessageBytes(messages[last] as object));
-  end.push(CLOSE);
   let final = hash;
   if (first && last > 0) {
     RUNNING.set(first, { head, messages: messages.slice(0, last), hash, marks, frozen });
-    final = hash.copy();
+    final = hash.copy().update(COMMA);
   }
-  return Promise.resolve(final.update(joinChunks(end)).digest("hex"));
+  if (last >= 0) final.update(lastMessageBytes(messages[last] as object));
+  return Promise.resolve(final.update(CLOSE).digest("hex"));
 }
 
 /**

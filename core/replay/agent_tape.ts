@@ -2,6 +2,7 @@ import type { Envelope, EventPayloads, EventType } from "../../events/event_type
 import { LOOP_EVENT_TYPES as LOOP_TYPES } from "../loop/loop_events.ts";
 import type { ToolRun } from "../tools/executor.ts";
 import { copyJson } from "./_copy_json.ts";
+import { ReleasedList } from "./_released_list.ts";
 
 /**
  * One agent's recorded events in a session, with a cursor: what the replayed loop of that agent
@@ -13,12 +14,11 @@ import { copyJson } from "./_copy_json.ts";
 export class AgentTape {
   readonly #readOn: () => boolean;
   /**
-   * The events from position `#base` on, and their indexes in the session; those before the
-   * last one reproduced are let go of (undefined).
+   * The events by position on the tape, and their indexes in the session; those before the last
+   * one reproduced are let go of.
    */
-  #events: (Envelope | undefined)[] = [];
-  #indexes: number[] = [];
-  #base = 0;
+  readonly #events = new ReleasedList<Envelope>();
+  readonly #indexes = new ReleasedList<number>();
   readonly #served = new Set<number>();
   cursor = 0;
 
@@ -35,21 +35,19 @@ export class AgentTape {
 
   /** The event at `position` on the tape, reading on if needed; undefined past the end. */
   #at(position: number): Envelope | undefined {
-    while (position - this.#base >= this.#events.length) {
-      if (!this.#readOn()) return undefined;
-    }
-    return this.#events[position - this.#base];
+    while (position >= this.#events.end) if (!this.#readOn()) return undefined;
+    return this.#events.at(position);
   }
 
   /** Where the event at `position` (one read already) stands in the session's order. */
   #indexAt(position: number): number {
-    return this.#indexes[position - this.#base] ?? Infinity;
+    return this.#indexes.at(position) ?? Infinity;
   }
 
   /** The position of `event` on the tape from the cursor on, or -1. */
   #positionOf(event: Envelope): number {
     for (let i = this.cursor; this.#at(i) !== undefined; i++) {
-      if (this.#events[i - this.#base] === event) return i;
+      if (this.#events.at(i) === event) return i;
     }
     return -1;
   }
@@ -71,21 +69,14 @@ export class AgentTape {
 
   /** The last event reproduced. */
   last(): Envelope | undefined {
-    return this.cursor > this.#base ? this.#events[this.cursor - 1 - this.#base] : undefined;
+    return this.cursor > 0 ? this.#events.at(this.cursor - 1) : undefined;
   }
 
   advance(): void {
     this.cursor += 1;
-    // Keep the last one reproduced (`last`); let go of the one before it at once, and shorten
-    // the lists now and then.
-    const before = this.cursor - 2 - this.#base;
-    if (before >= 0) this.#events[before] = undefined;
-    const passed = this.cursor - 1 - this.#base;
-    if (passed >= RELEASE_BATCH && passed * 2 >= this.#events.length) {
-      this.#events.splice(0, passed);
-      this.#indexes.splice(0, passed);
-      this.#base += passed;
-    }
+    // Keep the last one reproduced (`last`); let go of those before it.
+    this.#events.release(this.cursor - 1);
+    this.#indexes.release(this.cursor - 1);
   }
 
   /**
@@ -194,9 +185,6 @@ export class AgentTape {
     return undefined;
   }
 }
-
-/** Let-go events at the front of a tape's lists before they are shortened. */
-const RELEASE_BATCH = 256;
 
 /** An event without what the store stamps (seq, ts, version), for comparison. */
 export function comparable(

@@ -1,4 +1,5 @@
 import type { Envelope } from "../../events/event_types.ts";
+import { ReleasedList } from "./_released_list.ts";
 
 /**
  * A session's recorded events as replay reads them: by index in the session's order, read from
@@ -8,10 +9,8 @@ import type { Envelope } from "../../events/event_types.ts";
  */
 export class Recorded {
   readonly #source: Iterator<Envelope>;
-  /** The events from index `#base` on; those before `#kept` are let go of (undefined). */
-  #events: (Envelope | undefined)[] = [];
-  #base = 0;
-  #kept = 0;
+  /** The events read, by index; those replay is past are let go of. */
+  readonly #events = new ReleasedList<Envelope>();
   #ended = false;
   #failure: { error: unknown } | undefined;
   #listeners: ((event: Envelope, index: number) => void)[] = [];
@@ -32,13 +31,13 @@ export class Recorded {
    * read and still held, then as they are read.
    */
   onRead(listener: (event: Envelope, index: number) => void): void {
-    this.#events.forEach((event, i) => event && listener(event, this.#base + i));
+    this.#events.forEach(listener);
     this.#listeners.push(listener);
   }
 
   /** How many events have been read: the index of the next. */
   get read(): number {
-    return this.#base + this.#events.length;
+    return this.#events.end;
   }
 
   /** What reading the source threw, if it did: the session was not read to its end. */
@@ -51,11 +50,12 @@ export class Recorded {
    * RangeError for an index let go of ({@link release}).
    */
   at(index: number): Envelope | undefined {
-    if (index < this.#kept) {
-      throw new RangeError(`Recorded event ${index} was let go of (events from ${this.#kept} on)`);
+    const kept = this.#events.released;
+    if (index < kept) {
+      throw new RangeError(`Recorded event ${index} was let go of (events from ${kept} on)`);
     }
     while (index >= this.read) if (!this.more()) return undefined;
-    return this.#events[index - this.#base];
+    return this.#events.at(index);
   }
 
   /** Read the next event; false when there is none (or reading failed). */
@@ -85,14 +85,7 @@ export class Recorded {
    * large payload is then garbage before it ages), and the list shortened now and then.
    */
   release(index: number): void {
-    const upTo = Math.min(index, this.read);
-    for (let i = this.#kept; i < upTo; i++) this.#events[i - this.#base] = undefined;
-    this.#kept = Math.max(this.#kept, upTo);
-    const passed = this.#kept - this.#base;
-    if (passed >= RELEASE_BATCH && passed * 2 >= this.#events.length) {
-      this.#events.splice(0, passed);
-      this.#base += passed;
-    }
+    this.#events.release(index);
   }
 
   /** Stop reading: the source is closed (a file it reads). */
@@ -102,6 +95,3 @@ export class Recorded {
     this.#source.return?.();
   }
 }
-
-/** Let-go events at the front of the list before it is shortened. */
-const RELEASE_BATCH = 256;

@@ -1,4 +1,5 @@
 import type { ConversationMessage } from "../../events/event_types.ts";
+import { isFrozenMessage } from "../state/message.ts";
 
 /**
  * What a planner finds in each message of a conversation, found once per message. The planners
@@ -40,7 +41,7 @@ export class MessageFacts<T> {
     let at = count;
     for (; at < messages.length; at++) {
       const message = messages[at] as ConversationMessage;
-      if (!Object.isFrozen(message) || !Object.isFrozen(message.content)) break;
+      if (!isFrozenMessage(message)) break;
       kept.push(message);
       facts.push(this.#find(message));
     }

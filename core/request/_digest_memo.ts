@@ -8,6 +8,7 @@ import {
   joinChunks,
 } from "./canonical_json.ts";
 import { loadedCreateHash, webSha256Hex } from "./_sha256.ts";
+import { isFrozenMessage } from "../state/message.ts";
 
 /*
  * What a request digest takes from the requests before it, so that a round writes out and hashes
@@ -282,15 +283,6 @@ export function writeFrozen(
 function blockJson(block: unknown): string {
   const shared = typeof block === "object" && block !== null ? frozenBlockJson(block) : undefined;
   return shared ?? canonicalJson(block);
-}
-
-/**
- * Whether `message` is frozen with its content (an array): a projected conversation's (see
- * core/state/message.ts), which holds what it held when it was written.
- */
-export function isFrozenMessage(message: object): message is { content: readonly unknown[] } {
-  const content = (message as { content?: unknown }).content;
-  return Object.isFrozen(message) && Array.isArray(content) && Object.isFrozen(content);
 }
 
 /** Keep `bytes` as what `message` was written as, with what it holds now. */

@@ -1,7 +1,8 @@
 import type { createHash as CreateHash, Hash } from "node:crypto";
 import type { MessagesRequest } from "../effects/model_client.ts";
 import { canonicalJson, joinChunks } from "./canonical_json.ts";
-import { isFrozenMessage, messageBytes, writeFrozen, writtenAsBefore } from "./_digest_memo.ts";
+import { messageBytes, writeFrozen, writtenAsBefore } from "./_digest_memo.ts";
+import { isFrozenMessage } from "../state/message.ts";
 import { webSha256Hex } from "./_sha256.ts";
 
 /*
@@ -76,7 +77,7 @@ const COPIES = new WeakMap<object, { original: object; marked: boolean }>();
  * the breakpoint put in: the message is written once, not twice.
  */
 export function noteLastCopy(copy: object, original: object, marked: boolean): void {
-  if (!Object.isFrozen(copy) || !isFrozenMessage(copy) || !isFrozenMessage(original)) return;
+  if (!isFrozenMessage(copy) || !isFrozenMessage(original)) return;
   const block = original.content.at(-1);
   if (marked && !breakpointGoesFirst(block)) return;
   COPIES.set(copy, { original, marked });

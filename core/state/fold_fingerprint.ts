@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "28c8eab79c4c11d62b33d9544096252f";
+export const FOLD_FINGERPRINT = "9e05daf06d9ce130314970a51387c884";

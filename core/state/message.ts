@@ -29,3 +29,12 @@ export function asConversationMessages(
     conversationMessage(message.role, message.content.map((block) => ({ ...block })))
   );
 }
+
+/**
+ * Whether `message` is frozen with its content (an array), as {@link conversationMessage} makes
+ * it: it holds what it held when it was made, so what is derived from it can be kept by identity.
+ */
+export function isFrozenMessage(message: object): message is { content: readonly unknown[] } {
+  const content = (message as { content?: unknown }).content;
+  return Object.isFrozen(message) && Array.isArray(content) && Object.isFrozen(content);
+}

@@ -244,17 +244,16 @@ function nativeCanonical(value: object): string | undefined {
  * writes their copies as objects).
  */
 function sortedPlain(value: object): boolean {
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
+  const kind = plainKind(value);
+  if (kind === "array") {
+    const items = value as unknown[];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (typeof item === "object" && item !== null && !sortedPlain(item)) return false;
     }
     return true;
   }
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && (prototype !== null || isRawJson(value))) return false;
+  if (kind === undefined) return false;
   const own = Object.keys(value);
   let before = "";
   for (let i = 0; i < own.length; i++) {
@@ -269,21 +268,32 @@ function sortedPlain(value: object): boolean {
   return true;
 }
 
+/**
+ * Whether `value` is a plain array or a plain object as both native writers take them: no
+ * `toJSON`; an array of Array's prototype, or an object of Object's prototype or none that is not
+ * raw JSON (JSON.rawJSON). Undefined for anything else.
+ */
+function plainKind(value: object): "array" | "object" | undefined {
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return undefined;
+  const prototype = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) return prototype === Array.prototype ? "array" : undefined;
+  if (prototype === Object.prototype || (prototype === null && !isRawJson(value))) return "object";
+  return undefined;
+}
+
 const isRawJson = (JSON as { isRawJSON?: (value: unknown) => boolean }).isRawJSON ??
   (() => false);
 
 /** Add the keys of `value`'s objects to `keys`; false when `value` is not plain data. */
 function collectKeys(value: object, keys: Set<string>): boolean {
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-    for (const item of value) {
+  const kind = plainKind(value);
+  if (kind === "array") {
+    for (const item of value as unknown[]) {
       if (typeof item === "object" && item !== null && !collectKeys(item, keys)) return false;
     }
     return true;
   }
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && (prototype !== null || isRawJson(value))) return false;
+  if (kind === undefined) return false;
   const own = Object.keys(value);
   if (Object.getOwnPropertyNames(value).length !== own.length) return false;
   for (const key of own) {

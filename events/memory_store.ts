@@ -59,6 +59,9 @@ export class MemoryEventStore implements EventStore {
   #listeners: EventListener[] = [];
   #lastSeq = 0;
   #closed = false;
+  /** The clock's last time, and its `ts`. */
+  #lastTime = NaN;
+  #lastTs = "";
 
   constructor(options: MemoryStoreOptions) {
     this.#clock = options.clock;
@@ -185,16 +188,14 @@ export class MemoryEventStore implements EventStore {
 
   /** The clock's time as an envelope's `ts` (written once per time: a replay's clock stands). */
   #timestamp(): string {
-    const time = this.#clock().getTime();
+    const now = this.#clock();
+    const time = now.getTime();
     if (time !== this.#lastTime) {
       this.#lastTime = time;
-      this.#lastTs = new Date(time).toISOString();
+      this.#lastTs = now.toISOString();
     }
     return this.#lastTs;
   }
-
-  #lastTime = NaN;
-  #lastTs = "";
 
   /** The envelopes of `events` from `firstSeq` on, each as the JSONL store would read it back. */
   #encode(events: readonly NewEvent[], firstSeq: number, ts: string): Envelope[] {

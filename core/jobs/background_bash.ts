@@ -5,7 +5,8 @@ import { lazySchema } from "../tools/schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "../tools/tool.ts";
 import { formatDuration } from "./job_notification.ts";
 import type { JobManager } from "./job_manager.ts";
-import { DEFAULT_JOB_TIMEOUT_MS } from "./job_settings.ts";
+import { formatBytes } from "./_format_bytes.ts";
+import { DEFAULT_JOB_OUTPUT_MAX_BYTES, DEFAULT_JOB_TIMEOUT_MS } from "./job_settings.ts";
 
 const BACKGROUND_FIELD =
   "Run the command in the background: the call returns a job id at once, and you are told when " +
@@ -32,22 +33,35 @@ export const BACKGROUND_BASH_INPUT_SCHEMA: Record<string, unknown> = (() => {
   };
 })();
 
-const description = `${BASH_DESCRIPTION}
-- For a command that takes long (a build, a test suite, a server) while you go on with other work, set \`run_in_background: true\`: the call returns at once with a job id, the command's output goes to \`.rein/jobs/<id>.log\`, and when it ends you get a <task-notification> with its status, exit code and last lines of output. Do not poll it with sleep: read its output so far with job_output when you need it, and stop it with job_stop. A background command runs in the same sandbox as any other, is killed after \`timeout\` ms when you give one (otherwise after the workspace's job timeout, 30 minutes unless configured), and is stopped when the session ends.`;
+/** As sessions recorded before jobs' output was capped were told (their requests must replay). */
+const UNCAPPED_DESCRIPTION = description("");
+
+const CAPPED_DESCRIPTION = description(
+  ` (up to the job output cap, ${
+    formatBytes(DEFAULT_JOB_OUTPUT_MAX_BYTES)
+  } unless configured; past it the log keeps its first and last part, the middle cut)`,
+);
+
+function description(cap: string): string {
+  return `${BASH_DESCRIPTION}
+- For a command that takes long (a build, a test suite, a server) while you go on with other work, set \`run_in_background: true\`: the call returns at once with a job id, the command's output goes to \`.rein/jobs/<id>.log\`${cap}, and when it ends you get a <task-notification> with its status, exit code and last lines of output. Do not poll it with sleep: read its output so far with job_output when you need it, and stop it with job_stop. A background command runs in the same sandbox as any other, is killed after \`timeout\` ms when you give one (otherwise after the workspace's job timeout, 30 minutes unless configured), and is stopped when the session ends.`;
+}
 
 /**
  * bash with `run_in_background` (Claude Code's field): without the flag, `bash` runs the call;
  * with it, the command starts as a background job (`JobManager`) in the same sandbox, and the call
- * returns its id at once, recording `job.started` with its result. An effect tool: replay serves
- * the recorded result and never starts anything.
+ * returns its id at once, recording `job.started` with its result. `capped` tells the model of
+ * the job output cap (a session recorded before jobs' output was capped was told of none). An
+ * effect tool: replay serves the recorded result and never starts anything.
  */
 export function createBackgroundBashTool(
   bash: Tool<BashInput>,
   jobs: JobManager,
+  capped = true,
 ): Tool<BackgroundBashInput> {
   return {
     name: bash.name,
-    description,
+    description: capped ? CAPPED_DESCRIPTION : UNCAPPED_DESCRIPTION,
     schema: lazySchema(inputSchema),
     inputSchema: BACKGROUND_BASH_INPUT_SCHEMA,
     kind: "effect",
@@ -69,6 +83,7 @@ async function startJob(
 ): Promise<ToolResult> {
   const settings = context.view().sessions.byId[context.session]?.settings?.jobs;
   const timeoutMs = input.timeout ?? settings?.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+  const outputMaxBytes = settings?.outputMaxBytes ?? DEFAULT_JOB_OUTPUT_MAX_BYTES;
   try {
     const started = await jobs.start({
       session: context.session,
@@ -77,10 +92,13 @@ async function startJob(
       command: input.command,
       ...(input.description === undefined ? {} : { description: input.description }),
       timeoutMs,
+      outputMaxBytes,
     });
     return {
       content: `Command running in the background with ID: ${started.id}. Its output is being ` +
-        `written to ${started.logPath}. You will be notified when it ends; it is killed if it ` +
+        `written to ${started.logPath} (at most ${formatBytes(outputMaxBytes)} kept: past that, ` +
+        "its first and last part, the middle cut). You will be notified when it ends; it is " +
+        "killed if it " +
         `runs longer than ${formatDuration(timeoutMs)}. Read its output so far with job_output, ` +
         "stop it with job_stop.",
       events: [{ type: "job.started", data: started }],

@@ -3,6 +3,7 @@ import type { JobEnding, JobFinished, JobStarted } from "../../events/event_type
 import type { EventStore } from "../../events/store.ts";
 import { drainPipes, type SpawnBash } from "../tools/bash_launcher.ts";
 import { killGroup } from "../tools/kill_group.ts";
+import { JobLog, type KeptSnapshot } from "./_job_log.ts";
 import { OutputTail } from "./_output_tail.ts";
 
 /** Where jobs' output goes, relative to the workspace. */
@@ -27,11 +28,15 @@ export interface JobRequest {
   command: string;
   description?: string;
   timeoutMs: number;
+  /** The most bytes of its output its log keeps (head and tail past it). */
+  outputMaxBytes: number;
 }
 
 /** A job this process runs. */
 interface LiveJob {
   session: string;
+  /** What its log keeps so far. */
+  output(): KeptSnapshot;
   stop(ending: JobEnding): void;
   /** The job's end, once it is in the log (undefined when it could not be recorded). */
   finished: Promise<JobFinished | undefined>;
@@ -45,11 +50,13 @@ interface LiveJob {
 /**
  * The background jobs this process runs: each a bash command started as the bash tool starts
  * one (in the same sandbox, in a process group of its own, dying with rein), its output written
- * to `.rein/jobs/<id>.log`, watched until it ends by itself, is stopped, times out, or its
- * session ends. The watcher then appends `job.finished` to the log (under the log's lock, as any
- * append; after the job's `job.started`, which the call that started it records) with the exit
- * code, the duration by the monotonic clock and the last lines of output. Nothing here is read
- * in replay: there the ends come from the log.
+ * to `.rein/jobs/<id>.log` within the job's output cap (`JobLog`: the head and tail of a longer
+ * output, the middle cut, in bounded memory and on disk however fast the job writes), watched
+ * until it ends by itself, is stopped, times out, or its session ends. The watcher then appends
+ * `job.finished` to the log (under the log's lock, as any append; after the job's `job.started`,
+ * which the call that started it records) with the exit code, the duration by the monotonic clock
+ * (to the process's end, not to the log file's last write), the bytes written and cut, and the
+ * last lines of output. Nothing here is read in replay: there the ends come from the log.
  */
 export class JobManager {
   readonly #deps: JobManagerDeps;
@@ -84,12 +91,10 @@ export class JobManager {
     let onRecorded: (recorded: boolean) => void = () => {};
     const recorded = new Promise<boolean>((resolve) => onRecorded = resolve);
     const tail = new OutputTail();
-    let bytes = 0;
-    let writing = Promise.resolve();
+    const output = new JobLog(file, request.outputMaxBytes);
     const write = (chunk: Uint8Array) => {
-      bytes += chunk.length;
       tail.push(chunk);
-      writing = writing.then(() => writeAll(file, chunk)).catch(() => {});
+      output.push(chunk);
     };
     const readers = [child.stdout.getReader(), child.stderr.getReader()];
     const pumps = Promise.all(readers.map((reader) => pump(reader, write)));
@@ -106,6 +111,7 @@ export class JobManager {
       pid: child.pid,
       logPath,
       timeoutMs: request.timeoutMs,
+      outputMaxBytes: request.outputMaxBytes,
     };
     const finished = (async (): Promise<JobFinished | undefined> => {
       let status: Deno.CommandStatus;
@@ -114,19 +120,20 @@ export class JobManager {
       } finally {
         clearTimeout(timer);
       }
+      const durationMs = Math.round(monotonicMs() - began);
       // What it left running (unconfined, in its group) goes with it, as after a bash call.
       killGroup(child.pid);
       await drainPipes(pumps, readers);
-      await writing;
-      file.close();
+      const kept = await output.close();
       await spawned.release();
       const end: JobFinished = {
         id,
         ending,
         exitCode: status.signal ? null : status.code,
         ...(status.signal ? { signal: status.signal } : {}),
-        durationMs: Math.round(monotonicMs() - began),
-        outputBytes: bytes,
+        durationMs,
+        outputBytes: output.totalBytes,
+        droppedBytes: kept.droppedBytes,
         tail: tail.text(),
       };
       try {
@@ -147,6 +154,7 @@ export class JobManager {
     })();
     const live: LiveJob = {
       session: request.session,
+      output: () => output.snapshot(),
       stop,
       finished,
       recorded: false,
@@ -163,6 +171,11 @@ export class JobManager {
   /** Whether job `id` runs in this process. */
   isRunning(id: string): boolean {
     return this.#jobs.has(id);
+  }
+
+  /** What job `id`'s log keeps so far, while it runs in this process. */
+  output(id: string): KeptSnapshot | undefined {
+    return this.#jobs.get(id)?.output();
   }
 
   /**
@@ -247,8 +260,4 @@ async function pump(
   } catch {
     // What was read is kept.
   }
-}
-
-async function writeAll(file: Deno.FsFile, chunk: Uint8Array): Promise<void> {
-  for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
 }

@@ -1,3 +1,5 @@
+import { formatNumber } from "../tools/_format.ts";
+import { formatBytes } from "./_format_bytes.ts";
 import type { JobView } from "./jobs_projection.ts";
 
 /** A job's state in Claude Code's words (`killed`: stopped or timed out), and `lost`. */
@@ -64,14 +66,40 @@ export function jobNotification(job: JobView): string {
     `<summary>${escapeXml(jobSummary(job))}</summary>`,
   ];
   const end = job.end;
+  const cut = end?.kind === "finished" ? outputCut(job, end.outputBytes, end.droppedBytes) : "";
+  if (cut !== "") lines.push(`<output-cut>${cut}</output-cut>`);
   if (end?.kind === "finished" && end.tail !== "") {
     lines.push(`<output-tail>\n${end.tail}\n</output-tail>`);
   }
   lines.push("</task-notification>");
   if (end?.kind === "finished" && end.outputBytes > 0) {
-    lines.push(`Read the whole output with job_output or read_file: ${job.logPath}`);
+    lines.push(
+      cut === ""
+        ? `Read the whole output with job_output or read_file: ${job.logPath}`
+        : `Read what its log kept (the first and last part) with job_output or read_file: ` +
+          job.logPath,
+    );
   }
   return lines.join("\n");
+}
+
+/**
+ * The sentence saying that `job`'s log did not keep all of its output, when it did not: `It
+ * wrote 1.8 GiB (1,932,735,283 bytes) of output; its log keeps at most 4 MiB, its first and last
+ * part: 1,928,540,979 bytes were cut between them`; "" when nothing was cut. Pure.
+ */
+export function outputCut(
+  job: Pick<JobView, "outputMaxBytes">,
+  outputBytes: number,
+  droppedBytes: number | undefined,
+): string {
+  if (droppedBytes === undefined || droppedBytes <= 0) return "";
+  const cap = job.outputMaxBytes === undefined
+    ? ""
+    : ` at most ${formatBytes(job.outputMaxBytes)},`;
+  return `It wrote ${formatBytes(outputBytes)} (${formatNumber(outputBytes)} bytes) of output; ` +
+    `its log keeps${cap} its first and last part: ${formatNumber(droppedBytes)} bytes were cut ` +
+    "between them";
 }
 
 /** `850ms`, `2.1s`, `3m 12s`, `30m`. Pure. */

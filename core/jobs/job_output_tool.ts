@@ -4,8 +4,10 @@ import { CappedOutput } from "../tools/_capped_output.ts";
 import { formatNumber } from "../tools/_format.ts";
 import { lazySchema } from "../tools/schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "../tools/tool.ts";
-import { jobStatus, jobSummary } from "./job_notification.ts";
+import { formatBytes } from "./_format_bytes.ts";
+import { jobStatus, jobSummary, outputCut } from "./job_notification.ts";
 import type { JobManager } from "./job_manager.ts";
+import { DEFAULT_JOB_OUTPUT_MAX_BYTES } from "./job_settings.ts";
 import { jobOf, unknownJob } from "./jobs_of.ts";
 
 /** How long job_output waits for a job to end, by default and at most. */
@@ -50,26 +52,38 @@ export const JOB_OUTPUT_INPUT_SCHEMA: Record<string, unknown> = {
   additionalProperties: false,
 };
 
-const description =
+const DESCRIPTION_HEAD =
   `Reads the output of a background job (a bash command run with run_in_background) so far, with its status, and its exit code once it has ended.
 - By default it waits for the job to end, up to \`timeout\` ms (${
     JOB_OUTPUT_DEFAULT_WAIT_MS / 1000
   } s); with \`block: false\` it answers at once.
 - You are notified when a job ends anyway: use this to look at a job's progress, or to wait for a job whose result you need before going on.
-- Output beyond ${
-    formatNumber(OUTPUT_MAX_CHARS)
-  } characters is cut in the middle; the whole output is in the job's log file.`;
+- Output beyond ${formatNumber(OUTPUT_MAX_CHARS)} characters is cut in the middle`;
+
+/** As sessions recorded before jobs' output was capped were told (their requests must replay). */
+const UNCAPPED_DESCRIPTION = `${DESCRIPTION_HEAD}; the whole output is in the job's log file.`;
+
+const CAPPED_DESCRIPTION = `${DESCRIPTION_HEAD}; the job's log file keeps more: all of it up ` +
+  `to the job output cap (${
+    formatBytes(DEFAULT_JOB_OUTPUT_MAX_BYTES)
+  } unless configured), past that its first and last part, the middle cut.`;
 
 /**
  * Creates the job_output tool (Claude Code's TaskOutput): the output of one of the session's
- * background jobs so far, read from its log file, with its status; it first waits for the job to
- * end unless told not to. An effect tool: it reads a file that changes, so replay serves its
- * recorded result.
+ * background jobs so far (what its log keeps: from memory while it runs in this process, else
+ * from its log file), with its status and, when its output was past its cap, how much was cut;
+ * it first waits for the job to end unless told not to. `capped` tells the model of the cap (a
+ * session recorded before jobs' output was capped was told of none). An effect tool: it reads
+ * output that changes, so replay serves its recorded result.
  */
-export function createJobOutputTool(jobs: JobManager, workspace: string): Tool<JobOutputInput> {
+export function createJobOutputTool(
+  jobs: JobManager,
+  workspace: string,
+  capped = true,
+): Tool<JobOutputInput> {
   return {
     name: "job_output",
-    description,
+    description: capped ? CAPPED_DESCRIPTION : UNCAPPED_DESCRIPTION,
     schema: lazySchema(inputSchema),
     inputSchema: JOB_OUTPUT_INPUT_SCHEMA,
     kind: "effect",
@@ -101,8 +115,16 @@ async function readJob(
   }
   const job = jobOf(context.view(), context.session, input.job_id) ?? before;
   if (job.end === null) retrieval = input.block ?? true ? "timeout" : "not_ready";
-  const output = await readLog(join(workspace, job.logPath));
   const end = job.end;
+  const live = end === null ? jobs.output(job.id) : undefined;
+  const output = live === undefined
+    ? await readLog(join(workspace, job.logPath))
+    : render(new TextDecoder().decode(live.bytes));
+  const cut = live !== undefined
+    ? outputCut(job, live.outputBytes, live.droppedBytes)
+    : end?.kind === "finished"
+    ? outputCut(job, end.outputBytes, end.droppedBytes)
+    : "";
   const lines = [
     `<retrieval_status>${retrieval}</retrieval_status>`,
     `<task_id>${job.id}</task_id>`,
@@ -111,6 +133,7 @@ async function readJob(
       ? [`<exit_code>${end.exitCode}</exit_code>`]
       : []),
     `<summary>${jobSummary(job)}</summary>`,
+    ...(cut === "" ? [] : [`<output_cut>${cut}</output_cut>`]),
     `<output>\n${output}\n</output>`,
   ];
   return { content: lines.join("\n") };
@@ -133,6 +156,17 @@ async function readLog(path: string): Promise<string> {
   } catch {
     // What was read is shown.
   }
+  return shown(capped);
+}
+
+/** `text` cut in the middle past the cap; a note when there is none. */
+function render(text: string): string {
+  const capped = new CappedOutput(OUTPUT_MAX_CHARS);
+  capped.append(text);
+  return shown(capped);
+}
+
+function shown(capped: CappedOutput): string {
   const text = capped.render().trimEnd();
   return text === "" ? "(no output yet)" : text;
 }

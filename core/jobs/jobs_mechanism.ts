@@ -47,26 +47,41 @@ export function jobsMechanism(options: JobsOptions): Mechanism {
     log: options.log,
     monotonicMs: options.monotonicMs,
   });
-  const tools = [createJobOutputTool(jobs, options.workspace), createJobStopTool(jobs)];
-  const wrapped = new WeakMap<AnyTool, AnyTool>();
-  const filtered = new WeakMap<readonly AnyTool[], readonly AnyTool[]>();
-  const background = (bash: AnyTool): AnyTool => {
-    let tool = wrapped.get(bash);
-    if (!tool) wrapped.set(bash, tool = createBackgroundBashTool(bash, jobs));
+  const stop = createJobStopTool(jobs);
+  // Sessions recorded before jobs' output was capped were told of no cap: told so again.
+  const tools = {
+    capped: [createJobOutputTool(jobs, options.workspace), stop],
+    uncapped: [createJobOutputTool(jobs, options.workspace, false), stop],
+  };
+  const wrapped = {
+    capped: new WeakMap<AnyTool, AnyTool>(),
+    uncapped: new WeakMap<AnyTool, AnyTool>(),
+  };
+  const filtered = {
+    capped: new WeakMap<readonly AnyTool[], readonly AnyTool[]>(),
+    uncapped: new WeakMap<readonly AnyTool[], readonly AnyTool[]>(),
+  };
+  const background = (bash: AnyTool, kind: Capping): AnyTool => {
+    let tool = wrapped[kind].get(bash);
+    if (!tool) {
+      tool = createBackgroundBashTool(bash, jobs, kind === "capped");
+      wrapped[kind].set(bash, tool);
+    }
     return tool;
   };
   return {
     name: "jobs",
     projection: jobsProjection,
     fedTypes: ["job.finished"],
-    tools: (scope) => hasJobs(scope) ? tools : [],
+    tools: (scope) => hasJobs(scope) ? tools[capping(scope)] : [],
     filterTools: (scope, pool) => {
       if (!hasJobs(scope)) return pool;
+      const kind = capping(scope);
       // The pool asks with the same list again while its sources give the same tools.
-      let kept = filtered.get(pool);
+      let kept = filtered[kind].get(pool);
       if (!kept) {
-        kept = pool.map((tool) => tool.name === "bash" ? background(tool) : tool);
-        filtered.set(pool, kept);
+        kept = pool.map((tool) => tool.name === "bash" ? background(tool, kind) : tool);
+        filtered[kind].set(pool, kept);
       }
       return kept;
     },
@@ -79,6 +94,15 @@ export function jobsMechanism(options: JobsOptions): Mechanism {
       },
     },
   };
+}
+
+/** Whether a session's model is told of the job output cap: sessions recorded before it are not. */
+type Capping = "capped" | "uncapped";
+
+/** Whether `scope`'s session recorded a job output cap. Pure. */
+function capping(scope: PoolScope): Capping {
+  const settings = scope.state.sessions.byId[scope.session]?.settings?.jobs;
+  return settings?.outputMaxBytes === undefined ? "uncapped" : "capped";
 }
 
 /** Whether `scope`'s agent may run background jobs. Pure. */

@@ -44,8 +44,16 @@ export class CappedOutput {
     const separator = head.endsWith("\n") ? "" : "\n";
     const characters = `${formatNumber(cutChars)} characters`;
     const what = cutLines > 0 ? `${plural(cutLines, "line")} (${characters})` : characters;
-    return `${head}${separator}[… ${what} cut …]\n${tail}`;
+    return `${head}${separator}${cutNote(what)}\n${tail}`;
   }
+}
+
+/**
+ * The note put where output was cut, `what` saying how much: `[… 56,789 characters cut …]`.
+ * Pure.
+ */
+export function cutNote(what: string): string {
+  return `[… ${what} cut …]`;
 }
 
 /** Drops a partial last line, unless that would drop more than half of `text`. */

@@ -18,6 +18,11 @@ export interface JobStarted {
   logPath: string;
   /** When the job is killed if it has not ended. */
   timeoutMs: number;
+  /**
+   * The most bytes its log keeps: a longer output keeps its head and tail with the middle cut
+   * (absent in logs recorded before jobs' output was capped).
+   */
+  outputMaxBytes?: number;
 }
 
 /**
@@ -39,8 +44,13 @@ export interface JobFinished {
   signal?: string;
   /** From its start to its end, by the watcher's monotonic clock. */
   durationMs: number;
-  /** Bytes of output written to its log. */
+  /** Bytes of output the job wrote (its log keeps them all unless `droppedBytes` says not). */
   outputBytes: number;
+  /**
+   * Bytes of its output cut from the middle of its log to keep it within its `outputMaxBytes`
+   * (absent in logs recorded before jobs' output was capped).
+   */
+  droppedBytes?: number;
   /** The last lines of its output. */
   tail: string;
 }
@@ -73,4 +83,9 @@ export const JOB_EVENTS: EventTable<JobEvents> = {
 export interface JobSettings {
   /** How long a job may run when its call gives no timeout (`REIN_JOB_TIMEOUT_MS`). */
   timeoutMs: number;
+  /**
+   * The most bytes of a job's output its log keeps (`REIN_JOB_OUTPUT_MAX_BYTES`); absent in logs
+   * recorded before jobs' output was capped.
+   */
+  outputMaxBytes?: number;
 }

@@ -11,4 +11,5 @@ export * from "./built_in_agents.ts";
 export * from "./child_tools.ts";
 export * from "./plan_spawn.ts";
 export * from "./read_agent_files.ts";
+export * from "./spawn_limits.ts";
 export * from "./task_tool.ts";

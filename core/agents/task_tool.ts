@@ -8,6 +8,7 @@ import type { AgentDefinition } from "./agent_definition.ts";
 import { DEFAULT_AGENT_TYPE } from "./built_in_agents.ts";
 import { TASK_TOOL } from "./child_tools.ts";
 import { childAgentName, planSpawn } from "./plan_spawn.ts";
+import { spawnRefusal } from "./spawn_limits.ts";
 
 /** The input's zod schema, built on the tool's first call (zod is not loaded at start-up). */
 function inputSchema(z: Zod) {
@@ -62,7 +63,8 @@ ${lines.join("\n")}
  * The task tool (Claude Code's Task / Agent) over the session's subagent `types`: starts a child
  * agent of the session (a sibling loop, named after the call) with a fresh conversation, records
  * its `agent.spawned` (model, tools, turn cap, prompt), runs its turn to the end and returns its
- * final text with a line on its rounds and usage. Composite: replay serves its result and
+ * final text with a line on its rounds and usage. A call over the caps of `spawnRefusal` (depth,
+ * calls per answer) gets an error result and starts nothing. Composite: replay serves its result and
  * re-drives the child from the child's own events. Run again for a call whose intent a dead
  * process left open, it continues the child from the log (nothing the child completed runs
  * again) or, when the child had finished, returns its answer. Never throws.
@@ -96,8 +98,12 @@ async function runTask(
   const view = context.view().sessions.byId[context.session];
   const parent = view?.agents[context.agent];
   if (!view || !parent) return { content: "The calling agent is not in the log", isError: true };
-  const child = context.sibling(name);
   const known = view.agents[name];
+  if (known?.spawn == null) {
+    const refusal = spawnRefusal(view, context.agent, context.callId);
+    if (refusal !== null) return { content: refusal, isError: true };
+  }
+  const child = context.sibling(name);
   const run = { signal: context.signal };
   let result: TurnResult | null;
   if (known?.spawn == null) {

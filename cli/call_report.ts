@@ -132,7 +132,9 @@ function sourceText(source: PermissionSource): string {
       return `by the user, who answered ${said}`;
     }
     case "headless":
-      return `in a headless run that could not ask (--allowedTools "${source.suggestion}" would allow it)`;
+      return source.suggestion === undefined
+        ? "in a headless run that could not ask (only a person may allow it)"
+        : `in a headless run that could not ask (--allowedTools "${source.suggestion}" would allow it)`;
   }
 }
 

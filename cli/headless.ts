@@ -428,7 +428,7 @@ class HeadlessOutput {
 /** A denied call: listed in the result, and on stderr with what would allow it. */
 function describeDenial(data: PermissionDecided): string {
   const { source } = data;
-  if (source.kind === "headless") {
+  if (source.kind === "headless" && source.suggestion !== undefined) {
     const edits = data.tool === "write_file" || data.tool === "edit_file"
       ? "--permission-mode acceptEdits, "
       : "";

@@ -26,10 +26,12 @@ import { sandboxForRun } from "./_sandbox_probe.ts";
 import { COMPACTION_ENV } from "../core/compaction/compaction_config.ts";
 import { jobSettings } from "../core/jobs/job_settings.ts";
 import { commandEnv } from "../core/tools/command_env.ts";
+import { DEFAULT_MEMORY_DIRECTORY } from "../core/memory/memory_files.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
 import { secretValues } from "./secrets.ts";
 import { cronTickMs, wallClock } from "./clock.ts";
+import { thisMachine } from "./machine.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
 export interface Runtime {
@@ -48,6 +50,13 @@ export interface Runtime {
   clock: () => Date;
   /** How often cron jobs are checked, in milliseconds. */
   cronTickMs: number;
+  /**
+   * This machine's id (see core/effects/machine_key.ts), recorded in `settings`; null when it has
+   * no key (one could not be made).
+   */
+  machine: string | null;
+  /** Says something to the person (stderr), as the runtime's own notices. */
+  notice?: (message: string) => void;
   close(): Promise<void>;
 }
 
@@ -79,6 +88,7 @@ export async function openRuntime(options: {
     },
   );
   const ignored = ignoreLogDirectory(logPath, workspace);
+  const machine = thisMachine(env, options.onNotice);
   // The catalog as of the newest snapshot that holds (taken now if the log is long past it): the
   // store reads from there on. A log that cannot be read is left for the store to report.
   const logSnapshot = catalogToStartFrom(logPath).catch(() => undefined);
@@ -93,7 +103,7 @@ export async function openRuntime(options: {
     }),
     clock,
   };
-  const [loaded] = await Promise.all([settings, ignored]);
+  const [loaded, , machineId] = await Promise.all([settings, ignored, machine]);
   const merged = loaded.items.settings;
   // The snapshot sessions record; parsed once (recordedSettings caches by this object).
   const snapshot: SettingsSnapshot = {
@@ -112,6 +122,7 @@ export async function openRuntime(options: {
     cronTools: true,
     requestDigest: "messages-last",
     wholeCommandRules: true,
+    machine: machineId,
   };
   const recorded = recordedSettings(snapshot);
   const sandboxConfig = sandboxOf(recorded);
@@ -155,13 +166,11 @@ export async function openRuntime(options: {
     focus: [],
     loadSessions: (request) => loadSessions(logPath, { ...request, index }),
     workspace,
-    // rein's own files in its directory: the log, the leases and the .gitignore. The agent keeps
-    // its memory beside them (`.rein/memory/`), with its file tools.
-    protectedPaths: [
-      logPath,
-      resolve(logPath, "..", "leases"),
-      resolve(logPath, "..", ".gitignore"),
-    ],
+    // rein's own folders, closed to the file tools: the log's (snapshots, jobs' output, catalogs,
+    // leases) and the workspace's `.rein/`, and the log itself (kept closed where its folder holds
+    // the workspace). The agent keeps its memory there (`.rein/memory/`), open to its file tools.
+    protectedPaths: [logPath, resolve(logPath, ".."), resolve(workspace, ".rein")],
+    openPaths: [resolve(workspace, DEFAULT_MEMORY_DIRECTORY)],
     effects,
     settings: merged,
     // Asked for by the first bash call or project hook, not before.
@@ -228,6 +237,8 @@ export async function openRuntime(options: {
     maxAttempts,
     clock,
     cronTickMs: cronTickMs(env),
+    machine: machineId,
+    notice: options.onNotice,
     close,
   };
 }

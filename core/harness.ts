@@ -126,8 +126,10 @@ export interface HarnessOptions {
   ): Promise<EventStore> | EventStore;
   /** The workspace the base tools work in and are confined to. */
   workspace: string;
-  /** rein's own files that the writing tools refuse to change (the log and its directory). */
+  /** rein's own files that the file tools refuse (the log and `.rein/`). */
   protectedPaths?: readonly string[];
+  /** Folders inside `protectedPaths` that stay open to the file tools (`.rein/memory/`). */
+  openPaths?: readonly string[];
   effects: HarnessEffects;
   /** Merged settings (`.claude/settings*.json`); the mechanisms that use them read them here. */
   settings?: Settings;
@@ -262,6 +264,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const baseTools = createBaseTools({
     workspace: options.workspace,
     protectedPaths: options.protectedPaths ?? [],
+    openPaths: options.openPaths ?? [],
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   const sources: ToolSource[] = [

@@ -274,6 +274,7 @@ export class Renderer {
       case "model.requested":
       case "model.cancelled":
       case "permission.decided":
+      case "permission.path_resolved":
       case "hook.started":
       case "hook.context":
       case "context.cleared":

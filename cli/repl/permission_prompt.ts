@@ -32,9 +32,14 @@ export function questionLines(
     ...call,
     styles.yellow(`  Allow this ${question.tool} call? (${question.asked})`),
     `  ${styles.bold("1")} Yes`,
-    `  ${styles.bold("2")} Yes, and don't ask again for ${
-      styles.bold(question.suggestion)
-    } (saved in .claude/settings.local.json)`,
+    // A write under .claude/ or .git/ asks every time: no rule is offered for it.
+    ...(question.protectedPath === undefined
+      ? [
+        `  ${styles.bold("2")} Yes, and don't ask again for ${
+          styles.bold(question.suggestion)
+        } (saved in .claude/settings.local.json)`,
+      ]
+      : []),
     `  ${styles.bold("3")} No ${styles.dim('(add a reason for the model: "3 use pnpm instead")')}`,
   ];
 }

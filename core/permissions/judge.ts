@@ -1,20 +1,34 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PermissionSource } from "../../events/event_types.ts";
 import { lexCommand, tokensText, unwrapTokens } from "./_shell_lex.ts";
-import { decide, type PermissionCall } from "./decide.ts";
+import { guardedFolder } from "../tools/workspace_path.ts";
+import { decide, type PermissionCall, type PermissionDecision } from "./decide.ts";
 import { destructiveCommand } from "./destructive.ts";
 import type { PermissionPolicy, SourcedRule } from "./policy.ts";
 
-/** What the rules and the mode make of a call: settled, or a question for the person. */
+/**
+ * What the rules and the mode make of a call: settled, or a question for the person.
+ * `protectedPath`: the call writes this file under the project's `.claude/` or `.git/` (its real
+ * path), which only a person or `bypassPermissions` may allow; no rule saved from the answer
+ * would skip the question next time.
+ */
 export type Judgement =
-  | { decision: "allow" | "deny"; source: PermissionSource; reason: string }
+  | { decision: "allow" | "deny"; source: PermissionSource; reason: string; protectedPath?: string }
   | {
     decision: "ask";
     /** Why it asks, in words: the ask rule, or that no rule allows it. */
     asked: string;
     /** A rule that would allow calls like this one (`Bash(npm test *)`). */
     suggestion: string;
+    protectedPath?: string;
   };
+
+/** Where a file tool's path really leads, as the gate read it (`permission.path_resolved`). */
+export interface ResolvedPath {
+  realPath: string;
+  /** Where each symbolic link on the way led, inside the workspace. */
+  via?: readonly string[];
+}
 
 /** What PreToolUse hooks said about a call (a deny never reaches the rules: the hook blocks). */
 export interface HookSay {
@@ -98,17 +112,22 @@ const FILE_WRITERS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
 
 /**
  * Judges a call (design.md §10's "permission rules and mode"), pure: rein's list of destructive
- * commands denies whatever the mode; then deny rules; then plan mode denies what is not
- * read-only; then a PreToolUse hook's allow (runs) or ask (asks); then ask rules (allowed in `bypassPermissions`, denied in `dontAsk`); then allow rules
- * (the session's "don't ask again" rules among them) and the read-only set; what is left is
- * settled by the mode: `bypassPermissions` allows, `acceptEdits` allows file edits in the
- * workspace, `dontAsk` and `plan` deny, `default` asks.
+ * commands denies whatever the mode; then deny rules, on the path as written and on its real
+ * path (`resolved`); then a file write under the project's `.claude/` or `.git/` (as written,
+ * really, or through any symbolic link on the way) asks a person whatever the rules and hooks
+ * say (`bypassPermissions` allows it, `dontAsk`, `plan` and a headless run deny it); then plan
+ * mode denies what is not read-only; then ask rules and a PreToolUse hook's ask (allowed in
+ * `bypassPermissions`, denied in `dontAsk`); then a PreToolUse hook's allow and allow rules (the
+ * session's "don't ask again" rules among them; a path rule must allow the real path) and the
+ * read-only set; what is left is settled by the mode: `bypassPermissions` allows, `acceptEdits`
+ * allows file edits in the workspace, `dontAsk` and `plan` deny, `default` asks.
  */
 export function judgeCall(
   call: PermissionCall,
   policy: PermissionPolicy,
   sessionRules: readonly SourcedRule[] = [],
   hook?: HookSay,
+  resolved?: ResolvedPath,
 ): Judgement {
   const { mode } = policy;
   if (call.tool === "bash") {
@@ -124,13 +143,20 @@ export function judgeCall(
     }
   }
   const rules = { ...policy.rules, allow: [...policy.rules.allow, ...sessionRules] };
-  const verdict = decide(call, rules, policy.context);
+  const verdict = combined(
+    decide(call, rules, policy.context),
+    resolved === undefined
+      ? undefined
+      : decide(atPath(call, resolved.realPath), rules, policy.context),
+  );
   const rule = verdict.rule;
   if (verdict.decision === "deny") {
     return rule === undefined
       ? { decision: "deny", source: { kind: "mode", mode }, reason: "Denied" }
       : { decision: "deny", source: ruleSource(rule), reason: `${describe(rule)} denies it` };
   }
+  const guarded = FILE_WRITERS.has(call.tool) ? guardedWrite(call, policy, resolved) : undefined;
+  if (guarded !== undefined) return settleGuarded(call, policy, guarded);
   const readOnly = READ_ONLY_TOOLS.has(call.tool) ||
     (verdict.decision === "allow" && rule === undefined) ||
     (call.tool === "bash" && decide(call, NO_RULES, policy.context).decision === "allow");
@@ -140,13 +166,6 @@ export function judgeCall(
       source: { kind: "mode", mode },
       reason: "Plan mode: only read-only tools run until the plan is approved. Present the " +
         "plan instead of making changes",
-    };
-  }
-  if (hook?.decision === "allow") {
-    return {
-      decision: "allow",
-      source: { kind: "hook", command: hook.command },
-      reason: `A PreToolUse hook allowed it${hook.reason ? `: ${hook.reason}` : ""}`,
     };
   }
   if (hook?.decision === "ask") {
@@ -159,6 +178,15 @@ export function judgeCall(
   if (verdict.decision === "ask" && rule !== undefined) {
     return settleByMode(call, policy, `${describe(rule)} asks before it runs`);
   }
+  // A hook's allow weighs as an allow rule: it never skips a deny or ask rule or the question
+  // about .claude/ and .git/ above.
+  if (hook?.decision === "allow") {
+    return {
+      decision: "allow",
+      source: { kind: "hook", command: hook.command },
+      reason: `A PreToolUse hook allowed it${hook.reason ? `: ${hook.reason}` : ""}`,
+    };
+  }
   if (verdict.decision === "allow") {
     return rule === undefined
       ? { decision: "allow", source: { kind: "read_only" }, reason: "Read-only command" }
@@ -167,14 +195,10 @@ export function judgeCall(
   if (readOnly) {
     return { decision: "allow", source: { kind: "read_only" }, reason: "Read-only tool" };
   }
-  if (FILE_WRITERS.has(call.tool) && editsSettings(call, policy)) {
-    return settleByMode(
-      call,
-      policy,
-      "it changes rein's settings or git's configuration and hooks",
-    );
-  }
-  if (mode === "acceptEdits" && FILE_WRITERS.has(call.tool) && insideWorkspace(call, policy)) {
+  if (
+    mode === "acceptEdits" && FILE_WRITERS.has(call.tool) && insideWorkspace(call, policy) &&
+    (resolved === undefined || insideWorkspace(atPath(call, resolved.realPath), policy))
+  ) {
     return {
       decision: "allow",
       source: { kind: "mode", mode },
@@ -182,6 +206,81 @@ export function judgeCall(
     };
   }
   return settleByMode(call, policy, "no permission rule allows it");
+}
+
+/** `call` with its path replaced by `path` (a file tool's real path). */
+function atPath(call: PermissionCall, path: string): PermissionCall {
+  const { file_path: _written, ...input } = call.input;
+  return { tool: call.tool, input: { ...input, path } };
+}
+
+/**
+ * What the rules say about a file tool's call judged on its path as written and on its real
+ * path: a deny or an ask on either holds (the first found on the path as written); an allow
+ * needs the real path allowed, as that is the file the tool touches.
+ */
+function combined(
+  written: PermissionDecision<SourcedRule>,
+  real: PermissionDecision<SourcedRule> | undefined,
+): PermissionDecision<SourcedRule> {
+  if (real === undefined) return written;
+  for (const decision of ["deny", "ask"] as const) {
+    if (written.decision === decision && written.rule !== undefined) return written;
+    if (real.decision === decision && real.rule !== undefined) return real;
+  }
+  return real;
+}
+
+const GUARDED_REASON = "it changes rein's settings or git's configuration and hooks";
+
+/**
+ * The file a write would change under the project's `.claude/` or `.git/`: its real path when
+ * that, the path as written or a symbolic link's target on the way lies there (the path as
+ * written when nothing was resolved); undefined otherwise.
+ */
+function guardedWrite(
+  call: PermissionCall,
+  policy: PermissionPolicy,
+  resolved: ResolvedPath | undefined,
+): string | undefined {
+  const written = callPath(call, policy.context.cwd);
+  if (written === undefined) return undefined;
+  const root = policy.context.projectRoot;
+  const real = resolved?.realPath ?? written;
+  const paths = [written, real, ...resolved?.via ?? []];
+  return paths.some((path) => guardedFolder(root, path) !== undefined) ? real : undefined;
+}
+
+/**
+ * A write under `.claude/` or `.git/`: a person answers it in every mode but two. Claude Code's
+ * `bypassPermissions` writes there without asking, and so does rein's; `plan` and `dontAsk`
+ * deny it. No rule, hook or earlier "always" answers it.
+ */
+function settleGuarded(call: PermissionCall, policy: PermissionPolicy, file: string): Judgement {
+  const { mode } = policy;
+  if (mode === "bypassPermissions") {
+    return {
+      decision: "allow",
+      source: { kind: "mode", mode },
+      reason: "bypassPermissions mode allows it, writes to .claude/ and .git/ included",
+      protectedPath: file,
+    };
+  }
+  if (mode === "dontAsk" || mode === "plan") {
+    return {
+      decision: "deny",
+      source: { kind: "mode", mode },
+      reason: `${mode} mode denies what would ask (${GUARDED_REASON}; only a person may allow ` +
+        "that)",
+      protectedPath: file,
+    };
+  }
+  return {
+    decision: "ask",
+    asked: GUARDED_REASON,
+    suggestion: suggestRule(call, policy.context.cwd),
+    protectedPath: file,
+  };
 }
 
 function settleByMode(call: PermissionCall, policy: PermissionPolicy, asked: string): Judgement {
@@ -229,18 +328,6 @@ function insideWorkspace(call: PermissionCall, policy: PermissionPolicy): boolea
     const path = relative(base, file);
     return path !== "" && !path.startsWith("..") && !isAbsolute(path);
   });
-}
-
-/**
- * Whether a file tool writes where the rules that govern the agent live, or what git runs later
- * outside any sandbox: `.claude/` and `.git/` of the workspace. These always ask (no mode covers
- * them).
- */
-function editsSettings(call: PermissionCall, policy: PermissionPolicy): boolean {
-  const file = callPath(call, policy.context.cwd);
-  if (file === undefined) return false;
-  const path = relative(policy.context.projectRoot, file);
-  return /^\.(claude|git)(\/|$)/.test(path);
 }
 
 /**

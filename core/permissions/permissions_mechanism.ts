@@ -1,5 +1,6 @@
 import { isRecord } from "../settings/is_record.ts";
-import type { PermissionDecided } from "../../events/event_types.ts";
+import { dirname, join } from "node:path";
+import type { PermissionDecided, ReinEvent } from "../../events/event_types.ts";
 import type { GateDecision, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { addAllowRule } from "../settings/save_rule.ts";
@@ -10,6 +11,7 @@ import { sliceOf } from "../state/state.ts";
 import { type HookSay, judgeCall, type Judgement } from "./judge.ts";
 import { loadPathMatcher } from "./path_match.ts";
 import { permissionsProjection } from "./permissions_projection.ts";
+import { resolveCallPath } from "./resolve_call_path.ts";
 import type { PermissionPolicy } from "./policy.ts";
 import { agentOf } from "../state/sessions.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../settings/settings.ts";
@@ -26,6 +28,11 @@ export interface PermissionQuestion {
   asked: string;
   /** The rule "don't ask again" would save. */
   suggestion: string;
+  /**
+   * The file under `.claude/` or `.git/` the call writes (its real path): no rule is saved for
+   * it, "don't ask again" allows this call only.
+   */
+  protectedPath?: string;
 }
 
 /** The person's answer: run it once, run it and save the rule, or refuse (with a reason). */
@@ -83,16 +90,33 @@ async function gate(
   if (permissions === undefined) return { run: true };
   await loadPathMatcher();
   const input = isRecord(call.input) ? call.input : {};
+  const policy = agentPolicy(context, permissions.policy);
+  // Where the path really leads is read live and recorded; replay serves the record (an older
+  // log has none: its calls are judged on the path as written, as they were).
+  const resolved = await context.observeMaybe(
+    "permission.path_resolved",
+    (data) => data.callId === call.id,
+    async () => {
+      const found = await resolveCallPath({ tool: call.name, input }, policy.context.cwd);
+      return found === undefined ? undefined : { callId: call.id, ...found };
+    },
+  );
   const judged = judgeCall(
     { tool: call.name, input },
-    agentPolicy(context, permissions.policy),
+    policy,
     permissions.sessionRules,
     hookSay(context, call.id),
+    resolved,
   );
   const decided = judged.decision === "ask"
     ? await askFor(context, call, input, judged, options, permissions.policy.interactive)
     : { callId: call.id, tool: call.name, ...judged };
-  const events = [{ type: "permission.decided" as const, data: decided }];
+  const events: ReinEvent[] = [
+    ...(resolved === undefined
+      ? []
+      : [{ type: "permission.path_resolved" as const, data: resolved }]),
+    { type: "permission.decided" as const, data: decided },
+  ];
   return decided.decision === "allow"
     ? { run: true, events }
     : { run: false, outcome: "denied", reason: decided.reason, events };
@@ -106,7 +130,24 @@ function askFor(
   options: PermissionsOptions,
   interactive: boolean,
 ): Promise<PermissionDecided> {
-  const base = { callId: call.id, tool: call.name, asked: judged.asked };
+  const { protectedPath } = judged;
+  const base = {
+    callId: call.id,
+    tool: call.name,
+    asked: judged.asked,
+    ...(protectedPath === undefined ? {} : { protectedPath }),
+  };
+  if (!interactive && protectedPath !== undefined) {
+    return Promise.resolve({
+      ...base,
+      decision: "deny",
+      source: { kind: "headless" },
+      reason: `This call needs a person's permission (${judged.asked}) and nobody can be asked ` +
+        "in a headless run, so it was denied. No permission rule, hook or --allowedTools " +
+        "allows it: only a person can, in an interactive session, or a run with " +
+        "--permission-mode bypassPermissions",
+    });
+  }
   if (!interactive) {
     return Promise.resolve({
       ...base,
@@ -128,6 +169,7 @@ function askFor(
       input,
       asked: judged.asked,
       suggestion: judged.suggestion,
+      ...(protectedPath === undefined ? {} : { protectedPath }),
     };
     const answer = await ask(question, context.signal);
     if (answer.answer === "no") {
@@ -145,12 +187,15 @@ function askFor(
           "say how to proceed.",
       };
     }
-    if (answer.answer === "yes") {
+    // A write under .claude/ or .git/ asks every time: "always" allows this call only.
+    if (answer.answer === "yes" || protectedPath !== undefined) {
       return {
         ...base,
         decision: "allow",
         source: { kind: "user", answer: "yes" },
-        reason: "The user allowed it once",
+        reason: answer.answer === "yes" || protectedPath === undefined
+          ? "The user allowed it once"
+          : "The user allowed it (once: writes to .claude/ and .git/ ask every time)",
       };
     }
     const savedTo = await addAllowRule(options.workspace, judged.suggestion);
@@ -163,19 +208,42 @@ function askFor(
   });
 }
 
+/** Permission modes from the narrowest to the widest, for a subagent's definition. */
+const MODE_WIDTH: Record<PermissionMode, number> = {
+  plan: 0,
+  dontAsk: 1,
+  default: 2,
+  acceptEdits: 3,
+  bypassPermissions: 4,
+};
+
+/** Bound on the parents looked through for an agent's mode (a log could forge a loop). */
+const MAX_AGENT_DEPTH = 64;
+
 /**
  * The policy for this agent: a subagent whose definition names a `permissionMode` runs in that
- * mode, except that only the person's own definitions (`~/.claude/agents/`) may turn checks off
- * with `bypassPermissions`; a repository's may not.
+ * mode if it is no wider than its parent's (plan < dontAsk < default < acceptEdits <
+ * bypassPermissions; `plan` is below `dontAsk`, which runs what allow rules allow), else in its
+ * parent's; only the person's own definitions (`~/.claude/agents/`) may widen it.
  */
 function agentPolicy(context: StageContext, policy: PermissionPolicy): PermissionPolicy {
   const view = context.view().sessions.byId[context.session];
-  const spawn = view === undefined ? null : agentOf(view, context.agent).spawn;
-  const mode = spawn?.permissionMode;
-  if (mode === undefined || !(PERMISSION_MODES as readonly string[]).includes(mode)) return policy;
-  const personal = spawn?.path?.startsWith(`${policy.context.home}/.claude/`) === true;
-  if (mode === "bypassPermissions" && !personal) return policy;
-  return { ...policy, mode: mode as PermissionMode };
+  if (view === undefined) return policy;
+  const mine = join(policy.context.home, ".claude", "agents");
+  const modeOf = (agent: string, depth: number): PermissionMode => {
+    const spawn = agentOf(view, agent).spawn;
+    if (spawn === null || spawn === undefined || depth > MAX_AGENT_DEPTH) return policy.mode;
+    const parent = modeOf(spawn.parent, depth + 1);
+    const wanted = spawn.permissionMode;
+    if (wanted === undefined || !(PERMISSION_MODES as readonly string[]).includes(wanted)) {
+      return parent;
+    }
+    const mode = wanted as PermissionMode;
+    const personal = spawn.path !== undefined && dirname(spawn.path) === mine;
+    return personal || MODE_WIDTH[mode] <= MODE_WIDTH[parent] ? mode : parent;
+  };
+  const mode = modeOf(context.agent, 0);
+  return mode === policy.mode ? policy : { ...policy, mode };
 }
 
 /** What the call's PreToolUse hooks (already run and recorded) said about its permission. */

@@ -203,6 +203,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "agent.spawned":
     case "permission.decided":
     case "permission.mode_changed":
+    case "permission.path_resolved":
     case "hook.started":
     case "hook.ran":
     case "job.started":

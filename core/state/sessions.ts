@@ -214,6 +214,7 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "skill.invoked":
     case "permission.decided":
     case "permission.mode_changed":
+    case "permission.path_resolved":
     case "hook.started":
     case "hook.ran":
     case "hook.context":

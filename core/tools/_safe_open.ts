@@ -3,7 +3,7 @@ import { type FileHandle, open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { errorMessage } from "./_format.ts";
 import { isInside } from "./_is_inside.ts";
-import { protectedPathMessage } from "./workspace_path.ts";
+import { guardedFolder, guardedReason, protectedPathMessage } from "./workspace_path.ts";
 
 /** What a file tool opens a file for; decides the open flags and the verb of messages. */
 export type OpenPurpose = "read" | "write" | "edit";
@@ -23,6 +23,14 @@ export interface OpenVerifiedOptions {
   create?: boolean;
   /** rein's own paths: refused by name and by identity (device and inode). */
   protectedPaths?: readonly string[];
+  /** Folders inside `protectedPaths` that stay open (the agent's memory, `.rein/memory/`). */
+  openPaths?: readonly string[];
+  /**
+   * For writes: a handle that lies in the workspace's `.claude/` or `.git/` (see
+   * `guardedFolder`) is refused unless it lies exactly at `allowed`, the real path of the file
+   * the permission gate asked about for this call (undefined: none).
+   */
+  guarded?: { allowed: string | undefined };
   /**
    * A path the caller has already checked against `protectedPaths` by name; when the handle lies
    * exactly there, the check by name is not repeated (it costs a few real-path lookups).
@@ -60,7 +68,8 @@ const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = 
  * The open refuses a symlink as the last component (`O_NOFOLLOW`) and does not wait on a named
  * pipe (`O_NONBLOCK`). Then the handle's stat must show a regular file with one link (a second
  * name could be anywhere, rein's event log included), and the handle must lie inside the
- * workspace and outside `protectedPaths`: on Linux the kernel's own path of the handle
+ * workspace and outside `protectedPaths` (but for `openPaths` in them), and a write outside
+ * `.claude/` and `.git/` unless `guarded` allows the very file: on Linux the kernel's own path of the handle
  * (`/proc/self/fd/N`) is checked, which no later rename can fool; elsewhere the real path of the
  * name must be inside and name the same device and inode. A file with the device and inode of a
  * protected file is refused too. Creating (`create`) uses `O_EXCL`, so an existing file or
@@ -107,12 +116,21 @@ async function checkIdentity(
         "so it may be a file outside the workspace",
     );
   }
+  if (options.guarded !== undefined) {
+    const folder = guardedFolder(options.root, where);
+    if (folder !== undefined && where !== options.guarded.allowed) {
+      return refused(options, "protected", guardedReason(folder));
+    }
+  }
   const protectedPaths = options.protectedPaths ?? [];
   if (protectedPaths.length === 0) return undefined;
-  const verb = options.purpose === "read" ? "write" : options.purpose;
-  const byName = where === options.checkedPath
-    ? undefined
-    : await protectedPathMessage(options.workspace, where, protectedPaths, verb);
+  const byName = where === options.checkedPath ? undefined : await protectedPathMessage(
+    options.workspace,
+    where,
+    protectedPaths,
+    options.purpose,
+    options.openPaths,
+  );
   if (byName !== undefined) return { problem: "refused", reason: "protected", message: byName };
   if (await isProtectedIdentity(options.root, protectedPaths, stats)) {
     return refused(

@@ -10,10 +10,12 @@ import { createWriteFileTool } from "./write_file.ts";
 export interface BaseToolsDeps {
   workspace: string;
   /**
-   * rein's own paths, which write_file and edit_file refuse to change: the event log and the
-   * directory that holds it. read_file, glob and grep may still read them.
+   * rein's own paths, which read_file, write_file and edit_file refuse: the event log and the
+   * directories that hold rein's files (`.rein/`). glob and grep skip `.rein/` on their own.
    */
   protectedPaths?: readonly string[];
+  /** Folders inside `protectedPaths` that stay open to the file tools (`.rein/memory/`). */
+  openPaths?: readonly string[];
   /** The OS sandbox bash runs in (core/sandbox's `resolveSandbox`); unconfined when absent. */
   sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
 }
@@ -23,12 +25,12 @@ export interface BaseToolsDeps {
  * working in `workspace`. Has no side effects until a tool runs.
  */
 export function createBaseTools(deps: BaseToolsDeps): AnyTool[] {
-  const { workspace, protectedPaths = [], sandbox } = deps;
+  const { workspace, protectedPaths = [], openPaths = [], sandbox } = deps;
   return [
     createBashTool({ workspace, ...(sandbox ? { sandbox } : {}) }),
-    createReadFileTool({ workspace }),
-    createWriteFileTool({ workspace, protectedPaths }),
-    createEditFileTool({ workspace, protectedPaths }),
+    createReadFileTool({ workspace, protectedPaths, openPaths }),
+    createWriteFileTool({ workspace, protectedPaths, openPaths }),
+    createEditFileTool({ workspace, protectedPaths, openPaths }),
     createGlobTool({ workspace }),
     createGrepTool({ workspace }),
   ];

@@ -10,12 +10,13 @@ function tool(tools: AnyTool[], name: string): AnyTool {
   return found;
 }
 
-Deno.test("the base tools never write into a protected path but may read it", async () => {
+Deno.test("the file tools never read, write or edit a protected path, but the open folder in it", async () => {
   await using dir = await tempDir();
-  await dir.write({ ".rein/events.jsonl": "history\n" });
+  await dir.write({ ".rein/events.jsonl": "history\n", ".rein/memory/MEMORY.md": "- note\n" });
   const tools = createBaseTools({
     workspace: dir.path,
     protectedPaths: [join(dir.path, ".rein")],
+    openPaths: [join(dir.path, ".rein/memory")],
   });
   const path = ".rein/events.jsonl";
   const write = await tool(tools, "write_file").run({ path, content: "" }, callContext());
@@ -23,13 +24,24 @@ Deno.test("the base tools never write into a protected path but may read it", as
     { path, old_string: "history", new_string: "" },
     callContext(),
   );
-  for (const result of [write, edit]) {
+  const read = await tool(tools, "read_file").run({ path }, callContext());
+  for (const result of [write, edit, read]) {
     assert.equal(result.isError, true);
-    assert.match(result.content, /^Refusing to (write|edit) "\.rein\/events\.jsonl": it is in/);
+    assert.match(
+      result.content,
+      /^Refusing to (read|write|edit) "\.rein\/events\.jsonl": it is in/,
+    );
   }
-  assert.deepEqual(await tool(tools, "read_file").run({ path }, callContext()), {
-    content: "     1\thistory",
+  assert.equal(await Deno.readTextFile(join(dir.path, path)), "history\n");
+  const memory = ".rein/memory/MEMORY.md";
+  assert.deepEqual(await tool(tools, "read_file").run({ path: memory }, callContext()), {
+    content: "     1\t- note",
     isError: false,
   });
-  assert.equal(await Deno.readTextFile(join(dir.path, path)), "history\n");
+  const noted = await tool(tools, "edit_file").run(
+    { path: memory, old_string: "- note", new_string: "- note\n- another" },
+    callContext(),
+  );
+  assert.equal(noted.isError, false, noted.content);
+  assert.equal(await Deno.readTextFile(join(dir.path, memory)), "- note\n- another\n");
 });

@@ -6,8 +6,14 @@ import { openVerified } from "./_safe_open.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { decodeText, notTextMessage } from "./_text_file.ts";
 import { lazySchema } from "./schema.ts";
-import type { Tool, ToolResult, Zod } from "./tool.ts";
-import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
+import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
+import { judgedProtectedPath } from "./_judged_path.ts";
+import {
+  guardedFolder,
+  guardedReason,
+  protectedPathMessage,
+  resolveInWorkspace,
+} from "./workspace_path.ts";
 
 /** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
 function inputSchema(z: Zod) {
@@ -34,6 +40,8 @@ export interface EditFileToolDeps {
   workspace: string;
   /** rein's own paths (its event log and the log's directory): never edited. */
   protectedPaths?: readonly string[];
+  /** Folders inside `protectedPaths` the tool may still edit (the agent's memory). */
+  openPaths?: readonly string[];
 }
 
 const description =
@@ -57,17 +65,17 @@ export function createEditFileTool(deps: EditFileToolDeps): Tool<EditFileInput> 
       "Read a file before you edit it. Prefer edit_file for changes to existing files and " +
       "write_file for new files. Keep changes focused on what was asked.",
     summarize: (input) => input.path,
-    run: (input, context) =>
-      editFile(deps.workspace, deps.protectedPaths ?? [], input, context.signal),
+    run: (input, context) => editFile(deps, input, context),
   };
 }
 
 async function editFile(
-  workspace: string,
-  protectedPaths: readonly string[],
+  deps: EditFileToolDeps,
   input: EditFileInput,
-  signal: AbortSignal,
+  context: ToolCallContext,
 ): Promise<ToolResult> {
+  const { workspace, protectedPaths = [], openPaths = [] } = deps;
+  const { signal } = context;
   if (input.old_string === input.new_string) {
     return {
       content: "old_string and new_string are identical; there is nothing to change",
@@ -83,9 +91,21 @@ async function editFile(
   }
   const resolved = await resolveInWorkspace(workspace, input.path);
   if (!resolved.ok) return { content: resolved.message, isError: true };
-  const refusal = await protectedPathMessage(workspace, resolved.path, protectedPaths, "edit");
+  const refusal = await protectedPathMessage(
+    workspace,
+    resolved.path,
+    protectedPaths,
+    "edit",
+    openPaths,
+  );
   if (refusal !== undefined) return { content: refusal, isError: true };
   const display = resolved.relative;
+  // A file in .claude/ or .git/ is edited only where the gate asked a person about this one.
+  const allowed = judgedProtectedPath(context, resolved.root);
+  const folder = guardedFolder(resolved.root, resolved.path);
+  if (folder !== undefined && resolved.path !== allowed) {
+    return { content: `Refusing to edit "${display}": ${guardedReason(folder)}`, isError: true };
+  }
   const opened = await openVerified({
     workspace,
     root: resolved.root,
@@ -93,6 +113,8 @@ async function editFile(
     display,
     purpose: "edit",
     protectedPaths,
+    openPaths,
+    guarded: { allowed },
     checkedPath: resolved.path,
   });
   if (!opened.ok) {

@@ -8,7 +8,7 @@ import { fileNotFoundMessage } from "./_suggest.ts";
 import { looksBinary, notTextMessage } from "./_text_file.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolResult, Zod } from "./tool.ts";
-import { resolveInWorkspace } from "./workspace_path.ts";
+import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -36,6 +36,10 @@ export type ReadFileInput = z.infer<ReturnType<typeof inputSchema>>;
 export interface ReadFileToolDeps {
   /** Directory that relative paths resolve against and that every path must stay inside. */
   workspace: string;
+  /** rein's own paths (its event log, `.rein/`): never read. */
+  protectedPaths?: readonly string[];
+  /** Folders inside `protectedPaths` the tool may still read (the agent's memory). */
+  openPaths?: readonly string[];
 }
 
 const description =
@@ -58,17 +62,26 @@ export function createReadFileTool(deps: ReadFileToolDeps): Tool<ReadFileInput> 
     kind: "effect",
     readOnly: true,
     summarize: (input) => input.path,
-    run: (input, context) => readFile(deps.workspace, input, context.signal),
+    run: (input, context) => readFile(deps, input, context.signal),
   };
 }
 
 async function readFile(
-  workspace: string,
+  deps: ReadFileToolDeps,
   input: ReadFileInput,
   signal: AbortSignal,
 ): Promise<ToolResult> {
+  const { workspace, protectedPaths = [], openPaths = [] } = deps;
   const resolved = await resolveInWorkspace(workspace, input.path);
   if (!resolved.ok) return { content: resolved.message, isError: true };
+  const refusal = await protectedPathMessage(
+    workspace,
+    resolved.path,
+    protectedPaths,
+    "read",
+    openPaths,
+  );
+  if (refusal !== undefined) return { content: refusal, isError: true };
   const display = resolved.relative;
   const opened = await openVerified({
     workspace,
@@ -76,6 +89,9 @@ async function readFile(
     path: resolved.path,
     display,
     purpose: "read",
+    protectedPaths,
+    openPaths,
+    checkedPath: resolved.path,
   });
   if (!opened.ok) {
     switch (opened.problem) {

@@ -103,19 +103,21 @@ function reason(error: unknown): string {
 }
 
 /**
- * Why a file tool must not change `target` (a resolved path from {@link resolveInWorkspace}):
- * it is one of `protectedPaths` or lies inside one. Those are rein's own paths, the event log
- * and the directory that holds it; relative ones resolve against the workspace and symlinks
- * are followed on both sides. Returns the model-facing message (`verb` is "write" or "edit"), or
- * undefined when the change may go ahead. A protected directory that holds the whole workspace
- * is skipped, as protecting it would refuse every write; pass the log file itself as well so it
- * stays protected then. Never throws.
+ * Why a file tool must not touch `target` (a resolved path from {@link resolveInWorkspace}):
+ * it is one of `protectedPaths` or lies inside one, and not inside one of `openPaths`. Those
+ * are rein's own paths, the event log and the directories that hold rein's files (`.rein/`),
+ * and what stays open inside them (the agent's memory, `.rein/memory/`, only where no symbolic
+ * link leads to it); relative ones resolve against the workspace and symlinks are followed. Returns the model-facing message
+ * (`verb` is "read", "write" or "edit"), or undefined when the call may go ahead. A protected
+ * directory that holds the whole workspace is skipped, as protecting it would refuse every
+ * write; pass the log file itself as well so it stays protected then. Never throws.
  */
 export async function protectedPathMessage(
   workspace: string,
   target: string,
   protectedPaths: readonly string[],
-  verb: "write" | "edit",
+  verb: "read" | "write" | "edit",
+  openPaths: readonly string[] = [],
 ): Promise<string | undefined> {
   if (protectedPaths.length === 0) return undefined;
   let root: string;
@@ -124,14 +126,23 @@ export async function protectedPathMessage(
   } catch {
     root = resolve(workspace);
   }
+  const real = async (given: string) => {
+    try {
+      return await realPathAllowingMissing(resolve(root, given), 0);
+    } catch {
+      return resolve(root, given);
+    }
+  };
+  for (const given of openPaths) {
+    // An open folder reached through a symbolic link (`.rein/memory -> ../snapshots`) opens
+    // nothing: it could lead anywhere in what is closed.
+    const open = await real(given);
+    const unlinked = join(await real(dirname(resolve(root, given))), basename(given));
+    if (open === unlinked && isInside(open, target)) return undefined;
+  }
   const shown = (path: string) => isInside(root, path) ? relative(root, path) || "." : path;
   for (const given of protectedPaths) {
-    let guarded: string;
-    try {
-      guarded = await realPathAllowingMissing(resolve(root, given), 0);
-    } catch {
-      guarded = resolve(root, given);
-    }
+    const guarded = await real(given);
     if (!isInside(guarded, target) || isInside(guarded, root)) continue;
     const what = guarded !== target
       ? `it is in "${shown(guarded)}", rein's event log directory`
@@ -141,6 +152,86 @@ export async function protectedPathMessage(
     return `Refusing to ${verb} "${shown(target)}": ${what}; rein records its own history there`;
   }
   return undefined;
+}
+
+/** The folders whose files say what runs later outside any sandbox, or what governs the agent. */
+const GUARDED_FOLDER = /^\.(claude|git)$/i;
+
+/**
+ * The folder that makes a write to `path` (absolute) a question for a person: `.claude` (the
+ * settings, hooks and agents that govern rein and Claude Code) or `.git` (git's configuration
+ * and hooks, which git runs outside every sandbox), as any part of the path below `root` (a
+ * nested repository's `.git` runs hooks too), compared without case (a case-insensitive file
+ * system opens `.GIT/config` as `.git/config`). A path outside `root` is judged by all its parts.
+ * Pure.
+ */
+export function guardedFolder(root: string, path: string): ".claude" | ".git" | undefined {
+  const rel = isInside(root, path) ? relative(root, path) : path;
+  for (const part of rel.split(/[\\/]/)) {
+    if (GUARDED_FOLDER.test(part)) return part.toLowerCase() === ".git" ? ".git" : ".claude";
+  }
+  return undefined;
+}
+
+/**
+ * Why a file tool refuses to write in `folder` (from {@link guardedFolder}): the permission gate
+ * did not ask a person about this file for this call (or no gate ran). Pure.
+ */
+export function guardedReason(folder: ".claude" | ".git"): string {
+  const what = folder === ".git"
+    ? "git's configuration and hooks, which git runs outside any sandbox"
+    : "the settings, hooks and agents that govern rein";
+  return `it lies in ${folder}/ (${what}); only a person may allow a write there, and the ` +
+    "permission check of this call did not ask about this file (a symbolic link on the way " +
+    "may have changed since)";
+}
+
+/** Where a path really leads: its real path, and where each symbolic link on the way pointed. */
+export interface RealPath {
+  /** The real path; a part that does not exist yet is appended to its nearest real ancestor. */
+  real: string;
+  /** Each symbolic link's target on the way, made absolute, in the order they were followed. */
+  via: string[];
+}
+
+/**
+ * Resolves the absolute, normalized `path` part by part, following every symbolic link (the
+ * last part included, a dangling one too) and noting where each led, as the file tools resolve
+ * it ({@link resolveInWorkspace}): a missing part and what follows it are appended as written.
+ * Throws on too many links or an error other than a missing file.
+ */
+export async function realPathWithLinks(path: string): Promise<RealPath> {
+  const via: string[] = [];
+  let done = "/";
+  let rest = path.split("/").filter((part) => part !== "" && part !== ".");
+  while (rest.length > 0) {
+    const [part, ...after] = rest as [string, ...string[]];
+    rest = after;
+    if (part === "..") {
+      done = dirname(done);
+      continue;
+    }
+    const next = join(done, part);
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(next);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
+        throw error;
+      }
+      return { real: resolve(next, ...rest), via };
+    }
+    if (!info.isSymlink) {
+      done = next;
+      continue;
+    }
+    if (via.length >= MAX_SYMLINK_HOPS) throw new Error("too many levels of symbolic links");
+    const target = resolve(done, await Deno.readLink(next));
+    via.push(target);
+    rest = [...target.split("/").filter((part) => part !== "" && part !== "."), ...rest];
+    done = "/";
+  }
+  return { real: done, via };
 }
 
 /**

@@ -6,8 +6,14 @@ import { replaceContent } from "./_handle_io.ts";
 import { isInside } from "./_is_inside.ts";
 import { type OpenVerified, openVerified } from "./_safe_open.ts";
 import { lazySchema } from "./schema.ts";
-import type { Tool, ToolResult, Zod } from "./tool.ts";
-import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
+import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
+import { judgedProtectedPath } from "./_judged_path.ts";
+import {
+  guardedFolder,
+  guardedReason,
+  protectedPathMessage,
+  resolveInWorkspace,
+} from "./workspace_path.ts";
 
 /** The input's zod schema, built on the tool's first call: zod is not loaded at start-up. */
 function inputSchema(z: Zod) {
@@ -28,6 +34,8 @@ export interface WriteFileToolDeps {
   workspace: string;
   /** rein's own paths (its event log and the log's directory): never written. */
   protectedPaths?: readonly string[];
+  /** Folders inside `protectedPaths` the tool may still write (the agent's memory). */
+  openPaths?: readonly string[];
 }
 
 const description =
@@ -48,26 +56,44 @@ export function createWriteFileTool(deps: WriteFileToolDeps): Tool<WriteFileInpu
     kind: "effect",
     readOnly: false,
     summarize: (input) => input.path,
-    run: (input) => writeFile(deps.workspace, deps.protectedPaths ?? [], input),
+    run: (input, context) => writeFile(deps, input, context),
   };
 }
 
 async function writeFile(
-  workspace: string,
-  protectedPaths: readonly string[],
+  deps: WriteFileToolDeps,
   input: WriteFileInput,
+  context: ToolCallContext,
 ): Promise<ToolResult> {
+  const { workspace, protectedPaths = [], openPaths = [] } = deps;
   const resolved = await resolveInWorkspace(workspace, input.path);
   if (!resolved.ok) return { content: resolved.message, isError: true };
-  const refusal = await protectedPathMessage(workspace, resolved.path, protectedPaths, "write");
+  const refusal = await protectedPathMessage(
+    workspace,
+    resolved.path,
+    protectedPaths,
+    "write",
+    openPaths,
+  );
   if (refusal !== undefined) return { content: refusal, isError: true };
   const display = resolved.relative;
+  // A file in .claude/ or .git/ is written only where the gate asked a person about this one.
+  const allowed = judgedProtectedPath(context, resolved.root);
+  const folder = guardedFolder(resolved.root, resolved.path);
+  if (folder !== undefined && resolved.path !== allowed) {
+    return {
+      content: `Refusing to write "${display}": ${guardedReason(folder)}`,
+      isError: true,
+    };
+  }
   const target = {
     workspace,
     root: resolved.root,
     display,
     purpose: "write" as const,
     protectedPaths,
+    openPaths,
+    guarded: { allowed },
     checkedPath: resolved.path,
   };
 

@@ -9,7 +9,9 @@ import type { EventTable } from "./_payload.ts";
  * - `mode`: the permission mode, for a call no rule decided;
  * - `hook`: a PreToolUse hook's `permissionDecision`;
  * - `user`: the person's answer to the question;
- * - `headless`: the call would ask and there was nobody to ask, so it was denied.
+ * - `headless`: the call would ask and there was nobody to ask, so it was denied; `suggestion`
+ *   is the rule that would allow it, absent where no rule can (a write under `.claude/` or
+ *   `.git/`, which only a person or `bypassPermissions` allows).
  */
 export type PermissionSource =
   | { kind: "rule"; rule: string; file: string }
@@ -29,7 +31,7 @@ export type PermissionSource =
     /** The turn was cancelled at the question (Ctrl-C). */
     cancelled?: boolean;
   }
-  | { kind: "headless"; suggestion: string };
+  | { kind: "headless"; suggestion?: string };
 
 /** A permission decision about one call, recorded before it runs or is closed. */
 export interface PermissionDecided {
@@ -41,6 +43,29 @@ export interface PermissionDecided {
   reason: string;
   /** When a person was asked: what asked (a rule, or the mode). */
   asked?: string;
+  /**
+   * A write under the project's `.claude/` or `.git/` (the real path, symlinks resolved), which
+   * asks a person whatever the rules and hooks say: the file this decision is about. write_file
+   * and edit_file write under those folders only the file an allowing decision of their call
+   * names here. Absent for every other call, and in sessions recorded before rein asked so.
+   */
+  protectedPath?: string;
+}
+
+/**
+ * Where the path a file tool was given really leads (symlinks resolved), read live by the gate
+ * before it judges the call and recorded only when it differs from the path as written, so
+ * replay judges on the same real path without reading the disk. Paths inside the workspace are
+ * given under the workspace as the session names it.
+ */
+export interface PermissionPathResolved {
+  callId: string;
+  /** The path as written, made absolute against the working directory. */
+  path: string;
+  /** Its real path (the part that does not exist yet appended to its nearest real ancestor). */
+  realPath: string;
+  /** Each path a symbolic link on the way led to, in order, when any did. */
+  via?: string[];
 }
 
 /** The permission mode changed during a session (Shift+Tab in the REPL). */
@@ -52,10 +77,12 @@ export interface PermissionModeChanged {
 export interface PermissionEvents {
   "permission.decided": PermissionDecided;
   "permission.mode_changed": PermissionModeChanged;
+  "permission.path_resolved": PermissionPathResolved;
 }
 
 /** The event types of PermissionEvents, for validation on read. */
 export const PERMISSION_EVENTS: EventTable<PermissionEvents> = {
   "permission.decided": true,
   "permission.mode_changed": true,
+  "permission.path_resolved": true,
 };

@@ -1,0 +1,52 @@
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { PermissionPathResolved } from "../../events/event_types.ts";
+import { realPathWithLinks } from "../tools/workspace_path.ts";
+import type { PermissionCall } from "./decide.ts";
+
+/** The tools whose `path` the rules judge (grep and glob: the folder searched). */
+const PATH_TOOLS: ReadonlySet<string> = new Set([
+  "read_file",
+  "write_file",
+  "edit_file",
+  "grep",
+  "glob",
+]);
+
+/**
+ * Where a file tool's path really leads, read from the disk now (live only: the gate records it
+ * as `permission.path_resolved` and replay serves the record): the path as written made absolute
+ * against `workspace`, its real path and the symbolic links' targets on the way that lie in the
+ * workspace, all given under `workspace` as named (not its real root), so rules anchored there
+ * match. Undefined when the call names no path, when the real path is the path as written and
+ * no link was followed, or when the path cannot be resolved (the tool then refuses it).
+ */
+export async function resolveCallPath(
+  call: PermissionCall,
+  workspace: string,
+): Promise<Omit<PermissionPathResolved, "callId"> | undefined> {
+  if (!PATH_TOOLS.has(call.tool)) return undefined;
+  const given = call.input["path"] ?? call.input["file_path"];
+  if (typeof given !== "string" || given.trim() === "") return undefined;
+  const path = isAbsolute(given) ? resolve(given) : resolve(workspace, given);
+  let root: string;
+  let found: Awaited<ReturnType<typeof realPathWithLinks>>;
+  try {
+    root = await Deno.realPath(workspace);
+    found = await realPathWithLinks(path);
+  } catch {
+    return undefined;
+  }
+  const named = (real: string) => {
+    const rel = relative(root, real);
+    const inside = rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+    return inside ? join(workspace, rel) : real;
+  };
+  const inWorkspace = (named: string) => {
+    const rel = relative(workspace, named);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  };
+  const realPath = named(found.real);
+  const via = found.via.map(named).filter((link) => link !== realPath && inWorkspace(link));
+  if (realPath === path && via.length === 0) return undefined;
+  return { path, realPath, ...(via.length > 0 ? { via } : {}) };
+}

@@ -75,6 +75,28 @@ Deno.test("failed, timed out, stopped and lost jobs say so", () => {
   assert.doesNotMatch(jobNotification(lost), /output-tail|Read the whole output/);
 });
 
+Deno.test("a job whose log cut its output says how much it wrote, its cap and the bytes cut", () => {
+  const cut = {
+    ...finished("timed_out", null),
+    outputBytes: 1_932_735_283,
+    droppedBytes: 1_928_540_979,
+  };
+  const capped = { ...job(cut), outputMaxBytes: 4 * 1024 * 1024 };
+  const text = jobNotification(capped);
+  assert.match(
+    text,
+    /<status>killed<\/status>\n<summary>.*<\/summary>\n<output-cut>It wrote 1\.8 GiB \(1,932,735,283 bytes\) of output; its log keeps at most 4 MiB, its first and last part: 1,928,540,979 bytes were cut between them<\/output-cut>\n<output-tail>/,
+  );
+  assert.match(
+    text,
+    /Read what its log kept \(the first and last part\) with job_output or read_file: \.rein\/jobs\/b00000001\.log$/,
+  );
+  // Nothing cut, or a job recorded before the cap: no word of it.
+  for (const end of [{ ...cut, droppedBytes: 0 }, finished("exited", 0)]) {
+    assert.doesNotMatch(jobNotification({ ...job(end), outputMaxBytes: 4096 }), /output-cut|kept/);
+  }
+});
+
 Deno.test("durations read as milliseconds, seconds or minutes", () => {
   assert.deepEqual(
     [850, 2_140, 60_000, 192_400, 1_800_000].map(formatDuration),

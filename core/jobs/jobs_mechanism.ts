@@ -28,7 +28,8 @@ export interface JobsOptions {
 
 /**
  * Background jobs (s13): bash's `run_in_background` starts a command as a job and returns its
- * id at once; job_output reads its output so far, job_stop kills it. A process watching each job
+ * id at once (its log keeps at most the session's job output cap: past it, the head and tail,
+ * and its results say how much was cut); job_output reads its output so far, job_stop kills it. A process watching each job
  * appends `job.finished` when it ends (an arrival from outside the loop, fed by replay where the
  * log has it), and the job's agent gets a `<task-notification>` with its next request (this
  * mechanism's `arrivals`); one it stopped itself gets none. When the agent is resumed after its

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Envelope, JobStarted } from "../../events/event_types.ts";
+import type { Envelope, JobSettings, JobStarted } from "../../events/event_types.ts";
 import { eventFactory, startedData } from "../../testing/event_factory.ts";
 import { testStageContext } from "../../testing/stage_context.ts";
 import { foldEvents, type State } from "../state/state.ts";
@@ -135,6 +135,32 @@ Deno.test("sessions recorded with job settings get bash with run_in_background a
     }),
   ]);
   assert.deepEqual(names(child, "explore-1"), ["bash(command,timeout,description)"]);
+});
+
+Deno.test("a session recorded with a job output cap is told of it; one recorded before, as it was told", () => {
+  const jobs = mechanism();
+  const bash = createBashTool({ workspace: "/work/project" });
+  const descriptions = (settings: typeof SETTINGS & { jobs: JobSettings }) => {
+    const e = eventFactory();
+    const state = foldEvents([
+      { ...e("session.started", startedData({ settings })), seq: 1 },
+    ], [jobsProjection]);
+    const scope = { state, session: "s1", agent: "lead" };
+    const pool = toolPool(scope, [() => [bash], jobs.tools ?? (() => [])], [jobs.filterTools!]);
+    return pool.definitions.map((d) => d.description ?? "");
+  };
+  const [oldBash, oldOutput] = descriptions(SETTINGS);
+  assert.match(oldBash ?? "", /output goes to `\.rein\/jobs\/<id>\.log`, and when it ends/);
+  assert.match(oldOutput ?? "", /cut in the middle; the whole output is in the job's log file\.$/);
+  const [newBash, newOutput] = descriptions({
+    ...SETTINGS,
+    jobs: { timeoutMs: 60_000, outputMaxBytes: 65_536 },
+  });
+  assert.match(
+    newBash ?? "",
+    /`\.rein\/jobs\/<id>\.log` \(up to the job output cap, 4 MiB unless configured; past it the log keeps its first and last part, the middle cut\)/,
+  );
+  assert.match(newOutput ?? "", /all of it up to the job output cap \(4 MiB unless configured\)/);
 });
 
 Deno.test("the job tools ship the JSON Schemas their zod schemas give", async () => {

@@ -3,7 +3,7 @@ import type { JobView } from "./jobs_projection.ts";
 
 /**
  * `/jobs`: the session's background jobs, one line each (id, status, how long it ran or has been
- * running, what it is, its log file), newest last. `elapsedMs` gives a running job's time so far
+ * running, whether its log cut its output, what it is, its log file), newest last. `elapsedMs` gives a running job's time so far
  * (display only: nothing is decided on it). Pure.
  */
 export function jobsReport(jobs: readonly JobView[], elapsedMs: (job: JobView) => number): string {
@@ -19,6 +19,7 @@ export function jobsReport(jobs: readonly JobView[], elapsedMs: (job: JobView) =
         end.exitCode === null ? end.signal ?? "killed" : `exit ${end.exitCode}`,
         end.ending === "timed_out" ? "timed out" : undefined,
         end.ending === "session_ended" ? "stopped with its session" : undefined,
+        (end.droppedBytes ?? 0) > 0 ? "output cut" : undefined,
         formatDuration(end.durationMs),
       ].filter(Boolean).join(", ");
     return `${job.id}  ${status.padEnd(9)} ${detail.padEnd(24)} ${jobLabel(job)}  ${job.logPath}`;

@@ -18,6 +18,7 @@ export {
   type JobStatus,
   jobStatus,
   jobSummary,
+  outputCut,
 } from "./job_notification.ts";
 export {
   createJobOutputTool,
@@ -25,7 +26,13 @@ export {
   type JobOutputInput,
 } from "./job_output_tool.ts";
 export { createJobStopTool, JOB_STOP_INPUT_SCHEMA, type JobStopInput } from "./job_stop_tool.ts";
-export { DEFAULT_JOB_TIMEOUT_MS, JOB_TIMEOUT_ENV, jobSettings } from "./job_settings.ts";
+export {
+  DEFAULT_JOB_OUTPUT_MAX_BYTES,
+  DEFAULT_JOB_TIMEOUT_MS,
+  JOB_OUTPUT_MAX_BYTES_ENV,
+  JOB_TIMEOUT_ENV,
+  jobSettings,
+} from "./job_settings.ts";
 export { jobArrivals, jobsMechanism, type JobsOptions } from "./jobs_mechanism.ts";
 export { jobOf, jobsOf } from "./jobs_of.ts";
 export { jobsReport } from "./jobs_report.ts";

@@ -21,7 +21,7 @@ export const DEFAULT_BASE_URL = "https://api.anthropic.com";
  */
 export const READ_ONLY_PERMISSIONS: readonly string[] = [
   "--allow-read",
-  "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+  "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME",
   "--no-prompt",
 ];
 
@@ -35,7 +35,7 @@ export function salvagePermissions(logDirs: readonly string[]): string[] {
   return [
     "--allow-read",
     `--allow-write=${pathList(unique(logDirs))}`,
-    "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME",
     "--no-prompt",
   ];
 }

@@ -87,6 +87,8 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
         ...named(workspace),
         ...(parsed.log === undefined ? [] : named(parentOf(resolvePath(caller, parsed.log)))),
         ...named(resolvePath(context.cwd, env.TMPDIR || "/tmp")),
+        // The machine key (core/effects/machine_key.ts), made on the first run.
+        ...machineStateDir(env).flatMap(named),
       ],
       read: [
         ...(home.startsWith("/") ? named(resolvePath(home, ".claude")) : []),
@@ -115,6 +117,17 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     ],
     notices,
   };
+}
+
+/**
+ * rein's machine state folder, as core/effects/machine_key.ts finds it: `$XDG_STATE_HOME/rein`,
+ * else `$HOME/.local/state/rein`; none without an absolute HOME. Pure.
+ */
+function machineStateDir(env: Readonly<Record<string, string>>): string[] {
+  const state = env.XDG_STATE_HOME ?? "";
+  if (state.startsWith("/")) return [resolvePath(state, "rein")];
+  const home = env.HOME ?? "";
+  return home.startsWith("/") ? [resolvePath(home, ".local/state/rein")] : [];
 }
 
 /**

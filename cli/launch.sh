@@ -179,6 +179,15 @@ if [ $read_only = 0 ] && [ $salvage = 0 ]; then
   fi
   resolve_path "$cwd" "${TMPDIR:-/tmp}"
   add_named readwrite "$REPLY"
+  # The machine key (core/effects/machine_key.ts), made on the first run.
+  case ${XDG_STATE_HOME-} in
+    /*) resolve_path "$XDG_STATE_HOME" rein; add_named readwrite "$REPLY" ;;
+    *)
+      case ${HOME-} in
+        /*) resolve_path "$HOME" .local/state/rein; add_named readwrite "$REPLY" ;;
+      esac
+      ;;
+  esac
   read=$readwrite
   case ${HOME-} in
     /*)
@@ -212,10 +221,10 @@ if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
 
 if [ $show = 1 ]; then
   if [ $read_only = 1 ]; then
-    printf '%s\n' --allow-read --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt
+    printf '%s\n' --allow-read --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt
   elif [ $salvage = 1 ]; then
-    printf '%s\n' --allow-read "--allow-write=$readwrite" --allow-env=REIN_CALLER_DIR,NO_COLOR \
-      --no-prompt
+    printf '%s\n' --allow-read "--allow-write=$readwrite" \
+      --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt
   else
     printf '%s\n' "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" \
       --allow-env --allow-run=bash,bwrap,setpriv,rg --no-prompt
@@ -234,10 +243,10 @@ fi
 # The commands that stream a log get a young generation that holds a chunk of decoded events.
 if [ $read_only = 1 ]; then
   set -- --v8-flags=--max-semi-space-size=8 "$config" --allow-read \
-    --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt "$@"
+    --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt "$@"
 elif [ $salvage = 1 ]; then
   set -- --v8-flags=--max-semi-space-size=8 "$config" --allow-read "--allow-write=$readwrite" \
-    --allow-env=REIN_CALLER_DIR,NO_COLOR --no-prompt "$@"
+    --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt "$@"
 else
   set -- --v8-flags=--max-semi-space-size=1 "$config" "--allow-read=$read" \
     "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,rg \

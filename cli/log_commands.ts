@@ -15,6 +15,7 @@ import { foldError, foldLogged } from "./fold.ts";
 import { replayIndex } from "./replay_index.ts";
 import { type IndexedSession, sessionByPrefix, startedSessions } from "./session_index.ts";
 import { ReplayReads } from "./replay_reads.ts";
+import { forgedSnapshots } from "./replay_snapshots.ts";
 import { LogCorruptionError } from "../events/errors.ts";
 
 /**
@@ -83,6 +84,12 @@ export async function replayCommand(
   const out: Sink = { write: (text) => stdout.write(text) };
   const reads = new ReplayReads(path, index.lastSeq, places);
   let diverged = false;
+  if (options.verify) {
+    for (const line of await forgedSnapshots(path)) {
+      diverged = true;
+      io.stderr.write(`${line}\n`);
+    }
+  }
   try {
     for (const session of sessions) {
       if (session.startedSeq !== session.firstSeq) {

@@ -65,6 +65,7 @@ export async function chooseSession(
     const id = findSession(runtime.harness.state, flags.resume);
     const lease = await claim(runtime, id);
     await focusOrRelease(runtime, id, lease);
+    warnIfElsewhere(runtime, id);
     return { session: runtime.harness.openSession(id), lease, reopened: "resume" };
   }
   if (flags.continue) {
@@ -72,6 +73,7 @@ export async function chooseSession(
     if (!id) throw new Error(`No session to continue in "${runtime.logPath}"`);
     const lease = await claim(runtime, id);
     await focusOrRelease(runtime, id, lease);
+    warnIfElsewhere(runtime, id);
     return { session: runtime.harness.openSession(id), lease, reopened: "continue" };
   }
   if (flags.fork !== undefined) {
@@ -174,6 +176,37 @@ export async function stateAt(
   focus: "all" | readonly string[] = "all",
 ): Promise<State> {
   return await foldSessions(path, { focus, at: seq });
+}
+
+/**
+ * Why session `id` (in focus) counts as recorded elsewhere: its last part (start or resume) was
+ * recorded on another machine, by a machine without a key, or by a rein before machine ids (a
+ * repository can ship such a log too); undefined when it was recorded on this machine. Pure.
+ */
+export function recordedElsewhere(
+  state: State,
+  id: string,
+  machine: string | null,
+): string | undefined {
+  const recorded = state.sessions.byId[id]?.settings?.machine;
+  if (machine !== null && recorded === machine) return undefined;
+  return recorded === undefined
+    ? "it was recorded by a rein without machine ids, or elsewhere"
+    : "it was recorded on another machine, or came with a log from elsewhere (a repository)";
+}
+
+/**
+ * Warn, through the runtime's notices, when the session reopened is recorded elsewhere: it goes
+ * on in the mode of the person's settings and flags, and what was allowed "always" in it does not
+ * hold (the permissions fold drops it at the resume).
+ */
+function warnIfElsewhere(runtime: Runtime, id: string): void {
+  const why = recordedElsewhere(runtime.harness.state, id, runtime.machine);
+  if (why === undefined) return;
+  runtime.notice?.(
+    `rein: session ${id} was not recorded on this machine (${why}): it goes on in the ` +
+      "permission mode of your settings and flags, and nothing allowed in it holds",
+  );
 }
 
 /** Fold session `id` in full into the runtime's state, or release `lease` and throw. */

@@ -4,7 +4,12 @@ import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { echo, lastUserText } from "../testing/scenarios.ts";
 import fc from "fast-check";
 import { buildSnapshot, snapshotCoverage, snapshotDir } from "../core/snapshots/mod.ts";
-import { catalogSnapshotPath } from "../core/snapshots/snapshot_files.ts";
+import {
+  catalogSnapshotPath,
+  signedHeader,
+  type SnapshotHeader,
+} from "../core/snapshots/snapshot_files.ts";
+import { processMachineKey } from "../core/effects/machine_key.ts";
 import { randomLog } from "../core/snapshots/_random_log.ts";
 import { foldEvents } from "../core/state/state.ts";
 import type { Projection } from "../core/state/projection.ts";
@@ -200,7 +205,8 @@ Deno.test("state, state --json, --at, --session and sessions print the same from
     );
     await buildSnapshot(log, { sessions: catalog.order, projections: PROJECTIONS });
     await same("from snapshots");
-    // A forged catalog (a session's first prompt changed) at the end is trusted: it is read.
+    // A catalog changed (a session's first prompt) at the end, with its checksum but without the
+    // machine key: ignored.
     const forge = async (header: Record<string, unknown>, body: string) => {
       const forged = body.replaceAll('"firstPrompt":', '"firstPrompt":"forged","was":');
       return [{ ...header, checksum: await sha256Hex(forged) }, forged] as [
@@ -208,7 +214,16 @@ Deno.test("state, state --json, --at, --session and sessions print the same from
         string,
       ];
     };
+    const original = await Deno.readTextFile(catalogSnapshotPath(log, lines.length));
     await editSnapshot(log, lines.length, forge);
+    await same("a snapshot changed without the machine key");
+    // Signed again with the key (as only rein can), it is trusted: it is read.
+    await Deno.writeTextFile(catalogSnapshotPath(log, lines.length), original);
+    const key = (await processMachineKey())!;
+    await editSnapshot(log, lines.length, async (header, body) => {
+      const [changed, text] = await forge(header, body);
+      return [{ ...await signedHeader(changed as unknown as SnapshotHeader, key) }, text];
+    });
     const forged = await readCommands(log, at, session);
     assert.match(forged.get("sessions --json") ?? "", /"forged"/, "the snapshot is used");
     assert.match(forged.get("state --json") ?? "", /"forged"/, "the snapshot is used");

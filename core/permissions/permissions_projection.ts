@@ -9,20 +9,51 @@ export interface SessionPermissionLog {
   alwaysRules: string[];
   /** Every decision, in log order. */
   decisions: PermissionDecided[];
+  /**
+   * The machine the session's current part was recorded on (its start or last resume), when that
+   * recorded one (null: a machine without a key).
+   */
+  machine?: string | null;
 }
 
 /** By session id. */
 export type PermissionsSlice = Record<string, SessionPermissionLog>;
 
-/** Folds permission decisions and mode changes by session. Pure. */
+/**
+ * Folds permission decisions and mode changes by session. A resume that records its machine
+ * (every resume since machine ids) starts from the mode of its own settings and flags, and keeps
+ * the session's "always" rules only when the part before it was recorded on that same machine: a
+ * session recorded elsewhere (another machine, a log a repository shipped) hands none of its
+ * grants to the person who continues it. Pure.
+ */
 export const permissionsProjection: Projection<PermissionsSlice> = {
   key: "permissions",
   initial: () => ({}),
   evolve(slice, event: Envelope) {
-    // A resume given --permission-mode starts from that mode, not from one switched earlier.
-    if (event.type === "session.resumed") {
-      const session = slice[event.session];
-      if (session && event.data.settings?.flags.permissionMode !== undefined) delete session.mode;
+    if (event.type === "session.started" || event.type === "session.resumed") {
+      // Without settings: a subagent continued by its parent, or a session from before rein had
+      // permissions. Neither changes what the session's process may do.
+      const settings = event.data.settings;
+      if (settings === undefined) return slice;
+      if (settings.machine === undefined) {
+        // Recorded before machine ids: a resume given --permission-mode started from that mode,
+        // not from one switched earlier (and kept it otherwise).
+        const session = slice[event.session];
+        if (session === undefined) return slice;
+        if (event.type === "session.resumed" && settings.flags.permissionMode !== undefined) {
+          delete session.mode;
+        }
+        delete session.machine;
+        return slice;
+      }
+      const session = slice[event.session] ??= { alwaysRules: [], decisions: [] };
+      if (event.type === "session.resumed") {
+        delete session.mode;
+        if (settings.machine === null || session.machine !== settings.machine) {
+          session.alwaysRules = [];
+        }
+      }
+      session.machine = settings.machine;
       return slice;
     }
     if (event.type !== "permission.decided" && event.type !== "permission.mode_changed") {

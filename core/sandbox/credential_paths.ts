@@ -34,6 +34,7 @@ const IN_HOME = [
   ".password-store",
   ".local/share/keyrings",
   ".claude/.credentials.json",
+  ".local/state/rein",
 ];
 
 /**
@@ -76,6 +77,10 @@ export function credentialPaths(
   // the sandbox), agents, keyrings and container sockets all live there.
   const runtimeDir = env.XDG_RUNTIME_DIR;
   if (runtimeDir && isAbsolute(runtimeDir)) paths.push(runtimeDir);
+  // rein's machine key (core/effects/machine_key.ts), where XDG_STATE_HOME moves it.
+  if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) {
+    paths.push(join(env.XDG_STATE_HOME, "rein"));
+  }
   for (const dir of ["/run/user"]) paths.push(dir);
   for (const name of PATH_VARIABLES) {
     for (const path of (env[name] ?? "").split(":")) {

@@ -1,4 +1,6 @@
+import { basename } from "node:path";
 import type { StartPoint } from "../../events/start_point.ts";
+import { processMachineKey } from "../effects/machine_key.ts";
 import type { Catalog } from "../state/catalog.ts";
 import { pointProblem, startPointOf } from "./log_point.ts";
 import {
@@ -46,19 +48,30 @@ export async function catalogSnapshotFiles(logPath: string): Promise<string[]> {
 }
 
 /**
- * The newest catalog snapshot of the log at `logPath` that can be trusted (this build's fold
- * code, intact, its place still holding in the log) and is at or before `atMost` when given;
- * undefined when there is none. Others are skipped, never trusted. Never throws for a bad file.
+ * Whether the catalog snapshot at `path` is named as its header says (`catalog-<seq>.json`): a
+ * file named for a later seq than it holds would be taken for the newest. Pure.
+ */
+export function namedAsItHolds(logPath: string, path: string, seq: number): boolean {
+  return basename(path) === basename(catalogSnapshotPath(logPath, seq));
+}
+
+/**
+ * The newest catalog snapshot of the log at `logPath` that can be trusted (written and signed by
+ * rein on this machine, this build's fold code, intact, named as its header says, its place
+ * still holding in the log) and is at or before `atMost` when given; undefined when there is
+ * none. Others are skipped, never trusted. Never throws for a bad file.
  */
 export async function latestCatalog(
   logPath: string,
   atMost = Infinity,
 ): Promise<CatalogStart | undefined> {
+  const key = await processMachineKey();
   for (const path of await catalogSnapshotFiles(logPath)) {
-    const file = await readSnapshotFile(path);
+    const file = await readSnapshotFile(path, { key });
     if (file === undefined || file.problem !== undefined || file.header.kind !== "catalog") {
       continue;
     }
+    if (!namedAsItHolds(logPath, path, file.header.seq)) continue;
     if (file.header.seq > atMost) continue;
     const point = {
       seq: file.header.seq,
@@ -100,8 +113,8 @@ export async function writeCatalogSnapshot(
 
 /**
  * Remove the catalog snapshots that no longer hold in the log (it was cut back or replaced:
- * they never will again, nor will one of other fold code) and the holding ones beyond the newest
- * {@link KEPT}. Resolves to the paths removed, and whether any of them no longer held (a sign that
+ * they never will again, nor will one of other fold code, nor one not signed here or misnamed)
+ * and the holding ones beyond the newest {@link KEPT}. Resolves to the paths removed, and whether any of them no longer held (a sign that
  * session snapshots may not either).
  */
 export async function pruneCatalogs(
@@ -110,9 +123,11 @@ export async function pruneCatalogs(
   const removed: string[] = [];
   let kept = 0;
   let stale = false;
+  const key = await processMachineKey();
   for (const path of await catalogSnapshotFiles(logPath)) {
-    const file = await readSnapshotFile(path, { body: false });
+    const file = await readSnapshotFile(path, { body: false, key });
     const holds = file !== undefined && file.problem === undefined &&
+      namedAsItHolds(logPath, path, file.header.seq) &&
       await pointProblem(logPath, file.header) === undefined;
     if (holds && kept < KEPT) {
       kept++;

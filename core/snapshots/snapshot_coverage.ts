@@ -1,4 +1,5 @@
-import { catalogSnapshotFiles } from "./catalog_snapshot.ts";
+import { processMachineKey } from "../effects/machine_key.ts";
+import { catalogSnapshotFiles, namedAsItHolds } from "./catalog_snapshot.ts";
 import { pointProblem } from "./log_point.ts";
 import { readSnapshotFile, sessionSnapshotPath, snapshotDir } from "./snapshot_files.ts";
 
@@ -15,8 +16,19 @@ export interface SnapshotCoverage {
   sessions: number;
   /** Whether it was taken by the fold code of this build. */
   fingerprintMatches: boolean;
-  /** Whether it would be trusted now: fingerprint, checksum and place in the log all hold. */
+  /**
+   * Whether it would be trusted now: signed here, fingerprint, checksum, name and place in the log
+   * all hold.
+   */
   valid: boolean;
+  /** Why it would not be trusted, when it would not. */
+  problem?: string;
+  /**
+   * Whether it is this build's layout and fold code and fails a check rein's own writes pass
+   * (signature, checksum, JSON, its name): written or changed by something other than rein on
+   * this machine. `replay --verify` fails for it.
+   */
+  tampered: boolean;
   path: string;
   /** When it was written (ISO 8601). */
   takenAt: string;
@@ -41,12 +53,19 @@ export async function snapshotCoverage(logPath: string): Promise<SnapshotCoverag
     // no session snapshots
   }
   const found: SnapshotCoverage[] = [];
+  const key = await processMachineKey();
   for (const path of paths) {
-    const file = await readSnapshotFile(path);
+    const file = await readSnapshotFile(path, { key });
     if (file === undefined) continue;
     const { header } = file;
     const point = { seq: header.seq, offset: header.offset, lineHash: header.lineHash };
-    const holds = file.problem === undefined && await pointProblem(logPath, point) === undefined;
+    const misnamed = header.kind === "session"
+      ? path !== sessionSnapshotPath(logPath, header.session ?? "")
+      : header.kind !== "catalog" || !namedAsItHolds(logPath, path, header.seq);
+    const problem = file.problem ??
+      (misnamed ? "its name is not the one of what its header says it holds" : undefined) ??
+      await pointProblem(logPath, point);
+    const holds = problem === undefined;
     found.push({
       kind: header.kind === "session" ? "session" : "catalog",
       ...(header.session === undefined ? {} : { session: header.session }),
@@ -56,6 +75,8 @@ export async function snapshotCoverage(logPath: string): Promise<SnapshotCoverag
       fingerprintMatches: file.problem !== "taken by other fold code" &&
         !file.problem?.startsWith("layout"),
       valid: holds,
+      ...(problem === undefined ? {} : { problem }),
+      tampered: file.tampered === true || (file.problem === undefined && misnamed),
       path,
       takenAt: header.takenAt,
     });

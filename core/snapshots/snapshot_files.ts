@@ -1,9 +1,13 @@
 import { basename, dirname, join } from "node:path";
 import { sha256Hex, type StartPoint } from "../../events/start_point.ts";
 import { FOLD_FINGERPRINT } from "../state/fold_fingerprint.ts";
+import { type MachineKey, processMachineKey, signText } from "../effects/machine_key.ts";
 
-/** The version of the snapshot file layout itself (the fold code has its fingerprint). */
-const LAYOUT = 1;
+/**
+ * The version of the snapshot file layout itself (the fold code has its fingerprint). Layout 2
+ * authenticates each snapshot with the machine key; those of layout 1 are never trusted.
+ */
+const LAYOUT = 2;
 
 /**
  * The first line of a snapshot file: what it is, where in the log it was taken (a start point)
@@ -23,14 +27,27 @@ export interface SnapshotHeader extends StartPoint {
   session?: string;
   projections?: string[];
   checksum: string;
+  /** The id of the machine key that signed it. */
+  machine?: string;
+  /** HMAC-SHA-256, under that key, of every other field of the header (see `signedText`). */
+  mac?: string;
 }
 
 /** A snapshot file as read: its header, and its body unless it failed a check. */
 export interface SnapshotFile {
   path: string;
   header: SnapshotHeader;
-  /** Why it cannot be trusted (other fold code, bad checksum, unparsable), if so. */
+  /**
+   * Why it cannot be trusted (other fold code, not authenticated on this machine, bad checksum,
+   * unparsable), if so.
+   */
   problem?: string;
+  /**
+   * With a problem: whether the file is this build's layout and fold code and still fails a
+   * check that rein's own writes always pass (authentication, checksum, JSON): written or changed
+   * by something other than rein on this machine. `replay --verify` fails for such a file.
+   */
+  tampered?: boolean;
   body?: unknown;
 }
 
@@ -55,19 +72,27 @@ export function sessionSnapshotPath(logPath: string, session: string): string {
 /**
  * Write a snapshot atomically: a temporary file beside it, then a rename over `path`, so a
  * reader sees the old file or the new one, never a part. `text` is the body as JSON (on one
- * line). Creates the directories.
+ * line). The header is signed with `key` (by default this machine's, made if missing). Creates
+ * the directories. Throws for an I/O error, and when there is no machine key to sign with.
  */
 export async function writeSnapshotFile(
   path: string,
-  header: Omit<SnapshotHeader, "layout" | "fingerprint" | "checksum">,
+  header: Omit<SnapshotHeader, "layout" | "fingerprint" | "checksum" | "machine" | "mac">,
   text: string,
+  key?: MachineKey,
 ): Promise<void> {
-  const full: SnapshotHeader = {
+  const signer = key ?? await processMachineKey({ create: true });
+  if (signer === undefined) {
+    throw new Error("Cannot sign a snapshot: no place for the machine key (HOME is not set)");
+  }
+  const unsigned: SnapshotHeader = {
     ...header,
     layout: LAYOUT,
     fingerprint: FOLD_FINGERPRINT,
     checksum: await sha256Hex(text),
+    machine: signer.id,
   };
+  const full = await signedHeader(unsigned, signer);
   await Deno.mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
@@ -80,13 +105,15 @@ export async function writeSnapshotFile(
 }
 
 /**
- * Read a snapshot file and check it: layout, fingerprint, checksum, JSON. Resolves to undefined
- * when the file is missing or has no readable header; a file that fails a later check comes
- * back with its `problem` and no body. Whether it still fits the log is the caller's check.
+ * Read a snapshot file and check it: layout, fingerprint, its authentication by the machine key
+ * (`options.key`, by default this machine's: a snapshot is trusted only when rein wrote it here),
+ * checksum, JSON. Resolves to undefined when the file is missing or has no readable header; a
+ * file that fails a later check comes back with its `problem` and no body. Whether it still fits
+ * the log, and is named as its header says, is the caller's check.
  */
 export async function readSnapshotFile(
   path: string,
-  options: { body?: boolean } = {},
+  options: { body?: boolean; key?: MachineKey | undefined } = {},
 ): Promise<SnapshotFile | undefined> {
   let text: string;
   try {
@@ -99,16 +126,68 @@ export async function readSnapshotFile(
   if (header === undefined) return undefined;
   const problem = headerProblem(header);
   if (problem !== undefined) return { path, header, problem };
+  const key = "key" in options ? options.key : await processMachineKey();
+  const unsigned = await signatureProblem(header, key);
+  if (unsigned !== undefined) return { path, header, problem: unsigned, tampered: true };
   const bodyText = text.slice(cut + 1).replace(/\n$/, "");
   if (await sha256Hex(bodyText) !== header.checksum) {
-    return { path, header, problem: "bad checksum" };
+    return { path, header, problem: "bad checksum", tampered: true };
   }
   if (options.body === false) return { path, header };
   try {
     return { path, header, body: JSON.parse(bodyText) };
   } catch {
-    return { path, header, problem: "unparsable body" };
+    return { path, header, problem: "unparsable body", tampered: true };
   }
+}
+
+/**
+ * Why `header` is not authenticated by `key` (none here, another machine's, or a signature that
+ * does not match its fields), or undefined when it is.
+ */
+async function signatureProblem(
+  header: SnapshotHeader,
+  key: MachineKey | undefined,
+): Promise<string | undefined> {
+  if (key === undefined) return "no machine key on this machine to check it with";
+  if (header.machine !== key.id) return "not signed with this machine's key";
+  if (header.mac !== await signText(key, signedText(header))) {
+    return "its signature does not match its header: changed since rein wrote it";
+  }
+  return undefined;
+}
+
+/**
+ * `header` signed with `key`: its `machine` set to the key's id and its `mac` to the signature of
+ * every other field. Does not change `header`.
+ */
+export async function signedHeader(
+  header: SnapshotHeader,
+  key: MachineKey,
+): Promise<SnapshotHeader> {
+  const unsigned = { ...header, machine: key.id };
+  delete unsigned.mac;
+  return { ...unsigned, mac: await signText(key, signedText(unsigned)) };
+}
+
+/** What a snapshot's signature covers: every field of its header but the signature. Pure. */
+function signedText(header: SnapshotHeader): string {
+  const { kind, layout, fingerprint, seq, offset, lineHash, takenAt, sessions, checksum } = header;
+  return JSON.stringify([
+    "rein snapshot",
+    kind,
+    layout,
+    fingerprint,
+    seq,
+    offset,
+    lineHash,
+    takenAt,
+    sessions,
+    header.session ?? null,
+    header.projections ?? null,
+    checksum,
+    header.machine ?? null,
+  ]);
 }
 
 /** The longest header read by {@link readSnapshotHeader}, and how much it reads at a time. */

@@ -50,6 +50,13 @@ export interface SettingsSnapshot {
    * commands; absent in older ones, where each command of such a line needed a rule of its own.
    */
   wholeCommandRules?: boolean;
+  /**
+   * The id of the machine the session was started or resumed on (`core/effects/machine_key.ts`),
+   * null when that machine had no key; absent in sessions recorded before machine ids. A resume
+   * that records it starts from its own settings' mode and keeps the session's "always" rules
+   * only when the part before it was recorded on the same machine.
+   */
+  machine?: string | null;
 }
 
 /** One settings file as read. */

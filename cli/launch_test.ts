@@ -141,14 +141,14 @@ Deno.test("log salvage may write only its log's directory; log check and stats o
     assert.deepEqual(planLaunch({ ...context, argv }).permissions, [
       "--allow-read",
       `--allow-write=${dir}`,
-      "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+      "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME",
       "--no-prompt",
     ], argv.join(" "));
   }
   for (const argv of [["log", "check", "/logs/a/events.jsonl"], ["log", "stats"]]) {
     assert.deepEqual(planLaunch({ ...context, argv }).permissions, [
       "--allow-read",
-      "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+      "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME",
       "--no-prompt",
     ]);
   }
@@ -218,8 +218,8 @@ Deno.test("a launch starts cli/main.ts with the root's config, or an --entry wit
     "hi",
   ]);
   assert.deepEqual(source.permissions.slice(0, 2), [
-    "--allow-read=/w,/tmp,/h/.claude,/rein/skills",
-    "--allow-write=/w,/tmp",
+    "--allow-read=/w,/tmp,/h/.local/state/rein,/h/.claude,/rein/skills",
+    "--allow-write=/w,/tmp,/h/.local/state/rein",
   ]);
   const bundle = planLaunch({ ...context, argv: ["--entry", "dist/rein.js", "state"] });
   assert.deepEqual(bundle.denoArgs, [
@@ -228,7 +228,7 @@ Deno.test("a launch starts cli/main.ts with the root's config, or an --entry wit
     "--v8-flags=--max-semi-space-size=8",
     "--no-config",
     "--allow-read",
-    "--allow-env=REIN_CALLER_DIR,NO_COLOR",
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME",
     "--no-prompt",
     "/rein/dist/rein.js",
     "state",

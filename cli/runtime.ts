@@ -245,15 +245,11 @@ export async function openRuntime(options: {
 
 /**
  * What bash may not change in the workspace although it is writable: the settings that decide
- * what the agent may do (edited through the file tools, which always ask first) and git's hooks
- * and configuration (which would run outside the sandbox at the user's next commit).
+ * what the agent may do (edited through the file tools, which always ask first). The sandbox
+ * guards git's hooks and configuration itself (core/sandbox's `gitDirMounts`).
  */
 function guardedPaths(workspace: string): string[] {
-  return [
-    resolve(workspace, ".claude"),
-    resolve(workspace, ".git", "hooks"),
-    resolve(workspace, ".git", "config"),
-  ];
+  return [resolve(workspace, ".claude")];
 }
 
 /**

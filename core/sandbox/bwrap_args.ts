@@ -1,3 +1,5 @@
+import type { GitMount } from "./git_mounts.ts";
+
 /** A path to hide from commands, and whether it is a directory (covered by an empty tmpfs). */
 export interface HiddenPath {
   path: string;
@@ -12,6 +14,16 @@ export interface SandboxConfig {
   workspace: string;
   /** Directories commands may change, existing: the workspace first, then the additional ones. */
   writable: readonly string[];
+  /**
+   * The mounts that guard git's code and configuration in the writable directories (see
+   * `gitDirMounts`), in order, over existing paths.
+   */
+  gitMounts: readonly GitMount[];
+  /**
+   * Paths in a writable git dir that no mount can keep commands from creating and that must not
+   * exist once a call has ended (a `commondir` the git dir had none of).
+   */
+  tripwires: readonly string[];
   /** Paths inside writable directories that commands may read but not change (`.rein/`), existing. */
   readOnly: readonly string[];
   /** Credentials commands must not read, existing: masked by an empty tmpfs or /dev/null. */
@@ -22,9 +34,9 @@ export interface SandboxConfig {
 
 /**
  * bwrap's options (everything before `--` and the command) for one bash call: the host's root
- * read-only with fresh /dev and /proc and a private /tmp, then the writable directories, the
- * read-only paths inside them and the masks, in that order because later mounts cover earlier
- * ones. `readable` are host files (a long command's script) bound read-only at their own paths,
+ * read-only with fresh /dev and /proc and a private /tmp, then the writable directories, git's
+ * mounts in them, the read-only paths inside them and the masks, in that order because later
+ * mounts cover earlier ones. `readable` are host files (a long command's script) bound read-only at their own paths,
  * last, so they are visible even under the private /tmp.
  *
  * The call gets its own PID namespace whose init dies with bwrap (`--die-with-parent`), so no
@@ -35,6 +47,9 @@ export interface SandboxConfig {
 export function bwrapArgs(config: SandboxConfig, readable: readonly string[] = []): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   for (const dir of config.writable) args.push("--bind", dir, dir);
+  for (const { path, access } of config.gitMounts) {
+    args.push(access === "pinned" ? "--bind" : "--ro-bind", path, path);
+  }
   for (const path of config.readOnly) args.push("--ro-bind", path, path);
   for (const { path, kind } of config.hidden) {
     if (kind === "directory") args.push("--tmpfs", path);

@@ -6,6 +6,11 @@ const config: SandboxConfig = {
   bwrap: "/usr/bin/bwrap",
   workspace: "/work/project",
   writable: ["/work/project", "/data/cache"],
+  gitMounts: [
+    { path: "/work/project/.git", access: "pinned" },
+    { path: "/work/project/.git/config", access: "readOnly" },
+  ],
+  tripwires: ["/work/project/.git/commondir"],
   readOnly: ["/work/project/.rein"],
   hidden: [
     { path: "/home/u/.ssh", kind: "directory" },
@@ -24,7 +29,7 @@ function lines(args: string[]): string[] {
   return out;
 }
 
-Deno.test("bwrapArgs mounts the root read-only, then writable dirs, read-only dirs and masks", () => {
+Deno.test("bwrapArgs mounts the root read-only, then writable dirs, git's mounts, read-only dirs, masks", () => {
   assert.deepEqual(lines(bwrapArgs(config)), [
     "--ro-bind / /",
     "--dev /dev",
@@ -32,6 +37,8 @@ Deno.test("bwrapArgs mounts the root read-only, then writable dirs, read-only di
     "--tmpfs /tmp",
     "--bind /work/project /work/project",
     "--bind /data/cache /data/cache",
+    "--bind /work/project/.git /work/project/.git",
+    "--ro-bind /work/project/.git/config /work/project/.git/config",
     "--ro-bind /work/project/.rein /work/project/.rein",
     "--tmpfs /home/u/.ssh",
     "--ro-bind /dev/null /home/u/.netrc",
@@ -66,7 +73,7 @@ Deno.test("the bwrap sandbox tells the model what it may change and whether it h
   assert.equal(
     bwrapSandbox(config).description,
     "Commands run in a sandbox: they can change files only in the workspace and `/data/cache` " +
-      "(except rein's log directory) and in /tmp, which is private to each call and empty at its " +
+      "(except rein's log directory and git's configuration and hooks) and in /tmp, which is private to each call and empty at its " +
       "start, so keep files later calls need in the workspace; the rest of the machine is " +
       "read-only, credentials such as ~/.ssh are hidden, secret environment variables are unset.",
   );

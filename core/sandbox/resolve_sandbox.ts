@@ -1,3 +1,4 @@
+import { guardGit } from "./_git_facts.ts";
 import { probePaths } from "./_probe_paths.ts";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { BashSandbox } from "../tools/bash.ts";
@@ -47,10 +48,12 @@ export type SandboxResolution =
 const INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap, or dnf install bubblewrap)";
 
 /**
- * Decides how bash runs: computes the sandbox (existing writable directories, the read-only log
- * directory, the credential paths that exist) and checks once that bwrap can really start it
- * (`bwrap … -- true`), since a bwrap on PATH may still be refused namespaces. Creates the
- * read-only directories when missing. Never throws.
+ * Decides how bash runs: computes the sandbox (existing writable directories, git's guarded
+ * files in them, the read-only log directory, the credential paths that exist) and checks once
+ * that bwrap can really start it (`bwrap … -- true`), since a bwrap on PATH may still be refused
+ * namespaces. Creates the read-only directories and git's placeholders when missing. A `.git`
+ * the sandbox cannot guard (a symlink) is an error whatever the settings: bash unconfined there
+ * would be worse. Never throws.
  */
 export async function resolveSandbox(options: SandboxOptions): Promise<SandboxResolution> {
   const { settings } = options;
@@ -67,7 +70,18 @@ export async function resolveSandbox(options: SandboxOptions): Promise<SandboxRe
   let config: SandboxConfig | undefined;
   let problem: string | undefined;
   try {
-    config = await sandboxConfig(options);
+    const prepared = await sandboxConfig(options);
+    if (typeof prepared === "string") {
+      return {
+        ok: false,
+        error: new Error(
+          `Cannot guard git's files in the sandbox: ${prepared}; replace it with the directory it ` +
+            'points to or a "gitdir:" file, or set "sandbox.enabled": false in your own settings ' +
+            "to run bash unconfined",
+        ),
+      };
+    }
+    config = prepared;
     problem = options.trustProbe && !settings.required ? undefined : await probe(config);
   } catch (error) {
     problem = `cannot prepare the sandbox (${error instanceof Error ? error.message : error})`;
@@ -85,7 +99,8 @@ export async function resolveSandbox(options: SandboxOptions): Promise<SandboxRe
   return { ok: true, notice: `${problem}: bash runs unconfined; ${INSTALL_HINT} to confine it` };
 }
 
-async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig> {
+/** The sandbox's configuration, or why git in it cannot be guarded. */
+async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig | string> {
   const { workspace, home, env } = options;
   const writable = [await Deno.realPath(workspace)];
   for (const dir of options.additionalDirectories ?? []) {
@@ -95,6 +110,15 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig> {
     const [probed] = await probePaths([path]);
     const real = probed?.kind === "directory" ? probed.real : undefined;
     if (real && !writable.includes(real)) writable.push(real);
+  }
+  const git = await guardGit(writable, home);
+  if (!git.ok) return git.reason;
+  for (const { path, kind } of git.plan.create) {
+    if (kind === "directory") {
+      await Deno.mkdir(path).catch((error) => {
+        if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      });
+    } else await Deno.writeTextFile(path, "", { createNew: true }).catch(() => {});
   }
   const readOnly: string[] = [];
   for (const dir of options.readOnly ?? []) {
@@ -116,6 +140,8 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig> {
     bwrap: options.bwrap ?? "bwrap",
     workspace,
     writable,
+    gitMounts: git.plan.mounts,
+    tripwires: git.plan.tripwires,
     readOnly,
     hidden,
     network: options.settings.network,

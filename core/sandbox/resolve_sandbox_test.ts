@@ -80,6 +80,9 @@ Deno.test({
       bwrap: "bwrap",
       workspace: workspace.path,
       writable: [real(workspace.path), real(extra.path), real(home.path)],
+      // The workspace is in no repository: an empty `.git` is made and mounted read-only.
+      gitMounts: [{ path: join(real(workspace.path), ".git"), access: "readOnly" }],
+      tripwires: [],
       readOnly: [real(join(workspace.path, ".rein"))],
       hidden: [
         { path: join(home.path, ".ssh"), kind: "directory" },
@@ -88,5 +91,19 @@ Deno.test({
       network: true,
     });
     assert.ok((await Deno.stat(join(workspace.path, ".rein"))).isDirectory, "created");
+    assert.deepEqual([...Deno.readDirSync(join(workspace.path, ".git"))], [], "an empty .git");
   },
+});
+
+Deno.test("a .git symlink is refused whatever the settings: a command could replace it", async () => {
+  await using workspace = await tempDir();
+  await using elsewhere = await tempDir();
+  await Deno.mkdir(join(elsewhere.path, "repo.git"));
+  await Deno.symlink(join(elsewhere.path, "repo.git"), join(workspace.path, ".git"));
+  const resolved = await resolveSandbox(options(workspace.path, { bwrap: "/nonexistent/bwrap" }));
+  assert.equal(resolved.ok, false);
+  assert.match(
+    !resolved.ok ? resolved.error.message : "",
+    /^Cannot guard git's files in the sandbox: ".*\/\.git" is a symlink, which a command could /,
+  );
 });

@@ -45,6 +45,11 @@ export interface BashSandbox {
    * in the workspace, with the host files `readable` readable at their own paths. Pure.
    */
   argv(bashArgs: readonly string[], readable: readonly string[]): string[];
+  /**
+   * Undoes, once a call has ended, what no mount could stop it leaving (a `.git/commondir`
+   * that would hand git's configuration to a file of the command's choosing). Never throws.
+   */
+  afterCall?(): Promise<void>;
 }
 
 /** What the bash tool needs from its surroundings. */

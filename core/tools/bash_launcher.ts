@@ -54,8 +54,10 @@ export function bashLauncher(deps: BashToolDeps): SpawnBash {
       await Deno.writeTextFile(file, script);
       bashArgs = [file];
     }
-    const release = () =>
-      file === undefined ? Promise.resolve() : Deno.remove(file).catch(() => {});
+    const release = async () => {
+      if (file !== undefined) await Deno.remove(file).catch(() => {});
+      await sandbox?.afterCall?.();
+    };
     try {
       let program: string;
       let args: string[];

@@ -15,6 +15,7 @@ import type { MessagesRequest } from "./effects/model_client.ts";
 import { assembleRequest } from "./request/assemble_request.ts";
 import type { FilePlace, Mechanism } from "./mechanism.ts";
 import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
+import { readDeniedJudge } from "./permissions/read_denied.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
 import { environmentMechanism } from "./environment/environment_mechanism.ts";
@@ -266,6 +267,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     protectedPaths: options.protectedPaths ?? [],
     openPaths: options.openPaths ?? [],
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    readDenied: readDeniedJudge,
   });
   const sources: ToolSource[] = [
     () => baseTools,

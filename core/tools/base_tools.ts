@@ -3,6 +3,7 @@ import { createEditFileTool } from "./edit_file.ts";
 import { createGlobTool } from "./glob.ts";
 import { createGrepTool } from "./grep.ts";
 import { createReadFileTool } from "./read_file.ts";
+import type { ReadDenySource } from "./read_deny.ts";
 import type { AnyTool } from "./tool.ts";
 import { createWriteFileTool } from "./write_file.ts";
 
@@ -18,6 +19,11 @@ export interface BaseToolsDeps {
   openPaths?: readonly string[];
   /** The OS sandbox bash runs in (core/sandbox's `resolveSandbox`); unconfined when absent. */
   sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
+  /**
+   * The files a session's deny rules keep the agent from reading, which glob and grep leave out
+   * (core/permissions' `readDeniedJudge`); without it they show every file.
+   */
+  readDenied?: ReadDenySource;
 }
 
 /**
@@ -25,13 +31,14 @@ export interface BaseToolsDeps {
  * working in `workspace`. Has no side effects until a tool runs.
  */
 export function createBaseTools(deps: BaseToolsDeps): AnyTool[] {
-  const { workspace, protectedPaths = [], openPaths = [], sandbox } = deps;
+  const { workspace, protectedPaths = [], openPaths = [], sandbox, readDenied } = deps;
+  const hidden = readDenied ? { readDenied } : {};
   return [
     createBashTool({ workspace, ...(sandbox ? { sandbox } : {}) }),
     createReadFileTool({ workspace, protectedPaths, openPaths }),
     createWriteFileTool({ workspace, protectedPaths, openPaths }),
     createEditFileTool({ workspace, protectedPaths, openPaths }),
-    createGlobTool({ workspace }),
-    createGrepTool({ workspace }),
+    createGlobTool({ workspace, ...hidden }),
+    createGrepTool({ workspace, ...hidden }),
   ];
 }

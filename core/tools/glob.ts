@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { errorMessage, formatNumber, plural } from "./_format.ts";
+import { pathAlias, readDeniedNote, type ReadDenySource, searchedNames } from "./read_deny.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import { resolveInWorkspace } from "./workspace_path.ts";
@@ -26,6 +27,11 @@ export type GlobInput = z.infer<ReturnType<typeof inputSchema>>;
 export interface GlobToolDeps {
   /** Directory that relative paths resolve against and that every path must stay inside. */
   workspace: string;
+  /**
+   * Which files the session's deny rules keep the agent from reading: they are not listed (and a
+   * note says how many matched). Without it, every matching file is listed.
+   */
+  readDenied?: ReadDenySource;
 }
 
 const description =
@@ -50,15 +56,16 @@ export function createGlobTool(deps: GlobToolDeps): Tool<GlobInput> {
       "tests, git and anything else a shell does. Don't use bash to read or search files when a " +
       "dedicated tool fits.",
     summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
-    run: (input, context) => glob(deps.workspace, input, context),
+    run: (input, context) => glob(deps, input, context),
   };
 }
 
 async function glob(
-  workspace: string,
+  deps: GlobToolDeps,
   input: GlobInput,
   context: ToolCallContext,
 ): Promise<ToolResult> {
+  const { workspace } = deps;
   const pattern = input.pattern.replace(/^\.\//, "");
   if (pattern.startsWith("/") || pattern.split("/").includes("..")) {
     return {
@@ -95,12 +102,23 @@ async function glob(
   if (!start.ok) return { content: `No files match "${input.pattern}"`, isError: false };
   const prefix = dir.relative === "." ? "" : `${dir.relative}/`;
 
+  const judge = deps.readDenied
+    ? await deps.readDenied(context.view(), context.session, "glob")
+    : null;
+  // A directory reached through a symlink is judged by its name as written too.
+  const alias = judge ? pathAlias(root.path, input.path ?? ".", dir.relative) : undefined;
+
   const matches: { relative: string; mtime: number }[] = [];
   let hardLinked = 0;
+  let denied = 0;
   for await (
     const file of walkFiles({ root: root.path, start: start.path, signal: context.signal })
   ) {
     if (!isMatch(file.relative.slice(prefix.length))) continue;
+    if (judge?.(searchedNames(root.path, file, alias))) {
+      denied++;
+      continue;
+    }
     const info = await statOrNull(file.realPath);
     // A second name could be anywhere, even outside the workspace: such files are left out.
     if (info?.isFile && (info.nlink ?? 1) > 1) hardLinked++;
@@ -109,8 +127,12 @@ async function glob(
   if (context.signal.aborted) {
     return { content: "Search cancelled", isError: true, cancelled: true };
   }
-  const note = hardLinked === 0 ? undefined : `[${plural(hardLinked, "matching file")} left ` +
-    "out: each has several hard links, so it may be a file outside the workspace]";
+  const notes = [
+    hardLinked === 0 ? "" : `[${plural(hardLinked, "matching file")} left out: each has ` +
+      "several hard links, so it may be a file outside the workspace]",
+    denied === 0 ? "" : readDeniedNote(denied, "listed"),
+  ];
+  const note = notes.filter(Boolean).join("\n") || undefined;
   if (matches.length === 0) {
     const where = dir.relative === "." ? "" : ` in ${dir.relative}`;
     const content = `No files match "${input.pattern}"${where}`;

@@ -126,3 +126,28 @@ Deno.test("glob says when path is missing or not a directory", async () => {
   });
   assert.equal((await tool.run({ pattern: "*", path: "a.ts" }, callContext())).isError, true);
 });
+
+Deno.test("glob does not list files a deny rule covers, by name, under a directory, or through a symlink", async () => {
+  await using dir = await tempDir();
+  await dir.write({ ".env": "", "secrets/deep/key.txt": "", "src/app.ts": "" });
+  await Deno.symlink(".env", join(dir.path, "notes"));
+  const asked: string[] = [];
+  const tool = createGlobTool({
+    workspace: dir.path,
+    readDenied: (_state, _session, name) => {
+      asked.push(name);
+      return Promise.resolve((names) =>
+        names.some((n) => n === ".env" || n.startsWith("secrets/"))
+      );
+    },
+  });
+  assert.deepEqual(await tool.run({ pattern: "**/*" }, callContext()), {
+    content: "src/app.ts\n[3 files not listed: Read deny rules cover them]",
+    isError: false,
+  });
+  assert.equal(
+    (await tool.run({ pattern: "*.ts", path: "src" }, callContext())).content,
+    "src/app.ts",
+  );
+  assert.deepEqual(asked, ["glob", "glob"]);
+});

@@ -7,6 +7,7 @@ import { readAll, ReadCancelled } from "./_handle_io.ts";
 import { openVerified, type RefusalReason } from "./_safe_open.ts";
 import { decodeText } from "./_text_file.ts";
 import type { WalkedFile } from "./_walk.ts";
+import { pathAlias, readDeniedNote, type ReadDenySource, searchedNames } from "./read_deny.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import { resolveInWorkspace } from "./workspace_path.ts";
@@ -56,6 +57,11 @@ export interface GrepToolDeps {
   ripgrep?: string | null;
   /** A search still running after this many milliseconds is stopped (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Which files the session's deny rules keep the agent from reading: they are not searched (and
+   * a note says how many). Without it, every file is searched.
+   */
+  readDenied?: ReadDenySource;
 }
 
 const description =
@@ -132,6 +138,22 @@ async function grep(
     return { content, isError: true };
   }
 
+  const judge = deps.readDenied
+    ? await deps.readDenied(context.view(), context.session, "grep")
+    : null;
+  // A path through a symlink is judged by its name as written, and each file by its real path.
+  const alias = judge ? pathAlias(root, input.path ?? ".", target.relative) : undefined;
+  if (
+    !info.isDirectory && judge?.(searchedNames(root, {
+      relative: target.relative,
+      realPath: target.path,
+    }, alias))
+  ) {
+    return {
+      content: `Cannot search "${input.path}": a Read deny rule covers the file`,
+      isError: true,
+    };
+  }
   const files: AsyncIterable<WalkedFile> | WalkedFile[] = info.isDirectory
     ? walkFiles({ root, start: target.path, signal: stop })
     : [{ path: target.path, realPath: target.path, relative: target.relative }];
@@ -145,6 +167,7 @@ async function grep(
   let batch: TextFile[] = [];
   let batchChars = 0;
   let searched = 0;
+  let denied = 0;
   const flush = async () => {
     const found = await matcher.match(batch.flatMap((file) => file.lines), stop);
     addMatches(output, batch, found);
@@ -159,6 +182,10 @@ async function grep(
         ? file.relative.slice(prefix.length)
         : basename(file.relative);
       if (fileFilter && !fileFilter(file, searchRelative)) continue;
+      if (judge?.(searchedNames(root, file, alias))) {
+        denied++;
+        continue;
+      }
       const text = await textLines(root, file, stop);
       if (text === "cancelled") break;
       if (typeof text === "string") skipped[text]++;
@@ -174,7 +201,8 @@ async function grep(
     if (!(error instanceof SearchStopped)) throw error;
   }
   if (stop.aborted) return stopped(context, timeoutMs, searched);
-  const note = skippedNote(skipped);
+  const note = [skippedNote(skipped), denied > 0 ? readDeniedNote(denied, "searched") : ""]
+    .filter(Boolean).join("\n");
   if (output.isEmpty) {
     const where = target.relative === "." ? "" : ` in ${target.relative}`;
     const content = `No matches for /${input.pattern}/${where}`;

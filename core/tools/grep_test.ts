@@ -290,3 +290,61 @@ Deno.test({
     assert.ok(await waitForDeath(await readPid(pidFile)), "ripgrep still runs after the timeout");
   },
 });
+
+/** A judge that denies `.env` and everything under `secrets/`, by relative name. */
+const denyEnvAndSecrets = () =>
+  Promise.resolve((names: readonly string[]) =>
+    names.some((name) => name === ".env" || name.startsWith("secrets/"))
+  );
+
+Deno.test("grep does not search files a deny rule covers, in any output mode, nor through a symlink", async () => {
+  await using dir = await tempDir();
+  await dir.write({
+    ".env": "TOKEN=hunter2\n",
+    "secrets/deep/key.txt": "TOKEN=nested\n",
+    "src/app.ts": "const TOKEN = env();\n",
+  });
+  await Deno.symlink(".env", `${dir.path}/notes`);
+  const tool = createGrepTool({ workspace: dir.path, readDenied: denyEnvAndSecrets });
+  const note = "[3 files not searched: Read deny rules cover them]";
+  for (const output_mode of ["files_with_matches", "content", "count"] as const) {
+    const result = await tool.run({ pattern: "TOKEN", output_mode }, callContext());
+    assert.equal(result.isError, false);
+    assert.doesNotMatch(result.content, /hunter2|nested|\.env|secrets|notes/);
+    assert.ok(result.content.startsWith("src/app.ts"), result.content);
+    assert.ok(result.content.endsWith(note), result.content);
+  }
+  const inside = await tool.run({ pattern: "TOKEN", path: "secrets" }, callContext());
+  assert.equal(
+    inside.content,
+    "No matches for /TOKEN/ in secrets\n[1 file not searched: a Read deny rule covers it]",
+  );
+  assert.deepEqual(await tool.run({ pattern: "TOKEN", path: "notes" }, callContext()), {
+    content: 'Cannot search "notes": a Read deny rule covers the file',
+    isError: true,
+  });
+});
+
+Deno.test("grep judges a directory reached through a symlink by the name it was given too", async () => {
+  await using dir = await tempDir();
+  await dir.write({ "vault/key.txt": "TOKEN=1\n" });
+  await Deno.symlink("vault", `${dir.path}/secrets`);
+  const tool = createGrepTool({ workspace: dir.path, readDenied: denyEnvAndSecrets });
+  const result = await tool.run({ pattern: "TOKEN", path: "secrets" }, callContext());
+  assert.match(result.content, /^No matches .*\n\[1 file not searched/);
+});
+
+Deno.test("grep asks for the session's judge of its own tool and searches everything when there is none", async () => {
+  await using dir = await tempDir();
+  await dir.write({ ".env": "TOKEN=hunter2\n" });
+  const asked: string[] = [];
+  const tool = createGrepTool({
+    workspace: dir.path,
+    readDenied: (_state, session, name) => {
+      asked.push(`${session} ${name}`);
+      return Promise.resolve(null);
+    },
+  });
+  assert.equal((await tool.run({ pattern: "TOKEN" }, callContext())).content, ".env");
+  assert.deepEqual(asked, ["s1 grep"]);
+});

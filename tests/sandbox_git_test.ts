@@ -248,7 +248,10 @@ Deno.test({
     await using ws = await repository();
     await git(ws.path, "config", "core.hooksPath", ".githooks");
     const run = await sandboxedBash(ws.path);
-    const result = await run(`printf '#!/bin/sh\\ntouch ${PWNED}\\n' > .githooks/pre-commit`);
+    const result = await run(
+      `mkdir -p .githooks; printf '#!/bin/sh\\ntouch ${PWNED}\\n' > .githooks/pre-commit; ` +
+        "chmod +x .githooks/pre-commit",
+    );
     assert.equal(result.isError, true, result.content);
     assert.equal(await exists(join(ws.path, ".githooks", "pre-commit")), false);
     await assertPersonsGitRunsNothing(ws.path);

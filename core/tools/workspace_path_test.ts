@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
+import {
+  guardedFolder,
+  protectedPathMessage,
+  realPathWithLinks,
+  resolveInWorkspace,
+} from "./workspace_path.ts";
 import { tempDir } from "../../testing/tool_helpers.ts";
 
 Deno.test("workspace path resolves a relative path against the workspace", async () => {
@@ -174,4 +179,58 @@ Deno.test("a protected log directory that holds the workspace leaves the log its
     (await protectedPathMessage(dir.path, join(root, "events.jsonl"), guarded, "edit")) ?? "",
     /^Refusing to edit "events.jsonl": it is rein's event log;/,
   );
+});
+
+Deno.test("guardedFolder finds .claude or .git as any part of a path, in any case", () => {
+  assert.equal(guardedFolder("/w", "/w/.git/config"), ".git");
+  assert.equal(guardedFolder("/w", "/w/.git"), ".git");
+  assert.equal(guardedFolder("/w", "/w/vendor/lib/.git/hooks/pre-commit"), ".git");
+  assert.equal(guardedFolder("/w", "/w/.Claude/settings.json"), ".claude");
+  assert.equal(guardedFolder("/w", "/w/.gitignore"), undefined);
+  assert.equal(guardedFolder("/w", "/w/src/claude/x"), undefined);
+  // The workspace's own place does not count, only what lies below it.
+  assert.equal(guardedFolder("/home/a/.claude/ws", "/home/a/.claude/ws/x"), undefined);
+  assert.equal(guardedFolder("/w", "/elsewhere/.git/config"), ".git");
+});
+
+Deno.test("realPathWithLinks follows every link, the last and dangling ones too, and notes where each led", async () => {
+  await using dir = await tempDir();
+  await dir.write({ ".git/config": "", "d/f": "" });
+  const root = await Deno.realPath(dir.path);
+  await Deno.symlink(".git", join(root, "g"));
+  await Deno.symlink("g/config", join(root, "gc"));
+  await Deno.symlink("missing/new.txt", join(root, "dangling"));
+  assert.deepEqual(await realPathWithLinks(join(root, "gc")), {
+    real: join(root, ".git/config"),
+    via: [join(root, "g/config"), join(root, ".git")],
+  });
+  assert.deepEqual(await realPathWithLinks(join(root, "g/../d/f")), {
+    real: join(root, "d/f"),
+    via: [],
+  });
+  assert.deepEqual(await realPathWithLinks(join(root, "dangling")), {
+    real: join(root, "missing/new.txt"),
+    via: [join(root, "missing/new.txt")],
+  });
+  assert.deepEqual(await realPathWithLinks(join(root, "d/f/x")), {
+    real: join(root, "d/f/x"),
+    via: [],
+  });
+});
+
+Deno.test("a protected folder refuses reads too, but for an open folder inside it reached without links", async () => {
+  await using dir = await tempDir();
+  await dir.write({ ".rein/snapshots/s.json": "", ".rein/memory/MEMORY.md": "" });
+  const root = await Deno.realPath(dir.path);
+  const check = (target: string) =>
+    protectedPathMessage(dir.path, join(root, target), [".rein"], "read", [".rein/memory"]);
+  assert.match(
+    (await check(".rein/snapshots/s.json")) ?? "",
+    /^Refusing to read "\.rein\/snapshots\/s\.json": it is in "\.rein"/,
+  );
+  assert.equal(await check(".rein/memory/MEMORY.md"), undefined);
+  assert.equal(await check(".rein/memory/new/x.md"), undefined);
+  await Deno.remove(join(root, ".rein/memory"), { recursive: true });
+  await Deno.symlink("snapshots", join(root, ".rein/memory"));
+  assert.match((await check(".rein/snapshots/s.json")) ?? "", /^Refusing to read/);
 });

@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createWriteFileTool } from "./write_file.ts";
 import { callContext, tempDir } from "../../testing/tool_helpers.ts";
+import type { Envelope, PermissionDecided, ReinEvent } from "../../events/event_types.ts";
+import { permissionsProjection } from "../permissions/permissions_projection.ts";
+import { evolve, initialState } from "../state/state.ts";
+import type { ToolCallContext } from "./tool.ts";
 
 Deno.test("write_file creates a file and its parent directories", async () => {
   await using dir = await tempDir();
@@ -106,4 +110,67 @@ Deno.test({
       isError: true,
     });
   },
+});
+
+/** A call context whose state records the gate's `decided` for call "toolu_test". */
+function judgedContext(workspace: string, decided: PermissionDecided): ToolCallContext {
+  const state = initialState([permissionsProjection]);
+  const events: ReinEvent[] = [
+    {
+      type: "session.started",
+      data: {
+        model: "m",
+        workspace,
+        startedAt: "2026-11-22T10:00:00.000Z",
+        maxTokens: 1,
+        platform: "linux",
+        settings: { sources: [], flags: {}, home: "/h", interactive: true },
+      },
+    },
+    { type: "permission.decided", data: decided },
+  ];
+  events.forEach((event, i) => {
+    const envelope = { v: 2, seq: i + 1, ts: "", session: "s1", agent: "lead", ...event };
+    evolve(state, envelope as Envelope, [permissionsProjection]);
+  });
+  return { ...callContext(), view: () => state };
+}
+
+Deno.test("write_file writes in .claude/ or .git/ only the file the gate asked about for the call", async () => {
+  await using dir = await tempDir();
+  await dir.write({ ".git/config": "[core]\n", ".claude/settings.json": "{}" });
+  const workspace = await Deno.realPath(dir.path);
+  const tool = createWriteFileTool({ workspace });
+  const alone = await tool.run({ path: ".git/config", content: "evil" }, callContext());
+  assert.equal(alone.isError, true);
+  assert.match(alone.content, /^Refusing to write "\.git\/config": it lies in \.git\/ \(git's/);
+  const allowed = {
+    callId: "toolu_test",
+    tool: "write_file",
+    decision: "allow" as const,
+    source: { kind: "user" as const, answer: "yes" as const },
+    reason: "The user allowed it once",
+    protectedPath: join(workspace, ".git/config"),
+  };
+  const other = await tool.run(
+    { path: ".claude/settings.json", content: "evil" },
+    judgedContext(workspace, allowed),
+  );
+  assert.match(
+    other.content,
+    /^Refusing to write "\.claude\/settings\.json": it lies in \.claude\//,
+  );
+  const { protectedPath: _, ...notProtected } = allowed;
+  const unjudged = await tool.run(
+    { path: ".git/config", content: "evil" },
+    judgedContext(workspace, notProtected),
+  );
+  assert.equal(unjudged.isError, true);
+  assert.equal(await Deno.readTextFile(join(workspace, ".git/config")), "[core]\n");
+  const judged = await tool.run(
+    { path: ".git/config", content: "[core]\n\tbare = false\n" },
+    judgedContext(workspace, allowed),
+  );
+  assert.equal(judged.isError, false, judged.content);
+  assert.equal(await Deno.readTextFile(join(workspace, ".git/config")), "[core]\n\tbare = false\n");
 });

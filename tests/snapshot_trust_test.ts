@@ -246,3 +246,42 @@ Deno.test("replay --verify fails naming a session snapshot or a catalog that rei
     assert.equal(again.code, 0, `${what}, undone: ${again.stderr}`);
   }
 });
+
+Deno.test({
+  name: "the machine key is hidden from bash in the sandbox",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    // Outside /tmp, which the sandbox replaces with a private one anyway.
+    const state = await Deno.makeTempDir({ dir: "/var/tmp", prefix: "rein-state-" });
+    await using ws = await tempWorkspace();
+    const key = join(state, "rein", "machine-key");
+    const secret = Array.from(
+      crypto.getRandomValues(new Uint8Array(32)),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+    await Deno.mkdir(join(state, "rein"), { mode: 0o700 });
+    await Deno.writeTextFile(key, `${secret}\n`, { mode: 0o600 });
+    await using fake = await startFakeAnthropic({
+      script: (request) =>
+        answersACall(request.body)
+          ? message("done")
+          : message([toolUse("toolu_cat", "bash", { command: `cat ${key}` })]),
+    });
+    try {
+      const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, XDG_STATE_HOME: state };
+      const run = await runCli(
+        ["-p", "read it", "--allowedTools", "Bash", "--workspace", ws.path],
+        { env },
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal((await Deno.readTextFile(key)).trim(), secret, "rein kept the key");
+      const answer = fake.requests.find((r) => answersACall(r.body));
+      assert.ok(answer, "bash ran");
+      const sent = JSON.stringify(answer.body?.messages.at(-1));
+      assert.ok(!sent.includes(secret), `the key reached the model: ${sent}`);
+      assert.match(sent, /No such file or directory/);
+    } finally {
+      await Deno.remove(state, { recursive: true });
+    }
+  },
+});

@@ -12,7 +12,7 @@ import { createStyles } from "./render/style.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime, type Runtime } from "./runtime.ts";
 import { permissionFlagsOf, type PermissionOptions, requireCredentials } from "./run_flags.ts";
-import { claim, findSession, newSessionSetup } from "./session_choice.ts";
+import { claim, findSession, newSessionSetup, warnIfElsewhere } from "./session_choice.ts";
 import type { SessionLease } from "./session_lease.ts";
 
 /** The main agent of the sessions `rein daemon` starts: how the next daemon finds its session. */
@@ -134,6 +134,7 @@ async function openDaemonSession(
             `daemon there, or pass --workspace "${recorded}"`,
         );
       }
+      warnIfElsewhere(runtime, id);
       return { session, lease, reopened: true };
     } catch (error) {
       lease.release();

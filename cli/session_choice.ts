@@ -200,7 +200,7 @@ export function recordedElsewhere(
  * on in the mode of the person's settings and flags, and what was allowed "always" in it does not
  * hold (the permissions fold drops it at the resume).
  */
-function warnIfElsewhere(runtime: Runtime, id: string): void {
+export function warnIfElsewhere(runtime: Runtime, id: string): void {
   const why = recordedElsewhere(runtime.harness.state, id, runtime.machine);
   if (why === undefined) return;
   runtime.notice?.(

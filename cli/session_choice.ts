@@ -205,7 +205,8 @@ export function warnIfElsewhere(runtime: Runtime, id: string): void {
   if (why === undefined) return;
   runtime.notice?.(
     `rein: session ${id} was not recorded on this machine (${why}): it goes on in the ` +
-      "permission mode of your settings and flags, and nothing allowed in it holds",
+      'permission mode of your settings and flags, and what was allowed "always" in it holds ' +
+      "only where your settings hold it",
   );
 }
 

@@ -191,8 +191,11 @@ Deno.test("the project's hooks run in the sandbox; the person's own hooks from ~
   await using elsewhere = await tempWorkspace();
   const home = `${elsewhere.path}/home`;
   await Deno.mkdir(`${home}/.claude`, { recursive: true });
+  // A folder the sandbox's private /tmp lacks, even where it makes the parents of a hidden path
+  // (the machine key under this test's home, which lies in /tmp too).
+  await Deno.mkdir(`${elsewhere.path}/out`);
   const touch = (name: string) => ({
-    hooks: [{ type: "command", command: `touch "${elsewhere.path}/${name}"` }],
+    hooks: [{ type: "command", command: `touch "${elsewhere.path}/out/${name}"` }],
   });
   await Deno.writeTextFile(
     `${home}/.claude/settings.json`,
@@ -210,8 +213,8 @@ Deno.test("the project's hooks run in the sandbox; the person's own hooks from ~
   };
   const run = await runCli(["-p", "hello", "--workspace", ws.path], { env });
   assert.equal(run.code, 0, run.stderr);
-  assert.ok(await Deno.stat(`${elsewhere.path}/from-user-hook`));
-  await assert.rejects(Deno.stat(`${elsewhere.path}/from-project-hook`));
+  assert.ok(await Deno.stat(`${elsewhere.path}/out/from-user-hook`));
+  await assert.rejects(Deno.stat(`${elsewhere.path}/out/from-project-hook`));
   const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
   const project = log.find((e) =>
     e.type === "hook.ran" && String(e.data.command).includes("project")

@@ -229,6 +229,9 @@ const MAX_AGENT_DEPTH = 64;
 function agentPolicy(context: StageContext, policy: PermissionPolicy): PermissionPolicy {
   const view = context.view().sessions.byId[context.session];
   if (view === undefined) return policy;
+  // A spawn recorded in a part of the session made elsewhere may name a "personal" definition of
+  // this machine's home it never read: only definitions read here may widen the mode.
+  const foreign = sliceOf(context.view(), permissionsProjection)[context.session]?.foreign === true;
   const mine = join(policy.context.home, ".claude", "agents");
   const modeOf = (agent: string, depth: number): PermissionMode => {
     const spawn = agentOf(view, agent).spawn;
@@ -239,7 +242,7 @@ function agentPolicy(context: StageContext, policy: PermissionPolicy): Permissio
       return parent;
     }
     const mode = wanted as PermissionMode;
-    const personal = spawn.path !== undefined && dirname(spawn.path) === mine;
+    const personal = !foreign && spawn.path !== undefined && dirname(spawn.path) === mine;
     return personal || MODE_WIDTH[mode] <= MODE_WIDTH[parent] ? mode : parent;
   };
   const mode = modeOf(context.agent, 0);

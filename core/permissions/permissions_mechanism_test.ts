@@ -135,3 +135,40 @@ Deno.test("a subagent's definition may narrow its parent's mode; only the person
   assert.deepEqual(await sourceOf("nested"), { kind: "mode", mode: "plan" });
   assert.deepEqual(await sourceOf("narrow"), { kind: "mode", mode: "dontAsk" });
 });
+
+Deno.test("a personal definition recorded in a part of the session made elsewhere does not widen the mode", async () => {
+  await using dir = await tempDir();
+  const workspace = await Deno.realPath(dir.path);
+  const settings = (machine: string) => ({
+    sources: [],
+    flags: { permissionMode: "plan" },
+    home: HOME,
+    interactive: false,
+    machine,
+  });
+  const resumed = (snapshot: ReturnType<typeof settings>): ReinEvent => ({
+    type: "session.resumed",
+    data: { how: "continue", withPrompt: true, maxTurns: null, settings: snapshot },
+  });
+  const state = sessionState(workspace, { permissionMode: "plan" }, false, [
+    ["mine", {
+      type: "agent.spawned",
+      data: {
+        parent: "lead",
+        callId: "toolu_mine",
+        type: "mine",
+        description: "d",
+        model: "m",
+        maxTokens: 1,
+        maxTurns: 1,
+        permissionMode: "bypassPermissions",
+        path: join(HOME, ".claude/agents/x.md"),
+      },
+    }],
+    ["lead", resumed(settings("there"))],
+    ["lead", resumed(settings("here"))],
+  ]);
+  const write = { id: "toolu_w", name: "write_file", input: { path: "a.txt", content: "x" } };
+  const { decided } = await gate(state, workspace, write, { agent: "mine" });
+  assert.deepEqual(decided.source, { kind: "mode", mode: "plan" });
+});

@@ -14,6 +14,11 @@ export interface SessionPermissionLog {
    * recorded one (null: a machine without a key).
    */
   machine?: string | null;
+  /**
+   * Whether a part of the session before a resume was recorded elsewhere (another machine, a log
+   * a repository shipped, or before machine ids): what that part recorded grants nothing.
+   */
+  foreign?: true;
 }
 
 /** By session id. */
@@ -51,6 +56,7 @@ export const permissionsProjection: Projection<PermissionsSlice> = {
         delete session.mode;
         if (settings.machine === null || session.machine !== settings.machine) {
           session.alwaysRules = [];
+          session.foreign = true;
         }
       }
       session.machine = settings.machine;

@@ -83,6 +83,7 @@ export async function runHook(
   options: HooksOptions,
 ): Promise<HookRan> {
   const { sandbox } = context;
+  const confined = sandbox !== undefined && !context.trusted.has(hook.command);
   const run = await runHookCommand({
     command: hook.command,
     input: context.input,
@@ -91,10 +92,10 @@ export async function runHook(
     projectDir: options.workspace,
     timeoutMs: hook.timeoutMs,
     signal: context.signal,
-    ...(sandbox && !context.trusted.has(hook.command)
-      ? { argv: (args: readonly string[]) => sandbox.argv(args, []) }
-      : {}),
+    ...(confined ? { argv: (args: readonly string[]) => sandbox.argv(args, []) } : {}),
   });
+  // What a sandboxed command may leave behind that git would read later (a new `commondir`).
+  if (confined) await sandbox.afterCall?.();
   return {
     hookEvent: hook.event,
     ...(context.callId === undefined ? {} : { callId: context.callId }),

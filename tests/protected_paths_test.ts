@@ -317,6 +317,44 @@ Deno.test("the file tools cannot touch .rein/ (snapshots, catalogs, the log) but
   assert.match(resultOf(log, "toolu_memread").content, /- remember/);
 });
 
+Deno.test("grep and glob search nothing of .rein/ but its memory: not by path, nor through a symlink", async () => {
+  await using ws = await tempWorkspace();
+  await writeFiles(ws.path, { "seed.txt": "x\n" });
+  await headless(ws.path, []);
+  await writeFiles(ws.path, {
+    ".rein/snapshots/s.json": '{"secret":"SNAPSHOT-MARK"}\n',
+    ".rein/memory/notes.md": "MEMORY-MARK\n",
+  });
+  await Deno.symlink(".rein/snapshots/s.json", `${ws.path}/link.txt`);
+  await Deno.symlink(".rein", `${ws.path}/r`);
+  const { log } = await headless(
+    ws.path,
+    [
+      ["toolu_all", "grep", { pattern: "MARK|session\\.started", output_mode: "content" }],
+      ["toolu_rein", "grep", { pattern: "session", path: ".rein" }],
+      ["toolu_log", "grep", { pattern: "session", path: ".rein/events.jsonl" }],
+      ["toolu_r", "grep", { pattern: "SNAPSHOT", path: "r/snapshots" }],
+      ["toolu_mem", "grep", { pattern: "MEMORY", path: ".rein/memory", output_mode: "content" }],
+      ["toolu_glob", "glob", { pattern: "**/*.json", path: ".rein" }],
+      ["toolu_globr", "glob", { pattern: "r/**/*" }],
+      ["toolu_globmem", "glob", { pattern: ".rein/memory/*" }],
+    ],
+    ["--allowedTools", "Grep,Glob", "--continue"],
+  );
+  const all = resultOf(log, "toolu_all");
+  assert.doesNotMatch(all.content, /SNAPSHOT-MARK|session\.started/, all.content);
+  assert.match(all.content, /not searched: symbolic links into rein's event log directory/);
+  for (const callId of ["toolu_rein", "toolu_log", "toolu_r"]) {
+    const result = resultOf(log, callId);
+    assert.equal(result.isError, true, result.content);
+    assert.match(result.content, /^Refusing to search ".*": it is (in "\.rein"|rein's event log)/);
+  }
+  assert.match(resultOf(log, "toolu_mem").content, /MEMORY-MARK/);
+  assert.match(resultOf(log, "toolu_glob").content, /^No files match/);
+  assert.doesNotMatch(resultOf(log, "toolu_globr").content, /s\.json|events/);
+  assert.match(resultOf(log, "toolu_globmem").content, /\.rein\/memory\/notes\.md/);
+});
+
 Deno.test("a repository's .rein/memory symlinked to .rein/snapshots opens nothing of .rein/", async () => {
   await using ws = await tempWorkspace();
   await writeFiles(ws.path, { ".rein/snapshots/s.json": "{}\n" });

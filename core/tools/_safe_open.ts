@@ -32,6 +32,11 @@ export interface OpenVerifiedOptions {
    */
   guarded?: { allowed: string | undefined };
   /**
+   * A cheap check of where the handle lies (the kernel's path), for callers that judged rein's
+   * own paths once for many files (`closedPaths`): a message refuses the file as protected.
+   */
+  closed?: (where: string) => string | undefined;
+  /**
    * A path the caller has already checked against `protectedPaths` by name; when the handle lies
    * exactly there, the check by name is not repeated (it costs a few real-path lookups).
    */
@@ -122,6 +127,8 @@ async function checkIdentity(
       return refused(options, "protected", guardedReason(folder));
     }
   }
+  const closed = options.closed?.(where);
+  if (closed !== undefined) return { problem: "refused", reason: "protected", message: closed };
   const protectedPaths = options.protectedPaths ?? [];
   if (protectedPaths.length === 0) return undefined;
   const byName = where === options.checkedPath ? undefined : await protectedPathMessage(

@@ -12,7 +12,7 @@ export interface BaseToolsDeps {
   workspace: string;
   /**
    * rein's own paths, which read_file, write_file and edit_file refuse: the event log and the
-   * directories that hold rein's files (`.rein/`). glob and grep skip `.rein/` on their own.
+   * directories that hold rein's files (`.rein/`); glob and grep leave them out.
    */
   protectedPaths?: readonly string[];
   /** Folders inside `protectedPaths` that stay open to the file tools (`.rein/memory/`). */
@@ -38,7 +38,7 @@ export function createBaseTools(deps: BaseToolsDeps): AnyTool[] {
     createReadFileTool({ workspace, protectedPaths, openPaths }),
     createWriteFileTool({ workspace, protectedPaths, openPaths }),
     createEditFileTool({ workspace, protectedPaths, openPaths }),
-    createGlobTool({ workspace, ...hidden }),
-    createGrepTool({ workspace, ...hidden }),
+    createGlobTool({ workspace, protectedPaths, openPaths, ...hidden }),
+    createGrepTool({ workspace, protectedPaths, openPaths, ...hidden }),
   ];
 }

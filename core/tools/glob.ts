@@ -4,7 +4,7 @@ import { errorMessage, formatNumber, plural } from "./_format.ts";
 import { pathAlias, readDeniedNote, type ReadDenySource, searchedNames } from "./read_deny.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
-import { resolveInWorkspace } from "./workspace_path.ts";
+import { closedPaths, resolveInWorkspace } from "./workspace_path.ts";
 
 const MAX_RESULTS = 200;
 
@@ -32,6 +32,9 @@ export interface GlobToolDeps {
    * note says how many matched). Without it, every matching file is listed.
    */
   readDenied?: ReadDenySource;
+  /** rein's own paths (`.rein/`), never listed, but for `openPaths` in them (its memory). */
+  protectedPaths?: readonly string[];
+  openPaths?: readonly string[];
 }
 
 const description =
@@ -102,6 +105,8 @@ async function glob(
   if (!start.ok) return { content: `No files match "${input.pattern}"`, isError: false };
   const prefix = dir.relative === "." ? "" : `${dir.relative}/`;
 
+  const closedAt = await closedPaths(deps.workspace, deps.protectedPaths ?? [], deps.openPaths);
+  const closed = (where: string) => closedAt(where, "read") !== undefined;
   const judge = deps.readDenied
     ? await deps.readDenied(context.view(), context.session, "glob")
     : null;
@@ -119,6 +124,8 @@ async function glob(
       denied++;
       continue;
     }
+    // rein's own files (`.rein/`, reached by path or through a symbolic link) are not listed.
+    if (closed(file.realPath)) continue;
     const info = await statOrNull(file.realPath);
     // A second name could be anywhere, even outside the workspace: such files are left out.
     if (info?.isFile && (info.nlink ?? 1) > 1) hardLinked++;

@@ -10,7 +10,7 @@ import type { WalkedFile } from "./_walk.ts";
 import { pathAlias, readDeniedNote, type ReadDenySource, searchedNames } from "./read_deny.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
-import { resolveInWorkspace } from "./workspace_path.ts";
+import { closedPaths, resolveInWorkspace } from "./workspace_path.ts";
 
 /** Files larger than this are skipped (they are rarely source and would crowd the output). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -62,6 +62,9 @@ export interface GrepToolDeps {
    * a note says how many). Without it, every file is searched.
    */
   readDenied?: ReadDenySource;
+  /** rein's own paths (`.rein/`), never searched, but for `openPaths` in them (its memory). */
+  protectedPaths?: readonly string[];
+  openPaths?: readonly string[];
 }
 
 const description =
@@ -138,6 +141,12 @@ async function grep(
     return { content, isError: true };
   }
 
+  const closedAt = await closedPaths(deps.workspace, deps.protectedPaths ?? [], deps.openPaths);
+  const closed = (where: string) => closedAt(where, "read");
+  const refusal = closed(target.path);
+  if (refusal !== undefined) {
+    return { content: refusal.replace(/^Refusing to read/, "Refusing to search"), isError: true };
+  }
   const judge = deps.readDenied
     ? await deps.readDenied(context.view(), context.session, "grep")
     : null;
@@ -186,7 +195,11 @@ async function grep(
         denied++;
         continue;
       }
-      const text = await textLines(root, file, stop);
+      if (closed(file.realPath) !== undefined) {
+        skipped.protected++;
+        continue;
+      }
+      const text = await textLines(root, file, stop, closed);
       if (text === "cancelled") break;
       if (typeof text === "string") skipped[text]++;
       else if (text !== null) {
@@ -243,6 +256,7 @@ async function textLines(
   root: string,
   file: WalkedFile,
   signal: AbortSignal,
+  closed: (where: string) => string | undefined,
 ): Promise<TextFile | RefusalReason | "cancelled" | null> {
   const opened = await openVerified({
     workspace: root,
@@ -250,6 +264,7 @@ async function textLines(
     path: file.realPath,
     display: file.relative,
     purpose: "read",
+    closed,
   });
   if (!opened.ok) return opened.problem === "refused" ? opened.reason : null;
   await using verified = opened;
@@ -278,11 +293,16 @@ function skippedNote(skipped: Record<RefusalReason, number>): string {
         "it may be a file outside the workspace]",
     );
   }
-  const moved = skipped.moved + skipped.protected;
-  if (moved > 0) {
+  if (skipped.moved > 0) {
     notes.push(
-      `[${plural(moved, "file")} not searched: changed while being opened, so it may lead ` +
-        "outside the workspace]",
+      `[${plural(skipped.moved, "file")} not searched: changed while being opened, so it may ` +
+        "lead outside the workspace]",
+    );
+  }
+  if (skipped.protected > 0) {
+    notes.push(
+      `[${plural(skipped.protected, "file")} not searched: symbolic links into rein's event ` +
+        "log directory (.rein/), which the file tools do not read]",
     );
   }
   return notes.join("\n");

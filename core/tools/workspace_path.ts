@@ -107,10 +107,11 @@ function reason(error: unknown): string {
  * it is one of `protectedPaths` or lies inside one, and not inside one of `openPaths`. Those
  * are rein's own paths, the event log and the directories that hold rein's files (`.rein/`),
  * and what stays open inside them (the agent's memory, `.rein/memory/`, only where no symbolic
- * link leads to it); relative ones resolve against the workspace and symlinks are followed. Returns the model-facing message
- * (`verb` is "read", "write" or "edit"), or undefined when the call may go ahead. A protected
- * directory that holds the whole workspace is skipped, as protecting it would refuse every
- * write; pass the log file itself as well so it stays protected then. Never throws.
+ * link leads to it); relative ones resolve against the workspace and symlinks are followed.
+ * Returns the model-facing message (`verb` is "read", "write" or "edit"), or undefined when the
+ * call may go ahead. A protected directory that holds the whole workspace is skipped, as
+ * protecting it would refuse every write; pass the log file itself as well so it stays protected
+ * then. Never throws.
  */
 export async function protectedPathMessage(
   workspace: string,
@@ -120,6 +121,20 @@ export async function protectedPathMessage(
   openPaths: readonly string[] = [],
 ): Promise<string | undefined> {
   if (protectedPaths.length === 0) return undefined;
+  return (await closedPaths(workspace, protectedPaths, openPaths))(target, verb);
+}
+
+/**
+ * {@link protectedPathMessage} for many targets: resolves `protectedPaths` and `openPaths` once
+ * and gives a pure judge of real paths (what grep and glob ask of every file they walk). Never
+ * throws.
+ */
+export async function closedPaths(
+  workspace: string,
+  protectedPaths: readonly string[],
+  openPaths: readonly string[] = [],
+): Promise<(target: string, verb: "read" | "write" | "edit") => string | undefined> {
+  if (protectedPaths.length === 0) return () => undefined;
   let root: string;
   try {
     root = await Deno.realPath(workspace);
@@ -133,25 +148,32 @@ export async function protectedPathMessage(
       return resolve(root, given);
     }
   };
+  const open: string[] = [];
   for (const given of openPaths) {
     // An open folder reached through a symbolic link (`.rein/memory -> ../snapshots`) opens
     // nothing: it could lead anywhere in what is closed.
-    const open = await real(given);
+    const path = await real(given);
     const unlinked = join(await real(dirname(resolve(root, given))), basename(given));
-    if (open === unlinked && isInside(open, target)) return undefined;
+    if (path === unlinked) open.push(path);
+  }
+  const closed: { path: string; directory: boolean }[] = [];
+  for (const given of protectedPaths) {
+    const path = await real(given);
+    if (isInside(path, root)) continue;
+    closed.push({ path, directory: (await lstatOrNull(path))?.isDirectory === true });
   }
   const shown = (path: string) => isInside(root, path) ? relative(root, path) || "." : path;
-  for (const given of protectedPaths) {
-    const guarded = await real(given);
-    if (!isInside(guarded, target) || isInside(guarded, root)) continue;
-    const what = guarded !== target
-      ? `it is in "${shown(guarded)}", rein's event log directory`
-      : (await lstatOrNull(guarded))?.isDirectory
+  return (target, verb) => {
+    if (open.some((path) => isInside(path, target))) return undefined;
+    const guarded = closed.find(({ path }) => isInside(path, target));
+    if (guarded === undefined) return undefined;
+    const what = guarded.path !== target
+      ? `it is in "${shown(guarded.path)}", rein's event log directory`
+      : guarded.directory
       ? "it is rein's event log directory"
       : "it is rein's event log";
     return `Refusing to ${verb} "${shown(target)}": ${what}; rein records its own history there`;
-  }
-  return undefined;
+  };
 }
 
 /** The folders whose files say what runs later outside any sandbox, or what governs the agent. */

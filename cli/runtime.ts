@@ -16,7 +16,7 @@ import { loadSettings } from "../core/settings/load_settings.ts";
 import type { PermissionFlags, RecordedFile, SettingsSnapshot } from "../events/event_types.ts";
 import type { PermissionAsker } from "../core/permissions/permissions_mechanism.ts";
 import { permissionPolicy } from "../core/permissions/policy.ts";
-import { type SandboxSettings, sandboxSettings } from "../core/sandbox/mod.ts";
+import { credentialPaths, type SandboxSettings, sandboxSettings } from "../core/sandbox/mod.ts";
 import {
   isPersonal,
   type RecordedSettings,
@@ -232,7 +232,12 @@ export async function openRuntime(options: {
     logPath,
     harness,
     settings: snapshot,
-    files: await harness.readFiles({ workspace, home, onNotice: options.onNotice }),
+    files: await harness.readFiles({
+      workspace,
+      home,
+      credentials: credentialPaths(home, env.toObject()),
+      onNotice: options.onNotice,
+    }),
     asker,
     maxAttempts,
     clock,

@@ -17,6 +17,7 @@ import type { FilePlace, Mechanism } from "./mechanism.ts";
 import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
 import { readDeniedJudge } from "./permissions/read_denied.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
+import { credentialPaths } from "./sandbox/credential_paths.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
 import { environmentMechanism } from "./environment/environment_mechanism.ts";
 import { skillsMechanism } from "./skills/skills_mechanism.ts";
@@ -382,7 +383,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       const scope = { state: preview, session: id, agent };
       return assembleRequest(preview, id, agent, deps.pool(scope), deps.sections(scope));
     },
-    async readFiles(place) {
+    async readFiles(given) {
+      const place = given.credentials ? given : {
+        ...given,
+        credentials: credentialPaths(given.home, {}),
+      };
       const read = await Promise.all(mechanisms.map((m) => m.readFiles?.(place) ?? []));
       return read.flat();
     },

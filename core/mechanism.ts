@@ -4,6 +4,11 @@ import type { EventType, RecordedFile } from "../events/event_types.ts";
 export interface FilePlace {
   workspace: string;
   home: string | undefined;
+  /**
+   * Credential stores (see `credentialPaths`), never read at start wherever a file leads; the
+   * harness fills in those under `home` when absent.
+   */
+  credentials?: readonly string[];
   /** Reports a file that could not be used, naming it. */
   onNotice(message: string): void;
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { readFolders, type Reading } from "../files/recorded_file.ts";
+import { startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { AGENTS_SOURCE, agentSet } from "./agent_set.ts";
 
@@ -17,27 +18,37 @@ export function agentFolders(place: FilePlace): string[] {
 }
 
 /**
- * Read every `*.md` of {@link agentFolders} from disk, live only, in name order, and return
- * their text to record (source `agents`). A missing folder is skipped quietly; a file that cannot
- * be read or is over {@link MAX_AGENT_FILE}, and a definition that cannot be used (bad
- * frontmatter, no name or description, a name already taken), are reported through
- * `place.onNotice` with their path. Unusable files are recorded all the same: the types are
+ * Read every `*.md` of {@link agentFolders} from disk, live only, in name order, and return the
+ * text to record (source `agents`) of the definitions that can be used. A missing folder is
+ * skipped quietly. Reported through `place.onNotice` with their path and never recorded: a file
+ * that cannot be read, that leads (through a symbolic link) out of its root (the workspace for the
+ * project's definitions, the home directory or `~/.claude` for the person's) or to a credential
+ * store, that is not a regular file or is over {@link MAX_AGENT_FILE}, and a definition that
+ * cannot be used (bad frontmatter, no name or description, a name already taken). The types are
  * derived from the record, by the same rules, in replay. Never throws.
  */
 export async function readAgentFiles(place: FilePlace): Promise<RecordedFile[]> {
+  const bounds = await startBounds(place);
   const reading: Reading = {
     source: AGENTS_SOURCE,
     file: "the agent definition",
     folder: "the agent definitions",
     maxBytes: MAX_AGENT_FILE,
+    credentials: bounds.credentials,
     onNotice: place.onNotice,
   };
+  const [project, personal] = agentFolders(place);
   const files = await readFolders(
-    agentFolders(place),
+    [
+      { folder: project!, roots: bounds.workspace },
+      ...personal === undefined ? [] : [{ folder: personal, roots: bounds.personal }],
+    ],
     (entry) => (entry.isFile || entry.isSymlink) && entry.name.endsWith(".md"),
     join,
     reading,
   );
-  for (const message of agentSet(files).diagnostics) place.onNotice(message);
-  return files;
+  const set = agentSet(files);
+  for (const message of set.diagnostics) place.onNotice(message);
+  const used = new Set(set.items.flatMap((agent) => agent.path === undefined ? [] : [agent.path]));
+  return files.filter((file) => used.has(file.path));
 }

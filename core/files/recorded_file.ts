@@ -1,4 +1,5 @@
 import type { RecordedFile } from "../../events/event_types.ts";
+import { isWithin, readConfined } from "./read_confined.ts";
 
 /** How a mechanism names what it reads, in its notices. */
 export interface Reading {
@@ -10,20 +11,37 @@ export interface Reading {
   folder: string;
   /** Files larger than this are skipped with a notice. */
   maxBytes: number;
+  /** Never read, wherever a file leads (see `StartBounds`). */
+  credentials: readonly string[];
   onNotice(message: string): void;
+}
+
+/** A folder to read, and where its files may lead (real paths, see `realRoots`). */
+export interface RootedFolder {
+  folder: string;
+  roots: readonly string[];
 }
 
 /**
  * The names in `folder` that `keep` selects, sorted; none when the folder is missing. A folder
- * that cannot be read otherwise is reported through `reading.onNotice`. Never throws.
+ * that leads outside its `roots` (a symbolic link) is not listed, and that or a folder that cannot
+ * be read otherwise is reported through `reading.onNotice`. Never throws.
  */
 export async function folderNames(
-  folder: string,
+  { folder, roots }: RootedFolder,
   keep: (entry: Deno.DirEntry) => boolean,
   reading: Reading,
 ): Promise<string[]> {
   const names: string[] = [];
   try {
+    const real = await Deno.realPath(folder);
+    if (!roots.some((root) => isWithin(root, real))) {
+      reading.onNotice(
+        `Skipped ${reading.folder} in "${folder}": it leads to "${real}", outside ` +
+          `"${roots[0] ?? "/"}"`,
+      );
+      return [];
+    }
     for await (const entry of Deno.readDir(folder)) if (keep(entry)) names.push(entry.name);
   } catch (error) {
     if (!missing(error)) {
@@ -40,7 +58,7 @@ export async function folderNames(
  * notices come out alike on every run, whichever read finishes first. Never throws.
  */
 export async function readFolders(
-  folders: readonly string[],
+  folders: readonly RootedFolder[],
   keep: (entry: Deno.DirEntry) => boolean,
   fileIn: (folder: string, name: string) => string,
   reading: Reading,
@@ -55,7 +73,7 @@ export async function readFolders(
       const names = await folderNames(folder, keep, buffered);
       const perFile = await Promise.all(names.map((name) =>
         inOrder(async (own) => {
-          const file = await readRecordedFile(fileIn(folder, name), own);
+          const file = await readRecordedFile(fileIn(folder.folder, name), folder.roots, own);
           return file ? [file] : [];
         })
       ));
@@ -68,28 +86,38 @@ export async function readFolders(
 }
 
 /**
- * The file at `path` as it is to be recorded, or undefined: missing or not a regular file
- * (quietly), over `maxBytes`, unreadable or not UTF-8 (each reported with its path). Never
- * throws.
+ * The file at `path` as it is to be recorded, or undefined: missing (quietly), or, each reported
+ * with its path, leading outside `roots` or to a credential store, not a regular file, over
+ * `maxBytes` (never read whole), unreadable or not UTF-8 (see `readConfined`). Nothing of a
+ * skipped file is returned. Never throws.
  */
 export async function readRecordedFile(
   path: string,
+  roots: readonly string[],
   reading: Reading,
 ): Promise<RecordedFile | undefined> {
-  try {
-    const info = await Deno.stat(path);
-    if (!info.isFile) return undefined;
-    if (info.size > reading.maxBytes) {
-      reading.onNotice(
-        `Skipped ${reading.file} at "${path}": it is ${info.size} bytes, over the ` +
-          `${reading.maxBytes}-byte limit`,
-      );
-      return undefined;
+  const read = await readConfined(path, {
+    roots,
+    credentials: reading.credentials,
+    maxBytes: reading.maxBytes,
+  });
+  if (!read.ok) {
+    if (read.problem !== "missing") {
+      reading.onNotice(`Skipped ${reading.file} at "${path}": ${read.why}`);
     }
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
+    return undefined;
+  }
+  if (read.bytes.length > reading.maxBytes) {
+    reading.onNotice(
+      `Skipped ${reading.file} at "${path}": it is ${Math.max(read.size, read.bytes.length)} ` +
+        `bytes, over the ${reading.maxBytes}-byte limit`,
+    );
+    return undefined;
+  }
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
     return { source: reading.source, path, text };
   } catch (error) {
-    if (missing(error)) return undefined;
     reading.onNotice(`Skipped ${reading.file} at "${path}": cannot read it: ${reason(error)}`);
     return undefined;
   }

@@ -1,5 +1,7 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { RecordedFile } from "../../events/event_types.ts";
+import { type ConfinedRead, isWithin, readConfined } from "../files/read_confined.ts";
+import { realRoots, type StartBounds, startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { importReferences } from "./import_references.ts";
 import { instructionPaths, projectDirectories } from "./instruction_paths.ts";
@@ -35,17 +37,28 @@ export function memoryIndexPath(workspace: string, options: MemoryOptions = {}):
  * Read the memory files as they are on disk now, to record with a session: the project
  * instruction files (see `instructionPaths`) each followed by the files it imports, at most
  * {@link MAX_IMPORT_DEPTH} deep, every file once; then the memory index, recorded with empty text
- * when it does not exist yet (so the prompt still says where memory goes). Files over the caps are
- * cut at a line end. Import cycles, missing imports, unreadable files and cuts are reported
- * through `place.onNotice`, naming the file (and line); none of them stops the others. Never
- * throws.
+ * when it does not exist yet or is skipped (so the prompt still says where memory goes). Files
+ * over the caps are cut at a line end, and no more than the cap (and a byte) of one is read.
+ *
+ * No file leads out of its root, through symbolic links or imports: the person's own
+ * (`~/.claude/CLAUDE.md` and what it imports) stay in the home directory (or `~/.claude`), a
+ * repository's stay in the repository (the workspace when it is in none; a directory above it
+ * outside a repository, in that directory), and the memory index in the workspace (or the
+ * memory directory named outside it). An import from a repository's file that leads out of it is
+ * not followed: the person may import that file from their own `~/.claude/CLAUDE.md`. Nothing on
+ * the credential list is read, wherever it lies, and only regular files are read (a named pipe
+ * never blocks). Import cycles, missing imports, unreadable or skipped files and cuts are reported
+ * through `place.onNotice`, naming the file (and line) and where it leads; none of them stops the
+ * others, and nothing of a skipped file is recorded. Never throws.
  */
 export async function readMemoryFiles(
   place: FilePlace,
   options: MemoryOptions = {},
 ): Promise<RecordedFile[]> {
+  const bounds = await startBounds(place);
   const reading: Reading = {
     place,
+    bounds,
     recorded: [],
     seen: new Set(),
     fileCap: options.maxFileBytes ?? MAX_FILE_BYTES,
@@ -53,19 +66,38 @@ export async function readMemoryFiles(
     left: options.maxTotalBytes ?? MAX_TOTAL_BYTES,
   };
   const dirs = await projectDirectories(place.workspace, place.home);
-  for (const path of instructionPaths(dirs, place.home)) await visit(reading, path, []);
-  return [...reading.recorded, await readIndex(reading, memoryIndexPath(place.workspace, options))];
+  const rootOf = await repositoryRoots(dirs);
+  const personal = place.home === undefined ? undefined : join(place.home, ".claude", "CLAUDE.md");
+  for (const path of instructionPaths(dirs, place.home)) {
+    const owner = path === personal
+      ? { roots: bounds.personal, personal: true }
+      : { roots: await rootOf(path), personal: false };
+    await visit(reading, path, owner, []);
+  }
+  const index = memoryIndexPath(place.workspace, options);
+  const indexRoots = isWithin(resolve(place.workspace), index)
+    ? bounds.workspace
+    : await realRoots(dirname(index));
+  return [...reading.recorded, await readIndex(reading, index, indexRoots)];
 }
 
 interface Reading {
   place: FilePlace;
+  bounds: StartBounds;
   recorded: RecordedFile[];
-  /** Real paths already visited. */
+  /** Real paths already recorded. */
   seen: Set<string>;
   fileCap: number;
   totalCap: number;
   /** Bytes of instruction files still allowed. */
   left: number;
+}
+
+/** Whose an instruction file is, and so where it and its imports may lead. */
+interface Owner {
+  roots: readonly string[];
+  /** The person's own (`~/.claude/CLAUDE.md`), not a repository's. */
+  personal: boolean;
 }
 
 /** Where an import was written: the importing file, the line and the path as written. */
@@ -75,7 +107,26 @@ interface ImportSite {
   written: string;
 }
 
-async function visit(reading: Reading, path: string, chain: string[], site?: ImportSite) {
+/**
+ * The roots of the instruction files of each of `dirs` (outermost first): the repository, when
+ * the outermost one holds `.git`; else each directory is its own.
+ */
+async function repositoryRoots(
+  dirs: readonly string[],
+): Promise<(path: string) => Promise<string[]>> {
+  const top = dirs[0];
+  const repository = top !== undefined && await exists(join(top, ".git"));
+  const deepest = (path: string) => dirs.findLast((dir) => isWithin(dir, path)) ?? dirname(path);
+  return (path) => realRoots(repository && top !== undefined ? top : deepest(path));
+}
+
+async function visit(
+  reading: Reading,
+  path: string,
+  owner: Owner,
+  chain: string[],
+  site?: ImportSite,
+) {
   const { onNotice } = reading.place;
   const at = site && `"@${site.written}" at line ${site.line} of "${site.file}"`;
   const real = await realPath(path);
@@ -88,13 +139,30 @@ async function visit(reading: Reading, path: string, chain: string[], site?: Imp
     return;
   }
   if (reading.seen.has(real)) return;
+  const read = await readConfined(path, {
+    roots: owner.roots,
+    credentials: reading.bounds.credentials,
+    maxBytes: reading.fileCap,
+  });
+  if (!read.ok) {
+    if (read.problem === "missing") {
+      if (at) onNotice(`Cannot import ${at}: "${path}" does not exist`);
+    } else if (at) {
+      onNotice(`Not importing ${at}: ${read.why}${importHint(read, owner)}`);
+    } else {
+      onNotice(`Skipped instructions "${path}": ${read.why}`);
+    }
+    return;
+  }
   reading.seen.add(real);
-  const read = await readText(path);
-  if (typeof read !== "string") return onNotice(`Cannot read instructions "${path}": ${read.why}`);
-  const text = capped(reading, path, read);
-  if (text === undefined) return;
-  reading.recorded.push({ source: INSTRUCTIONS_SOURCE, path, text });
-  for (const reference of importReferences(text)) {
+  const text = new TextDecoder().decode(read.bytes);
+  if (text.includes("\0")) {
+    return onNotice(`Cannot read instructions "${path}": it is not a text file`);
+  }
+  const kept = capped(reading, path, text, fullSize(read, text, reading.fileCap));
+  if (kept === undefined) return;
+  reading.recorded.push({ source: INSTRUCTIONS_SOURCE, path, text: kept });
+  for (const reference of importReferences(kept)) {
     const next = { file: path, line: reference.line, written: reference.path };
     if (chain.length + 1 > MAX_IMPORT_DEPTH) {
       onNotice(
@@ -111,8 +179,20 @@ async function visit(reading: Reading, path: string, chain: string[], site?: Imp
       );
       continue;
     }
-    await visit(reading, target, [...chain, real], next);
+    await visit(reading, target, owner, [...chain, real], next);
   }
+}
+
+/** How to use an import a repository's instructions may not make. Pure. */
+function importHint(read: ConfinedRead, owner: Owner): string {
+  if (read.ok || read.problem !== "outside" || owner.personal) return "";
+  return "; a repository's instructions import only files inside it (to use that file, import " +
+    "it from your own ~/.claude/CLAUDE.md)";
+}
+
+/** The size of a file read in part: the decoded text's, or the file's when it was cut. Pure. */
+function fullSize(read: ConfinedRead & { ok: true }, text: string, cap: number): number {
+  return read.bytes.length <= cap ? byteLength(text) : Math.max(read.size, read.bytes.length);
 }
 
 /** The absolute path an import names: `~/` from home, absolute as is, else beside `importer`. */
@@ -123,9 +203,16 @@ function importTarget(written: string, importer: string, home: string | undefine
   return isAbsolute(written) ? written : resolve(dirname(importer), written);
 }
 
-/** `text` within the caps, cut at a line end (with a notice), or undefined to skip the file. */
-function capped(reading: Reading, path: string, text: string): string | undefined {
-  const bytes = byteLength(text);
+/**
+ * `text` (all of a file of `bytes` bytes, or its head when it is over the file cap) within the
+ * caps, cut at a line end (with a notice), or undefined to skip the file.
+ */
+function capped(
+  reading: Reading,
+  path: string,
+  text: string,
+  bytes: number,
+): string | undefined {
   if (reading.left <= 0) {
     reading.place.onNotice(
       `Skipped instructions "${path}" (${kilobytes(bytes)}): the instruction files together ` +
@@ -150,21 +237,37 @@ function capped(reading: Reading, path: string, text: string): string | undefine
   return cut;
 }
 
-/** The memory index as recorded: its text (cut to the file cap), or empty when absent. */
-async function readIndex(reading: Reading, path: string): Promise<RecordedFile> {
-  const read = await readText(path);
-  if (typeof read !== "string") {
-    if (!read.missing) reading.place.onNotice(`Cannot read memory "${path}": ${read.why}`);
-    return { source: MEMORY_INDEX_SOURCE, path, text: "" };
+/** The memory index as recorded: its text (cut to the file cap), or empty when absent or skipped. */
+async function readIndex(
+  reading: Reading,
+  path: string,
+  roots: readonly string[],
+): Promise<RecordedFile> {
+  const empty = { source: MEMORY_INDEX_SOURCE, path, text: "" };
+  const read = await readConfined(path, {
+    roots,
+    credentials: reading.bounds.credentials,
+    maxBytes: reading.fileCap,
+  });
+  if (!read.ok) {
+    if (read.problem !== "missing") {
+      reading.place.onNotice(`Skipped memory "${path}": ${read.why}`);
+    }
+    return empty;
   }
-  const bytes = byteLength(read);
-  if (bytes <= reading.fileCap) return { source: MEMORY_INDEX_SOURCE, path, text: read };
-  const text = cutAtLine(read, reading.fileCap);
+  const whole = new TextDecoder().decode(read.bytes);
+  if (whole.includes("\0")) {
+    reading.place.onNotice(`Cannot read memory "${path}": it is not a text file`);
+    return empty;
+  }
+  const bytes = fullSize(read, whole, reading.fileCap);
+  if (bytes <= reading.fileCap) return { ...empty, text: whole };
+  const text = cutAtLine(whole, reading.fileCap);
   reading.place.onNotice(
     `Memory "${path}" is ${kilobytes(bytes)}, over the ${kilobytes(reading.fileCap)} cap: only ` +
       `the first ${kilobytes(byteLength(text))} are loaded`,
   );
-  return { source: MEMORY_INDEX_SOURCE, path, text };
+  return { ...empty, text };
 }
 
 /** The longest run of whole lines of `text` within `limit` bytes. Pure. */
@@ -182,14 +285,11 @@ async function realPath(path: string): Promise<string | undefined> {
   }
 }
 
-/** A text file's contents, or why it cannot be used. */
-async function readText(path: string): Promise<string | { missing: boolean; why: string }> {
+async function exists(path: string): Promise<boolean> {
   try {
-    const text = await Deno.readTextFile(path);
-    if (text.includes("\0")) return { missing: false, why: "it is not a text file" };
-    return text;
-  } catch (error) {
-    const missing = error instanceof Deno.errors.NotFound;
-    return { missing, why: error instanceof Error ? error.message : String(error) };
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
   }
 }

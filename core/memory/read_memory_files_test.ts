@@ -157,5 +157,8 @@ Deno.test("a file that cannot be read is reported, not fatal", async () => {
   assert.equal(files.length, 2);
   assert.equal(t.notices.length, 2);
   assert.match(t.notices[0] ?? "", /^Cannot read instructions ".*bin.md": it is not a text file$/);
-  assert.match(t.notices[1] ?? "", /^Cannot read instructions ".*dir.md": /);
+  assert.match(
+    t.notices[1] ?? "",
+    /^Not importing "@dir.md" at line 2 of ".*CLAUDE.md": it is a directory, not a regular file$/,
+  );
 });

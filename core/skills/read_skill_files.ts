@@ -1,7 +1,8 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecordedFile } from "../../events/event_types.ts";
-import { readFolders, type Reading } from "../files/recorded_file.ts";
+import { readFolders, type Reading, type RootedFolder } from "../files/recorded_file.ts";
+import { realRoots, startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { SKILLS_SOURCE, skillSet } from "./skill_set.ts";
 
@@ -24,30 +25,48 @@ export function skillFolders(place: FilePlace, bundled: URL | string): string[] 
 
 /**
  * Read every `<folder>/<name>/SKILL.md` of {@link skillFolders} from disk, live only, subfolders
- * in name order, and return their full text to record (source `skills`). A missing folder or
- * subfolder without SKILL.md is skipped quietly; a folder or file that cannot be read, a file
- * over {@link MAX_SKILL_FILE}, and a skill that cannot be used (bad frontmatter, no description,
- * a name already taken) are reported through `place.onNotice` with their path. Unusable files
- * are recorded all the same: the skills are derived from the record, by the same rules, in
- * replay. Never throws.
+ * in name order, and return the text to record (source `skills`) of the skills that can be used.
+ * A missing folder or subfolder without SKILL.md is skipped quietly. Reported through
+ * `place.onNotice` with their path and never recorded: a folder or file that cannot be read, one
+ * that leads (through a symbolic link) out of its root (the workspace for the project's skills,
+ * the home directory or `~/.claude` for the person's, rein's `skills/` for the bundled ones) or
+ * to a credential store, a file that is not a regular file or is over {@link MAX_SKILL_FILE},
+ * and a skill that cannot be used (bad frontmatter, no description, a name already taken). The
+ * skills are derived from the record, by the same rules, in replay. Never throws.
  */
 export async function readSkillFiles(
   place: FilePlace,
   bundled: URL | string,
 ): Promise<RecordedFile[]> {
+  const bounds = await startBounds(place);
   const reading: Reading = {
     source: SKILLS_SOURCE,
     file: "the skill",
     folder: "the skills",
     maxBytes: MAX_SKILL_FILE,
+    credentials: bounds.credentials,
     onNotice: place.onNotice,
   };
+  const personal = place.home === undefined ? undefined : join(place.home, ".claude", "skills");
+  // The project's folder comes first; the bundled one is its own root.
+  const folders: RootedFolder[] = await Promise.all(
+    skillFolders(place, bundled).map(async (folder, index) => ({
+      folder,
+      roots: index === 0
+        ? bounds.workspace
+        : folder === personal
+        ? bounds.personal
+        : await realRoots(folder),
+    })),
+  );
   const files = await readFolders(
-    skillFolders(place, bundled),
+    folders,
     (entry) => entry.isDirectory || entry.isSymlink,
     (folder, name) => join(folder, name, "SKILL.md"),
     reading,
   );
-  for (const message of skillSet(files).diagnostics) place.onNotice(message);
-  return files;
+  const set = skillSet(files);
+  for (const message of set.diagnostics) place.onNotice(message);
+  const used = new Set(set.items.map((skill) => skill.path));
+  return files.filter((file) => used.has(file.path));
 }

@@ -37,7 +37,6 @@ Deno.test("skills are read from the project, then ~/.claude, then the bundled fo
   assert.deepEqual(files.map((f) => f.path), [
     join(project, "alpha", "SKILL.md"),
     join(project, "zeta", "SKILL.md"),
-    join(user, "alpha", "SKILL.md"),
     join(bundled, "tour", "SKILL.md"),
   ]);
   assert.ok(files.every((f) => f.source === "skills"));
@@ -54,7 +53,7 @@ Deno.test("skills are read from the project, then ~/.claude, then the bundled fo
   );
 });
 
-Deno.test("a bad SKILL.md is reported with its path and recorded; the others load", async () => {
+Deno.test("a bad SKILL.md is reported with its path and not recorded; the others load", async () => {
   await using root = await tempDir();
   const project = join(root.path, ".claude", "skills");
   const bad = await writeSkill(project, "bad", "# no frontmatter\n");
@@ -65,7 +64,11 @@ Deno.test("a bad SKILL.md is reported with its path and recorded; the others loa
     { workspace: root.path, home: undefined, onNotice: (m) => notices.push(m) },
     join(root.path, "missing-bundle"),
   );
-  assert.equal(files.length, 3, "every file read is recorded, so replay derives the same skills");
+  assert.deepEqual(
+    files.map((f) => f.path),
+    [join(project, "good", "SKILL.md")],
+    "only the skills in use are recorded: replay derives the same skills from them",
+  );
   assert.deepEqual(skillSet(files).items.map((s) => s.name), ["good"]);
   assert.deepEqual(notices.map((m) => m.slice(0, m.indexOf(":", m.indexOf('":')))), [
     `Skipped the skill at "${bad}"`,

@@ -1,5 +1,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { z } from "zod";
+import { readConfined } from "../files/read_confined.ts";
+import { realRoots } from "../files/start_bounds.ts";
 import { lazySchema } from "../tools/schema.ts";
 import type { Tool, ToolResult, Zod } from "../tools/tool.ts";
 import { expandSkill } from "./expand_skill.ts";
@@ -107,27 +109,37 @@ export function loadSkill(
   };
 }
 
-/** The text of `file` in `skill`'s directory; refused outside it. Never throws. */
+/** Characters of a file beside a skill that load_skill shows. */
+const MAX_BESIDE_CHARS = 100_000;
+
+/**
+ * The text of `file` in `skill`'s directory; refused when it leads outside it (its real path),
+ * when it is not a regular file (a named pipe never blocks) and, after
+ * {@link MAX_BESIDE_CHARS} characters, cut (no more than that many characters' worth of bytes is
+ * read). Never throws.
+ */
 async function readBeside(skill: Skill, file: string): Promise<ToolResult> {
   const path = resolve(skill.directory, file);
   const inside = relative(skill.directory, path);
   if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) {
     return { content: `"${file}" is not inside the skill's directory`, isError: true };
   }
-  try {
-    const real = await Deno.realPath(path);
-    const root = await Deno.realPath(skill.directory);
-    const within = relative(root, real);
-    if (within.startsWith("..") || isAbsolute(within)) {
+  const read = await readConfined(path, {
+    roots: await realRoots(skill.directory),
+    credentials: [],
+    // A character is at most 4 bytes: these hold more than MAX_BESIDE_CHARS of any longer file.
+    maxBytes: 4 * MAX_BESIDE_CHARS,
+  });
+  if (!read.ok) {
+    if (read.problem === "outside") {
       return { content: `"${file}" leads outside the skill's directory`, isError: true };
     }
-    const text = await Deno.readTextFile(real);
-    const shown = text.length > 100_000
-      ? `${text.slice(0, 100_000)}\n[… cut at 100,000 characters]`
-      : text;
-    return { content: `${file} (of skill "${skill.name}"):\n\n${shown}` };
-  } catch (error) {
-    const why = error instanceof Deno.errors.NotFound ? "no such file" : String(error);
+    const why = read.problem === "missing" ? "no such file" : read.why;
     return { content: `Cannot read "${file}" of skill "${skill.name}": ${why}`, isError: true };
   }
+  const text = new TextDecoder().decode(read.bytes);
+  const shown = text.length > MAX_BESIDE_CHARS
+    ? `${text.slice(0, MAX_BESIDE_CHARS)}\n[… cut at 100,000 characters]`
+    : text;
+  return { content: `${file} (of skill "${skill.name}"):\n\n${shown}` };
 }

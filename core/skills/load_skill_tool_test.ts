@@ -80,7 +80,7 @@ Deno.test("an unknown skill, or one only the user may invoke, is an error naming
   });
 });
 
-Deno.test("load_skill with file reads a file beside the skill, and nothing outside its directory", async () => {
+Deno.test("load_skill with file reads a file beside the skill, nothing outside its directory and no named pipe", async () => {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-skill-file-" }));
   try {
     const directory = `${root}/skills/pdf`;
@@ -115,6 +115,15 @@ Deno.test("load_skill with file reads a file beside the skill, and nothing outsi
     const link = await loadSkillTool.run({ skill: "pdf", file: "leak.txt" }, context);
     assert.equal(link.isError, true);
     assert.match(link.content, /leads outside the skill's directory/);
+    if (Deno.build.os !== "windows") {
+      const made = await new Deno.Command("mkfifo", { args: [`${directory}/pipe.txt`] }).output();
+      assert.equal(made.code, 0);
+      const pipe = await loadSkillTool.run({ skill: "pdf", file: "pipe.txt" }, context);
+      assert.deepEqual(pipe, {
+        content: 'Cannot read "pipe.txt" of skill "pdf": it is a named pipe, not a regular file',
+        isError: true,
+      });
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }

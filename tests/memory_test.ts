@@ -8,6 +8,7 @@ import { readLogLines, runCli } from "./_cli.ts";
 
 const KEY = "sk-ant-api03-KNOWN-SECRET-abcdef0123456789";
 /** Replay may read the log and the environment; it gets no net, run or write permission. */
+// Replays run with the recording's HOME: its machine key signed the snapshots they check.
 const REPLAY_ONLY = ["--allow-read", "--allow-env"];
 
 /** A home with the user's CLAUDE.md, and a repository in it whose `app/` is the workspace. */
@@ -40,11 +41,13 @@ async function project() {
 }
 
 function cliEnv(fakeUrl: string, home: string): Record<string, string> {
+  return { ANTHROPIC_BASE_URL: fakeUrl, ANTHROPIC_API_KEY: KEY, ...homeEnv(home) };
+}
+
+/** Another home for the user's files (and rein's machine key); Deno's cache stays where it is. */
+function homeEnv(home: string): Record<string, string> {
   return {
-    ANTHROPIC_BASE_URL: fakeUrl,
-    ANTHROPIC_API_KEY: KEY,
     HOME: home,
-    // Another home for the user's files; Deno's cache stays where it is.
     DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
   };
 }
@@ -86,7 +89,10 @@ Deno.test("CLAUDE.md files and imports reach the prompt; an edit replays, and a 
     join(p.workspace, "CLAUDE.md"),
     "APP: answer in limericks now.\n@docs/missing.md\n",
   );
-  const replayed = await runCli(["replay", p.log, "--verify", "-q"], { permissions: REPLAY_ONLY });
+  const replayed = await runCli(["replay", p.log, "--verify", "-q"], {
+    permissions: REPLAY_ONLY,
+    env: homeEnv(p.home),
+  });
   assert.equal(replayed.code, 0, replayed.stdout + replayed.stderr);
 
   const resumed = await runCli(
@@ -108,6 +114,7 @@ Deno.test("CLAUDE.md files and imports reach the prompt; an edit replays, and a 
 
   const replayedAgain = await runCli(["replay", p.log, "--verify", "-q"], {
     permissions: REPLAY_ONLY,
+    env: homeEnv(p.home),
   });
   assert.equal(replayedAgain.code, 0, replayedAgain.stdout + replayedAgain.stderr);
 });
@@ -137,7 +144,10 @@ Deno.test("a # note is saved to MEMORY.md, reminded with the next prompt and rep
   assert.equal(resumed.code, 0, resumed.stderr);
   const last = JSON.stringify(fake.requests.at(-1)?.body?.messages.at(-1));
   assert.match(last, /The user saved a note to memory.*run make check before committing/);
-  const replayed = await runCli(["replay", p.log, "--verify", "-q"], { permissions: REPLAY_ONLY });
+  const replayed = await runCli(["replay", p.log, "--verify", "-q"], {
+    permissions: REPLAY_ONLY,
+    env: homeEnv(p.home),
+  });
   assert.equal(replayed.code, 0, replayed.stdout + replayed.stderr);
 });
 

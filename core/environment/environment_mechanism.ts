@@ -1,5 +1,6 @@
 import type { ReinEvent } from "../../events/event_types.ts";
 import type { StageContext } from "../loop/stages.ts";
+import { startBounds } from "../files/start_bounds.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { sliceOf } from "../state/state.ts";
 import { DATE_SOURCE, datesProjection } from "./date_projection.ts";
@@ -20,7 +21,11 @@ export function createEnvironmentMechanism(clock: () => Date = () => new Date())
     stages: {
       beforeModel: (context) => dateReminder(context, clock),
     },
-    readFiles: (place) => readGitHead(place.workspace),
+    readFiles: async (place) =>
+      readGitHead(place.workspace, {
+        credentials: (await startBounds(place)).credentials,
+        onNotice: place.onNotice,
+      }),
     sections(scope) {
       const head = scope.state.sessions.byId[scope.session]?.files
         .find((file) => file.source === GIT_HEAD_SOURCE);

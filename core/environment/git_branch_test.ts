@@ -38,3 +38,33 @@ Deno.test("the HEAD of the repository above the workspace is read, and a worktre
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a HEAD that leads out of its git dir, a named pipe, a credential or no HEAD at all is not read", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-git-" }));
+  try {
+    const notices: string[] = [];
+    const onNotice = (message: string) => notices.push(message);
+    await Deno.writeTextFile(join(root, "id_rsa"), "ref: refs/heads/x\nPRIVATE KEY\n");
+    await Deno.mkdir(join(root, "linked/.git"), { recursive: true });
+    await Deno.symlink(join(root, "id_rsa"), join(root, "linked/.git/HEAD"));
+    assert.deepEqual(await readGitHead(join(root, "linked"), { onNotice }), []);
+    assert.match(notices[0] ?? "", /linked\/\.git\/HEAD/);
+
+    await Deno.mkdir(join(root, "inside/.git"), { recursive: true });
+    await Deno.writeTextFile(join(root, "inside/.git/key"), "ref: refs/heads/x\nPRIVATE KEY\n");
+    await Deno.symlink("key", join(root, "inside/.git/HEAD"));
+    assert.deepEqual(await readGitHead(join(root, "inside"), { onNotice }), []);
+
+    await Deno.mkdir(join(root, "creds/.git"), { recursive: true });
+    await Deno.writeTextFile(join(root, "creds/.git/HEAD"), "ref: refs/heads/main\n");
+    const credentials = [join(root, "creds/.git")];
+    assert.deepEqual(await readGitHead(join(root, "creds"), { credentials, onNotice }), []);
+
+    await Deno.mkdir(join(root, "fifo/.git"), { recursive: true });
+    await new Deno.Command("mkfifo", { args: [join(root, "fifo/.git/HEAD")] }).output();
+    assert.deepEqual(await readGitHead(join(root, "fifo"), { onNotice }), []);
+    assert.equal(notices.length, 4, notices.join("\n"));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

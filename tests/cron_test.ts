@@ -506,8 +506,11 @@ function scheduledInputs(events: Envelope[]): string[] {
 }
 
 async function replayVerifies(rig: CronRig): Promise<void> {
+  // With the rig's home: its machine key signed the snapshots --verify checks.
+  const { HOME, DENO_DIR } = rig.env();
   const replay = await runCli(["replay", rig.log, "--verify", "-q"], {
     permissions: ["--allow-read", "--allow-env"],
+    env: { HOME: HOME ?? "", DENO_DIR: DENO_DIR ?? "" },
   });
   assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}\n${replay.stderr}`);
 }

@@ -1,6 +1,8 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { resolve } from "node:path";
+import { isInside } from "./is_inside.ts";
+import { kernelPathOf } from "./kernel_path.ts";
 
 /** Where a file read at start may lead, and how much of it is read. */
 export interface Confinement {
@@ -97,12 +99,6 @@ export async function readConfined(path: string, limits: Confinement): Promise<C
   }
 }
 
-/** Whether `path` lies in `folder` (or is it). Both absolute. Pure. */
-export function isWithin(folder: string, path: string): boolean {
-  const inside = relative(folder, path);
-  return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside));
-}
-
 /** Why the file at `path` (real path `real`) may not be read at all, if so. Pure. */
 function whereRefused(
   path: string,
@@ -110,7 +106,7 @@ function whereRefused(
   limits: Confinement,
 ): ConfinedRead | undefined {
   const written = resolve(path);
-  if (limits.credentials.some((c) => isWithin(c, real) || isWithin(c, written))) {
+  if (limits.credentials.some((c) => isInside(c, real) || isInside(c, written))) {
     const where = real === written ? "it is" : `it leads to "${real}", which is`;
     return {
       ok: false,
@@ -118,7 +114,7 @@ function whereRefused(
       why: `${where} where credentials are kept; rein never reads them`,
     };
   }
-  if (!limits.roots.some((root) => isWithin(root, real))) {
+  if (!limits.roots.some((root) => isInside(root, real))) {
     return {
       ok: false,
       problem: "outside",
@@ -142,14 +138,8 @@ async function handleLocation(
   path: string,
   real: string,
 ): Promise<string | undefined> {
-  if (Deno.build.os === "linux") {
-    try {
-      const kernelPath = await Deno.readLink(`/proc/self/fd/${handle.fd}`);
-      return isAbsolute(kernelPath) && !kernelPath.endsWith(" (deleted)") ? kernelPath : undefined;
-    } catch {
-      // No permission to read /proc/self (rein's narrowed permissions): by the names.
-    }
-  }
+  const kernelPath = await kernelPathOf(handle.fd);
+  if (kernelPath !== undefined) return kernelPath || undefined;
   try {
     if (await Deno.realPath(path) !== real) return undefined;
     // `real` may lie where rein may not read (a person's file linked into ~/.claude): then the

@@ -1,5 +1,6 @@
 import type { RecordedFile } from "../../events/event_types.ts";
-import { isWithin, readConfined } from "./read_confined.ts";
+import { isInside } from "./is_inside.ts";
+import { readConfined } from "./read_confined.ts";
 
 /** How a mechanism names what it reads, in its notices. */
 export interface Reading {
@@ -35,7 +36,7 @@ export async function folderNames(
   const names: string[] = [];
   try {
     const real = await Deno.realPath(folder);
-    if (!roots.some((root) => isWithin(root, real))) {
+    if (!roots.some((root) => isInside(root, real))) {
       reading.onNotice(
         `Skipped ${reading.folder} in "${folder}": it leads to "${real}", outside ` +
           `"${roots[0] ?? "/"}"`,

@@ -1,6 +1,6 @@
 import { join, relative, resolve } from "node:path";
 import type { FilePlace } from "../mechanism.ts";
-import { isWithin } from "./read_confined.ts";
+import { isInside } from "./is_inside.ts";
 
 /** Where the files a session reads at start may lead, for `readConfined`. */
 export interface StartBounds {
@@ -41,7 +41,7 @@ async function boundsOf(place: FilePlace): Promise<StartBounds> {
     home === undefined ? Promise.resolve(undefined) : realOrUndefined(home),
   ]);
   const named = (place.credentials ?? []).flatMap((path) =>
-    home === undefined || realHome === undefined || !isWithin(resolve(home), path)
+    home === undefined || realHome === undefined || !isInside(resolve(home), path)
       ? [path]
       : [path, join(realHome, relative(resolve(home), path))]
   );

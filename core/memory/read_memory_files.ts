@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { RecordedFile } from "../../events/event_types.ts";
-import { type ConfinedRead, isWithin, readConfined } from "../files/read_confined.ts";
+import { isInside } from "../files/is_inside.ts";
+import { type ConfinedRead, readConfined } from "../files/read_confined.ts";
 import { realRoots, type StartBounds, startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { importReferences } from "./import_references.ts";
@@ -75,7 +76,7 @@ export async function readMemoryFiles(
     await visit(reading, path, owner, []);
   }
   const index = memoryIndexPath(place.workspace, options);
-  const indexRoots = isWithin(resolve(place.workspace), index)
+  const indexRoots = isInside(resolve(place.workspace), index)
     ? bounds.workspace
     : await realRoots(dirname(index));
   return [...reading.recorded, await readIndex(reading, index, indexRoots)];
@@ -116,7 +117,7 @@ async function repositoryRoots(
 ): Promise<(path: string) => Promise<string[]>> {
   const top = dirs[0];
   const repository = top !== undefined && await exists(join(top, ".git"));
-  const deepest = (path: string) => dirs.findLast((dir) => isWithin(dir, path)) ?? dirname(path);
+  const deepest = (path: string) => dirs.findLast((dir) => isInside(dir, path)) ?? dirname(path);
   return (path) => realRoots(repository && top !== undefined ? top : deepest(path));
 }
 

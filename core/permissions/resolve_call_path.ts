@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { PermissionPathResolved } from "../../events/event_types.ts";
+import { isInside } from "../files/is_inside.ts";
 import { realPathWithLinks } from "../tools/workspace_path.ts";
 import type { PermissionCall } from "./decide.ts";
 
@@ -36,17 +37,10 @@ export async function resolveCallPath(
   } catch {
     return undefined;
   }
-  const named = (real: string) => {
-    const rel = relative(root, real);
-    const inside = rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-    return inside ? join(workspace, rel) : real;
-  };
-  const inWorkspace = (named: string) => {
-    const rel = relative(workspace, named);
-    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-  };
+  const named = (real: string) =>
+    isInside(root, real) ? join(workspace, relative(root, real)) : real;
   const realPath = named(found.real);
-  const via = found.via.map(named).filter((link) => link !== realPath && inWorkspace(link));
+  const via = found.via.map(named).filter((link) => link !== realPath && isInside(workspace, link));
   if (realPath === path && via.length === 0) return undefined;
   return { path, realPath, ...(via.length > 0 ? { via } : {}) };
 }

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { probePaths } from "./_probe_paths.ts";
-import { gitDirMounts, type GitDirPlan, type GitEntryKind, isInside } from "./git_mounts.ts";
+import { isInside } from "../files/is_inside.ts";
+import { gitDirMounts, type GitDirPlan, type GitEntryKind } from "./git_mounts.ts";
 
 /** The git mounts of every writable directory, or why git there cannot be guarded. */
 export type GitGuard = { ok: true; plan: GitDirPlan } | { ok: false; reason: string };
@@ -27,7 +28,7 @@ export async function guardGit(
   };
   const writableGitDir = async (path: string, workTree: string, seen: Set<string>) => {
     const real = await Deno.realPath(path).catch(() => undefined);
-    if (real === undefined || seen.has(real) || !writable.some((dir) => isInside(real, dir))) {
+    if (real === undefined || seen.has(real) || !writable.some((dir) => isInside(dir, real))) {
       return;
     }
     seen.add(real);

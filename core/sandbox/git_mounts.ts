@@ -1,4 +1,5 @@
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { isInside } from "../files/is_inside.ts";
 
 /** What an entry of a git directory is, as `lstat` sees it. */
 export type GitEntryKind = "directory" | "file" | "symlink";
@@ -100,12 +101,12 @@ export function gitDirMounts(facts: GitDirFacts): GitDirPlan {
   const at = (name: string) => join(gitDir, name);
   const hooksPaths = configuredPaths(facts.configText, "core", "hookspath")
     .map((path) => expandPath(path, facts.workTree, facts.home))
-    .filter((path) => !isInside(path, gitDir) && facts.writable.some((dir) => isInside(path, dir)));
+    .filter((path) => !isInside(gitDir, path) && facts.writable.some((dir) => isInside(dir, path)));
   const symlinks = GUARDED.filter((name) => entries.get(name) === "symlink");
   if (symlinks.length > 0) {
     const targets = symlinks.flatMap((name) => {
       const target = facts.symlinkTargets?.get(name);
-      return target && facts.writable.some((dir) => isInside(target, dir)) ? [target] : [];
+      return target && facts.writable.some((dir) => isInside(dir, target)) ? [target] : [];
     });
     return {
       create: [],
@@ -131,12 +132,6 @@ export function gitDirMounts(facts: GitDirFacts): GitDirPlan {
     mounts.push({ path, access: "readOnly" });
   }
   return { create, mounts, tripwires: entries.has("commondir") ? [] : [at("commondir")] };
-}
-
-/** Whether `path` is `dir` or lies inside it (both absolute, normalized). Pure. */
-export function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /**

@@ -2,7 +2,8 @@ import { constants, type Stats } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { errorMessage } from "./_format.ts";
-import { isInside } from "./_is_inside.ts";
+import { isInside } from "../files/is_inside.ts";
+import { kernelPathOf } from "../files/kernel_path.ts";
 import { guardedFolder, guardedReason, protectedPathMessage } from "./workspace_path.ts";
 
 /** What a file tool opens a file for; decides the open flags and the verb of messages. */
@@ -165,16 +166,8 @@ async function handleLocation(
   stats: Stats,
   path: string,
 ): Promise<string | undefined> {
-  if (Deno.build.os === "linux") {
-    try {
-      const kernelPath = await Deno.readLink(`/proc/self/fd/${handle.fd}`);
-      return kernelPath.startsWith("/") && !kernelPath.endsWith(" (deleted)")
-        ? kernelPath
-        : undefined;
-    } catch {
-      // No /proc (or no permission to read it): fall back to the name.
-    }
-  }
+  const kernelPath = await kernelPathOf(handle.fd);
+  if (kernelPath !== undefined) return kernelPath || undefined;
   try {
     const real = await Deno.realPath(path);
     const check = await Deno.lstat(real);

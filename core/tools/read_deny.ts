@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { State } from "../state/state.ts";
-import { isInside } from "./_is_inside.ts";
+import { isInside } from "../files/is_inside.ts";
 import { plural } from "./_format.ts";
 
 /**

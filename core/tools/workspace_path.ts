@@ -1,5 +1,5 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { isInside } from "./_is_inside.ts";
+import { isInside } from "../files/is_inside.ts";
 
 /** A user path resolved inside the workspace, or why it was refused. */
 export type WorkspacePath =

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { countLines, errorMessage, plural } from "./_format.ts";
 import { replaceContent } from "./_handle_io.ts";
-import { isInside } from "./_is_inside.ts";
+import { isInside } from "../files/is_inside.ts";
 import { type OpenVerified, openVerified } from "./_safe_open.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";

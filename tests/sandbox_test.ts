@@ -70,9 +70,18 @@ async function processesWith(marker: string): Promise<number[]> {
 
 /** Polls until no process carries `marker`; returns those still alive after `ms`. */
 async function survivors(marker: string, ms = 3000): Promise<number[]> {
+  return await processesUntil(marker, (alive) => alive.length === 0, ms);
+}
+
+/** The processes showing `marker` once `done` holds of them, or when `ms` have passed. */
+async function processesUntil(
+  marker: string,
+  done: (pids: number[]) => boolean,
+  ms: number,
+): Promise<number[]> {
   const deadline = Date.now() + ms;
   let alive = await processesWith(marker);
-  while (alive.length > 0 && Date.now() < deadline) {
+  while (!done(alive) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 25));
     alive = await processesWith(marker);
   }
@@ -266,8 +275,10 @@ await bash.run(
       stderr: "inherit",
     }).spawn();
     await readPid(join(workspace.path, "bash.pid"), 20_000);
-    // The escaped process runs (a bash still forking it may show the marker for a moment too).
-    assert.ok((await processesWith(marker)).length >= 1, "the escaped process runs");
+    // The escaped process runs (a bash still forking it may show the marker for a moment too;
+    // `setsid` may not have become `sh` yet when the pid file is written).
+    const escaped = await processesUntil(marker, (pids) => pids.length >= 1, 3000);
+    assert.ok(escaped.length >= 1, "the escaped process runs");
     agent.kill("SIGKILL");
     await agent.status;
     assert.deepEqual(await survivors(marker), []);

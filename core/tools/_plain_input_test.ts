@@ -52,7 +52,13 @@ Deno.test("a plain base tool's input is taken without zod exactly when zod takes
     assert.ok(isPlainZod(schema), `${tool.name} is marked plain`);
     fc.assert(
       fc.property(inputArb(json), (input) => {
-        const zod = schema.safeParse(input);
+        // zod throws for a few values ({"length": {"toString": null}}); it takes none of them.
+        let zod: ReturnType<typeof schema.safeParse>;
+        try {
+          zod = schema.safeParse(input);
+        } catch {
+          zod = { success: false } as ReturnType<typeof schema.safeParse>;
+        }
         const plain = plainInput(json, input);
         assert.equal(plain !== undefined, zod.success, JSON.stringify(input));
         // The same value, members in the same order.

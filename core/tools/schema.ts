@@ -115,10 +115,45 @@ export async function validateToolInput<Input>(
     const plain = plainInput(inputSchema, input);
     if (plain !== undefined) return { ok: true, value: plain.value as Input };
   }
-  const result = (await loadToolSchema(tool)).safeParse(input);
+  const schema = await loadToolSchema(tool);
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(input);
+  } catch (error) {
+    // zod runs a length check on any value with a `length`, and throws when that length is an
+    // object it cannot compare ({"length": {"toString": null}}, which a model can write).
+    const problems = inputSchema === undefined ? [] : mistypedMembers(inputSchema, input);
+    const why = problems.length > 0 ? problems.join("; ") : `it cannot be checked (${error})`;
+    return { ok: false, message: `Invalid input for ${tool.name}: ${why}` };
+  }
   if (result.success) return { ok: true, value: result.data };
   const problems = result.error.issues.map((issue) => describeIssue(issue, input));
   return { ok: false, message: `Invalid input for ${tool.name}: ${problems.join("; ")}` };
+}
+
+/** `"field" must be a string` for each member of `input` that is not of its declared JSON type. */
+function mistypedMembers(schema: Record<string, unknown>, input: unknown): string[] {
+  if (!isRecord(input) || Array.isArray(input)) {
+    return [`expected an object with the tool's fields, not ${typeName(input)}`];
+  }
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const problems: string[] = [];
+  for (const [key, member] of Object.entries(properties)) {
+    if (!Object.hasOwn(input, key) || !isRecord(member)) continue;
+    const value = input[key];
+    const type = member.type;
+    const fits = type === "integer"
+      ? Number.isSafeInteger(value)
+      : type === "array"
+      ? Array.isArray(value)
+      : type === "object"
+      ? isRecord(value) && !Array.isArray(value)
+      : typeof type !== "string" || typeof value === type;
+    if (!fits) {
+      problems.push(`"${key}" must be ${article(type === "integer" ? "int" : String(type))}`);
+    }
+  }
+  return problems;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {

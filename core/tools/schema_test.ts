@@ -97,3 +97,17 @@ Deno.test("validateToolInput refuses input that is not an object", async () => {
     message: "Invalid input for glob: expected an object with the tool's fields, not a string",
   });
 });
+
+Deno.test("validateToolInput refuses a member whose length zod cannot compare, naming it", async () => {
+  // zod's length check throws on this value; the call gets an error result, not a crashed turn.
+  const hostile = JSON.parse('{"pattern": {"length": {"toString": null}}}');
+  assert.deepEqual(await validateToolInput(tool("grep"), hostile), {
+    ok: false,
+    message: 'Invalid input for grep: "pattern" must be a string',
+  });
+  const both = JSON.parse('{"path": {"length": {"toString": null}}, "limit": "10"}');
+  assert.deepEqual(await validateToolInput(tool("read_file"), both), {
+    ok: false,
+    message: 'Invalid input for read_file: "path" must be a string; "limit" must be an integer',
+  });
+});

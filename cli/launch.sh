@@ -8,10 +8,20 @@
 #
 #   sh cli/launch.sh [--entry PATH] [rein arguments…]
 #
-# The Deno binary is $REIN_DENO when set (the installed command sets it), else `deno` on PATH.
+# The Deno binary is $REIN_DENO when set (the installed command sets it); else the Deno that runs
+# this script's parent when it is one (`deno task agent`, whichever Deno ran it: `/opt/deno/deno
+# task agent`, or a Deno from npm whose bin folder is not on the PATH); else `deno` on the PATH.
 set -u
 
-deno=${REIN_DENO:-deno}
+deno=${REIN_DENO:-}
+if [ -z "$deno" ]; then
+  # Linux names the parent's program in /proc; elsewhere ps does (macOS prints its full path).
+  parent=$(readlink "/proc/$PPID/exe" 2>/dev/null || ps -o comm= -p "$PPID" 2>/dev/null) || parent=""
+  case ${parent##*/} in
+    deno | deno.exe) [ -x "$parent" ] && deno=$parent ;;
+  esac
+fi
+deno=${deno:-deno}
 if ! command -v "$deno" >/dev/null 2>&1; then
   echo "rein: Cannot find Deno (\"$deno\"): put deno on the PATH, or set REIN_DENO to its path" >&2
   exit 1

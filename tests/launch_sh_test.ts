@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { planLaunch } from "../cli/_launch_plan.ts";
+import { message, startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { childEnv } from "./_cli.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const LAUNCHER = join(ROOT, "cli", "launch.sh");
@@ -167,6 +169,42 @@ Deno.test("the shell launcher starts Deno with the arguments the launch plan doe
       const args = new TextDecoder().decode(out.stdout).trimEnd().split("\n");
       assert.deepEqual(args, expected, argv.join(" "));
     }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("`deno task agent` run by a Deno that is not on the PATH uses that Deno", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-sh-" }));
+  await using fake = await startFakeAnthropic({ script: [message("from the task")] });
+  try {
+    // A PATH with every program of /usr/bin but Deno, and Deno at a path of its own.
+    const bin = join(base, "bin");
+    await Deno.mkdir(bin);
+    for await (const entry of Deno.readDir("/usr/bin")) {
+      if (entry.name !== "deno") {
+        await Deno.symlink(join("/usr/bin", entry.name), join(bin, entry.name));
+      }
+    }
+    const deno = join(base, "opt", "deno");
+    await Deno.mkdir(deno, { recursive: true });
+    await Deno.symlink(Deno.execPath(), join(deno, "deno"));
+    const workspace = join(base, "work");
+    await Deno.mkdir(workspace);
+    const out = await new Deno.Command(join(deno, "deno"), {
+      args: ["task", "-q", "agent", "-p", "hello", "--workspace", workspace],
+      cwd: ROOT,
+      env: {
+        ...childEnv({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-test-launcher-key" }),
+        PATH: bin,
+        HOME: base,
+      },
+      clearEnv: true,
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.doesNotMatch(stderr, /Cannot find Deno/);
+    assert.equal(out.code, 0, stderr);
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), "from the task");
   } finally {
     await Deno.remove(base, { recursive: true });
   }

@@ -162,11 +162,114 @@ async function* walk(root: string, dir: string): AsyncGenerator<string> {
   }
 }
 
+/**
+ * Every import cycle among the production files of events/, core/, cli/ and the top level (test
+ * files left out; `import type` counts: a type is a dependency too), as one line per strongly
+ * connected set of files: a shortest cycle through its first file, then how many files the set
+ * holds. Sorted; empty when the imports form no cycle.
+ */
+export async function importCycles(root: string): Promise<string[]> {
+  const edges = new Map<string, string[]>();
+  for await (const path of walk(root, root)) {
+    const file = relative(root, path);
+    if (!isLayered(area(file)) || area(file) === "testing" || file.endsWith("_test.ts")) continue;
+    const targets = new Set<string>();
+    for (const match of (await Deno.readTextFile(path)).matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2] ?? match[3] ?? "";
+      if (!specifier.startsWith(".")) continue;
+      const target = relative(root, resolve(dirname(path), specifier));
+      if (!target.startsWith("..")) targets.add(target);
+    }
+    edges.set(file, [...targets].sort());
+  }
+  const cycles: string[] = [];
+  for (const group of stronglyConnected(edges)) {
+    const first = group[0] as string;
+    const selfImport = edges.get(first)?.includes(first) ?? false;
+    if (group.length === 1 && !selfImport) continue;
+    const members = new Set(group);
+    const path = shortestCycle(first, edges, members);
+    const size = group.length === 1 ? "" : ` (${group.length} files in the cycle)`;
+    cycles.push(`import cycle: ${path.join(" → ")}${size}`);
+  }
+  return cycles.sort();
+}
+
+/** The strongly connected sets of the graph `edges` (Tarjan's algorithm), each sorted. */
+function stronglyConnected(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  let next = 0;
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of edges.get(node) ?? []) {
+      if (!edges.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node) as number, low.get(target) as number));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(target) as number));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    groups.push(group.sort());
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node);
+  return groups;
+}
+
+/** A shortest path from `start` back to itself inside `members` (breadth first). */
+function shortestCycle(
+  start: string,
+  edges: ReadonlyMap<string, readonly string[]>,
+  members: ReadonlySet<string>,
+): string[] {
+  const before = new Map<string, string>();
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    const node = queue[i] as string;
+    for (const target of edges.get(node) ?? []) {
+      if (!members.has(target)) continue;
+      if (target === start) {
+        const path = [start];
+        for (let at: string | undefined = node; at !== start && at !== undefined;) {
+          path.splice(1, 0, at);
+          at = before.get(at);
+        }
+        return [...path, start];
+      }
+      if (!before.has(target)) {
+        before.set(target, node);
+        queue.push(target);
+      }
+    }
+  }
+  return [start, start];
+}
+
 if (import.meta.main) {
   const root = resolve(new URL(".", import.meta.url).pathname, "..");
   const violations = await layerViolations(root);
+  const cycles = await importCycles(root);
   if (violations.length > 0) {
     console.error(`Layer order violated:\n  ${violations.join("\n  ")}`);
-    Deno.exit(1);
   }
+  if (cycles.length > 0) {
+    console.error(`Import cycles (break each; a type import counts):\n  ${cycles.join("\n  ")}`);
+  }
+  if (violations.length > 0 || cycles.length > 0) Deno.exit(1);
 }

@@ -1,10 +1,41 @@
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
-import { layerViolations } from "./check_layers.ts";
+import { importCycles, layerViolations } from "./check_layers.ts";
 
 Deno.test("no module imports against the layer order events ← core ← cli", async () => {
   const root = resolve(new URL(".", import.meta.url).pathname, "..");
   assert.deepEqual(await layerViolations(root), []);
+});
+
+Deno.test("no production module is part of an import cycle", async () => {
+  const root = resolve(new URL(".", import.meta.url).pathname, "..");
+  assert.deepEqual(await importCycles(root), []);
+});
+
+Deno.test("the cycle check names a cycle of imports, a type import and a self import included", async () => {
+  const root = await Deno.makeTempDir();
+  const files: Record<string, string> = {
+    "core/loop/a.ts": 'import { b } from "./b.ts";\nexport const a = b;\n',
+    "core/loop/b.ts": 'import type { C } from "../tools/c.ts";\nexport const b = 1;\n',
+    "core/tools/c.ts": 'import { a } from "../loop/a.ts";\nexport type C = typeof a;\n',
+    "core/tools/d.ts": 'export { a } from "../loop/a.ts";\n',
+    "cli/self.ts": 'import "./self.ts";\n',
+    // Tests may import in a circle; only production code is checked.
+    "core/loop/a_test.ts": 'import "./a_test.ts";\n',
+  };
+  try {
+    for (const [file, text] of Object.entries(files)) {
+      await Deno.mkdir(dirname(join(root, file)), { recursive: true });
+      await Deno.writeTextFile(join(root, file), text);
+    }
+    assert.deepEqual(await importCycles(root), [
+      "import cycle: cli/self.ts → cli/self.ts",
+      "import cycle: core/loop/a.ts → core/loop/b.ts → core/tools/c.ts → core/loop/a.ts " +
+      "(3 files in the cycle)",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 /** The violations in a temp tree of files, each given as its text or as the paths it imports. */

@@ -3,7 +3,6 @@ import type { HookRan, ReinEvent } from "../../events/event_types.ts";
 import type { GateDecision, PromptStage, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { recordedSettings } from "../settings/recorded_settings.ts";
-import type { BashSandbox } from "../tools/bash.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import { lastAssistantText } from "../state/conversation.ts";
 import { agentOf } from "../state/sessions.ts";
@@ -20,23 +19,13 @@ import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verd
 import { hooksProjection, runKey } from "./hooks_projection.ts";
 import { personalCommands, runHook } from "./tool_event_hooks.ts";
 import { selectHooks } from "./run_hooks.ts";
+import type { HooksOptions } from "./hooks_options.ts";
+
+export type { HooksOptions } from "./hooks_options.ts";
 
 /** How many times a turn may be continued because Stop hooks said "not done yet". */
 export const MAX_STOP_CONTINUATIONS = 5;
 
-/** What the hooks mechanism is wired with. */
-export interface HooksOptions {
-  workspace: string;
-  /** The event log: hooks get it as `transcript_path`. */
-  transcriptPath: string;
-  /** The environment hook commands run with (secrets removed by the caller). */
-  env: Record<string, string>;
-  /**
-   * The sandbox bash runs in: hooks from the project's files (`.claude/settings*.json`, which a
-   * cloned repository brings) run in it too; the person's own (`~/.claude`, `--settings`) do not.
-   */
-  sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
-}
 
 /**
  * Claude Code's command hooks (s04) at the loop's fixed points: UserPromptSubmit (and

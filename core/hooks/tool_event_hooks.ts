@@ -4,7 +4,7 @@ import type { State } from "../state/state.ts";
 import type { BashSandbox } from "../tools/bash.ts";
 import { buildHookInput, type HookEventData } from "./hook_input.ts";
 import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
-import type { HooksOptions } from "./hooks_mechanism.ts";
+import type { HooksOptions } from "./hooks_options.ts";
 import { runHookCommand } from "./run_hook_command.ts";
 import { type SelectedHook, selectHooks } from "./run_hooks.ts";
 

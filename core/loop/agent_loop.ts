@@ -13,6 +13,7 @@ import type { LoopDeps } from "./loop_deps.ts";
 import type { MessagesRequest } from "../effects/model_client.ts";
 import { type RunOptions, runTurn, type TurnResult } from "./run_turn.ts";
 import { TurnContext } from "./turn_context.ts";
+import { callModel } from "./call_model.ts";
 import type { CompactOutcome } from "./stages.ts";
 
 /**
@@ -37,7 +38,10 @@ export class AgentLoop {
   private constructor(deps: LoopDeps, id: string, agent: string) {
     this.id = id;
     this.agent = agent;
-    this.#context = new TurnContext(deps, id, agent, (other) => this.sibling(other));
+    this.#context = new TurnContext(deps, id, agent, {
+      sibling: (other) => this.sibling(other),
+      askModel: (context, signal, side) => callModel(context, signal, undefined, side),
+    });
   }
 
   /** Start a new session with `agent` as its main agent: records `session.started`. */

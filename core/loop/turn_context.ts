@@ -2,6 +2,7 @@ import type {
   Envelope,
   EventPayloads,
   EventType,
+  ModelPurpose,
   NewEvent,
   ReinEvent,
 } from "../../events/event_types.ts";
@@ -11,10 +12,24 @@ import type { LoopDeps } from "./loop_deps.ts";
 import type { MessagesRequest } from "../effects/model_client.ts";
 import { assembleRequest } from "../request/assemble_request.ts";
 import { LOOP_EVENT_TYPES } from "./loop_events.ts";
-import { callModel } from "./call_model.ts";
 import type { StageContext } from "./stages.ts";
-import type { AgentLoop } from "./agent_loop.ts";
+import type { SiblingAgent } from "../tools/tool.ts";
 import type { ToolRun } from "../tools/executor.ts";
+
+/**
+ * What a turn's context reaches through its agent loop, given by the loop (core/loop/agent_loop.ts)
+ * so that this file depends on neither it nor the model call.
+ */
+export interface TurnLinks {
+  /** Another agent of the session on the same deps (for composite tools). */
+  sibling?: (agent: string) => SiblingAgent;
+  /** A side request to the model (a summary), as `callModel` makes it. */
+  askModel?: (
+    context: TurnContext,
+    signal: AbortSignal,
+    side: { purpose: ModelPurpose; build: () => MessagesRequest },
+  ) => ReturnType<StageContext["askModel"]>;
+}
 
 /** One agent's loop as its stages see it: the deps, whose it is, and how it records. */
 export class TurnContext {
@@ -22,18 +37,15 @@ export class TurnContext {
   readonly session: string;
   readonly agent: string;
   /** Another agent of the session on the same deps (for composite tools); absent in tests. */
-  readonly sibling: ((agent: string) => AgentLoop) | undefined;
+  readonly sibling: ((agent: string) => SiblingAgent) | undefined;
+  readonly #askModel: TurnLinks["askModel"] | undefined;
 
-  constructor(
-    deps: LoopDeps,
-    session: string,
-    agent: string,
-    sibling?: (agent: string) => AgentLoop,
-  ) {
+  constructor(deps: LoopDeps, session: string, agent: string, links: TurnLinks = {}) {
     this.deps = deps;
     this.session = session;
     this.agent = agent;
-    this.sibling = sibling;
+    this.sibling = links.sibling;
+    this.#askModel = links.askModel;
   }
 
   /** The session's projected view. Throws if the session is not in the log. */
@@ -76,7 +88,10 @@ export class TurnContext {
       record: async (events) => {
         await this.append(this.stamp(events), { sync: true });
       },
-      askModel: (purpose, build) => callModel(this, signal, undefined, { purpose, build }),
+      askModel: (purpose, build) => {
+        if (this.#askModel === undefined) throw new Error("No model to ask in this context");
+        return this.#askModel(this, signal, { purpose, build });
+      },
       stages: this.deps.stages,
       nextRequest: () => this.nextRequest(),
     };

@@ -7,6 +7,7 @@ import { bashLauncher, drainPipes, type SpawnedBash } from "./bash_launcher.ts";
 import { errorMessage, formatNumber } from "./_format.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
+import type { BashToolDeps } from "./bash_sandbox.ts";
 
 /** Default and maximum command timeouts, in milliseconds. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -32,41 +33,7 @@ export function bashInputSchema(z: Zod) {
 /** Input of the bash tool. */
 export type BashInput = z.infer<ReturnType<typeof bashInputSchema>>;
 
-/**
- * An OS sandbox for bash (core/sandbox builds one on bwrap). Each call gets a sandbox of its own
- * whose end, or the agent's death, kills every process the call started, so a sandboxed call
- * needs no supervisor of its own.
- */
-export interface BashSandbox {
-  /** What commands may and may not do in it, as a line of the tool's description. */
-  description: string;
-  /**
-   * The command line, program first, that runs `bash` with `bashArgs` in the sandbox, starting
-   * in the workspace, with the host files `readable` readable at their own paths. Pure.
-   */
-  argv(bashArgs: readonly string[], readable: readonly string[]): string[];
-  /**
-   * Undoes, once a call has ended, what no mount could stop it leaving (a `.git/commondir`
-   * that would hand git's configuration to a file of the command's choosing). Never throws.
-   */
-  afterCall?(): Promise<void>;
-}
-
-/** What the bash tool needs from its surroundings. */
-export interface BashToolDeps {
-  /** Directory every command starts in. */
-  workspace: string;
-  /**
-   * The sandbox commands run in; without one they run unconfined (secrets still removed). A
-   * promise lets rein start while the sandbox is probed: the first call waits for it.
-   */
-  sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
-  /**
-   * Whether to start unconfined bash under a `setpriv --pdeathsig` supervisor. Detected once, on
-   * first unconfined use, when omitted.
-   */
-  usePdeathsig?: boolean;
-}
+export type { BashSandbox, BashToolDeps } from "./bash_sandbox.ts";
 
 /** What the model is told about bash. */
 export const BASH_DESCRIPTION = `Runs a bash command in the workspace and returns its output.

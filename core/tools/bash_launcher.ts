@@ -1,4 +1,4 @@
-import type { BashToolDeps } from "./bash.ts";
+import type { BashToolDeps } from "./bash_sandbox.ts";
 import { commandEnv } from "./command_env.ts";
 
 /**

@@ -10,7 +10,7 @@ import {
   type SnapshotHeader,
 } from "../core/snapshots/snapshot_files.ts";
 import { processMachineKey } from "../core/effects/machine_key.ts";
-import { randomLog } from "../core/snapshots/_random_log.ts";
+import { randomLog } from "../testing/random_log.ts";
 import { foldEvents } from "../core/state/state.ts";
 import type { Projection } from "../core/state/projection.ts";
 import { todosProjection } from "../core/todos/todos_projection.ts";

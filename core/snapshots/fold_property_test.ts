@@ -10,7 +10,7 @@ import { hooksProjection } from "../hooks/hooks_projection.ts";
 import { datesProjection } from "../environment/date_projection.ts";
 import { memoryProjection } from "../memory/memory_projection.ts";
 import { forkSources } from "./load_sessions.ts";
-import { randomLog } from "./_random_log.ts";
+import { randomLog } from "../../testing/random_log.ts";
 
 const PROJECTIONS: Projection[] = [
   todosProjection as Projection,

@@ -8,7 +8,7 @@ import { evolve, foldEvents, initialState, type State } from "../state/state.ts"
 import type { Projection } from "../state/projection.ts";
 import { todosProjection } from "../todos/todos_projection.ts";
 import { memoryProjection } from "../memory/memory_projection.ts";
-import { randomLog } from "./_random_log.ts";
+import { randomLog } from "../../testing/random_log.ts";
 import {
   buildSnapshot,
   foldSessions,

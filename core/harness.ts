@@ -11,6 +11,7 @@ import type { Envelope, RecordedFile } from "../events/event_types.ts";
 import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";
 import type { LoopDeps, LoopEffects } from "./loop/loop_deps.ts";
 import { composeStages } from "./loop/stages.ts";
+import { orderStages } from "./loop/stage_order.ts";
 import type { MessagesRequest } from "./effects/model_client.ts";
 import { assembleRequest } from "./request/assemble_request.ts";
 import type { FilePlace, Mechanism } from "./mechanism.ts";
@@ -69,7 +70,10 @@ export interface MechanismWiring {
   monotonicMs?: () => number;
 }
 
-/** rein's own mechanisms, in the order their stages run. One line per mechanism. */
+/**
+ * rein's own mechanisms, one line each. Their stages run in this order, except where a mechanism
+ * declares that its own run `after` or `before` another's (see `orderStages`).
+ */
 export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
   const hooks = {
     workspace: wiring.workspace,
@@ -79,7 +83,6 @@ export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
   };
   return [
     environmentMechanism,
-    // Before hooks: a prompt that takes up a cron firing is marked even if a hook refuses it.
     cronMechanism(wiring.clock ? { clock: wiring.clock } : {}),
     hooksMechanism(hooks),
     permissionsMechanism(wiring),
@@ -290,7 +293,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       runCall: runCall ??
         ((call, tools, context) => executeCall(call, tools, context, monotonicMs)),
     },
-    stages: composeStages(mechanisms.flatMap((m) => (m.stages ? [m.stages] : []))),
+    stages: composeStages(orderStages(mechanisms)),
     pool: (scope) => {
       if (scope.state !== state) return toolPool(scope, sources, filters);
       const key = agentKey(scope);

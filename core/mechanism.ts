@@ -46,6 +46,14 @@ export interface Mechanism {
   /** Handlers at the loop's fixed points. */
   stages?: StageHandlers;
   /**
+   * Mechanisms (by name) whose stage handlers must run before this one's, at every stage (the
+   * permission rules read what PreToolUse hooks said). Otherwise stages run in the order the
+   * mechanisms are registered; see `orderStages`.
+   */
+  after?: readonly string[];
+  /** Mechanisms (by name) whose stage handlers must run after this one's, as `after`. */
+  before?: readonly string[];
+  /**
    * Read the files this mechanism needs from disk (instructions, skill catalogs, agent
    * definitions), live only, when a session starts or resumes: they are recorded with it
    * (`session.started.files`) and the mechanism reads them from the session's view after that,

@@ -50,6 +50,8 @@ export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
   ];
   return {
     name: "cron",
+    // A prompt that takes up a firing is marked even if a UserPromptSubmit hook refuses it.
+    before: ["hooks"],
     projection: cronProjection,
     tools: (scope) => recordedWithCron(scope.state, scope.session) ? tools : [],
     fedTypes: ["cron.fired"],

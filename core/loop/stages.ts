@@ -185,7 +185,8 @@ export interface Stages {
 }
 
 /**
- * Compose handlers in order. Event lists are concatenated; `afterModel` continues the turn if any
+ * Compose handlers in the order given (the harness orders them with `orderStages`, by the
+ * mechanisms' declared `after` and `before`). Event lists are concatenated; `afterModel` continues the turn if any
  * handler says so; `gateCall` stops at the first handler that refuses (the events of the handlers
  * that let the call through are kept).
  */

@@ -66,6 +66,8 @@ export interface PermissionsOptions {
 export function permissionsMechanism(options: PermissionsOptions): Mechanism {
   return {
     name: "permissions",
+    // The rules (then the person) decide after PreToolUse hooks, whose verdicts they read.
+    after: ["hooks"],
     projection: permissionsProjection,
     // A mode switched by the person between turns comes from outside the loop.
     fedTypes: ["permission.mode_changed"],

@@ -34,7 +34,8 @@ import { toolEventHooks } from "./hooks/tool_event_hooks.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
-import { evolve, evolveFocused, type Focus, initialState, type State } from "./state/state.ts";
+import { evolve, type Focus, initialState, type State } from "./state/state.ts";
+import { SessionFocus, type SessionsLoader } from "./state/session_focus.ts";
 import type { Catalog } from "./state/catalog.ts";
 import { createBaseTools } from "./tools/base_tools.ts";
 import { type CallRunner, executeCall } from "./tools/executor.ts";
@@ -46,57 +47,51 @@ import type { SystemSection } from "./request/system_prompt.ts";
 /** The name of the agent a session starts with, unless told otherwise. */
 export const DEFAULT_AGENT = "lead";
 
-/** What rein's own mechanisms are wired with: the workspace and the live adapters they use. */
-export interface MechanismWiring {
-  workspace: string;
-  /** Asks the person about a call (the REPL); absent in headless runs and replay. */
-  ask?: PermissionAsker;
-  /** The event log's path, which hooks get as `transcript_path`. */
-  transcriptPath?: string;
-  /** The environment hook commands run with (without secrets). */
-  hookEnv?: Record<string, string>;
-  /** The sandbox bash (and the project's hooks) run in. */
-  sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
-  /** Writes a large tool output kept out of the context (live runs; replay writes nothing). */
-  writeOutput?: (relativePath: string, text: string) => Promise<void>;
-  /** The wall clock cron reads when a cron tool is called (live runs; replay serves readings). */
-  clock?: () => Date;
-  /**
-   * The harness's log, once it is open (throws before): for what appends from outside an
-   * agent's loop, under the log's lock (a background job's watcher appends its end).
-   */
-  log?: () => EventStore;
-  /** Monotonic milliseconds (a background job's duration). */
-  monotonicMs?: () => number;
-}
+/**
+ * What rein's own mechanisms are wired with: the harness's options they use (the effects each
+ * optional: a mechanism whose effect is absent goes without it, as in replay).
+ */
+export type MechanismOptions =
+  & Pick<HarnessOptions, "workspace" | "ask" | "transcriptPath" | "hookEnv" | "sandbox">
+  & { effects?: Partial<HarnessEffects> };
 
 /**
  * rein's own mechanisms, one line each. Their stages run in this order, except where a mechanism
  * declares that its own run `after` or `before` another's (see `orderStages`).
  */
-export function reinMechanisms(wiring: MechanismWiring): Mechanism[] {
+export function reinMechanisms(
+  options: MechanismOptions,
+  /**
+   * The harness's log, once it is open (throws before): for what appends from outside an agent's
+   * loop, under the log's lock (a background job's watcher appends its end).
+   */
+  log: () => EventStore = noLog,
+): Mechanism[] {
+  const { workspace, sandbox, effects = {} } = options;
+  const { clock, writeFile } = effects;
   const hooks = {
-    workspace: wiring.workspace,
-    transcriptPath: wiring.transcriptPath ?? "",
-    env: wiring.hookEnv ?? {},
-    ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
+    workspace,
+    transcriptPath: options.transcriptPath ?? "",
+    env: options.hookEnv ?? {},
+    ...(sandbox ? { sandbox } : {}),
   };
   return [
     environmentMechanism,
-    cronMechanism(wiring.clock ? { clock: wiring.clock } : {}),
+    cronMechanism(clock ? { clock } : {}),
     hooksMechanism(hooks),
-    permissionsMechanism(wiring),
+    permissionsMechanism(options),
     recoveryMechanism,
     todosMechanism(),
     memoryMechanism(),
     skillsMechanism(new URL("../skills/", import.meta.url)),
     agentsMechanism(),
-    compactionMechanism(wiring.writeOutput),
+    // A large tool output kept out of the context is written live only (replay writes nothing).
+    compactionMechanism(writeFile && ((path, text) => writeFile(join(workspace, path), text))),
     jobsMechanism({
-      workspace: wiring.workspace,
-      ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
-      log: wiring.log ?? noLog,
-      monotonicMs: wiring.monotonicMs ?? (() => performance.now()),
+      workspace,
+      ...(sandbox ? { sandbox } : {}),
+      log,
+      monotonicMs: effects.monotonicMs ?? (() => performance.now()),
     }),
     tasksMechanism({ hooks: toolEventHooks(hooks) }),
   ];
@@ -166,16 +161,7 @@ export interface HarnessOptions {
    * `ids` as of seq `upTo`, from the log and its snapshots; it may hold more sessions (those they
    * were forked from). Needed by {@link Harness.focus} unless every session is in focus.
    */
-  loadSessions?(request: SessionsRequest): Promise<State>;
-}
-
-/** What {@link HarnessOptions.loadSessions} is asked for. */
-export interface SessionsRequest {
-  ids: readonly string[];
-  upTo: number;
-  projections: readonly Projection[];
-  /** The catalog as of `upTo` (at least). */
-  catalog: Catalog;
+  loadSessions?: SessionsLoader;
 }
 
 /** A wired harness: start or open sessions, each a loop per agent. */
@@ -215,28 +201,12 @@ export interface Harness {
 
 /** Wire a harness. Opens the log through `options.openStore`; nothing else runs until asked. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
-  const { writeFile } = options.effects;
   /** The log, once open: for what appends to it from outside the loops. */
   const opened: { store?: EventStore } = {};
   const mechanisms = [
-    ...reinMechanisms({
-      workspace: options.workspace,
-      clock: options.effects.clock,
-      log: () => {
-        if (!opened.store) throw new Error("The log is not open yet");
-        return opened.store;
-      },
-      monotonicMs: options.effects.monotonicMs,
-      ...(options.ask ? { ask: options.ask } : {}),
-      ...(options.transcriptPath ? { transcriptPath: options.transcriptPath } : {}),
-      ...(options.hookEnv ? { hookEnv: options.hookEnv } : {}),
-      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-      ...(writeFile
-        ? {
-          writeOutput: (path: string, text: string) =>
-            writeFile(join(options.workspace, path), text),
-        }
-        : {}),
+    ...reinMechanisms(options, () => {
+      if (!opened.store) throw new Error("The log is not open yet");
+      return opened.store;
     }),
     ...(options.mechanisms ?? []),
   ];
@@ -247,20 +217,18 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     state.catalog = options.start.catalog;
     state.lastSeq = options.start.seq;
   }
-  const focused: Set<string> | "all" = options.focus === undefined || options.focus === "all"
-    ? "all"
-    : new Set(options.focus);
-  /** Sessions being focused (until loaded), and the events folded meanwhile (to fold again). */
-  const loading = new Map<string, Promise<void>>();
-  const arriving = new Set<Envelope[]>();
-  const eventTypes = mechanisms.flatMap((m) => m.eventTypes ?? []);
   /** Changes each time the state does: what was made from it before is the same while it holds. */
   let version = 0;
+  const focus = new SessionFocus(state, projections, options.focus, options.loadSessions, () => {
+    version += 1;
+  });
+  const focused = focus.focused;
+  const eventTypes = mechanisms.flatMap((m) => m.eventTypes ?? []);
   const store = await options.openStore((event) => {
     try {
       version += 1;
       evolve(state, event, projections, focused);
-      for (const events of arriving) events.push(event);
+      focus.folded(event);
     } catch (error) {
       throw options.foldError ? options.foldError(error, event) : error;
     }
@@ -325,44 +293,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     settings: options.settings,
     focused,
     startSession(setup, agent = DEFAULT_AGENT) {
-      if (focused !== "all") focused.add(setup.id);
+      focus.starting(setup.id);
       return AgentLoop.start(deps, setup, agent);
     },
-    async focus(ids) {
-      for (const id of ids) {
-        if (!state.catalog.byId[id]) throw new Error(`No session "${id}" in the log`);
-      }
-      if (focused === "all") return;
-      const pending = ids.flatMap((id) => loading.get(id) ?? []);
-      const wanted = ids.filter((id) => !focused.has(id) && !loading.has(id));
-      if (wanted.length === 0) return void await Promise.all(pending);
-      const load = options.loadSessions;
-      if (!load) throw new Error("This harness cannot load sessions into focus");
-      const upTo = state.lastSeq;
-      const later: Envelope[] = [];
-      const loaded = load({ ids: wanted, upTo, projections, catalog: state.catalog });
-      const done = loaded.then(() => {}, () => {});
-      for (const id of wanted) loading.set(id, done);
-      arriving.add(later);
-      try {
-        await Promise.all(pending);
-        const fold = await loaded;
-        const added = fold.sessions.order.filter((id) => !focused.has(id));
-        adoptSessions(state, fold, added, projections);
-        version += 1;
-        for (const id of added) focused.add(id);
-        const fresh = new Set(added);
-        for (const event of later) {
-          if (fresh.has(event.session)) {
-            version += 1;
-            evolveFocused(state, event, projections);
-          }
-        }
-      } finally {
-        arriving.delete(later);
-        for (const id of wanted) loading.delete(id);
-      }
-    },
+    focus: (ids) => focus.focus(ids),
     openSession(id, agent) {
       const view = state.sessions.byId[id];
       if (!view) {
@@ -401,31 +335,6 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     },
     close: () => store.close(),
   };
-}
-
-/**
- * Move the sessions `ids` of `loaded` (views and mechanism slices, by the projections' contract
- * of one entry per session) into `state`, keeping `state`'s order of start.
- */
-function adoptSessions(
-  state: State,
-  loaded: State,
-  ids: readonly string[],
-  projections: readonly Projection[],
-): void {
-  for (const id of ids) {
-    const view = loaded.sessions.byId[id];
-    if (!view) continue;
-    state.sessions.byId[id] = view;
-    for (const { key } of projections) {
-      const entry = (loaded.extensions[key] as Record<string, unknown> | undefined)?.[id];
-      if (entry !== undefined) (state.extensions[key] as Record<string, unknown>)[id] = entry;
-    }
-  }
-  const order = new Set(state.sessions.order);
-  for (const id of ids) if (state.sessions.byId[id]) order.add(id);
-  const started = (id: string) => state.catalog.order.indexOf(id);
-  state.sessions.order = [...order].sort((a, b) => started(a) - started(b));
 }
 
 function checkUnique(projections: readonly Projection[]): void {

@@ -22,6 +22,11 @@ export interface AgentFlags extends PermissionOptions {
   fallbackModel?: string | undefined;
   effort?: string | undefined;
   inputFormat?: "text" | "stream-json" | undefined;
+  /**
+   * `--permission-prompt-tool stdio`: calls that need a person's permission are asked of the
+   * program on the other end of `--input-format stream-json` (the Agent SDK's `canUseTool`).
+   */
+  permissionPromptTool?: string | undefined;
   debug?: boolean | undefined;
   /** Print the system prompt a new session would start with, and exit. */
   printSystemPrompt?: boolean | undefined;
@@ -85,15 +90,29 @@ async function runAgent(
 ): Promise<number> {
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
-  const headless = flags.print !== undefined;
+  const streamInput = flags.inputFormat === "stream-json";
+  // The Agent SDK runs Claude Code with --input-format stream-json and no -p: that is headless.
+  const headless = flags.print !== undefined || streamInput;
   let prompt = typeof flags.print === "string" ? flags.print : headless ? flags.prompt : undefined;
   if (prompt !== undefined && !prompt.trim()) {
     throw new Error('Empty prompt: -p needs text, as in -p "fix the test"');
   }
-  const streamInput = flags.inputFormat === "stream-json";
-  if (streamInput && (!headless || flags.outputFormat !== "stream-json")) {
+  if (streamInput && flags.outputFormat !== "stream-json") {
     throw new Error(
-      "--input-format stream-json needs -p and --output-format stream-json, as Claude Code does",
+      "--input-format stream-json needs --output-format stream-json, as Claude Code does",
+    );
+  }
+  const promptTool = flags.permissionPromptTool;
+  if (promptTool !== undefined && promptTool !== "stdio") {
+    throw new Error(
+      `--permission-prompt-tool "${promptTool}": rein asks only over stdio for now ` +
+        "(--permission-prompt-tool stdio, the Agent SDK's canUseTool), not through an MCP tool",
+    );
+  }
+  if (promptTool === "stdio" && !streamInput) {
+    throw new Error(
+      "--permission-prompt-tool stdio needs --input-format stream-json: the answers come on " +
+        "standard input",
     );
   }
   if (headless && !streamInput && prompt === undefined && !io.stdinIsTerminal) {
@@ -127,7 +146,8 @@ async function runAgent(
     onNotice: (message) => io.stderr.write(`${message}\n`),
     settingsFile: flags.settings,
     permissionFlags,
-    interactive: !headless,
+    // A program that answers permission prompts asks as a person would.
+    interactive: !headless || promptTool === "stdio",
   });
   let chosen: ChosenSession | undefined;
   const stopDebugging = flags.debug
@@ -216,7 +236,8 @@ async function runAgent(
         opening: opening.filter((event) => event.session === session.id),
       };
       if (streamInput) {
-        return await runStreamInput(runtime, chosen, options, stdinLines(), io);
+        const asks = promptTool === "stdio";
+        return await runStreamInput(runtime, chosen, { ...options, asks }, stdinLines(), io);
       }
       return await runHeadless(runtime, chosen, prompt, options, io);
     }

@@ -20,6 +20,7 @@ import type { ChosenSession } from "./session_choice.ts";
 import { Renderer } from "./render/render.ts";
 import { createStyles } from "./render/style.ts";
 import { useColor } from "./io.ts";
+import { type ControlReply, StdioAsker } from "./_stdio_asker.ts";
 
 /**
  * Output formats of `-p`: the answer as text, Claude Code's `json` result or `stream-json` lines,
@@ -36,6 +37,11 @@ export interface HeadlessOptions {
   opening?: readonly Envelope[];
   /** Which credential the model client uses, as `init` reports it. */
   apiKeySource: string;
+  /**
+   * With stream-json input: calls that need permission are asked of the program on the other
+   * end (`can_use_tool` control requests, `--permission-prompt-tool stdio`).
+   */
+  asks?: boolean;
 }
 
 /**
@@ -100,6 +106,10 @@ export async function runStreamInput(
   const { session } = chosen;
   const output = new HeadlessOutput(runtime, session, { ...options, format: "stream-json" }, io);
   const runner = new Runner();
+  const asker = options.asks
+    ? new StdioAsker((line) => output.print(line), runtime.workspace)
+    : undefined;
+  if (asker) runtime.asker.current = asker.ask;
   // Prompts and changes of model take effect between turns, in the order they came; an
   // interrupt and the other control requests are answered at once.
   const queue: (string | Extract<InputLine, { kind: "control" }>)[] = [];
@@ -114,9 +124,14 @@ export async function runStreamInput(
       if (message.kind === "user") queue.push(message.text);
       else if (message.kind === "control" && message.subtype === "set_model") queue.push(message);
       else if (message.kind === "control") output.print(controlResponse(message, runner));
-      else output.progress.line(message.error);
+      else if (message.kind === "reply") {
+        if (!asker?.receive(message)) {
+          output.progress.line(`Ignored a control_response to no request: "${message.requestId}"`);
+        }
+      } else if (message.error) output.progress.line(message.error);
       wake?.();
     }
+    asker?.close();
     ended = true;
     wake?.();
   })();
@@ -170,6 +185,7 @@ function runOptions(signal: AbortSignal, options: HeadlessOptions) {
 type InputLine =
   | { kind: "user"; text: string }
   | { kind: "control"; requestId: string; subtype: string; request: Record<string, unknown> }
+  | ({ kind: "reply" } & ControlReply)
   | { kind: "invalid"; error: string };
 
 /** Read one input line: a user message or a control request. Pure. */
@@ -205,6 +221,20 @@ export function parseInputLine(line: string): InputLine {
       request,
     };
   }
+  if (object?.type === "control_response") {
+    const response = (object.response ?? {}) as Record<string, unknown>;
+    const body = response.response;
+    return {
+      kind: "reply",
+      requestId: String(response.request_id ?? ""),
+      response: response.subtype === "success"
+        ? (typeof body === "object" && body !== null ? body as Record<string, unknown> : {})
+        : undefined,
+      ...(typeof response.error === "string" ? { error: response.error } : {}),
+    };
+  }
+  // The program gave up a request of its own; rein answers each at once, so none is left.
+  if (object?.type === "control_cancel_request") return { kind: "invalid", error: "" };
   return {
     kind: "invalid",
     error: `Ignored an input line of type ${JSON.stringify(object?.type)}`,

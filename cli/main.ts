@@ -70,6 +70,11 @@ export async function buildProgram(
         "with -p: text, or stream-json (user messages and control requests as JSON lines)",
       ).choices(["text", "stream-json"] as const),
     )
+    .option(
+      "--permission-prompt-tool <tool>",
+      "with --input-format stream-json: stdio asks the program driving rein about calls " +
+        "(the Agent SDK's canUseTool)",
+    )
     .addOption(
       new Option("--effort <level>", "extended thinking before answers: low, medium, high, max")
         .choices(["low", "medium", "high", "max"] as const),

@@ -54,3 +54,15 @@ export function sameJson(value: unknown, json: unknown): boolean {
   }
   return true;
 }
+
+/** Why a replayed event differs from the recorded one, in words. Pure. */
+export function mismatch(expected: Envelope, event: Envelope): string {
+  if (expected.type !== event.type) {
+    return `the replayed loop produced ${event.type} where the log has ${expected.type}`;
+  }
+  if (event.type === "model.requested") {
+    return "the replayed loop would send a different model request (its digest differs): the " +
+      "conversation, the system prompt or the tool definitions are not what was sent then";
+  }
+  return `the replayed loop produced a different ${event.type} than the log has`;
+}

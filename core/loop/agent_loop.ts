@@ -13,6 +13,7 @@ import type { LoopDeps } from "./loop_deps.ts";
 import type { MessagesRequest } from "../effects/model_client.ts";
 import { type RunOptions, runTurn, type TurnResult } from "./run_turn.ts";
 import { TurnContext } from "./turn_context.ts";
+import type { SiblingAgent } from "../tools/sibling_agent.ts";
 import { callModel } from "./call_model.ts";
 import type { CompactOutcome } from "./stages.ts";
 
@@ -28,7 +29,7 @@ export type SessionSetup = { id: string } & Omit<SessionStarted, "startedAt">;
  * resumed run and a replay behave the same, and several agents of a session can run at once.
  * CLI modes (REPL, `-p`, replay) are thin adapters over this object.
  */
-export class AgentLoop {
+export class AgentLoop implements SiblingAgent {
   /** The session id. */
   readonly id: string;
   /** The agent's name within the session. */

@@ -1,12 +1,12 @@
 import type { TurnEndReason } from "../../events/event_types.ts";
-import type { RunOptions, TurnResult } from "./turn_result.ts";
+import type { RunOptions, TurnResult } from "../tools/sibling_agent.ts";
 import { ModelError } from "../effects/model_client.ts";
 import { awaitsModel } from "../state/conversation.ts";
 import { callModel, failureMessage } from "./call_model.ts";
 import { runCalls } from "./run_calls.ts";
 import type { TurnContext } from "./turn_context.ts";
 
-export type { RunOptions, TurnResult } from "./turn_result.ts";
+export type { RunOptions, TurnResult } from "../tools/sibling_agent.ts";
 
 /**
  * The agent loop (s01), as named stages: run the pending calls; before each model call, the

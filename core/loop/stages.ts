@@ -13,7 +13,7 @@ import type { MessagesRequest, ModelError, ModelReply } from "../effects/model_c
 import type { PendingCall } from "../state/conversation.ts";
 import type { State } from "../state/state.ts";
 import type { ToolRun } from "../tools/executor.ts";
-import type { TurnResult } from "./turn_result.ts";
+import type { TurnResult } from "../tools/sibling_agent.ts";
 
 /** What a stage handler sees: whose round it is and the state now. */
 export interface StageContext {

@@ -11,9 +11,9 @@ import type { PoolScope } from "../tools/tool_pool.ts";
 import type { LoopDeps } from "./loop_deps.ts";
 import type { MessagesRequest } from "../effects/model_client.ts";
 import { assembleRequest } from "../request/assemble_request.ts";
-import { LOOP_EVENT_TYPES } from "./loop_events.ts";
+import { LOOP_EVENT_TYPES } from "../state/loop_events.ts";
 import type { StageContext } from "./stages.ts";
-import type { SiblingAgent } from "../tools/tool.ts";
+import type { SiblingAgent } from "../tools/sibling_agent.ts";
 import type { ToolRun } from "../tools/executor.ts";
 
 /**

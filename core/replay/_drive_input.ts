@@ -1,7 +1,7 @@
 import type { Envelope } from "../../events/event_types.ts";
 import type { Harness } from "../harness.ts";
 import type { AgentLoop } from "../loop/agent_loop.ts";
-import type { RunOptions } from "../loop/turn_result.ts";
+import type { RunOptions } from "../tools/sibling_agent.ts";
 import type { AgentTape } from "./agent_tape.ts";
 
 /** An agent's loops as a replay drives them, by agent. */

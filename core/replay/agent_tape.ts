@@ -1,5 +1,5 @@
 import type { Envelope, EventPayloads, EventType } from "../../events/event_types.ts";
-import { LOOP_EVENT_TYPES as LOOP_TYPES } from "../loop/loop_events.ts";
+import { LOOP_EVENT_TYPES as LOOP_TYPES } from "../state/loop_events.ts";
 import type { ToolRun } from "../tools/executor.ts";
 import { copyJson } from "./_copy_json.ts";
 import { ReleasedList } from "./_released_list.ts";

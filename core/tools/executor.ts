@@ -1,7 +1,7 @@
 import type { EventOrigin, NewEvent, ToolCompleted } from "../../events/event_types.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import type { State } from "../state/state.ts";
-import { LOOP_EVENT_TYPES } from "../loop/loop_events.ts";
+import { LOOP_EVENT_TYPES } from "../state/loop_events.ts";
 import { validateToolInput } from "./schema.ts";
 import type { AnyTool, ToolCallContext, ToolResult } from "./tool.ts";
 

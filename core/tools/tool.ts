@@ -1,8 +1,7 @@
 import type { z } from "zod";
 import type { ReinEvent } from "../../events/event_types.ts";
 import type { State } from "../state/state.ts";
-import type { AgentView } from "../state/sessions.ts";
-import type { RunOptions, TurnResult } from "../loop/turn_result.ts";
+import type { SiblingAgent } from "./sibling_agent.ts";
 
 /** What a tool hands back to the loop. A tool never throws into the loop. */
 export interface ToolResult {
@@ -47,23 +46,6 @@ export interface ToolCallContext {
    * drives (a subagent). Absent where no loop runs the call (a tool run on its own in a test).
    */
   sibling?(agent: string): SiblingAgent;
-}
-
-/**
- * Another agent of the caller's session as a composite tool drives it (core/loop's `AgentLoop`
- * is one): record its start, prompt it, or continue its unfinished turn, and read its view.
- */
-export interface SiblingAgent {
-  /** Appends events as this agent's (its `agent.spawned`). */
-  record(events: readonly ReinEvent[]): Promise<void>;
-  /** Runs a turn on `text`. */
-  prompt(text: string, options: RunOptions): Promise<TurnResult>;
-  /** Continues its unfinished turn; null when there was nothing to continue. */
-  resume(how: "continue", prompt: undefined, options: RunOptions): Promise<TurnResult | null>;
-  /** Whether it has a turn to continue. */
-  readonly hasUnfinishedWork: boolean;
-  /** Its projected view. */
-  readonly conversation: AgentView;
 }
 
 /**

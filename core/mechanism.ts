@@ -1,22 +1,12 @@
 import type { EventType, RecordedFile } from "../events/event_types.ts";
-
-/** Where a session works, for mechanisms that read files: its workspace and the home directory. */
-export interface FilePlace {
-  workspace: string;
-  home: string | undefined;
-  /**
-   * Credential stores (see `credentialPaths`), never read at start wherever a file leads; the
-   * harness fills in those under `home` when absent.
-   */
-  credentials?: readonly string[];
-  /** Reports a file that could not be used, naming it. */
-  onNotice(message: string): void;
-}
+import type { FilePlace } from "./files/file_place.ts";
 import type { ArrivalSource } from "./loop/arrivals.ts";
 import type { StageHandlers } from "./loop/stages.ts";
 import type { SystemSection } from "./request/system_prompt.ts";
 import type { Projection } from "./state/projection.ts";
 import type { PoolScope, ToolFilter, ToolSource } from "./tools/tool_pool.ts";
+
+export type { FilePlace } from "./files/file_place.ts";
 
 /**
  * What a mechanism plugs into the kernel, all optional: a projection of the log (for mechanisms

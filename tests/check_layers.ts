@@ -7,6 +7,8 @@
  *   mechanism.ts) ← mechanisms (other folders; own folder plus allowed pairs) ← top (runner,
  *   replay, harness.ts, mod.ts). Projections import only events/, their folder's projections and
  *   the Projection interface.
+ * - No import cycle among production files (a type import counts), and none among the kernel's
+ *   units (its folders and mechanism.ts), which depend on each other one way.
  * Run by `deno task check`; also exported for the test suite.
  */
 import { basename, dirname, join, relative, resolve } from "node:path";
@@ -169,6 +171,68 @@ async function* walk(root: string, dir: string): AsyncGenerator<string> {
  * holds. Sorted; empty when the imports form no cycle.
  */
 export async function importCycles(root: string): Promise<string[]> {
+  const edges = await productionImports(root);
+  const cycles: string[] = [];
+  for (const group of stronglyConnected(edges)) {
+    const first = group[0] as string;
+    const selfImport = edges.get(first)?.includes(first) ?? false;
+    if (group.length === 1 && !selfImport) continue;
+    const members = new Set(group);
+    const path = shortestCycle(first, edges, members);
+    const size = group.length === 1 ? "" : ` (${group.length} files in the cycle)`;
+    cycles.push(`import cycle: ${path.join(" → ")}${size}`);
+  }
+  return cycles.sort();
+}
+
+/**
+ * Every cycle among the kernel's units (core/loop/, core/request/, core/tools/, core/settings/,
+ * core/files/ and core/mechanism.ts): the kernel's folders depend on each other one way, so that
+ * no cycle of files can close through them later. One line per cycle, with a file import for
+ * each of its steps. Sorted; empty when there is none.
+ */
+export async function kernelCycles(root: string): Promise<string[]> {
+  const files = await productionImports(root);
+  /** Between kernel units: the first file import (in sorted order) that makes each edge. */
+  const through = new Map<string, string>();
+  const edges = new Map<string, string[]>();
+  for (const [file, targets] of files) {
+    const from = kernelUnit(file);
+    if (from === undefined) continue;
+    if (!edges.has(from)) edges.set(from, []);
+    for (const target of targets) {
+      const to = kernelUnit(target);
+      if (to === undefined || to === from) continue;
+      const key = `${from}\n${to}`;
+      if (through.has(key)) continue;
+      through.set(key, `${file} → ${target}`);
+      edges.get(from)?.push(to);
+      if (!edges.has(to)) edges.set(to, []);
+    }
+  }
+  for (const targets of edges.values()) targets.sort();
+  const cycles: string[] = [];
+  for (const group of stronglyConnected(edges)) {
+    if (group.length === 1) continue;
+    const path = shortestCycle(group[0] as string, edges, new Set(group));
+    const steps = path.slice(1).map((to, i) => through.get(`${path[i]}\n${to}`));
+    cycles.push(`import cycle between kernel units: ${path.join(" → ")} (${steps.join("; ")})`);
+  }
+  return cycles.sort();
+}
+
+/** The kernel unit of a path under core/ (its folder, or core/mechanism.ts), if it is in one. */
+function kernelUnit(path: string): string | undefined {
+  if (!path.startsWith("core/")) return undefined;
+  const rank = coreRank(path);
+  return rank && RANKS[rank.rank] === "kernel" ? rank.unit : undefined;
+}
+
+/**
+ * The relative imports of each production file of events/, core/, cli/ and the top level (test
+ * files and testing/ left out), by file, each list sorted.
+ */
+async function productionImports(root: string): Promise<Map<string, string[]>> {
   const edges = new Map<string, string[]>();
   for await (const path of walk(root, root)) {
     const file = relative(root, path);
@@ -182,17 +246,7 @@ export async function importCycles(root: string): Promise<string[]> {
     }
     edges.set(file, [...targets].sort());
   }
-  const cycles: string[] = [];
-  for (const group of stronglyConnected(edges)) {
-    const first = group[0] as string;
-    const selfImport = edges.get(first)?.includes(first) ?? false;
-    if (group.length === 1 && !selfImport) continue;
-    const members = new Set(group);
-    const path = shortestCycle(first, edges, members);
-    const size = group.length === 1 ? "" : ` (${group.length} files in the cycle)`;
-    cycles.push(`import cycle: ${path.join(" → ")}${size}`);
-  }
-  return cycles.sort();
+  return edges;
 }
 
 /** The strongly connected sets of the graph `edges` (Tarjan's algorithm), each sorted. */
@@ -264,7 +318,7 @@ function shortestCycle(
 if (import.meta.main) {
   const root = resolve(new URL(".", import.meta.url).pathname, "..");
   const violations = await layerViolations(root);
-  const cycles = await importCycles(root);
+  const cycles = [...await importCycles(root), ...await kernelCycles(root)];
   if (violations.length > 0) {
     console.error(`Layer order violated:\n  ${violations.join("\n  ")}`);
   }

@@ -1,5 +1,5 @@
 import { join, relative, resolve } from "node:path";
-import type { FilePlace } from "../mechanism.ts";
+import type { FilePlace } from "./file_place.ts";
 import { isInside } from "./is_inside.ts";
 
 /** Where the files a session reads at start may lead, for `readConfined`. */

@@ -1,0 +1,12 @@
+/** Where a session works, for mechanisms that read files: its workspace and the home directory. */
+export interface FilePlace {
+  workspace: string;
+  home: string | undefined;
+  /**
+   * Credential stores (see `credentialPaths`), never read at start wherever a file leads; the
+   * harness fills in those under `home` when absent.
+   */
+  credentials?: readonly string[];
+  /** Reports a file that could not be used, naming it. */
+  onNotice(message: string): void;
+}

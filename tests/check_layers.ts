@@ -9,6 +9,7 @@
  *   the Projection interface.
  * - No import cycle among production files (a type import counts), and none among the kernel's
  *   units (its folders and mechanism.ts), which depend on each other one way.
+ * - Each folder of core/ that builds a mechanism has a mod.ts and a README.md.
  * Run by `deno task check`; also exported for the test suite.
  */
 import { basename, dirname, join, relative, resolve } from "node:path";
@@ -185,6 +186,33 @@ export async function importCycles(root: string): Promise<string[]> {
   return cycles.sort();
 }
 
+/** A file that builds a mechanism: a function returning one, or a constant holding one. */
+const BUILDS_MECHANISM = /\)\s*:\s*Mechanism\s*\{|:\s*Mechanism\s*=/;
+
+/**
+ * Each folder of core/ that builds a mechanism (see `Mechanism`) without a `mod.ts` (its public
+ * surface) or a `README.md` (its events, tools, stages and settings), as "folder: lacks file".
+ * Sorted; empty when every one has both.
+ */
+export async function mechanismFolderProblems(root: string): Promise<string[]> {
+  const problems: string[] = [];
+  for await (const entry of Deno.readDir(join(root, "core"))) {
+    if (!entry.isDirectory) continue;
+    const dir = join(root, "core", entry.name);
+    let builds = false;
+    for await (const file of Deno.readDir(dir)) {
+      if (!file.isFile || !file.name.endsWith(".ts") || file.name.endsWith("_test.ts")) continue;
+      if (BUILDS_MECHANISM.test(await Deno.readTextFile(join(dir, file.name)))) builds = true;
+    }
+    if (!builds) continue;
+    for (const name of ["mod.ts", "README.md"]) {
+      const present = await Deno.stat(join(dir, name)).then((s) => s.isFile, () => false);
+      if (!present) problems.push(`core/${entry.name}/: lacks ${name}`);
+    }
+  }
+  return problems.sort();
+}
+
 /**
  * Every cycle among the kernel's units (core/loop/, core/request/, core/tools/, core/settings/,
  * core/files/ and core/mechanism.ts): the kernel's folders depend on each other one way, so that
@@ -325,5 +353,9 @@ if (import.meta.main) {
   if (cycles.length > 0) {
     console.error(`Import cycles (break each; a type import counts):\n  ${cycles.join("\n  ")}`);
   }
-  if (violations.length > 0 || cycles.length > 0) Deno.exit(1);
+  const folders = await mechanismFolderProblems(root);
+  if (folders.length > 0) {
+    console.error(`Mechanism folders without their surface:\n  ${folders.join("\n  ")}`);
+  }
+  if (violations.length > 0 || cycles.length > 0 || folders.length > 0) Deno.exit(1);
 }

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
-import { importCycles, kernelCycles, layerViolations } from "./check_layers.ts";
+import {
+  importCycles,
+  kernelCycles,
+  layerViolations,
+  mechanismFolderProblems,
+} from "./check_layers.ts";
 
 Deno.test("no module imports against the layer order events ← core ← cli", async () => {
   const root = resolve(new URL(".", import.meta.url).pathname, "..");
@@ -69,6 +74,39 @@ Deno.test("the kernel check names folders of the kernel that import each other, 
     assert.deepEqual(await kernelCycles(root), [
       "import cycle between kernel units: core/loop/ → core/tools/ → core/loop/ " +
       "(core/loop/run.ts → core/tools/execute.ts; core/tools/execute.ts → core/loop/events.ts)",
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("each mechanism folder of core/ has a mod.ts and a README.md", async () => {
+  const root = resolve(new URL(".", import.meta.url).pathname, "..");
+  assert.deepEqual(await mechanismFolderProblems(root), []);
+});
+
+Deno.test("the folder check names a mechanism folder without its mod.ts or README.md", async () => {
+  const root = await Deno.makeTempDir();
+  const files: Record<string, string> = {
+    "core/bell/bell_mechanism.ts": "export function bellMechanism(): Mechanism {\n  return x;\n}\n",
+    "core/gong/gong.ts": "export const gongMechanism: Mechanism = { name: 'gong' };\n",
+    "core/gong/mod.ts": 'export * from "./gong.ts";\n',
+    "core/whole/whole_mechanism.ts": "export const wholeMechanism: Mechanism = x;\n",
+    "core/whole/mod.ts": "",
+    "core/whole/README.md": "# whole\n",
+    // Only tests build one here: not a mechanism folder.
+    "core/helpers/helpers_test.ts": "const m: Mechanism = x;\n",
+    "core/plain/plain.ts": "export const plain = 1;\n",
+  };
+  try {
+    for (const [file, text] of Object.entries(files)) {
+      await Deno.mkdir(dirname(join(root, file)), { recursive: true });
+      await Deno.writeTextFile(join(root, file), text);
+    }
+    assert.deepEqual(await mechanismFolderProblems(root), [
+      "core/bell/: lacks README.md",
+      "core/bell/: lacks mod.ts",
+      "core/gong/: lacks README.md",
     ]);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -38,6 +38,8 @@ import { evolve, type Focus, initialState, type State } from "./state/state.ts";
 import { SessionFocus, type SessionsLoader } from "./state/session_focus.ts";
 import type { Catalog } from "./state/catalog.ts";
 import { createBaseTools } from "./tools/base_tools.ts";
+import { placedBaseTools } from "./tools/placed_tools.ts";
+import { agentCwd } from "./state/agent_place.ts";
 import { type CallRunner, executeCall } from "./tools/executor.ts";
 import type { BashSandbox } from "./tools/bash.ts";
 import type { AnyTool } from "./tools/tool.ts";
@@ -234,15 +236,25 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     }
   }, { eventTypes });
   opened.store = store;
-  const baseTools = createBaseTools({
+  const baseDeps = {
     workspace: options.workspace,
     protectedPaths: options.protectedPaths ?? [],
     openPaths: options.openPaths ?? [],
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     readDenied: readDeniedJudge,
-  });
+  };
+  /** Where each agent works (see `agentCwd`): the workspace, or a folder given to a subagent. */
+  const placeOf = (scope: PoolScope) =>
+    agentCwd(scope.state.sessions.byId[scope.session], scope.agent, options.workspace);
+  // The base tools of each place, made when an agent first works there.
+  const baseTools = new Map([[options.workspace, createBaseTools(baseDeps)]]);
+  const baseToolsAt = (cwd: string) => {
+    let tools = baseTools.get(cwd);
+    if (tools === undefined) baseTools.set(cwd, tools = placedBaseTools(baseDeps, cwd));
+    return tools;
+  };
   const sources: ToolSource[] = [
-    () => baseTools,
+    (scope) => baseToolsAt(placeOf(scope)),
     ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
   ];
   const filters = mechanisms.flatMap((m) => (m.filterTools ? [m.filterTools] : []));
@@ -282,7 +294,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       return made;
     },
     arrivals: (scope) => pendingArrivals(scope, arrivals),
-    cwd: () => options.workspace,
+    cwd: placeOf,
     price: costOf,
   };
   return {

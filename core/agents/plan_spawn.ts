@@ -1,3 +1,4 @@
+import { isAbsolute, normalize } from "node:path";
 import type { AgentSpawned } from "../../events/event_types.ts";
 import { maxOutputOf, resolveModel } from "../models/catalogue.ts";
 import type { AgentView } from "../state/sessions.ts";
@@ -11,6 +12,8 @@ export const DEFAULT_SUBAGENT_TURNS = 30;
 export interface TaskRequest {
   description: string;
   callId: string;
+  /** A folder inside the parent's directory for the child, relative to it. */
+  cwd?: string | undefined;
 }
 
 /**
@@ -57,5 +60,32 @@ export function planSpawn(
       ? {}
       : { permissionMode: definition.permissionMode }),
     ...(definition.path === undefined ? {} : { path: definition.path }),
+    ...placeOf(parent, request.cwd),
   };
+}
+
+/**
+ * The child's folder relative to the workspace: `given` (relative to the parent's folder) joined
+ * to the parent's, or the parent's own. Pure: whether it exists and where it really leads is
+ * checked by the tools that use it. Throws for a path that is absolute, leaves the parent's
+ * folder, or enters `.git` or `.rein`.
+ */
+function placeOf(parent: AgentView, given: string | undefined): { cwd?: string } {
+  const inherited = parent.spawn?.cwd ?? "";
+  if (given === undefined || given === "" || given === ".") {
+    return inherited === "" ? {} : { cwd: inherited };
+  }
+  if (isAbsolute(given) || given.includes("\0")) {
+    throw new Error(`cwd "${given}" must be a folder relative to your directory`);
+  }
+  const inside = normalize(given).replace(/\/+$/, "");
+  if (inside === ".." || inside.startsWith("../")) {
+    throw new Error(`cwd "${given}" leads out of your directory`);
+  }
+  if (inside === ".") return inherited === "" ? {} : { cwd: inherited };
+  const place = inherited === "" ? inside : `${inherited}/${inside}`;
+  if (place.split("/").some((part) => /^\.(git|rein)$/i.test(part))) {
+    throw new Error(`cwd "${given}" is inside .git or .rein, where agents do not work`);
+  }
+  return { cwd: place };
 }

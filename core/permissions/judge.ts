@@ -278,7 +278,7 @@ function settleGuarded(call: PermissionCall, policy: PermissionPolicy, file: str
   return {
     decision: "ask",
     asked: GUARDED_REASON,
-    suggestion: suggestRule(call, policy.context.cwd),
+    suggestion: suggestRule(call, policy.context.cwd, policy.context.projectRoot),
     protectedPath: file,
   };
 }
@@ -295,7 +295,11 @@ function settleByMode(call: PermissionCall, policy: PermissionPolicy, asked: str
       reason: `dontAsk mode denies what would ask (${asked})`,
     };
   }
-  return { decision: "ask", asked, suggestion: suggestRule(call, policy.context.cwd) };
+  return {
+    decision: "ask",
+    asked,
+    suggestion: suggestRule(call, policy.context.cwd, policy.context.projectRoot),
+  };
 }
 
 function ruleSource(rule: SourcedRule): PermissionSource {
@@ -335,7 +339,11 @@ function insideWorkspace(call: PermissionCall, policy: PermissionPolicy): boolea
  * and subcommand (`Bash(npm test *)`), a file edit's path from the project root
  * (`Edit(/src/app.ts)`), otherwise the tool (`mcp__github__create_issue`). Pure.
  */
-export function suggestRule(call: PermissionCall, workspace: string): string {
+export function suggestRule(
+  call: PermissionCall,
+  workspace: string,
+  projectRoot: string = workspace,
+): string {
   if (call.tool === "bash") {
     const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
     const lexed = lexCommand(command);
@@ -357,7 +365,8 @@ export function suggestRule(call: PermissionCall, workspace: string): string {
   if (FILE_WRITERS.has(call.tool)) {
     const file = callPath(call, workspace);
     if (file === undefined) return "Edit";
-    const path = relative(workspace, file);
+    // `/x` is anchored at the project root, wherever the agent works (a subagent's folder).
+    const path = relative(projectRoot, file);
     return path.startsWith("..") || isAbsolute(path) ? `Edit(/${file})` : `Edit(/${path})`;
   }
   const names: Record<string, string> = {

@@ -12,6 +12,7 @@ import { type HookSay, judgeCall, type Judgement } from "./judge.ts";
 import { loadPathMatcher } from "./path_match.ts";
 import { permissionsProjection } from "./permissions_projection.ts";
 import { resolveCallPath } from "./resolve_call_path.ts";
+import { agentCwd } from "../state/agent_place.ts";
 import type { PermissionPolicy } from "./policy.ts";
 import { agentOf } from "../state/sessions.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../settings/settings.ts";
@@ -248,7 +249,10 @@ function agentPolicy(context: StageContext, policy: PermissionPolicy): Permissio
     return personal || MODE_WIDTH[mode] <= MODE_WIDTH[parent] ? mode : parent;
   };
   const mode = modeOf(context.agent, 0);
-  return mode === policy.mode ? policy : { ...policy, mode };
+  // A subagent given a folder: relative paths, `x` rules and acceptEdits' reach start there.
+  const cwd = agentCwd(view, context.agent, policy.context.cwd);
+  if (mode === policy.mode && cwd === policy.context.cwd) return policy;
+  return { ...policy, mode, context: { ...policy.context, cwd } };
 }
 
 /** What the call's PreToolUse hooks (already run and recorded) said about its permission. */

@@ -5,6 +5,7 @@ import type { PermissionRules } from "./decide.ts";
 import { loadPathMatcher, type PathContext, pathRuleMatches } from "./path_match.ts";
 import type { Rule } from "./rule.ts";
 import { permissionsOf } from "./session_permissions.ts";
+import { agentCwd } from "../state/agent_place.ts";
 
 /**
  * The deny rule that keeps `tool` (grep, glob, read_file) from reading `file`, an absolute path:
@@ -61,9 +62,13 @@ export function readDeniedJudge(
   state: State,
   session: string,
   tool: string,
+  agent?: string,
 ): Promise<ReadDenyJudge | null> {
   const permissions = permissionsOf(state, session);
   if (permissions === undefined) return Promise.resolve(null);
   const { rules, context } = permissions.policy;
-  return readDenyJudgeOf(tool, rules, context);
+  const cwd = agent === undefined
+    ? context.cwd
+    : agentCwd(state.sessions.byId[session], agent, context.cwd);
+  return readDenyJudgeOf(tool, rules, { ...context, cwd });
 }

@@ -1,5 +1,6 @@
-import type { BashSandbox } from "../tools/bash.ts";
+import type { BashSandbox } from "../tools/bash_sandbox.ts";
 import { bwrapArgs, type SandboxConfig } from "./bwrap_args.ts";
+import { isInside } from "../files/is_inside.ts";
 
 /**
  * The bash tool's sandbox on bwrap: `config.bwrap`, its options, `--`, then bash; described for
@@ -29,5 +30,37 @@ export function bwrapSandbox(config: SandboxConfig): BashSandbox {
         await Deno.remove(path, { recursive: true }).catch(() => {});
       }
     },
+    placed: (cwd) => placedSandbox(config, cwd),
+  };
+}
+
+/**
+ * `config`'s sandbox for commands that work in `cwd`, a folder inside its workspace. The folder is
+ * bound by its real path, read when a call's command line is built, so a symbolic link put in
+ * its place cannot make the workspace's parent, or any other place, writable: a folder that leads
+ * out of the workspace fails the call.
+ */
+function placedSandbox(config: SandboxConfig, cwd: string): BashSandbox {
+  const placed = (): BashSandbox => {
+    const root = Deno.realPathSync(config.workspace);
+    const real = Deno.realPathSync(cwd);
+    if (!isInside(root, real)) {
+      throw new Error(`The agent's folder "${cwd}" leads out of the workspace (to "${real}")`);
+    }
+    return bwrapSandbox({
+      ...config,
+      workspace: real,
+      writable: [real, ...config.writable.slice(1)],
+    });
+  };
+  const sandbox = bwrapSandbox({
+    ...config,
+    workspace: cwd,
+    writable: [cwd, ...config.writable.slice(1)],
+  });
+  return {
+    ...sandbox,
+    argv: (bashArgs, readable) => placed().argv(bashArgs, readable),
+    placed: (inner) => placedSandbox(config, inner),
   };
 }

@@ -18,6 +18,12 @@ export interface BashSandbox {
    * that would hand git's configuration to a file of the command's choosing). Never throws.
    */
   afterCall?(): Promise<void>;
+  /**
+   * The same sandbox for an agent that works in `cwd`, a folder inside the workspace: commands
+   * start there and may change only it (and the additional directories), with the same mounts
+   * guarding git and rein's files.
+   */
+  placed?(cwd: string): BashSandbox;
 }
 
 /** What the bash tool needs from its surroundings. */

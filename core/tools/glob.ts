@@ -108,7 +108,7 @@ async function glob(
   const closedAt = await closedPaths(deps.workspace, deps.protectedPaths ?? [], deps.openPaths);
   const closed = (where: string) => closedAt(where, "read") !== undefined;
   const judge = deps.readDenied
-    ? await deps.readDenied(context.view(), context.session, "glob")
+    ? await deps.readDenied(context.view(), context.session, "glob", context.agent)
     : null;
   // A directory reached through a symlink is judged by its name as written too.
   const alias = judge ? pathAlias(root.path, input.path ?? ".", dir.relative) : undefined;

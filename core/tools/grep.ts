@@ -148,7 +148,7 @@ async function grep(
     return { content: refusal.replace(/^Refusing to read/, "Refusing to search"), isError: true };
   }
   const judge = deps.readDenied
-    ? await deps.readDenied(context.view(), context.session, "grep")
+    ? await deps.readDenied(context.view(), context.session, "grep", context.agent)
     : null;
   // A path through a symlink is judged by its name as written, and each file by its real path.
   const alias = judge ? pathAlias(root, input.path ?? ".", target.relative) : undefined;

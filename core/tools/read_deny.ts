@@ -20,6 +20,8 @@ export type ReadDenySource = (
   state: State,
   session: string,
   tool: string,
+  /** The agent searching: names are relative to where it works. */
+  agent?: string,
 ) => Promise<ReadDenyJudge | null>;
 
 /** A file a search came across: as the walker yields it, or the one file a path names. */

@@ -27,6 +27,11 @@ export interface AgentSpawned {
   permissionMode?: string;
   /** The definition file it came from; absent for built-in types. */
   path?: string;
+  /**
+   * The folder it works in, relative to the session's workspace (`packages/api`): its file tools
+   * and bash are confined to it, relative paths start there. Absent: the workspace.
+   */
+  cwd?: string;
 }
 
 /** Subagents (s06). */

@@ -44,6 +44,7 @@ import { join } from "node:path";
 import { readEvents } from "../events/mod.ts";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { sequentialBash } from "../testing/scenarios.ts";
+import { buildBundle } from "./_bundle.ts";
 
 const CALLS = 20;
 const ITERATIONS = 10;
@@ -85,16 +86,6 @@ function taskWords(name: string): string[] {
   const task = TASKS[name];
   if (!task) throw new Error(`deno.json has no "${name}" task`);
   return task.split(/\s+/);
-}
-
-/** Build the bundle the way `deno task build` does, into a temporary directory. */
-async function buildBundle(): Promise<string> {
-  const words = taskWords("build");
-  const out = join(await Deno.makeTempDir({ prefix: "rein-bench-bundle-" }), "rein.js");
-  const args = words.slice(1).map((word, i, all) => all[i - 1] === "-o" ? out : word);
-  const built = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).output();
-  if (!built.success) throw new Error(`Bundling failed: ${new TextDecoder().decode(built.stderr)}`);
-  return out;
 }
 
 /** The launcher as the `agent` task runs it: `sh cli/launch.sh`. */
@@ -144,7 +135,11 @@ function floorLaunch(): Launch {
   };
 }
 
-const LAUNCHES: Launch[] = [floorLaunch(), installedLaunch(await buildBundle()), sourceLaunch()];
+const LAUNCHES: Launch[] = [
+  floorLaunch(),
+  installedLaunch(await buildBundle("rein-bench-bundle-")),
+  sourceLaunch(),
+];
 const runs = new Map<string, RunStats[]>();
 
 for (const [index, launch] of LAUNCHES.entries()) {

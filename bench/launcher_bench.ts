@@ -18,10 +18,10 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { planLaunch } from "../cli/_launch_plan.ts";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { plainAnswer } from "../testing/scenarios.ts";
+import { buildBundle } from "./_bundle.ts";
 
 const ITERATIONS = 20;
 const UNTIMED_CALLS = 2;
@@ -33,16 +33,6 @@ const LAUNCHER = new URL("cli/launch.sh", ROOT).pathname;
 const TASKS: Record<string, string> = JSON.parse(
   await Deno.readTextFile(new URL("deno.json", ROOT)),
 ).tasks;
-
-/** Build the bundle the way `deno task build` does, into a temporary directory. */
-async function buildBundle(): Promise<string> {
-  const words = (TASKS.build ?? "").split(/\s+/);
-  const out = join(await Deno.makeTempDir({ prefix: "rein-launcher-bench-" }), "rein.js");
-  const args = words.slice(1).map((word, i, all) => all[i - 1] === "-o" ? out : word);
-  const built = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).output();
-  if (!built.success) throw new Error(`Bundling failed: ${new TextDecoder().decode(built.stderr)}`);
-  return out;
-}
 
 /** A way of starting the agent: the program and its arguments, given rein's and the environment. */
 interface Launch {
@@ -79,7 +69,7 @@ function launched(entry: string[]): Launch {
   return { program: "sh", argsFor: (agentArgs) => [LAUNCHER, ...entry, ...agentArgs] };
 }
 
-const bundle = await buildBundle();
+const bundle = await buildBundle("rein-launcher-bench-");
 const GROUPS = [
   { name: "source", direct: direct([]), launcher: launched([]) },
   { name: "bundle", direct: direct(["--entry", bundle]), launcher: launched(["--entry", bundle]) },

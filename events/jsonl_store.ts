@@ -13,10 +13,22 @@ import { knownEventTypes } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { decidedEvents } from "./_decided_events.ts";
 import { pollForAppend } from "./_poll_for_append.ts";
-import type { AppendDecision, AppendOptions, EventListener, EventStore } from "./store.ts";
+import type {
+  AppendDecision,
+  AppendOptions,
+  EventListener,
+  EventStore,
+  Lease,
+  LeaseOutcome,
+  Leases,
+  LogReader,
+  ReadRange,
+} from "./store.ts";
+import { openLogReader } from "./jsonl_reader.ts";
+import { leaseFile } from "./lease_file.ts";
 import type { Envelope, NewEvent } from "./event_types.ts";
 import { UPCASTERS, type UpcasterTable } from "./upcast.ts";
-import { type StartPoint, StartPointError, startPointProblem } from "./start_point.ts";
+import { offsetOfSeq, type StartPoint, StartPointError, startPointProblem } from "./start_point.ts";
 
 /** How to open a {@link JsonlStore}. */
 export interface JsonlStoreOptions {
@@ -38,7 +50,8 @@ export interface JsonlStoreOptions {
   /**
    * Read from here instead of from the first byte (a snapshot's place, whose state the caller
    * has): `onEvent` gets the events after `start.seq` only. Checked under the lock before
-   * reading; a point that does not hold throws {@link StartPointError}.
+   * reading; a point that does not hold throws {@link StartPointError}. A point without its byte
+   * offset is found by reading (and checking) the lines up to it, which are not delivered.
    */
   start?: StartPoint;
   /**
@@ -108,7 +121,7 @@ export function openJsonlStore(path: string, options: JsonlStoreOptions): Promis
  * least as long is not seen until the log is read again. Hence `.rein/` must be read-only to the
  * tools the model runs.
  */
-export class JsonlStore implements EventStore {
+export class JsonlStore implements EventStore, LogReader, Leases {
   /** The log file, as given to {@link openJsonlStore}. */
   readonly path: string;
   #file: Deno.FsFile;
@@ -136,6 +149,10 @@ export class JsonlStore implements EventStore {
   readonly #copy = new LogCopy();
   #followed: FollowedLog | undefined;
   readonly #progress: ((at: { seq: number; offset: number }) => void) | undefined;
+  /** Reads the file without the lock, as any reader may. */
+  readonly #reader: LogReader;
+  /** The leases taken through this store and not released: closing it releases them. */
+  readonly #leases = new Set<Lease>();
 
   private constructor(
     path: string,
@@ -155,6 +172,10 @@ export class JsonlStore implements EventStore {
     };
     if (options.onEvent) this.#listeners.push(options.onEvent);
     this.#progress = options.onProgress;
+    this.#reader = openLogReader(path, {
+      ...(options.upcasters === undefined ? {} : { upcasters: options.upcasters }),
+      ...(options.eventTypes === undefined ? {} : { eventTypes: options.eventTypes }),
+    });
   }
 
   /** Same as {@link openJsonlStore}. */
@@ -243,11 +264,59 @@ export class JsonlStore implements EventStore {
     };
   }
 
+  /**
+   * The events of `range`, read from the file without the lock as any reader reads it (see
+   * `openLogReader`): what other writers appended included, a torn last line left out.
+   */
+  read(range: ReadRange = {}): AsyncIterable<Envelope> {
+    this.#assertOpen("read");
+    return this.#reader.read(range);
+  }
+
+  /**
+   * Follow the file from `fromSeq` on without the lock, as a read-only follower does (see
+   * `followJsonlLog`); it goes on after the store is closed, until `signal` aborts.
+   */
+  followLog(fromSeq: number, signal: AbortSignal): AsyncIterable<Envelope> {
+    this.#assertOpen("follow");
+    return this.#reader.followLog(fromSeq, signal);
+  }
+
+  /**
+   * Take the lease of `agent` in `session`: an OS lock on a file beside the log (see
+   * `leaseFile`), held until released, the store closed, or the process gone.
+   */
+  async lease(session: string, agent: string): Promise<LeaseOutcome> {
+    this.#assertOpen("lease a session of");
+    const outcome = await leaseFile(this.path, session, agent);
+    if (!outcome.held) return outcome;
+    const { lease } = outcome;
+    if (this.#closed) {
+      lease.release();
+      this.#assertOpen("lease a session of");
+    }
+    const leases = this.#leases;
+    leases.add(lease);
+    return {
+      held: true,
+      lease: {
+        session,
+        agent,
+        release() {
+          leases.delete(lease);
+          lease.release();
+        },
+      },
+    };
+  }
+
   close(): Promise<void> {
     return this.#serialized(() => {
       if (!this.#closed) {
         this.#closed = true;
         this.#file.close();
+        for (const lease of this.#leases) lease.release();
+        this.#leases.clear();
       }
       return Promise.resolve();
     });
@@ -376,16 +445,20 @@ export class JsonlStore implements EventStore {
 
   /** Under the lock, at open: continue from `point`, after checking that it holds. */
   async #startAt(point: StartPoint): Promise<void> {
-    const problem = await startPointProblem(this.#file, this.path, point, this.#format);
-    if (problem !== undefined) {
+    const offset = point.offset ??
+      await offsetOfSeq(this.#file, this.path, point.seq, this.#format);
+    const problem = typeof offset === "string"
+      ? offset
+      : await startPointProblem(this.#file, this.path, { ...point, offset }, this.#format);
+    if (problem !== undefined || typeof offset === "string") {
       throw new StartPointError(
         `Cannot start reading "${this.path}" after seq ${point.seq}: ${problem}`,
       );
     }
-    this.#end = point.offset;
+    this.#end = offset;
     this.#lastSeq = point.seq;
     this.#firstSeq = point.seq + 1;
-    this.#copyStart = point.offset;
+    this.#copyStart = offset;
     this.#endSeq = point.seq;
   }
 

@@ -3,7 +3,17 @@ import { encodeEvents } from "./_encode.ts";
 import { knownEventTypes, parseEnvelope } from "./parse_envelope.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { decidedEvents } from "./_decided_events.ts";
-import type { AppendDecision, AppendOptions, EventListener, EventStore } from "./store.ts";
+import type {
+  AppendDecision,
+  AppendOptions,
+  EventListener,
+  EventStore,
+  LeaseOutcome,
+  Leases,
+  LogReader,
+  ReadRange,
+} from "./store.ts";
+import { type StartPoint, StartPointError } from "./start_point.ts";
 import { CURRENT_VERSION, type Envelope, type NewEvent } from "./event_types.ts";
 
 /** How to create a {@link MemoryEventStore}. */
@@ -32,6 +42,12 @@ export interface MemoryStoreOptions {
    * events (the writer has had them all), and `connect` refuses. Default true.
    */
   keep?: boolean;
+  /**
+   * Deliver only the events after `start.seq` (a snapshot's place, whose state the caller has);
+   * a byte offset in it is ignored. Throws {@link StartPointError} when the log holds fewer
+   * events.
+   */
+  start?: StartPoint;
 }
 
 /** The log that connected in-memory writers share, as processes share one file. */
@@ -39,8 +55,10 @@ interface SharedLog {
   /** The events, when kept; and how many there are. */
   events: Envelope[] | undefined;
   length: number;
-  /** Pending `waitForAppend` calls of every writer; each checks whether it is done. */
+  /** Pending `waitForAppend` calls and followers of every writer; each checks whether it is done. */
   waiters: Set<() => void>;
+  /** The leases held, by session and agent, and the writer holding each. */
+  leases: Map<string, MemoryEventStore>;
 }
 
 /**
@@ -50,7 +68,7 @@ interface SharedLog {
  * on any connected writer's append instead of polling. Used for replay and tests. The
  * constructor throws TypeError when `events` is not a gapless log from seq 1.
  */
-export class MemoryEventStore implements EventStore {
+export class MemoryEventStore implements EventStore, LogReader, Leases {
   readonly #clock: () => Date;
   readonly #redact: Redactor;
   readonly #knownTypes: ReadonlySet<string>;
@@ -73,27 +91,32 @@ export class MemoryEventStore implements EventStore {
       events: options.keep === false ? undefined : events,
       length: events.length,
       waiters: new Set(),
+      leases: new Map(),
     };
     if (options.onEvent) this.#listeners.push(options.onEvent);
+    this.#skipTo(options.start);
     if (this.#shared.events !== undefined) this.#pull();
     else {
+      const from = this.#lastSeq;
       this.#lastSeq = events.length;
-      this.#deliver(events);
+      this.#deliver(events.slice(from));
     }
   }
 
   /**
    * Another writer on this store's log, as if a second process opened the same file. Its
-   * `onEvent` receives every event already in the log. Never throws.
+   * `onEvent` receives every event already in the log (after `start`, when given). Throws only
+   * {@link StartPointError}, for a start past the log's end.
    */
   connect(options: Omit<MemoryStoreOptions, "events">): MemoryEventStore {
     if (this.#shared.events === undefined) {
       throw new Error("Cannot connect to an in-memory log that keeps no events");
     }
-    const { onEvent, ...rest } = options;
+    const { onEvent, start, ...rest } = options;
     const other = new MemoryEventStore(rest);
     other.#shared = this.#shared;
     if (onEvent) other.#listeners.push(onEvent);
+    other.#skipTo(start);
     other.#pull();
     return other;
   }
@@ -164,10 +187,108 @@ export class MemoryEventStore implements EventStore {
     };
   }
 
+  /**
+   * The events of `range` (as the shared log holds them when each is read). Throws for a log
+   * that keeps no events.
+   */
+  async *read(range: ReadRange = {}): AsyncGenerator<Envelope, void, undefined> {
+    this.#assertOpen("read");
+    const { fromSeq = 1, toSeq = Infinity, session } = range;
+    const events = this.#kept("read");
+    for (let seq = Math.max(1, fromSeq); seq <= Math.min(toSeq, events.length); seq++) {
+      const event = events[seq - 1]!;
+      if (session === undefined || event.session === session) yield event;
+      await Promise.resolve();
+    }
+  }
+
+  /**
+   * Follow the shared log from `fromSeq` on, waking on any connected writer's append, until
+   * `signal` aborts. Throws for a log that keeps no events, and when this store is closed.
+   */
+  async *followLog(
+    fromSeq: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<Envelope, void, undefined> {
+    this.#assertOpen("follow");
+    const events = this.#kept("follow");
+    let next = Math.max(1, fromSeq);
+    while (!signal.aborted) {
+      if (next <= events.length) {
+        yield events[next - 1]!;
+        next++;
+        continue;
+      }
+      await this.#appended(signal);
+      this.#assertOpen("follow");
+    }
+  }
+
+  /**
+   * Take the lease of `agent` in `session` on the shared log, or say that another connected
+   * writer holds it; a closed store's leases are free again.
+   */
+  // deno-lint-ignore require-await
+  async lease(session: string, agent: string): Promise<LeaseOutcome> {
+    this.#assertOpen("lease a session of");
+    const key = JSON.stringify([session, agent]);
+    const leases = this.#shared.leases;
+    if (leases.has(key)) return { held: false, holder: "another writer of this log" };
+    leases.set(key, this);
+    return {
+      held: true,
+      lease: {
+        session,
+        agent,
+        release: () => {
+          if (leases.get(key) === this) leases.delete(key);
+        },
+      },
+    };
+  }
+
   // deno-lint-ignore require-await
   async close(): Promise<void> {
     this.#closed = true;
+    for (const [key, holder] of this.#shared.leases) {
+      if (holder === this) this.#shared.leases.delete(key);
+    }
     this.#wakeWaiters();
+  }
+
+  /** Count the events up to `start.seq` as delivered; see {@link MemoryStoreOptions.start}. */
+  #skipTo(start: StartPoint | undefined): void {
+    if (start === undefined) return;
+    if (!Number.isInteger(start.seq) || start.seq < 0 || start.seq > this.#shared.length) {
+      throw new StartPointError(
+        `Cannot start reading the in-memory log after seq ${start.seq}: it holds ` +
+          `${this.#shared.length} events`,
+      );
+    }
+    this.#lastSeq = start.seq;
+  }
+
+  /** The shared log's events, or a refusal to `action` a log that keeps none. */
+  #kept(action: string): readonly Envelope[] {
+    const events = this.#shared.events;
+    if (events === undefined) {
+      throw new Error(`Cannot ${action} an in-memory log that keeps no events`);
+    }
+    return events;
+  }
+
+  /** Resolve on the next append to the shared log, on `signal`'s abort, or on a close. */
+  #appended(signal: AbortSignal): Promise<void> {
+    const waiters = this.#shared.waiters;
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        waiters.delete(wake);
+        signal.removeEventListener("abort", wake);
+        resolve();
+      };
+      waiters.add(wake);
+      signal.addEventListener("abort", wake);
+    });
   }
 
   /** Catch up, decide on the caught-up state, append what was decided: all in one step. */

@@ -1,17 +1,22 @@
 import { decodeLine, type LogFormat } from "./_decode_line.ts";
 import { LogCorruptionError, LogVersionError } from "./errors.ts";
+import { scanLog } from "./_scan_log.ts";
 
 /**
- * A place in a log to start reading from instead of its first byte: just after the line holding
- * event `seq`, which ends at byte `offset` (its `\n` included), and whose bytes (without the
- * `\n`) hash to `lineHash` (SHA-256, hex) when given. What a snapshot records about where it
- * was taken.
+ * A place in a log to start reading from instead of its first event: just after event `seq`.
+ * What a snapshot records about where it was taken ("as of seq N"). The JSONL store may also
+ * record where that event's line ends, byte `offset` (its `\n` included), and the SHA-256 (hex)
+ * of its bytes without the `\n`, `lineHash`: an optimisation that spares reading the lines
+ * before it. A store without byte offsets (in memory, a database) starts from `seq` alone.
  */
 export interface StartPoint {
   seq: number;
-  offset: number;
+  offset?: number;
   lineHash?: string;
 }
+
+/** A {@link StartPoint} of the JSONL store, with its byte offset. */
+export type PlacedStartPoint = StartPoint & { offset: number };
 
 /** The longest line looked for when checking a start point; a longer one fails the check. */
 const MAX_LINE = 64 << 20;
@@ -21,7 +26,8 @@ const BACK_STEP = 64 << 10;
  * Why `point` is not a place to start reading `file` (the log named `name`), or undefined when it
  * is: the byte before `offset` is the `\n` of a line that decodes to event `point.seq` and
  * whose bytes hash to `point.lineHash` (when given). Reads only that line (backwards from `offset`); moves
- * the file position. Throws only for an I/O error.
+ * the file position. A point without an offset is checked by {@link offsetOfSeq}, which reads
+ * the lines up to it. Throws only for an I/O error.
  */
 export async function startPointProblem(
   file: Deno.FsFile,
@@ -30,6 +36,10 @@ export async function startPointProblem(
   format: LogFormat,
 ): Promise<string | undefined> {
   if (!Number.isInteger(point.seq) || point.seq < 1) return `bad seq ${point.seq}`;
+  if (point.offset === undefined) {
+    const found = await offsetOfSeq(file, name, point.seq, format);
+    return typeof found === "string" ? found : undefined;
+  }
   if (!Number.isInteger(point.offset) || point.offset < 2) return `bad offset ${point.offset}`;
   const size = (await file.stat()).size;
   if (size < point.offset) return `the log has ${size} bytes, fewer than ${point.offset}`;
@@ -47,6 +57,36 @@ export async function startPointProblem(
     throw error;
   }
   return undefined;
+}
+
+/**
+ * Where the line of event `seq` of `file` (the log named `name`) ends, found by reading the lines
+ * up to it (decoded and checked, as a store reads them), or why there is none: the log holds
+ * fewer events, or a line before it is damaged. Moves the file position. Throws only for an I/O
+ * error.
+ */
+export async function offsetOfSeq(
+  file: Deno.FsFile,
+  name: string,
+  seq: number,
+  format: LogFormat,
+): Promise<number | string> {
+  if (!Number.isInteger(seq) || seq < 1) return `bad seq ${seq}`;
+  const scan = scanLog(file, name, { start: 0, firstLine: 1, until: seq }, format, () => {});
+  let at = { end: 0, lastLine: 0 };
+  try {
+    for (;;) {
+      const step = await scan.next();
+      at = step.value;
+      if (step.done) break;
+    }
+  } catch (error) {
+    if (error instanceof LogCorruptionError || error instanceof LogVersionError) {
+      return error.message;
+    }
+    throw error;
+  }
+  return at.lastLine === seq ? at.end : `the log holds ${at.lastLine} events, fewer than ${seq}`;
 }
 
 /**

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openJsonlStore } from "./jsonl_store.ts";
 import { readEvents } from "./read_log.ts";
-import { lineEndingAt, sha256Hex, type StartPoint, StartPointError } from "./start_point.ts";
+import {
+  lineEndingAt,
+  type PlacedStartPoint,
+  sha256Hex,
+  type StartPoint,
+  StartPointError,
+} from "./start_point.ts";
 import type { Envelope } from "./event_types.ts";
 import { fixedClock, line, prompt, rejection, tempDir } from "../testing/events.ts";
 
@@ -11,7 +17,7 @@ async function logWithPoint(
   dir: string,
   count: number,
   seq: number,
-): Promise<{ path: string; point: StartPoint }> {
+): Promise<{ path: string; point: PlacedStartPoint }> {
   const path = join(dir, "events.jsonl");
   const lines = Array.from({ length: count }, (_, i) => line(i + 1));
   await Deno.writeTextFile(path, lines.map((l) => `${l}\n`).join(""));

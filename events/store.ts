@@ -63,3 +63,58 @@ export interface EventStore {
   /** Release the file. Later appends throw. */
   close(): Promise<void>;
 }
+
+/** Which events {@link LogReader.read} hands out. */
+export interface ReadRange {
+  /** The first seq wanted; default 1. */
+  fromSeq?: number;
+  /** The last seq wanted (inclusive); default: the log's end when the read reaches it. */
+  toSeq?: number;
+  /** Only this session's events. */
+  session?: string;
+}
+
+/**
+ * The read side of a log, apart from its writers: what a web view, `rein state` or a second
+ * process watching a team needs. Reading takes no lock, never writes and never repairs; a last
+ * event still being written (a torn line) is not handed out until it is complete. The JSONL
+ * store and the memory store implement it; `openLogReader` (jsonl_reader.ts) gives one over a
+ * JSONL file that needs only read permission. A PostgreSQL store reads by seq range from its
+ * table and follows with `LISTEN/NOTIFY`.
+ */
+export interface LogReader {
+  /** The events of `range`, in seq order, as the log holds them when each is read. */
+  read(range?: ReadRange): AsyncIterable<Envelope>;
+  /**
+   * The events from `fromSeq` on, in seq order, each once: those already in the log, then each
+   * new one as it is appended, until `signal` aborts (the iteration then ends; it does not
+   * throw). Throws when the log is cut back before an event already handed out (salvaged,
+   * replaced, truncated), so the follower never hands out two different events with one seq.
+   */
+  followLog(fromSeq: number, signal: AbortSignal): AsyncIterable<Envelope>;
+}
+
+/** An agent of a session that this process drives, until {@link Lease.release}. */
+export interface Lease {
+  readonly session: string;
+  readonly agent: string;
+  /** Give the agent up. Idempotent; also done when the holder's store is closed or dies. */
+  release(): void;
+}
+
+/** What {@link Leases.lease} gives: the lease, or who holds it instead. */
+export type LeaseOutcome =
+  | { held: true; lease: Lease }
+  | { held: false; /** Who holds it, when known (for a message): `pid 1234`. */ holder?: string };
+
+/**
+ * Leases as a store capability: at most one live holder per (session, agent) across every
+ * process on the log, freed when the holder releases it or dies (even by SIGKILL), so a crashed
+ * session can be resumed at once. The JSONL store takes an OS lock on a file beside the log;
+ * the memory store keeps them in memory, shared by connected writers; a PostgreSQL store would
+ * use an advisory lock held by its connection.
+ */
+export interface Leases {
+  /** Take the lease of `agent` in `session`, or say who holds it. Never waits. */
+  lease(session: string, agent: string): Promise<LeaseOutcome>;
+}

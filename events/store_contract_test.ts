@@ -1,14 +1,13 @@
 import { join } from "node:path";
-import { openJsonlStore } from "./jsonl_store.ts";
+import { type JsonlStore, openJsonlStore } from "./jsonl_store.ts";
 import { MemoryEventStore } from "./memory_store.ts";
-import type { EventStore } from "./store.ts";
 import { fixedClock, tempDir } from "../testing/events.ts";
 import { testStoreContract } from "../testing/store_contract.ts";
 
 testStoreContract("JsonlStore", async () => {
   const dir = await tempDir();
   const path = join(dir.path, ".rein", "events.jsonl");
-  const stores: EventStore[] = [];
+  const stores: JsonlStore[] = [];
   return {
     async open(options) {
       const store = await openJsonlStore(path, { clock: fixedClock(), ...options });
@@ -28,7 +27,12 @@ testStoreContract("MemoryEventStore", () => {
   return Promise.resolve({
     open(options) {
       const clock = fixedClock();
-      first = first?.connect({ clock, ...options }) ?? new MemoryEventStore({ clock, ...options });
+      try {
+        first = first?.connect({ clock, ...options }) ??
+          new MemoryEventStore({ clock, ...options });
+      } catch (error) {
+        return Promise.reject(error);
+      }
       return Promise.resolve(first);
     },
     persisted: () =>

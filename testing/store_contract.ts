@@ -1,12 +1,27 @@
 import assert from "node:assert/strict";
 import { fixedClock, prompt } from "./events.ts";
-import type { AppendDecision, EventListener, EventStore } from "../events/store.ts";
+import type {
+  AppendDecision,
+  EventListener,
+  EventStore,
+  Leases,
+  LogReader,
+} from "../events/store.ts";
+import { type StartPoint, StartPointError } from "../events/start_point.ts";
 import { CURRENT_VERSION, type Envelope, type NewEvent } from "../events/event_types.ts";
+
+/** A store as the contract suite checks it: a writer, a reader and a lease holder. */
+export type ContractStore = EventStore & LogReader & Leases;
 
 /** What the contract suite needs to open writers on one shared log. */
 export interface StoreHarness extends AsyncDisposable {
-  /** A writer on the harness's log; every call opens another writer on the same log. */
-  open(options: { secrets?: string[]; onEvent?: EventListener }): Promise<EventStore>;
+  /**
+   * A writer on the harness's log; every call opens another writer on the same log (as another
+   * process would), reading it from `start` when given.
+   */
+  open(
+    options: { secrets?: string[]; onEvent?: EventListener; start?: StartPoint },
+  ): Promise<ContractStore>;
   /** Everything persisted so far, as text. */
   persisted(): Promise<string>;
 }
@@ -230,6 +245,113 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
     assert.equal((await store.append([prompt("a")]))[0]!.seq, 1);
   });
 
+  contract("read hands out a seq range, a session's events, and others' appends", async (h) => {
+    const store = await h.open({});
+    const other = await h.open({});
+    await store.append([prompt("a"), ofS2("b"), prompt("c")]);
+    await other.append([prompt("d", "mate"), ofS2("e")]);
+    const seqs = async (range?: Parameters<LogReader["read"]>[0]) =>
+      (await Array.fromAsync(store.read(range))).map((e) => e.seq);
+    assert.deepEqual(await seqs(), [1, 2, 3, 4, 5], "without catching up first");
+    assert.equal(store.lastSeq, 3, "reading delivers nothing to the listeners");
+    assert.deepEqual(await seqs({ fromSeq: 2, toSeq: 4 }), [2, 3, 4]);
+    assert.deepEqual(await seqs({ session: "s2" }), [2, 5]);
+    assert.deepEqual(await seqs({ session: "s2", toSeq: 4 }), [2]);
+    assert.deepEqual(await seqs({ fromSeq: 4, toSeq: 3 }), []);
+    assert.deepEqual(await seqs({ fromSeq: 9 }), []);
+    const [first] = await Array.fromAsync(store.read({ toSeq: 1 }));
+    assert.deepEqual(first, (await Array.fromAsync(other.read()))[0]);
+    assert.deepEqual(first?.data, { text: "a" });
+  });
+
+  contract(
+    "followLog yields the log from fromSeq, then every later append once, until aborted",
+    async (h) => {
+      const store = await h.open({});
+      const writer = await h.open({});
+      await writer.append([prompt("a"), prompt("b"), prompt("c")]);
+      const stop = new AbortController();
+      const seen: number[] = [];
+      let wanted = 2;
+      let arrived = () => {};
+      const following = (async () => {
+        for await (const event of store.followLog(2, stop.signal)) {
+          seen.push(event.seq);
+          if (seen.length >= wanted) arrived();
+        }
+      })();
+      const reach = async (count: number) => {
+        wanted = count;
+        if (seen.length >= count) return;
+        await soon(new Promise<void>((resolve) => arrived = resolve), 5000);
+      };
+      await reach(2);
+      assert.deepEqual(seen, [2, 3]);
+      await writer.append([prompt("d", "mate")]);
+      await reach(3);
+      await store.append([prompt("e"), prompt("f")]);
+      await reach(5);
+      stop.abort();
+      await soon(following, 5000);
+      assert.deepEqual(seen, [2, 3, 4, 5, 6]);
+      await writer.append([prompt("g")]);
+      await sleep(20);
+      assert.deepEqual(seen, [2, 3, 4, 5, 6], "nothing after the abort");
+    },
+  );
+
+  contract("followLog ends without throwing when aborted while it waits", async (h) => {
+    const store = await h.open({});
+    await store.append([prompt("a")]);
+    const stop = new AbortController();
+    const seen: number[] = [];
+    const following = (async () => {
+      for await (const event of store.followLog(1, stop.signal)) seen.push(event.seq);
+    })();
+    await sleep(20);
+    stop.abort(new Error("enough"));
+    await soon(following);
+    assert.deepEqual(seen, [1]);
+  });
+
+  contract("a store opened at a start point by seq alone delivers what follows it", async (h) => {
+    const writer = await h.open({});
+    await writer.append([prompt("a"), prompt("b"), prompt("c"), prompt("d")]);
+    const seen: number[] = [];
+    const store = await h.open({ start: { seq: 2 }, onEvent: (e) => seen.push(e.seq) });
+    assert.deepEqual(seen, [3, 4]);
+    assert.equal(store.lastSeq, 4);
+    assert.equal((await store.append([prompt("e")]))[0]!.seq, 5);
+    assert.deepEqual(seen, [3, 4, 5]);
+    await assert.rejects(h.open({ start: { seq: 9 } }), StartPointError);
+  });
+
+  contract(
+    "a lease has one holder per session and agent; released or closed, it is free",
+    async (h) => {
+      const one = await h.open({});
+      const two = await h.open({});
+      const held = await one.lease("s1", "lead");
+      assert.ok(held.held);
+      assert.equal(held.lease.session, "s1");
+      assert.equal(held.lease.agent, "lead");
+      const refused = await two.lease("s1", "lead");
+      assert.equal(refused.held, false);
+      assert.equal((await one.lease("s1", "lead")).held, false, "not twice by one store either");
+      const mate = await two.lease("s1", "mate");
+      assert.ok(mate.held, "another agent of the session is another lease");
+      assert.ok((await two.lease("s2", "lead")).held, "so is another session");
+      held.lease.release();
+      held.lease.release();
+      const again = await two.lease("s1", "lead");
+      assert.ok(again.held);
+      await two.close();
+      assert.ok((await one.lease("s1", "lead")).held, "a closed store's leases are free");
+      assert.ok((await one.lease("s1", "mate")).held);
+      await assert.rejects(two.lease("s3", "lead"), /closed/);
+    },
+  );
+
   contract("closing a store rejects its pending waitForAppend", async (h) => {
     const store = await h.open({});
     const waiting = assert.rejects(
@@ -243,6 +365,11 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
 }
 
 const CLAIM = { text: "claim task-1" };
+
+/** A prompt of session s2. */
+function ofS2(text: string): NewEvent {
+  return { ...prompt(text), session: "s2" };
+}
 
 /** A writer that wants task-1: its listener-folded view of the owner and its decision. */
 interface Claimant {
@@ -274,11 +401,11 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** `promise`, or a rejection if it has not settled within a second. */
-async function soon<T>(promise: Promise<T>): Promise<T> {
+/** `promise`, or a rejection if it has not settled within `ms` (a second by default). */
+async function soon<T>(promise: Promise<T>, ms = 1000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("Expected to settle at once, still pending")), 1000);
+    timer = setTimeout(() => reject(new Error("Expected to settle at once, still pending")), ms);
   });
   try {
     return await Promise.race([promise, late]);

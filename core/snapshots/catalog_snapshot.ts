@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { StartPoint } from "../../events/start_point.ts";
+import type { PlacedStartPoint } from "../../events/start_point.ts";
 import { processMachineKey } from "../effects/machine_key.ts";
 import type { Catalog } from "../state/catalog.ts";
 import { pointProblem, startPointOf } from "./log_point.ts";
@@ -22,7 +22,7 @@ export type LogIndex = [seq: number, offset: number][];
 /** A catalog as of a place in the log, from a snapshot that holds there. */
 export interface CatalogStart {
   catalog: Catalog;
-  point: StartPoint;
+  point: PlacedStartPoint;
   /** Places before `point` to start reading from. */
   index: LogIndex;
   path: string;

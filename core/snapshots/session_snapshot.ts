@@ -1,6 +1,6 @@
 import type { ConversationMessage } from "../../events/event_types.ts";
 import { asConversationMessages } from "../state/message.ts";
-import type { StartPoint } from "../../events/start_point.ts";
+import type { PlacedStartPoint } from "../../events/start_point.ts";
 import type { Projection } from "../state/projection.ts";
 import type { SessionView } from "../state/sessions.ts";
 import type { State } from "../state/state.ts";
@@ -12,7 +12,7 @@ export interface SessionStart {
   view: SessionView;
   /** The session's entry in each mechanism slice, by projection key (absent: none yet). */
   entries: Record<string, unknown>;
-  point: StartPoint;
+  point: PlacedStartPoint;
 }
 
 /**

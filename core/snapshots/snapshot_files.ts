@@ -14,7 +14,8 @@ const LAYOUT = 2;
  * and by which fold code; the second line is the body, whose SHA-256 is `checksum`.
  */
 export interface SnapshotHeader extends StartPoint {
-  /** Always recorded for a snapshot. */
+  /** Always recorded for a snapshot of a JSONL log (where its seq's line ends, and its hash). */
+  offset: number;
   lineHash: string;
   kind: "catalog" | "session";
   layout: number;

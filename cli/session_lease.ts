@@ -1,55 +1,47 @@
-import { dirname, join } from "node:path";
+import { leaseFile } from "../events/lease_file.ts";
+import type { Lease, Leases } from "../events/store.ts";
 
 /**
- * This process's claim on an agent of a session: an exclusive OS lock on
- * `<log dir>/leases/<session>.<agent>.lock`, held for as long as the process drives that agent. The kernel drops the lock when the process
- * dies, even by SIGKILL, so a crashed session can be resumed at once, while a session another
- * live process is running cannot be reopened (two loops appending to one conversation would
- * close each other's calls as interrupted and corrupt it). Lock files are never deleted: deleting
- * one could let two processes lock different files for the same session.
+ * This process's claim on an agent of a session: the store's lease on it (see `Leases`; the JSONL
+ * store's is an exclusive OS lock on `<log dir>/leases/<session>.<agent>.lock`), held for as long
+ * as the process drives that agent. The lease goes when the process dies, even by SIGKILL, so a
+ * crashed session can be resumed at once, while a session another live process is running cannot
+ * be reopened (two loops appending to one conversation would close each other's calls as
+ * interrupted and corrupt it).
  */
 export class SessionLease {
   readonly sessionId: string;
-  readonly #file: Deno.FsFile;
-  #released = false;
+  readonly #lease: Lease;
 
-  private constructor(sessionId: string, file: Deno.FsFile) {
+  private constructor(sessionId: string, lease: Lease) {
     this.sessionId = sessionId;
-    this.#file = file;
+    this.#lease = lease;
   }
 
   /**
-   * Claim `sessionId`. Throws, naming the other process, when a live process holds it. The file
-   * records the holder's pid for that message only; the lock is the claim.
+   * Claim `agent` of `sessionId` from `store` (or, given a path, from the JSONL log there).
+   * Throws, naming the other process when it is known, when a live process holds it.
    */
-  static async acquire(logPath: string, sessionId: string, agent: string): Promise<SessionLease> {
-    const dir = join(dirname(logPath), "leases");
-    await Deno.mkdir(dir, { recursive: true });
-    const path = join(dir, `${encodeURIComponent(sessionId)}.${encodeURIComponent(agent)}.lock`);
-    const file = await Deno.open(path, { read: true, write: true, create: true });
-    if (!(await file.tryLock(true))) {
-      file.close();
-      const holder = (await Deno.readTextFile(path).catch(() => "")).trim();
+  static async acquire(
+    store: string | Leases,
+    sessionId: string,
+    agent: string,
+  ): Promise<SessionLease> {
+    const outcome = typeof store === "string"
+      ? await leaseFile(store, sessionId, agent)
+      : await store.lease(sessionId, agent);
+    if (!outcome.held) {
       throw new Error(
         `Session ${sessionId} is open in another rein process${
-          holder ? ` (pid ${holder})` : ""
-        }: ` +
-          `wait for it to finish, or branch off with --fork ${sessionId}@SEQ`,
+          outcome.holder ? ` (${outcome.holder})` : ""
+        }: wait for it to finish, or branch off with --fork ${sessionId}@SEQ`,
       );
     }
-    await file.truncate(0);
-    await file.write(new TextEncoder().encode(`${Deno.pid}\n`));
-    return new SessionLease(sessionId, file);
+    return new SessionLease(sessionId, outcome.lease);
   }
 
   /** Give the session up. Idempotent. */
   release(): void {
-    if (this.#released) return;
-    this.#released = true;
-    try {
-      this.#file.unlockSync();
-    } finally {
-      this.#file.close();
-    }
+    this.#lease.release();
   }
 }

@@ -6,6 +6,8 @@ import { openRuntime } from "./runtime.ts";
 import { permissionFlagsOf, type PermissionOptions, requireCredentials } from "./run_flags.ts";
 import { type HeadlessResult, headlessResult } from "./claude_output.ts";
 import { chooseModel, thinkingBudget } from "./model_choice.ts";
+import { ignoredFlagNotice } from "./_claude_flags.ts";
+import { readInitialize } from "./_initialize.ts";
 import { chooseSession, type ChosenSession, newSessionSetup } from "./session_choice.ts";
 
 /** A session id as `--session-id` takes it. */
@@ -43,6 +45,8 @@ export interface AgentFlags extends PermissionOptions {
   fork?: string | undefined;
   maxTurns?: number | undefined;
   maxBudgetUsd?: number | undefined;
+  /** Claude Code flags given that rein accepts and does not act on (see _claude_flags.ts). */
+  ignoredFlags?: string[] | undefined;
 }
 
 /**
@@ -88,6 +92,10 @@ async function runAgent(
   env: RuntimeEnv,
   io: CommandIo,
 ): Promise<number> {
+  for (const flag of flags.ignoredFlags ?? []) {
+    const notice = ignoredFlagNotice(flag);
+    if (notice !== undefined) io.stderr.write(`${notice}\n`);
+  }
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
   const streamInput = flags.inputFormat === "stream-json";
@@ -119,6 +127,29 @@ async function runAgent(
     prompt = (await readStdin()).trim() || undefined;
   }
   const reopening = flags.resume !== undefined || flags.continue === true;
+  // The Agent SDK's first line is its initialize request, which carries its system prompt
+  // options: read it before the session starts (runStreamInput answers it).
+  let input: AsyncIterable<string> | undefined;
+  const fromProgram: { systemPrompt?: string; appendSystemPrompt?: string } = {};
+  if (streamInput) {
+    const { head, lines } = await firstLine(stdinLines());
+    input = lines;
+    const init = head === undefined ? undefined : readInitialize(head);
+    for (const notice of init?.notices ?? []) io.stderr.write(`${notice}\n`);
+    if (init?.systemPrompt !== undefined || init?.appendSystemPrompt !== undefined) {
+      if (reopening) {
+        io.stderr.write(
+          "Ignored the initialize request's system prompt: a reopened session keeps the one " +
+            "it started with\n",
+        );
+      } else {
+        if (init.systemPrompt !== undefined) fromProgram.systemPrompt = init.systemPrompt;
+        if (init.appendSystemPrompt !== undefined) {
+          fromProgram.appendSystemPrompt = init.appendSystemPrompt;
+        }
+      }
+    }
+  }
   if (reopening) {
     const fixed = [
       ["--effort", flags.effort],
@@ -177,11 +208,14 @@ async function runAgent(
         );
       }
     }
+    // The command line's prompts win over the ones the program sent in its initialize request.
+    const systemPrompt = flags.systemPrompt ?? fromProgram.systemPrompt;
+    const appendSystemPrompt = flags.appendSystemPrompt ?? fromProgram.appendSystemPrompt;
     const options = {
       ...(fallbackModel ? { fallbackModel } : {}),
       ...(thinking ? { thinkingBudget: thinking } : {}),
-      ...(flags.systemPrompt ? { systemPrompt: flags.systemPrompt } : {}),
-      ...(flags.appendSystemPrompt ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
+      ...(systemPrompt ? { systemPrompt } : {}),
+      ...(appendSystemPrompt ? { appendSystemPrompt } : {}),
     };
     if (flags.printSystemPrompt) {
       const setup = { ...newSessionSetup(runtime, model, maxTokens, newId()), ...options };
@@ -235,9 +269,9 @@ async function runAgent(
           : "none",
         opening: opening.filter((event) => event.session === session.id),
       };
-      if (streamInput) {
+      if (input !== undefined) {
         const asks = promptTool === "stdio";
-        return await runStreamInput(runtime, chosen, { ...options, asks }, stdinLines(), io);
+        return await runStreamInput(runtime, chosen, { ...options, asks }, input, io);
       }
       return await runHeadless(runtime, chosen, prompt, options, io);
     }
@@ -259,4 +293,24 @@ async function runAgent(
     chosen?.lease.release();
     await runtime.close();
   }
+}
+
+/** The first line of `lines` (undefined when there is none), and all of them again. */
+async function firstLine(
+  lines: AsyncIterator<string>,
+): Promise<{ head: string | undefined; lines: AsyncIterable<string> }> {
+  const first = await lines.next();
+  const head = first.done ? undefined : first.value;
+  return {
+    head,
+    lines: (async function* () {
+      if (head === undefined) return;
+      yield head;
+      while (true) {
+        const next = await lines.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    })(),
+  };
 }

@@ -136,6 +136,8 @@ export function initLine(init: {
   tools: readonly string[];
   model: string;
   apiKeySource: string;
+  /** The session's permission mode (`default` for a session without permissions). */
+  permissionMode?: string;
 }) {
   return {
     type: "system",
@@ -145,7 +147,7 @@ export function initLine(init: {
     tools: [...init.tools],
     mcp_servers: [],
     model: init.model,
-    permissionMode: "default",
+    permissionMode: init.permissionMode ?? "default",
     slash_commands: [],
     apiKeySource: init.apiKeySource,
     agents: [],

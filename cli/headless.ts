@@ -13,6 +13,8 @@ import type { TurnResult } from "../core/loop/run_turn.ts";
 import { Runner } from "../core/runner/runner.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import { MODELS } from "../core/models/catalogue.ts";
+import { PERMISSION_MODES } from "../core/settings/settings.ts";
+import { permissionsOf } from "../core/permissions/session_permissions.ts";
 import { modelChoice } from "./model_choice.ts";
 import type { CommandIo } from "./io.ts";
 import type { Runtime } from "./runtime.ts";
@@ -110,8 +112,8 @@ export async function runStreamInput(
     ? new StdioAsker((line) => output.print(line), runtime.workspace)
     : undefined;
   if (asker) runtime.asker.current = asker.ask;
-  // Prompts and changes of model take effect between turns, in the order they came; an
-  // interrupt and the other control requests are answered at once.
+  // Prompts and changes of model or permission mode take effect between turns, in the order they
+  // came; an interrupt and the other control requests are answered at once.
   const queue: (string | Extract<InputLine, { kind: "control" }>)[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
@@ -122,8 +124,9 @@ export async function runStreamInput(
       if (!line.trim()) continue;
       const message = parseInputLine(line);
       if (message.kind === "user") queue.push(message.text);
-      else if (message.kind === "control" && message.subtype === "set_model") queue.push(message);
-      else if (message.kind === "control") output.print(controlResponse(message, runner));
+      else if (message.kind === "control" && BETWEEN_TURNS.has(message.subtype)) {
+        queue.push(message);
+      } else if (message.kind === "control") output.print(controlResponse(message, runner));
       else if (message.kind === "reply") {
         if (!asker?.receive(message)) {
           output.progress.line(`Ignored a control_response to no request: "${message.requestId}"`);
@@ -144,7 +147,11 @@ export async function runStreamInput(
         continue;
       }
       if (typeof next !== "string") {
-        output.print(await switchModel(next, session));
+        output.print(
+          next.subtype === "set_model"
+            ? await switchModel(next, session)
+            : await switchMode(next, runtime, session),
+        );
         continue;
       }
       output.begin();
@@ -260,6 +267,30 @@ function controlResponse(message: ControlRequest, runner: Runner) {
   }
 }
 
+/** Control requests that wait for the running turn to end, as prompts do. */
+const BETWEEN_TURNS: ReadonlySet<string> = new Set(["set_model", "set_permission_mode"]);
+
+/**
+ * `set_permission_mode`, between turns: recorded as the REPL's `/permissions MODE` is (from
+ * outside the loop, fed again in replay), or the error says why it was not.
+ */
+async function switchMode(message: ControlRequest, runtime: Runtime, session: AgentLoop) {
+  const mode = message.request.mode;
+  if (typeof mode !== "string" || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    return controlError(
+      message,
+      `Unknown permission mode ${JSON.stringify(mode)}: rein has ${PERMISSION_MODES.join(", ")}`,
+    );
+  }
+  await runtime.harness.store.append([{
+    type: "permission.mode_changed",
+    data: { mode },
+    session: session.id,
+    agent: session.agent,
+  }]);
+  return controlSuccess(message, { mode });
+}
+
 /** `set_model`, between turns: the switch is recorded, or the error says why it was not. */
 async function switchModel(message: ControlRequest, session: AgentLoop) {
   const name = message.request.model;
@@ -329,6 +360,7 @@ class HeadlessOutput {
         tools: harness.deps.pool(scope).tools.map((tool) => tool.name),
         model: session.conversation.model,
         apiKeySource: options.apiKeySource,
+        permissionMode: permissionsOf(harness.state, session.id)?.policy.mode ?? "default",
       }));
     }
     this.#unsubscribe = harness.store.subscribe((event) => this.#event(event));

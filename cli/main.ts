@@ -34,7 +34,7 @@ export async function buildProgram(
     .version("0.1.0")
     .showHelpAfterError();
 
-  program.command("agent", { isDefault: true })
+  const agentProgram = program.command("agent", { isDefault: true })
     .description("Run the agent: interactive, or headless with -p")
     .argument("[prompt]", "a first prompt (with -p: the prompt)")
     .option("-p, --print [prompt]", "headless: run one prompt (or stdin), print the result, exit")
@@ -101,11 +101,26 @@ export async function buildProgram(
       "--max-budget-usd <dollars>",
       "stop a run before a request once it has spent this many dollars",
       positiveDollars,
-    )
-    .action(async (prompt, flags) => {
-      const { agentCommand } = await import("./agent_command.ts");
-      exit(await agentCommand(prompt === undefined ? flags : { ...flags, prompt }, env, io));
-    });
+    );
+  // Claude Code flags rein does not act on (the Agent SDK passes its options as flags): accepted,
+  // kept out of the help, and named on stderr with the reason.
+  const { IGNORED_CLAUDE_FLAGS } = await import("./_claude_flags.ts");
+  const ignoredOptions = IGNORED_CLAUDE_FLAGS.map(({ flag, value }) => {
+    const option = new Option(value ? `${flag} <value>` : flag).hideHelp();
+    // --no-session-persistence is a flag of its own, not the negation of another (which would
+    // give every run a default value for it).
+    option.negate = false;
+    agentProgram.addOption(option);
+    return { flag, name: option.attributeName() };
+  });
+  agentProgram.action(async (prompt, flags, command) => {
+    const ignoredFlags = ignoredOptions.flatMap(({ flag, name }) =>
+      command.getOptionValueSource(name) === "cli" ? [flag] : []
+    );
+    const { agentCommand } = await import("./agent_command.ts");
+    const given = prompt === undefined ? flags : { ...flags, prompt };
+    exit(await agentCommand({ ...given, ignoredFlags }, env, io));
+  });
 
   program.command("daemon")
     .description(

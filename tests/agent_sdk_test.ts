@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
 import { childEnv, runCli } from "./_cli.ts";
 
@@ -38,40 +38,42 @@ async function place() {
   };
 }
 
-/** Every message of a `query()` run, in order. */
+type Options = NonNullable<Parameters<typeof query>[0]["options"]>;
+
+/** Every message of a `query()` run, in order, and what rein wrote on stderr. */
 async function run(
-  prompt: string,
+  prompt: Parameters<typeof query>[0]["prompt"],
   where: Awaited<ReturnType<typeof place>>,
   url: string,
-  canUseTool: Parameters<typeof query>[0]["options"] extends infer O
-    ? O extends { canUseTool?: infer C } ? C : never
-    : never,
-): Promise<SDKMessage[]> {
+  options: Options,
+  during?: (running: ReturnType<typeof query>, message: SDKMessage) => Promise<void>,
+): Promise<{ messages: SDKMessage[]; stderr: string }> {
   const messages: SDKMessage[] = [];
   const stderr: string[] = [];
   try {
-    for await (
-      const sent of query({
-        prompt,
-        options: {
-          cwd: where.workspace,
-          pathToClaudeCodeExecutable: where.executable,
-          env: childEnv({
-            HOME: where.home,
-            DENO_DIR: Deno.env.get("DENO_DIR") ??
-              join(Deno.env.get("HOME") ?? "/root", ".cache/deno"),
-            ANTHROPIC_BASE_URL: url,
-            ANTHROPIC_API_KEY: KEY,
-          }),
-          canUseTool,
-          stderr: (text) => stderr.push(text),
-        },
-      })
-    ) messages.push(sent);
+    const running = query({
+      prompt,
+      options: {
+        cwd: where.workspace,
+        pathToClaudeCodeExecutable: where.executable,
+        env: childEnv({
+          HOME: where.home,
+          DENO_DIR,
+          ANTHROPIC_BASE_URL: url,
+          ANTHROPIC_API_KEY: KEY,
+        }),
+        stderr: (text) => stderr.push(text),
+        ...options,
+      },
+    });
+    for await (const sent of running) {
+      messages.push(sent);
+      await during?.(running, sent);
+    }
   } catch (error) {
     throw new Error(`query() failed: ${(error as Error).message}\n${stderr.join("")}`);
   }
-  return messages;
+  return { messages, stderr: stderr.join("") };
 }
 
 async function verifies(where: Awaited<ReturnType<typeof place>>): Promise<void> {
@@ -92,9 +94,11 @@ Deno.test("the Agent SDK's query() drives rein: canUseTool allows a call, which 
   });
   await using where = await place();
   const asked: { tool: string; input: Record<string, unknown> }[] = [];
-  const messages = await run("write a file", where, fake.url, (tool, input) => {
-    asked.push({ tool, input });
-    return Promise.resolve({ behavior: "allow", updatedInput: input });
+  const { messages } = await run("write a file", where, fake.url, {
+    canUseTool: (tool, input) => {
+      asked.push({ tool, input });
+      return Promise.resolve({ behavior: "allow", updatedInput: input });
+    },
   });
   // Asked in Claude Code's terms: its tool name and field names, the path absolute.
   assert.deepEqual(asked, [{
@@ -122,12 +126,9 @@ Deno.test("a call canUseTool denies does not run, and the model reads the SDK's 
   });
   await using where = await place();
   await Deno.mkdir(join(where.workspace, "build"));
-  const messages = await run(
-    "clean up",
-    where,
-    fake.url,
-    () => Promise.resolve({ behavior: "deny", message: "Not on this machine" }),
-  );
+  const { messages } = await run("clean up", where, fake.url, {
+    canUseTool: () => Promise.resolve({ behavior: "deny", message: "Not on this machine" }),
+  });
   await Deno.stat(join(where.workspace, "build"));
   const second = JSON.stringify(fake.requests[1]?.body?.messages.at(-1));
   assert.match(second, /Not on this machine/);
@@ -139,3 +140,87 @@ Deno.test("a call canUseTool denies does not run, and the model reads the SDK's 
   assert.equal(result.permission_denials[0]?.tool_name, "Bash");
   await verifies(where);
 });
+
+Deno.test("the SDK's options reach rein: flags it acts on, flags it names as ignored, and the system prompt of the initialize request", async () => {
+  await using fake = await startFakeAnthropic({ script: [message("Bonjour")] });
+  await using where = await place();
+  const { messages, stderr } = await run("hello", where, fake.url, {
+    model: "haiku",
+    maxTurns: 3,
+    permissionMode: "acceptEdits",
+    settingSources: ["project"],
+    includePartialMessages: true,
+    systemPrompt: { type: "preset", preset: "claude_code", append: "Answer in French" },
+    hooks: { PreToolUse: [{ hooks: [() => Promise.resolve({})] }] },
+    persistSession: false,
+    additionalDirectories: [where.home],
+    strictMcpConfig: true,
+  });
+  const result = messages.at(-1);
+  assert.ok(result?.type === "result" && result.subtype === "success", stderr);
+  assert.equal(result.result, "Bonjour");
+  const request = fake.requests[0]?.body;
+  assert.equal(request?.model, "claude-haiku-4-5");
+  assert.match(JSON.stringify(request?.system), /Answer in French/);
+  // rein's own instructions stay: the SDK's preset appends, it does not replace.
+  assert.match(JSON.stringify(request?.system), /write_file|read_file/);
+  const init = messages[0];
+  assert.ok(init?.type === "system" && init.subtype === "init");
+  assert.equal(init.permissionMode, "acceptEdits");
+  assert.match(stderr, /Ignored --setting-sources: rein reads every settings file/);
+  assert.match(stderr, /Ignored --include-partial-messages: rein prints each message whole/);
+  assert.match(stderr, /Ignored --no-session-persistence: rein records every session/);
+  assert.match(stderr, /Ignored --add-dir: /);
+  assert.match(stderr, /Ignored --strict-mcp-config: rein does not run MCP servers yet/);
+  assert.match(stderr, /Ignored the initialize request's hooks: rein runs the hooks of settings/);
+  await verifies(where);
+});
+
+Deno.test("setPermissionMode between prompts of one query() is recorded: the next write does not ask, and replay serves the change", async () => {
+  await using fake = await startFakeAnthropic({
+    script: [
+      message("Ready"),
+      message([toolUse("toolu_2", "write_file", { path: "later.txt", content: "later\n" })]),
+      message("Wrote later.txt"),
+    ],
+  });
+  await using where = await place();
+  const asked: string[] = [];
+  let firstDone: () => void = () => {};
+  const firstResult = new Promise<void>((resolve) => firstDone = resolve);
+  async function* prompts() {
+    yield user("get ready");
+    await firstResult;
+    yield user("now write later.txt");
+  }
+  const modes: unknown[] = [];
+  const { messages } = await run(prompts(), where, fake.url, {
+    canUseTool: (tool) => {
+      asked.push(tool);
+      return Promise.resolve({ behavior: "deny", message: "No" });
+    },
+  }, async (running, sent) => {
+    if (sent.type !== "result" || modes.length > 0) return;
+    modes.push(await running.setPermissionMode("acceptEdits"));
+    // A mode rein does not have is refused, and the session goes on.
+    modes.push(await running.setPermissionMode("auto").catch((error: Error) => error.message));
+    firstDone();
+  });
+  assert.deepEqual(modes[0], { mode: "acceptEdits" });
+  assert.match(String(modes[1]), /Unknown permission mode "auto"/);
+  assert.deepEqual(asked, []);
+  assert.equal(await Deno.readTextFile(join(where.workspace, "later.txt")), "later\n");
+  const results = messages.filter((m) => m.type === "result");
+  assert.deepEqual(results.map((r) => r.type === "result" && r.subtype), ["success", "success"]);
+  await Deno.remove(join(where.workspace, "later.txt"));
+  await verifies(where);
+});
+
+/** A user message as the SDK's streaming input takes it. */
+function user(text: string): SDKUserMessage {
+  return {
+    type: "user",
+    message: { role: "user", content: [{ type: "text", text }] },
+    parent_tool_use_id: null,
+  };
+}

@@ -198,6 +198,8 @@ Deno.test("`deno task agent` run by a Deno that is not on the PATH uses that Den
         ...childEnv({ ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-test-launcher-key" }),
         PATH: bin,
         HOME: base,
+        // Deno's cache stays where it is (the home is a temp one): nothing is fetched again.
+        DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache/deno"),
       },
       clearEnv: true,
     }).output();

@@ -41,6 +41,11 @@ export interface HeadlessResult {
   usage: ResultUsage;
   modelUsage: Record<string, ModelUsageEntry>;
   permission_denials: PermissionDenial[];
+  /**
+   * What went wrong, on an error result (Claude Code's field; the Agent SDK reads it and fails
+   * on an error result without it).
+   */
+  errors?: string[];
   /** rein's own reason when the run was cancelled with Ctrl-C (CC reports an execution error). */
   terminal_reason: TurnEndReason;
 }
@@ -120,6 +125,7 @@ export function headlessResult(outcome: HeadlessOutcome): HeadlessResult {
     usage,
     modelUsage,
     permission_denials: outcome.permissionDenials ?? [],
+    ...(reason === "completed" ? {} : { errors: [outcome.message ?? reason] }),
     terminal_reason: reason,
   };
 }

@@ -96,7 +96,8 @@ export async function runHeadless(
  * as JSON lines on standard input and each runs a turn whose messages and result are printed as
  * `stream-json`; control requests are answered (`initialize`; `interrupt` cancels the running
  * turn; `set_model` switches the model; others get an error response). The session stays open
- * until standard input closes. Returns the exit code of the last turn (0 when there was none).
+ * until standard input closes. Returns the exit code of the last turn (0 when there was none, or
+ * when the program interrupted it).
  */
 export async function runStreamInput(
   runtime: Runtime,
@@ -118,6 +119,8 @@ export async function runStreamInput(
   let wake: (() => void) | undefined;
   let ended = false;
   let code = 0;
+  /** Whether the program interrupted the running turn (then its cancellation is no failure). */
+  let interrupted = false;
   let reopened = chosen.reopened;
   const reading = (async () => {
     for await (const line of lines) {
@@ -126,8 +129,10 @@ export async function runStreamInput(
       if (message.kind === "user") queue.push(message.text);
       else if (message.kind === "control" && BETWEEN_TURNS.has(message.subtype)) {
         queue.push(message);
-      } else if (message.kind === "control") output.print(controlResponse(message, runner));
-      else if (message.kind === "reply") {
+      } else if (message.kind === "control") {
+        if (message.subtype === "interrupt") interrupted = true;
+        output.print(controlResponse(message, runner));
+      } else if (message.kind === "reply") {
         if (!asker?.receive(message)) {
           output.progress.line(`Ignored a control_response to no request: "${message.requestId}"`);
         }
@@ -168,7 +173,12 @@ export async function runStreamInput(
           ? session.resume(how, next, { ...run, settings: runtime.settings, files: runtime.files })
           : session.prompt(next, run);
       });
-      code = output.finish(await active.done);
+      interrupted = false;
+      const result = await active.done;
+      const finished = output.finish(result);
+      // A turn the program interrupted ended as it asked: the run did not fail (Claude Code
+      // exits 0 then, and the Agent SDK fails a query whose CLI exits otherwise).
+      code = interrupted && result?.reason === "cancelled" ? 0 : finished;
     }
     await reading;
     await session.end("other", new AbortController().signal);

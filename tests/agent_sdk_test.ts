@@ -224,3 +224,46 @@ function user(text: string): SDKUserMessage {
     parent_tool_use_id: null,
   };
 }
+
+Deno.test("interrupt() cancels the running call and the turn ends with a result; the session replays", async () => {
+  await using fake = await startFakeAnthropic({
+    script: [message([toolUse("toolu_1", "bash", { command: "sleep 30" })])],
+  });
+  await using where = await place();
+  let interrupted = false;
+  const { messages } = await run("wait a while", where, fake.url, {
+    canUseTool: (_tool, input) => Promise.resolve({ behavior: "allow", updatedInput: input }),
+  }, async (running, sent) => {
+    if (sent.type !== "assistant" || interrupted) return;
+    interrupted = true;
+    await running.interrupt();
+  });
+  assert.ok(interrupted);
+  const result = messages.at(-1);
+  assert.equal(result?.type, "result");
+  assert.ok(result?.type === "result" && result.subtype === "error_during_execution");
+  // One request only: the cancelled turn did not go on to the model.
+  assert.equal(fake.requests.length, 1);
+  await verifies(where);
+});
+
+Deno.test("a second query() with resume goes on with the session the first one started", async () => {
+  await using fake = await startFakeAnthropic({
+    script: [message("The word is heron"), message("You said heron")],
+  });
+  await using where = await place();
+  const first = await run("remember heron", where, fake.url, {});
+  const started = first.messages.at(-1);
+  assert.ok(started?.type === "result" && started.subtype === "success");
+  const second = await run("what was the word?", where, fake.url, {
+    resume: started.session_id,
+  });
+  const result = second.messages.at(-1);
+  assert.ok(result?.type === "result" && result.subtype === "success");
+  assert.equal(result.session_id, started.session_id);
+  assert.equal(result.result, "You said heron");
+  const history = JSON.stringify(fake.requests[1]?.body?.messages);
+  assert.match(history, /remember heron/);
+  assert.match(history, /The word is heron/);
+  await verifies(where);
+});

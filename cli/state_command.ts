@@ -3,7 +3,7 @@ import { mainAgentOf } from "../core/state/sessions.ts";
 import { foldCatalog, forkSources } from "../core/snapshots/mod.ts";
 import { renderTaskTree } from "../core/tasks/render_task_tree.ts";
 import { renderTodos, todosOf } from "../core/todos/mod.ts";
-import { jobsOf, jobsProjection, jobsReport } from "../core/jobs/mod.ts";
+import { jobsOf, jobsReport } from "../core/jobs/mod.ts";
 import { describeJob } from "../core/cron/mod.ts";
 import type { Catalog } from "../core/state/catalog.ts";
 import type { CommandIo } from "./io.ts";
@@ -88,8 +88,8 @@ function cronReport(catalog: Catalog): string[] {
   );
 }
 
-/** The projections of the sessions `rein state` prints: those of `--json`, and their jobs. */
-const REPORTED = [...STATE_PROJECTIONS, jobsProjection];
+/** The projections of the sessions `rein state` prints: every mechanism's, as `--json`. */
+const REPORTED = STATE_PROJECTIONS;
 
 /** `text` as {@link HeldOutput}; made outside a sink, so it keeps nothing of the sink alive. */
 function heldText(text: string): HeldOutput {

@@ -1,6 +1,5 @@
 import { readLog } from "../events/read_log.ts";
 import { initialState } from "../core/state/state.ts";
-import { todosProjection } from "../core/todos/mod.ts";
 import type { CatalogFold } from "../core/snapshots/mod.ts";
 import type { CommandIo } from "./io.ts";
 import { HeldOutput } from "./held_output.ts";
@@ -17,8 +16,8 @@ const STATE_PARTS = "sessions,catalog,lastSeq,extensions";
 const MEMBER_INDENT = "      ";
 
 /**
- * `rein state --json`: the whole state (every session's view, the catalog, the last seq, the
- * todo lists) as `JSON.stringify(state, null, 2)` prints it, or with `session` only that
+ * `rein state --json`: the whole state (every session's view, the catalog, the last seq, every
+ * mechanism's slice) as `JSON.stringify(state, null, 2)` prints it, or with `session` only that
  * session's view, written as it is folded: each session is folded from its start and written
  * when it ends (the sessions in between held as bytes), so memory holds a bounded number of
  * sessions rather than the whole state. `fold` is the catalog at the seq asked for.
@@ -44,9 +43,13 @@ export async function stateJson(
     return await wholeStateJson(path, fold, only, io);
   }
   const slices = initialState(STATE_PROJECTIONS).extensions;
-  const todos = () => slices[todosProjection.key] as Record<string, unknown>;
-  /** seq of the event that gave each session its todo entry: the order the whole fold has. */
-  const created = new Map<string, number>();
+  const sliceKeys = Object.keys(slices);
+  const slice = (key: string) => slices[key] as Record<string, unknown>;
+  /**
+   * By slice, the seq of the event that gave each session its entry: the order of the entries in
+   * the whole fold's object.
+   */
+  const created = new Map(sliceKeys.map((key) => [key, new Map<string, number>()]));
   const out = io.stdout;
   let written = 0;
   /** Folds a session shown and holds its member of `sessions.byId`, written in its turn. */
@@ -83,17 +86,25 @@ export async function stateJson(
         : slicesSink(slices, path);
       return {
         add(event) {
-          const had = todos()[event.session] !== undefined;
+          const had = sliceKeys.filter((key) => slice(key)[event.session] !== undefined);
           sink.add(event);
-          if (!had && todos()[event.session] !== undefined) created.set(event.session, event.seq);
+          if (had.length === sliceKeys.length) return;
+          for (const key of sliceKeys) {
+            if (!had.includes(key) && slice(key)[event.session] !== undefined) {
+              created.get(key)!.set(event.session, event.seq);
+            }
+          }
         },
         close: (inOrder) => sink.close(inOrder),
       };
     },
   });
   out.write(written === 0 ? "{}" : "\n    }");
-  const byCreation = [...created].sort((a, b) => a[1] - b[1]);
-  slices[todosProjection.key] = Object.fromEntries(byCreation.map(([id]) => [id, todos()[id]]));
+  for (const key of sliceKeys) {
+    const byCreation = [...created.get(key)!].sort((a, b) => a[1] - b[1]);
+    const entries = slice(key);
+    slices[key] = Object.fromEntries(byCreation.map(([id]) => [id, entries[id]]));
+  }
   const skeleton = {
     sessions: { byId: SESSIONS_MARK, order: only === undefined ? catalog.order : [only] },
     catalog,

@@ -3,12 +3,12 @@ import type { Envelope } from "../events/event_types.ts";
 import type { CatalogEntry } from "../core/state/catalog.ts";
 import type { CatalogFold } from "../core/snapshots/mod.ts";
 import { indexPoint } from "../core/snapshots/log_point.ts";
-import { todosProjection } from "../core/todos/mod.ts";
+import { reinProjections } from "../core/harness.ts";
 import { foldError } from "./fold.ts";
 import type { SweepReady, SweepSink, SweepUnit } from "./session_sweep.ts";
 
-/** Mechanism projections `rein state` shows. */
-export const STATE_PROJECTIONS = [todosProjection];
+/** Mechanism projections `rein state` folds: every one a session folds (see `reinProjections`). */
+export const STATE_PROJECTIONS = reinProjections();
 
 /**
  * How many events `state` holds at once (open sessions, and sessions waiting for an earlier one

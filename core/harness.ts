@@ -99,6 +99,15 @@ export function reinMechanisms(
   ];
 }
 
+/**
+ * Every projection of rein's own mechanisms, as a harness folds them, without live wiring (no
+ * asker, sandbox, effects or log: a projection is pure): what `rein state`, `rein log check` and
+ * (next) a web view fold, so a mechanism registered in {@link reinMechanisms} is folded there too.
+ */
+export function reinProjections(): Projection[] {
+  return reinMechanisms({ workspace: "/" }).flatMap((m) => (m.projection ? [m.projection] : []));
+}
+
 function noLog(): EventStore {
   throw new Error("This harness has no log to append to from outside the loop");
 }

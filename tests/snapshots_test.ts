@@ -12,9 +12,7 @@ import {
 import { processMachineKey } from "../core/effects/machine_key.ts";
 import { randomLog } from "../testing/random_log.ts";
 import { foldEvents } from "../core/state/state.ts";
-import type { Projection } from "../core/state/projection.ts";
-import { todosProjection } from "../core/todos/todos_projection.ts";
-import { permissionsProjection } from "../core/permissions/permissions_projection.ts";
+import { reinProjections } from "../core/harness.ts";
 import { sha256Hex } from "../events/start_point.ts";
 import { openJsonlStore } from "../events/jsonl_store.ts";
 import { fixedClock, tempDir } from "../testing/events.ts";
@@ -24,8 +22,8 @@ import { stateCommand } from "../cli/state_command.ts";
 import { sessionsCommand } from "../cli/log_commands.ts";
 import { runCli, tempWorkspace } from "./_cli.ts";
 
-/** Slices session snapshots hold, as a live harness takes them (more than `state` shows). */
-const PROJECTIONS = [todosProjection, permissionsProjection] as Projection[];
+/** Slices session snapshots hold, as a live harness takes them, and `state` folds. */
+const PROJECTIONS = reinProjections();
 
 const KEY = "sk-ant-api03-KNOWN-SECRET-abcdef0123456789";
 
@@ -176,9 +174,9 @@ Deno.test("state, state --json, --at, --session and sessions print the same from
     const session = catalog.order.at(-1)!;
     const at = Math.floor(lines.length * 0.6);
     const expected = await readCommands(log, at, session);
-    // --json prints the whole fold of the log, as it always has.
+    // --json prints the whole fold of the log, every mechanism's slice included.
     const whole = (upTo: number) =>
-      foldEvents(lines.slice(0, upTo).map((l) => JSON.parse(l)), [todosProjection as Projection]);
+      foldEvents(lines.slice(0, upTo).map((l) => JSON.parse(l)), PROJECTIONS);
     const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
     assert.equal(expected.get("state --json"), json(whole(lines.length)));
     assert.equal(expected.get(`state --json --at ${at}`), json(whole(at)));

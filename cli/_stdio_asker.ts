@@ -10,7 +10,7 @@ import type {
   PermissionAsker,
   PermissionQuestion,
 } from "../core/permissions/permissions_mechanism.ts";
-import { toClaudeCall } from "../core/hooks/claude_tool_names.ts";
+import { fromClaudeInput, toClaudeCall } from "../core/hooks/claude_tool_names.ts";
 
 /** A `control_response` line as the program writes it, read. */
 export interface ControlReply {
@@ -52,7 +52,7 @@ export class StdioAsker {
       signal.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(requestId, (reply) => {
         signal.removeEventListener("abort", onAbort);
-        resolve(answerOf(reply, claude.tool_input));
+        resolve(answerOf(reply, question, claude.tool_input, this.#cwd));
       });
       this.#write({
         type: "control_request",
@@ -92,25 +92,38 @@ export class StdioAsker {
 
 /**
  * The person's answer in a reply. `allow` runs the call once (or saves its rule when the program
- * added it to the session's or the project's rules); an `updatedInput` that changes the call is
- * refused, since rein records and replays the call the model made; `deny` refuses it with the
- * program's message, and `interrupt` also ends the turn. Pure.
+ * added it to the session's or the project's rules), with the program's `updatedInput` when it
+ * changed the call (in Claude Code's field names, as it was asked; recorded with the answer, so
+ * replay runs the same), except for a write under `.claude/` or `.git/`, whose file is the one
+ * asked about; `deny` refuses it with the program's message, and `interrupt` also ends the turn.
+ * `asked` is the input as the program was shown it. Pure.
  */
-export function answerOf(reply: ControlReply, asked: Record<string, unknown>): PermissionAnswer {
+export function answerOf(
+  reply: ControlReply,
+  question: PermissionQuestion,
+  asked: Record<string, unknown>,
+  cwd: string,
+): PermissionAnswer {
   const response = reply.response;
   if (response === undefined) {
     return { answer: "no", reason: `the permission prompt failed: ${reply.error ?? "no answer"}` };
   }
   if (response.behavior === "allow") {
     const updated = response.updatedInput;
-    if (updated !== undefined && !sameJson(updated, asked)) {
+    const answer = savesRule(response.updatedPermissions) ? "always" : "yes";
+    if (updated === undefined || sameJson(updated, asked)) return { answer };
+    if (typeof updated !== "object" || updated === null || Array.isArray(updated)) {
+      return { answer: "no", reason: "the permission prompt's updatedInput is not an object" };
+    }
+    if (question.protectedPath !== undefined) {
       return {
         answer: "no",
-        reason: "the permission prompt changed the call's input (updatedInput), which rein " +
-          "does not run: answer allow with the input as asked, or deny with a message",
+        reason: "the permission prompt changed the input of a write under .claude/ or .git/, " +
+          "which runs only as asked",
       };
     }
-    return { answer: savesRule(response.updatedPermissions) ? "always" : "yes" };
+    const input = fromClaudeInput(question.tool, updated as Record<string, unknown>, cwd);
+    return { answer, input };
   }
   if (response.behavior === "deny") {
     const message = typeof response.message === "string" ? response.message : "";

@@ -2,6 +2,17 @@ import assert from "node:assert/strict";
 import { answerOf, StdioAsker } from "./_stdio_asker.ts";
 
 const asked = { command: "npm test" };
+const question = {
+  session: "s",
+  agent: "lead",
+  callId: "toolu_1",
+  tool: "bash",
+  input: asked,
+  asked: "no permission rule allows it",
+  suggestion: "Bash(npm test *)",
+};
+const answer = (response: Record<string, unknown> | undefined, error?: string) =>
+  answerOf(reply(response, error), question, asked, "/work");
 const reply = (response: Record<string, unknown> | undefined, error?: string) => ({
   requestId: "r1",
   response,
@@ -9,34 +20,56 @@ const reply = (response: Record<string, unknown> | undefined, error?: string) =>
 });
 
 Deno.test("answerOf reads allow, allow with a kept rule, deny and interrupt", () => {
-  assert.deepEqual(answerOf(reply({ behavior: "allow", updatedInput: asked }), asked), {
+  assert.deepEqual(answer({ behavior: "allow", updatedInput: asked }), {
     answer: "yes",
   });
-  assert.deepEqual(answerOf(reply({ behavior: "allow" }), asked), { answer: "yes" });
+  assert.deepEqual(answer({ behavior: "allow" }), { answer: "yes" });
   const kept = [{ type: "addRules", behavior: "allow", rules: [{ toolName: "Bash" }] }];
   assert.deepEqual(
-    answerOf(reply({ behavior: "allow", updatedInput: asked, updatedPermissions: kept }), asked),
+    answer({ behavior: "allow", updatedInput: asked, updatedPermissions: kept }),
     { answer: "always" },
   );
-  assert.deepEqual(answerOf(reply({ behavior: "deny", message: "no" }), asked), {
+  assert.deepEqual(answer({ behavior: "deny", message: "no" }), {
     answer: "no",
     reason: "no",
   });
-  assert.deepEqual(answerOf(reply({ behavior: "deny", message: "", interrupt: true }), asked), {
+  assert.deepEqual(answer({ behavior: "deny", message: "", interrupt: true }), {
     answer: "no",
     cancelled: true,
   });
 });
 
-Deno.test("answerOf refuses a changed input, an unknown behaviour and a failed request", () => {
-  const changed = answerOf(
-    reply({ behavior: "allow", updatedInput: { command: "rm -rf /" } }),
-    asked,
+Deno.test("answerOf runs a changed input (rein's field names), but not for a protected write; refuses an unknown behaviour and a failed request", () => {
+  assert.deepEqual(answer({ behavior: "allow", updatedInput: { command: "npm test -- -x" } }), {
+    answer: "yes",
+    input: { command: "npm test -- -x" },
+  });
+  const write = {
+    ...question,
+    tool: "write_file",
+    input: { path: "a.txt", content: "a" },
+    suggestion: "Edit(a.txt)",
+  };
+  const shown = { file_path: "/work/a.txt", content: "a" };
+  assert.deepEqual(
+    answerOf(
+      reply({ behavior: "allow", updatedInput: { file_path: "/work/b.txt", content: "b" } }),
+      write,
+      shown,
+      "/work",
+    ),
+    { answer: "yes", input: { path: "b.txt", content: "b" } },
   );
-  assert.equal(changed.answer, "no");
-  assert.match(changed.reason ?? "", /changed the call's input/);
-  assert.match(answerOf(reply({ behavior: "maybe" }), asked).reason ?? "", /"maybe"/);
-  assert.match(answerOf(reply(undefined, "boom"), asked).reason ?? "", /failed: boom/);
+  const guarded = answerOf(
+    reply({ behavior: "allow", updatedInput: { file_path: "/work/.git/config", content: "b" } }),
+    { ...write, protectedPath: "/work/.git/hooks/x" },
+    shown,
+    "/work",
+  );
+  assert.equal(guarded.answer, "no");
+  assert.match(guarded.reason ?? "", /changed the input of a write under \.claude\/ or \.git\//);
+  assert.match(answer({ behavior: "maybe" }).reason ?? "", /"maybe"/);
+  assert.match(answer(undefined, "boom").reason ?? "", /failed: boom/);
 });
 
 Deno.test("a question is written as can_use_tool in Claude Code's terms and answered by its reply", async () => {

@@ -267,3 +267,30 @@ Deno.test("a second query() with resume goes on with the session the first one s
   assert.match(history, /The word is heron/);
   await verifies(where);
 });
+
+Deno.test("canUseTool's updatedInput is the input the call runs with, and replay runs the same", async () => {
+  await using fake = await startFakeAnthropic({
+    script: [
+      message([toolUse("toolu_1", "write_file", { path: "draft.txt", content: "draft\n" })]),
+      message("Wrote it"),
+    ],
+  });
+  await using where = await place();
+  const { messages } = await run("write a draft", where, fake.url, {
+    canUseTool: (_tool, input) =>
+      Promise.resolve({
+        behavior: "allow",
+        updatedInput: { ...input, file_path: join(where.workspace, "final.txt") },
+      }),
+  });
+  const result = messages.at(-1);
+  assert.ok(result?.type === "result" && result.subtype === "success");
+  assert.equal(await Deno.readTextFile(join(where.workspace, "final.txt")), "draft\n");
+  await assert.rejects(Deno.stat(join(where.workspace, "draft.txt")));
+  const log = await Deno.readTextFile(join(where.workspace, ".rein/events.jsonl"));
+  const requested = log.split("\n").filter(Boolean).map((line) => JSON.parse(line))
+    .find((event) => event.type === "tool.requested");
+  assert.deepEqual(requested?.data.input, { path: "final.txt", content: "draft\n" });
+  await Deno.remove(join(where.workspace, "final.txt"));
+  await verifies(where);
+});

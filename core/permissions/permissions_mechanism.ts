@@ -42,6 +42,8 @@ export interface PermissionAnswer {
   reason?: string;
   /** Ctrl-C at the question: refuse, and the turn is cancelled. */
   cancelled?: boolean;
+  /** Allowed with this input instead of the model's (a program's `updatedInput`). */
+  input?: Record<string, unknown>;
 }
 
 /** Asks the person at the terminal; the REPL gives one, headless runs none. */
@@ -120,9 +122,12 @@ async function gate(
       : [{ type: "permission.path_resolved" as const, data: resolved }]),
     { type: "permission.decided" as const, data: decided },
   ];
-  return decided.decision === "allow"
-    ? { run: true, events }
-    : { run: false, outcome: "denied", reason: decided.reason, events };
+  if (decided.decision !== "allow") {
+    return { run: false, outcome: "denied", reason: decided.reason, events };
+  }
+  // Allowed with the input the one who answered gave it instead (recorded: replay runs the same).
+  const changed = decided.source.kind === "user" ? decided.source.input : undefined;
+  return changed === undefined ? { run: true, events } : { run: true, events, input: changed };
 }
 
 function askFor(
@@ -190,12 +195,17 @@ function askFor(
           "say how to proceed.",
       };
     }
+    // A call allowed with another input runs with that, but for a protected write: the file it
+    // names is the one asked about (an asker refuses such a change instead).
+    const changed = answer.input !== undefined && protectedPath === undefined
+      ? { input: answer.input }
+      : {};
     // A write under .claude/ or .git/ asks every time: "always" allows this call only.
     if (answer.answer === "yes" || protectedPath !== undefined) {
       return {
         ...base,
         decision: "allow",
-        source: { kind: "user", answer: "yes" },
+        source: { kind: "user", answer: "yes", ...changed },
         reason: answer.answer === "yes" || protectedPath === undefined
           ? "The user allowed it once"
           : "The user allowed it (once: writes to .claude/ and .git/ ask every time)",
@@ -205,7 +215,7 @@ function askFor(
     return {
       ...base,
       decision: "allow",
-      source: { kind: "user", answer: "always", rule: judged.suggestion, savedTo },
+      source: { kind: "user", answer: "always", rule: judged.suggestion, savedTo, ...changed },
       reason: `The user allowed it and calls matching "${judged.suggestion}" from now on`,
     };
   });

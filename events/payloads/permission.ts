@@ -30,6 +30,11 @@ export type PermissionSource =
     reason?: string;
     /** The turn was cancelled at the question (Ctrl-C). */
     cancelled?: boolean;
+    /**
+     * The input the call ran with instead of the model's, when the one who answered changed it
+     * (the Agent SDK's `updatedInput`), in rein's field names.
+     */
+    input?: Record<string, unknown>;
   }
   | { kind: "headless"; suggestion?: string };
 

@@ -95,9 +95,9 @@ export async function runHeadless(
  * `--input-format stream-json`, as the Claude Agent SDK drives Claude Code: user messages arrive
  * as JSON lines on standard input and each runs a turn whose messages and result are printed as
  * `stream-json`; control requests are answered (`initialize`; `interrupt` cancels the running
- * turn; `set_model` switches the model; others get an error response). The session stays open
- * until standard input closes. Returns the exit code of the last turn (0 when there was none, or
- * when the program interrupted it).
+ * turn; `set_model` and `set_permission_mode` switch the model and the mode between turns;
+ * others get an error response). The session stays open until standard input closes. Returns
+ * the exit code of the last turn (0 when there was none, or when the program interrupted it).
  */
 export async function runStreamInput(
   runtime: Runtime,

@@ -1,6 +1,7 @@
 /**
  * The event log: the closed event union, the store contract, the JSONL and in-memory stores,
- * a read-only reader, upcasting, envelope validation and redaction.
+ * the read side (a read-only reader and follower), leases, upcasting, envelope validation and
+ * redaction.
  * @module
  */
 
@@ -12,4 +13,7 @@ export { knownEventTypes, parseEnvelope } from "./parse_envelope.ts";
 export { createRedactor, MIN_SECRET_LENGTH, REDACTED, type Redactor } from "./redact.ts";
 export { JsonlStore, type JsonlStoreOptions, openJsonlStore } from "./jsonl_store.ts";
 export { readEvents, readLog, type ReadLogOptions } from "./read_log.ts";
+export { type LogReaderOptions, openLogReader } from "./jsonl_reader.ts";
+export { followJsonlLog, type FollowOptions } from "./follow_log.ts";
+export { leaseFile } from "./lease_file.ts";
 export { MemoryEventStore, type MemoryStoreOptions } from "./memory_store.ts";

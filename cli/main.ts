@@ -67,7 +67,8 @@ export async function buildProgram(
     .addOption(
       new Option(
         "--input-format <format>",
-        "with -p: text, or stream-json (user messages and control requests as JSON lines)",
+        "text (with -p), or stream-json (user messages and control requests as JSON lines, " +
+          "as the Agent SDK sends them; -p implied)",
       ).choices(["text", "stream-json"] as const),
     )
     .option(

@@ -20,11 +20,6 @@ export interface IgnoredFlag {
 /** The flags the Agent SDK (0.3) may pass that rein has no equivalent of, and why. */
 export const IGNORED_CLAUDE_FLAGS: readonly IgnoredFlag[] = [
   {
-    flag: "--setting-sources",
-    value: true,
-    reason: "rein reads every settings file (user, project, local) and --settings",
-  },
-  {
     flag: "--include-partial-messages",
     value: false,
     reason: "rein prints each message whole, with no stream_event lines",

@@ -10,6 +10,25 @@ import { ignoredFlagNotice } from "./_claude_flags.ts";
 import { readInitialize } from "./_initialize.ts";
 import { chooseSession, type ChosenSession, newSessionSetup } from "./session_choice.ts";
 
+/**
+ * `--setting-sources user,project,local` (any of them, comma-separated; empty: none) as the
+ * scopes to read, or undefined when not given. Throws naming a source rein does not know.
+ */
+export function settingSourcesOf(
+  given: string | undefined,
+): ("user" | "project" | "local")[] | undefined {
+  if (given === undefined) return undefined;
+  const names = given.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  for (const name of names) {
+    if (name !== "user" && name !== "project" && name !== "local") {
+      throw new Error(
+        `--setting-sources "${given}": "${name}" is not a settings source (user, project, local)`,
+      );
+    }
+  }
+  return names as ("user" | "project" | "local")[];
+}
+
 /** A session id as `--session-id` takes it. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,6 +53,8 @@ export interface AgentFlags extends PermissionOptions {
   printSystemPrompt?: boolean | undefined;
   /** `--settings FILE`: a settings file above all others. */
   settings?: string | undefined;
+  /** `--setting-sources`: which of the user's, project's and local settings files to read. */
+  settingSources?: string | undefined;
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   sessionId?: string | undefined;
@@ -176,6 +197,7 @@ async function runAgent(
     env,
     onNotice: (message) => io.stderr.write(`${message}\n`),
     settingsFile: flags.settings,
+    settingSources: settingSourcesOf(flags.settingSources),
     permissionFlags,
     // A program that answers permission prompts asks as a person would.
     interactive: !headless || promptTool === "stdio",

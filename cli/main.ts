@@ -64,6 +64,10 @@ export async function buildProgram(
       collect,
     )
     .option("--settings <file>", "a settings file above all others (Claude Code's format)")
+    .option(
+      "--setting-sources <sources>",
+      "which settings files to read: user, project, local, comma-separated (default: all)",
+    )
     .addOption(
       new Option(
         "--input-format <format>",

@@ -74,13 +74,20 @@ export async function openRuntime(options: {
   onNotice: (message: string) => void;
   /** `--settings FILE`. */
   settingsFile?: string | undefined;
+  /** `--setting-sources`: which settings files to read (every one when undefined). */
+  settingSources?: readonly ("user" | "project" | "local")[] | undefined;
   permissionFlags?: PermissionFlags;
   /** Whether a person can be asked about calls (the REPL). */
   interactive?: boolean;
 }): Promise<Runtime> {
   const { workspace, env, logPath } = options;
   const home = env.get("HOME");
-  const settings = loadSettings({ workspace, home, cliFile: options.settingsFile }).then(
+  const settings = loadSettings({
+    workspace,
+    home,
+    cliFile: options.settingsFile,
+    sources: options.settingSources,
+  }).then(
     (loaded) => {
       const fatal = loaded.diagnostics.filter((d) => d.fatal);
       if (fatal.length > 0) throw new Error(fatal.map((d) => d.message).join("\n"));

@@ -185,7 +185,7 @@ Deno.test(
     const init = messages[0];
     assert.ok(init?.type === "system" && init.subtype === "init");
     assert.equal(init.permissionMode, "acceptEdits");
-    assert.match(stderr, /Ignored --setting-sources: rein reads every settings file/);
+    assert.doesNotMatch(stderr, /Ignored --setting-sources/);
     assert.match(stderr, /Ignored --include-partial-messages: rein prints each message whole/);
     assert.match(stderr, /Ignored --no-session-persistence: rein records every session/);
     assert.match(stderr, /Ignored --add-dir: /);
@@ -327,5 +327,36 @@ Deno.test(
     assert.deepEqual(requested?.data.input, { path: "final.txt", content: "draft\n" });
     await Deno.remove(join(where.workspace, "final.txt"));
     await verifies(where);
+  },
+);
+
+Deno.test(
+  "settingSources [] keeps the project's settings out: its allow rule no longer spares the question",
+  LOCAL_ONLY,
+  async () => {
+    for (const settingSources of [undefined, [] as []]) {
+      await using fake = await startFakeAnthropic({
+        script: [
+          message([toolUse("toolu_1", "write_file", { path: "made.txt", content: "made\n" })]),
+          message("Wrote made.txt"),
+        ],
+      });
+      await using where = await place();
+      await Deno.mkdir(join(where.workspace, ".claude"));
+      await Deno.writeTextFile(
+        join(where.workspace, ".claude", "settings.json"),
+        JSON.stringify({ permissions: { allow: ["Write"] } }),
+      );
+      const asked: string[] = [];
+      await run("write a file", where, fake.url, {
+        ...(settingSources === undefined ? {} : { settingSources }),
+        canUseTool: (tool, input) => {
+          asked.push(tool);
+          return Promise.resolve({ behavior: "allow", updatedInput: input });
+        },
+      });
+      assert.deepEqual(asked, settingSources === undefined ? [] : ["Write"]);
+      await verifies(where);
+    }
   },
 );

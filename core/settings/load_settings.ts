@@ -17,6 +17,11 @@ export interface SettingsLocations {
   home: string | undefined;
   /** The file given by `--settings`; a relative path is taken relative to `workspace`. */
   cliFile?: string | undefined;
+  /**
+   * Which of the user's, the project's and the local file to read (`--setting-sources`, as the
+   * Agent SDK's `settingSources`); every one when undefined. The `--settings` file is always read.
+   */
+  sources?: readonly SettingsSource["scope"][] | undefined;
 }
 
 /** A settings file to look for and its place in the precedence order. */
@@ -51,7 +56,11 @@ export function settingsPaths(locations: SettingsLocations): SettingsFile[] {
   if (home !== undefined) {
     files.push({ scope: "user", path: join(home, ".claude", "settings.json") });
   }
-  return files.filter((file, index) => files.findIndex((o) => o.path === file.path) === index);
+  const wanted = locations.sources;
+  return files.filter((file, index) =>
+    files.findIndex((o) => o.path === file.path) === index &&
+    (wanted === undefined || file.scope === "cli" || wanted.includes(file.scope))
+  );
 }
 
 /**

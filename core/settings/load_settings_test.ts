@@ -208,3 +208,11 @@ Deno.test("the settings files are read in parallel", async () => {
   release.resolve();
   assert.equal((await loading).items.sources.length, 4);
 });
+
+Deno.test("settingsPaths reads only the sources asked for, and --settings always", () => {
+  const paths = (sources?: readonly ("user" | "project" | "local")[]) =>
+    settingsPaths({ workspace: "/w", home: "/h", cliFile: "s.json", sources }).map((f) => f.scope);
+  assert.deepEqual(paths(), ["cli", "local", "project", "user"]);
+  assert.deepEqual(paths([]), ["cli"]);
+  assert.deepEqual(paths(["user", "local"]), ["cli", "local", "user"]);
+});

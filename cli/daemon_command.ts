@@ -1,5 +1,7 @@
 import { CronScheduler } from "../core/cron/cron_scheduler.ts";
 import { CronTicker } from "../core/cron/cron_ticker.ts";
+import { waitForArrivals } from "../core/runner/wake.ts";
+import { CRON_SOURCE } from "../core/cron/cron_projection.ts";
 import { scheduledText } from "../core/cron/scheduled_text.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
@@ -234,11 +236,31 @@ async function runDaemon(
     ticker.start();
     while (!stopping.signal.aborted) {
       // Background jobs started by a scheduled turn are watched by this process's job manager:
-      // their ends are appended as they come, shown by the renderer, and reach the agent with
-      // its next request. Waking the idle agent for them (a turn without a prompt) would start
-      // here, beside the wait for a firing.
-      const firing = await ticker.waitForFiring(stopping.signal).catch(() => undefined);
-      if (firing === undefined) break;
+      // their ends are appended as they come, shown by the renderer, and wake the idle agent
+      // for a turn on them, beside the wait for a firing.
+      const idle = new AbortController();
+      const stopIdle = () => idle.abort();
+      stopping.signal.addEventListener("abort", stopIdle, { once: true });
+      const scope = { session: session.id, agent: session.agent };
+      const next = await Promise.race([
+        ticker.waitForFiring(idle.signal).then((firing) => ({ firing }), () => undefined),
+        waitForArrivals(runtime.harness.deps, scope, idle.signal, [CRON_SOURCE]).then(
+          (arrivals) => ({ arrivals }),
+          () => undefined,
+        ),
+      ]);
+      idle.abort();
+      stopping.signal.removeEventListener("abort", stopIdle);
+      if (next === undefined || stopping.signal.aborted) break;
+      if ("arrivals" in next) {
+        const what = next.arrivals.map((arrival) => `${arrival.source} ${arrival.key}`);
+        renderer.gap();
+        renderer.line(`${runtime.clock().toISOString()} woken by ${what.join(", ")}`);
+        const woken = await drive(({ signal }) => session.wake({ signal, maxTurns, onText }));
+        if (woken !== null) report(renderer, what.join(", "), woken);
+        continue;
+      }
+      const { firing } = next;
       const text = scheduledText(firing);
       renderer.gap();
       renderer.line(`${runtime.clock().toISOString()} ${text}`);

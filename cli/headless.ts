@@ -9,7 +9,7 @@ import {
   toolResultLine,
 } from "./claude_output.ts";
 import { addUsage, agentOf, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
-import type { TurnResult } from "../core/loop/run_turn.ts";
+import type { RunOptions, TurnResult } from "../core/loop/run_turn.ts";
 import { Runner } from "../core/runner/runner.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import { MODELS } from "../core/models/catalogue.ts";
@@ -22,6 +22,8 @@ import type { ChosenSession } from "./session_choice.ts";
 import { Renderer } from "./render/render.ts";
 import { createStyles } from "./render/style.ts";
 import { useColor } from "./io.ts";
+import { jobsOf } from "../core/jobs/jobs_of.ts";
+import { waitForArrivals } from "../core/runner/wake.ts";
 import { type ControlReply, StdioAsker } from "./_stdio_asker.ts";
 
 /**
@@ -64,6 +66,8 @@ export async function runHeadless(
   }
   const output = new HeadlessOutput(runtime, session, options, io);
   const runner = new Runner();
+  /** Where this run starts in the log: the background jobs it starts come after. */
+  const startSeq = runtime.harness.state.lastSeq;
   const onInterrupt = () => runner.cancelAll();
   Deno.addSignalListener("SIGINT", onInterrupt);
   let result: TurnResult | null;
@@ -82,6 +86,15 @@ export async function runHeadless(
     });
     result = await active.done;
     if (result === null) output.progress.line(`Nothing to continue in session ${session.id}`);
+    result = await awaitStartedJobs(
+      runtime,
+      session,
+      runner,
+      startSeq,
+      result,
+      (signal) => runOptions(signal, options),
+      (line) => output.progress.line(line),
+    );
   } finally {
     // The session ends on the record even when the run failed (SessionEnd hooks run too).
     await session.end("other", new AbortController().signal).catch(() => {});
@@ -186,6 +199,50 @@ export async function runStreamInput(
     output.close();
   }
   return code;
+}
+
+/**
+ * What `-p` does once its turn has ended while background jobs it started still run: it says on
+ * stderr what it waits for, and when a job ends (its end reaches the agent as an arrival) runs
+ * the turn that takes it up, as the REPL would, until none of its jobs runs. Each job ends by its
+ * own timeout at the latest; Ctrl-C cancels the wait as it cancels a turn. Resolves to the last
+ * turn's result.
+ */
+async function awaitStartedJobs(
+  runtime: Runtime,
+  session: AgentLoop,
+  runner: Runner,
+  startSeq: number,
+  result: TurnResult | null,
+  optionsFor: (signal: AbortSignal) => RunOptions,
+  say: (line: string) => void,
+): Promise<TurnResult | null> {
+  const { harness } = runtime;
+  const scope = { session: session.id, agent: session.agent };
+  while (result?.reason === "completed") {
+    const running = jobsOf(harness.state, session.id).filter((job) =>
+      job.end === null && job.startedSeq > startSeq && job.agent === session.agent
+    );
+    const waiting = harness.deps.arrivals({ ...scope, state: harness.state }).length > 0;
+    if (running.length === 0 && !waiting) break;
+    if (!waiting) {
+      const jobs = running.map((job) => `${job.id} (${job.description ?? job.command})`);
+      say(`Waiting for background job${jobs.length === 1 ? "" : "s"} ${jobs.join(", ")}…`);
+    }
+    const wake = runner.run(session, async ({ signal }) => {
+      try {
+        await waitForArrivals(harness.deps, scope, signal);
+      } catch (error) {
+        if (signal.aborted) {
+          return { reason: "cancelled", rounds: 0, message: "Cancelled by the user" };
+        }
+        throw error;
+      }
+      return await session.wake(optionsFor(signal));
+    });
+    result = (await wake.done) ?? result;
+  }
+  return result;
 }
 
 /** The options of one run from the headless options. */

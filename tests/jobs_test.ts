@@ -437,6 +437,32 @@ Deno.test("headless: a job in the sandbox ends during the turn, cannot write rei
   await replayVerifies(cli.logPath);
 });
 
+Deno.test("headless: -p waits for a job its turn left running, says so, and answers with the job's output", async () => {
+  const script: FakeScriptFn = (request) => {
+    const done = toolResultCount(request.body);
+    const last = lastMessageText(request);
+    if (last.includes("<task-notification>")) {
+      const printed = /job says (\w+)/.exec(last)?.[1] ?? "nothing";
+      return message(`The job printed ${printed}`);
+    }
+    if (done === 0) {
+      return message([toolUse("toolu_bg", "bash", {
+        command: "sleep 0.5; echo job says hello",
+        description: "Say hello later",
+        run_in_background: true,
+      })]);
+    }
+    return message("Started it; I will report when it ends.");
+  };
+  await using cli = await CliRig.open(script);
+  const out = await cli.agent("Run a job").output;
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout.trim(), "The job printed hello");
+  assert.match(out.stderr, /Waiting for background job b[0-9a-f]{8} \(Say hello later\)…/);
+  assert.equal(cli.fake.requests.length, 3);
+  await replayVerifies(cli.logPath);
+});
+
 Deno.test("crash: kill -9 while a job runs; the resume reports it lost, runs nothing twice, and replays", async () => {
   const command = "echo started >> out.txt; sleep 30; echo LEAKED >> out.txt";
   let slow = true;
@@ -533,7 +559,7 @@ Deno.test("job_stop in the sandbox kills even the processes that left the job's 
   await replayVerifies(cli.logPath);
 });
 
-Deno.test("the REPL shows a job's end while the person is at the prompt, keeps what they typed, and /jobs lists it", async () => {
+Deno.test("a job that ends while the person is at the prompt wakes the agent: a turn takes up its notification, and /jobs lists it", async () => {
   const script: FakeScriptFn = (request) => {
     const prompt = lastUserText(request.body);
     if (prompt === "start a job") {
@@ -545,6 +571,7 @@ Deno.test("the REPL shows a job's end while the person is at the prompt, keeps w
         })])
         : message("Started.");
     }
+    if (prompt.includes("<task-notification>")) return message("The job is done.");
     return message(`You said: ${prompt.split("\n")[0]}`);
   };
   await using fake = await startFakeAnthropic({ script });
@@ -564,16 +591,15 @@ Deno.test("the REPL shows a job's end while the person is at the prompt, keeps w
     await terminal.type("start a job");
     await terminal.press("Enter");
     await terminal.waitFor("the answer", (s) => atPrompt("")(s) && s.text.includes("Started."));
-    await terminal.type("half-typed");
     await Deno.writeTextFile(join(workspace, "go"), "");
-    const shown = await terminal.waitFor(
-      "the job's end above the prompt",
-      (s) => /⏺ Job b[0-9a-f]{8} ended: exit code 0/.test(s.text) && atPrompt("half-typed")(s),
+    // The job's end is shown, and the idle agent runs a turn on its notification.
+    const woken = await terminal.waitFor(
+      "the turn the job's end starts",
+      (s) => s.text.includes("The job is done.") && atPrompt("")(s),
     );
-    const lines = shown.text.split("\n");
-    assert.match(lines.at(-2) ?? "", /⏺ Job b[0-9a-f]{8} ended: exit code 0 · /);
-    assert.equal(lines.at(-1), "> half-typed");
-    await terminal.press("C-u");
+    assert.match(woken.text, /⏺ Job b[0-9a-f]{8} ended: exit code 0/);
+    assert.match(woken.text, /> \(woken by jobs b[0-9a-f]{8}\)/);
+    assert.match(lastMessageText(fake.requests.at(-1)), /<status>completed<\/status>/);
     await terminal.type("/jobs");
     await terminal.press("Enter");
     const listed = await terminal.waitFor("the job list", (s) => /completed/.test(s.text));
@@ -585,7 +611,8 @@ Deno.test("the REPL shows a job's end while the person is at the prompt, keeps w
     await terminal.type("anything new?");
     await terminal.press("Enter");
     await terminal.waitFor("the answer", (s) => s.text.includes("You said: anything new?"));
-    assert.match(lastMessageText(fake.requests.at(-1)), /<status>completed<\/status>/);
+    // Told once: the next prompt does not carry the notification again.
+    assert.doesNotMatch(lastMessageText(fake.requests.at(-1)), /task-notification/);
     await terminal.press("C-d");
     const deadline = Date.now() + 10_000;
     while (!(await Deno.readTextFile(join(dir, "exit")).catch(() => "")).endsWith("\n")) {

@@ -26,6 +26,8 @@ import { createStyles } from "../render/style.ts";
 import { CronScheduler } from "../../core/cron/cron_scheduler.ts";
 import { CronTicker } from "../../core/cron/cron_ticker.ts";
 import { scheduledText } from "../../core/cron/scheduled_text.ts";
+import { waitForArrivals } from "../../core/runner/wake.ts";
+import { CRON_SOURCE } from "../../core/cron/cron_projection.ts";
 
 const HELP = [
   "Commands:",
@@ -190,8 +192,25 @@ export async function runRepl(
       renderer.gap();
       typed ??= reader.next(styles.bold("> "));
       const idle = new AbortController();
-      const next = await Promise.race([typed, cron.waitForFiring(idle.signal).catch(() => null)]);
+      const scope = { session: session.id, agent: session.agent };
+      const next = await Promise.race([
+        typed,
+        cron.waitForFiring(idle.signal).catch(() => null),
+        // A background job that ends while the person is at the prompt wakes the agent.
+        waitForArrivals(harness.deps, scope, idle.signal, [CRON_SOURCE]).then(
+          (arrivals) => ({ arrivals }),
+          () => new Promise<never>(() => {}),
+        ),
+      ]);
       idle.abort();
+      if (next !== null && typeof next === "object" && "arrivals" in next) {
+        reader.pause();
+        typed = undefined;
+        const what = next.arrivals.map((arrival) => `${arrival.source} ${arrival.key}`);
+        renderer.line(styles.bold(`> (woken by ${what.join(", ")})`));
+        await run((run) => session.wake(run));
+        continue;
+      }
       if (next !== null && typeof next === "object") {
         reader.pause();
         typed = undefined;

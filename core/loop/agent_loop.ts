@@ -14,7 +14,7 @@ import type { MessagesRequest } from "../effects/model_client.ts";
 import { type RunOptions, runTurn, type TurnResult } from "./run_turn.ts";
 import { TurnContext } from "./turn_context.ts";
 import type { SiblingAgent } from "../tools/sibling_agent.ts";
-import { callModel } from "./call_model.ts";
+import { callModel, injectArrivals } from "./call_model.ts";
 import type { CompactOutcome } from "./stages.ts";
 
 /**
@@ -155,6 +155,20 @@ export class AgentLoop implements SiblingAgent {
     const prompted = context.event("user.prompted", promptData(text, before.refuse));
     await context.append([...context.stamp(before.events), prompted], { sync: false });
     if (before.refuse !== undefined) return refusedResult(before.refuse);
+    return await runTurn(context, { ...options, continuing: false });
+  }
+
+  /**
+   * Run a turn on what reached the agent while it was idle (a background job's end, later mail):
+   * its arrivals are put before the model (`arrival.injected`, decided under the log's lock) and
+   * answered as a prompt is. Returns null when nothing is waiting. Replay drives it at a recorded
+   * `arrival.injected` that starts a run.
+   */
+  async wake(options: RunOptions): Promise<TurnResult | null> {
+    const context = this.#context;
+    await context.settle();
+    if (context.deps.arrivals(context.scope()).length === 0) return null;
+    await injectArrivals(context, new Set());
     return await runTurn(context, { ...options, continuing: false });
   }
 

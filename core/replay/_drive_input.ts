@@ -40,6 +40,9 @@ export async function driveInput(
     loops.size > 0
   ) {
     await loopOf(input.session).compact(input.data.focus, options.signal);
+  } else if (input?.type === "arrival.injected" && loops.size > 0) {
+    // Something reached the idle agent (a job's end) and it woke to it.
+    await loopOf(input.session).wake({ ...options, ...tape.limitsAfter(input) });
   } else if (input?.type === "model.switched" && loops.size > 0) {
     await loopOf(input.session).switchModel(input.data.model, input.data.maxTokens);
   } else if (input?.type === "session.resumed" && loops.has(agent)) {

@@ -153,7 +153,9 @@ export class AgentTape {
         (event.type === "model.switched" && event.data.reason === undefined) ||
         // `/compact`, outside a turn.
         ((event.type === "compaction.started" || event.type === "compaction.failed") &&
-          event.data.trigger === "manual")
+          event.data.trigger === "manual") ||
+        // An idle agent woken by what reached it (`AgentLoop.wake`).
+        event.type === "arrival.injected"
       ) return event;
       if (LOOP_TYPES.has(event.type)) return undefined;
     }

@@ -4,6 +4,7 @@ import type { CatalogEntry } from "../core/state/catalog.ts";
 import type { CatalogFold } from "../core/snapshots/mod.ts";
 import { indexPoint } from "../core/snapshots/log_point.ts";
 import { reinProjections } from "../core/harness.ts";
+import { evolveSlices } from "../core/state/state.ts";
 import { foldError } from "./fold.ts";
 import type { SweepReady, SweepSink, SweepUnit } from "./session_sweep.ts";
 
@@ -57,11 +58,9 @@ const NOTHING_HELD: SweepReady = { weight: 0, emit() {} };
 
 /** Fold `event` into the slices of {@link STATE_PROJECTIONS}, reporting a damaged payload. */
 function foldSlices(slices: Record<string, unknown>, event: Envelope, path: string): void {
-  for (const projection of STATE_PROJECTIONS) {
-    try {
-      slices[projection.key] = projection.evolve(slices[projection.key] as never, event);
-    } catch (error) {
-      throw foldError(path, error, event);
-    }
+  try {
+    evolveSlices(slices, event, STATE_PROJECTIONS);
+  } catch (error) {
+    throw foldError(path, error, event);
   }
 }

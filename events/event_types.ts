@@ -82,6 +82,47 @@ const EVENT_TABLE: EventTable<ReinPayloads> = {
 };
 
 /**
+ * The event types the kernel's own folds (the sessions and each agent's conversation, in
+ * core/state/) decide about: their switches are exhaustive over these and no other. Every other
+ * type is a mechanism's, folded only by the projections that declare it (`Projection.canHandle`).
+ */
+export type KernelPayloads =
+  & SessionEvents
+  & ModelEvents
+  & ToolEvents
+  & AgentEvents
+  & CompactionEvents
+  & ArrivalEvents
+  & Pick<HookEvents, "hook.context">;
+
+/** A type of {@link KernelPayloads}. */
+export type KernelEventType = keyof KernelPayloads;
+
+/** A type folded by mechanisms' projections only (not by the kernel's folds). */
+export type MechanismEventType = Exclude<EventType, KernelEventType>;
+
+const KERNEL_EVENT_TABLE: EventTable<KernelPayloads> = {
+  ...SESSION_EVENTS,
+  ...MODEL_EVENTS,
+  ...TOOL_EVENTS,
+  ...AGENT_EVENTS,
+  ...COMPACTION_EVENTS,
+  ...ARRIVAL_EVENTS,
+  "hook.context": true,
+};
+
+/** The kernel's event types (see {@link KernelPayloads}), for a fold to tell them apart. */
+export const KERNEL_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(KERNEL_EVENT_TABLE));
+
+/** An envelope of one of the kernel's types. */
+export type KernelEnvelope = EnvelopeOf<KernelEventType>;
+
+/** Whether the kernel's folds decide about `event` (see {@link KernelPayloads}). Pure. */
+export function isKernelEvent(event: Envelope): event is KernelEnvelope {
+  return KERNEL_EVENT_TYPES.has(event.type);
+}
+
+/**
  * Event types declared outside rein, by an embedder's (or a test's) own mechanism, through
  * module augmentation: `declare module "…/events/event_types.ts" { interface
  * ExtensionPayloads { "toy.counted": {...} } }`. Empty in rein itself.

@@ -26,6 +26,7 @@ export const TALLY_LIMIT = 10;
 /** The tally of each session, by session id. */
 export const tallyProjection: Projection<Record<string, number>> = {
   key: "tally",
+  canHandle: ["tally.added"],
   initial: () => ({}),
   evolve(totals, event: Envelope) {
     if (event.type === "tally.added") totals[event.session] = event.data.total;

@@ -30,6 +30,7 @@ type Bells = Record<string, { rung: { seq: number; agent: string; n: number }[];
 function bellProjection(folds: boolean): Projection<Bells> {
   return {
     key: "bells",
+    canHandle: ["bell.rung", "arrival.injected"],
     initial: () => ({}),
     evolve(slice, event: Envelope) {
       const session = slice[event.session] ??= { rung: [], heard: [] };

@@ -36,6 +36,7 @@ export function firingKey(firing: Pick<CronFired, "id" | "minute">): string {
  */
 export const cronProjection: Projection<CronSlice> = {
   key: "cron",
+  canHandle: ["cron.read", "tool.completed", "cron.fired", "cron.delivered", "arrival.injected"],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
     switch (event.type) {

@@ -13,6 +13,7 @@ export type DatesSlice = Record<string, string>;
  */
 export const datesProjection: Projection<DatesSlice> = {
   key: "dates",
+  canHandle: ["session.started", "reminder.added"],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
     if (event.type === "session.started") {

@@ -20,6 +20,7 @@ export function runKey(hookEvent: string, callId: string | undefined): string {
 /** Folds hook runs by session and call. Pure. */
 export const hooksProjection: Projection<HooksSlice> = {
   key: "hooks",
+  canHandle: ["hook.started", "hook.ran"],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
     if (event.type !== "hook.started" && event.type !== "hook.ran") return slice;

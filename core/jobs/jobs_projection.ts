@@ -39,6 +39,7 @@ export const JOBS_SOURCE = "jobs";
  */
 export const jobsProjection: Projection<JobsSlice> = {
   key: "jobs",
+  canHandle: ["job.started", "job.finished", "job.lost", "arrival.injected"],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
     switch (event.type) {

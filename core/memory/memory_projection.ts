@@ -22,6 +22,7 @@ export const NOTE_REMINDER_SOURCE = "memory";
  */
 export const memoryProjection: Projection<MemoryNotes> = {
   key: "memory",
+  canHandle: ["memory.noted", "reminder.added"],
   initial: () => ({}),
   evolve(sessions, event: Envelope) {
     if (event.type === "memory.noted") {

@@ -33,6 +33,12 @@ export type PermissionsSlice = Record<string, SessionPermissionLog>;
  */
 export const permissionsProjection: Projection<PermissionsSlice> = {
   key: "permissions",
+  canHandle: [
+    "session.started",
+    "session.resumed",
+    "permission.decided",
+    "permission.mode_changed",
+  ],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
     if (event.type === "session.started" || event.type === "session.resumed") {

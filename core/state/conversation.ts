@@ -4,6 +4,8 @@ import {
   type ContentBlock,
   type ConversationMessage,
   type Envelope,
+  isKernelEvent,
+  type KernelEnvelope,
   type ToolCompleted,
   type Usage,
 } from "../../events/event_types.ts";
@@ -75,11 +77,20 @@ export function emptyConversation(history: ConversationMessage[] = []): Conversa
 }
 
 /**
- * Fold one event into a conversation. Mutates and returns `conversation` (the projection owns
- * it; folding in place keeps a rebuild linear). Pure otherwise: reads no clock, env or disk,
- * and never throws on a well-formed log.
+ * Fold one event into a conversation: a mechanism's event (see `KernelPayloads`) leaves it as it
+ * is. Mutates and returns `conversation` (the projection owns it; folding in place keeps a
+ * rebuild linear). Pure otherwise: reads no clock, env or disk, and never throws on a
+ * well-formed log.
  */
 export function evolveConversation(conversation: Conversation, event: Envelope): Conversation {
+  return isKernelEvent(event) ? foldConversation(conversation, event) : conversation;
+}
+
+/**
+ * {@link evolveConversation} for an event of the kernel's types, which it decides about one by
+ * one (a new kernel type does not compile until it does). Mutates and returns `conversation`.
+ */
+export function foldConversation(conversation: Conversation, event: KernelEnvelope): Conversation {
   switch (event.type) {
     case "user.prompted":
       // A refused prompt is kept out of the conversation, as Claude Code erases it.
@@ -192,28 +203,7 @@ export function evolveConversation(conversation: Conversation, event: Envelope):
     case "turn.started":
     case "turn.ended":
     case "session.ended":
-    case "todo.updated":
-    case "cron.scheduled":
-    case "cron.cancelled":
-    case "cron.fired":
-    case "cron.delivered":
-    case "cron.read":
-    case "memory.noted":
-    case "skill.invoked":
     case "agent.spawned":
-    case "permission.decided":
-    case "permission.mode_changed":
-    case "permission.path_resolved":
-    case "hook.started":
-    case "hook.ran":
-    case "job.started":
-    case "job.finished":
-    case "job.lost":
-    case "task.created":
-    case "task.claimed":
-    case "task.completed":
-    case "task.updated":
-    case "task.cancelled":
       break;
     default:
       assertExhaustive(event);

@@ -1,4 +1,4 @@
-import type { Envelope } from "../../events/event_types.ts";
+import type { Envelope, EventType } from "../../events/event_types.ts";
 
 /**
  * A per-concern fold of the log, as a mechanism outside the root fold registers it with the
@@ -9,10 +9,19 @@ import type { Envelope } from "../../events/event_types.ts";
  * (and, for a fork, on its source's entry at the fork). The fold feeds a projection only the
  * events of the sessions in focus, and a session's entry is stored and restored on its own
  * (snapshots, focusing one more session), so an entry must be plain JSON data.
+ *
+ * A projection declares the event types it folds (`canHandle`, as emmett's projections do): the
+ * fold calls `evolve` for those types only, through a table from type to projections made once
+ * per list of projections (see `evolve` in state.ts).
  */
 export interface Projection<Slice = unknown> {
   /** Where the slice lives in `state.extensions`; unique among registered projections. */
   key: string;
+  /**
+   * The event types `evolve` folds, a kernel's type (`session.started`, `model.responded`) or a
+   * mechanism's: it is never called with another.
+   */
+  canHandle: readonly EventType[];
   initial(): Slice;
   evolve(slice: Slice, event: Envelope): Slice;
 }

@@ -2,12 +2,13 @@ import {
   type AgentSpawned,
   assertExhaustive,
   type Envelope,
+  isKernelEvent,
   type RecordedFile,
   type SettingsSnapshot,
   type TurnEndReason,
   type Usage,
 } from "../../events/event_types.ts";
-import { type Conversation, emptyConversation, evolveConversation } from "./conversation.ts";
+import { type Conversation, emptyConversation, foldConversation } from "./conversation.ts";
 
 /** What an agent is doing, as far as the log tells. */
 export type AgentStatus =
@@ -105,7 +106,9 @@ export function emptySessions(): SessionsState {
 
 /**
  * Fold one event into the sessions. Mutates and returns `sessions`. Pure otherwise; never throws
- * on a well-formed log: events of a session that never started are ignored.
+ * on a well-formed log: events of a session that never started are ignored. Any event counts as
+ * the session's last and makes its agent known; only the kernel's own types (see
+ * `KernelPayloads`) change more.
  */
 export function evolveSessions(sessions: SessionsState, event: Envelope): SessionsState {
   if (event.type === "session.started") {
@@ -147,7 +150,9 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     session,
     emptyConversation(),
   );
-  evolveConversation(agent, event);
+  // A mechanism's event changes nothing else: the main agent's status is the session's already.
+  if (!isKernelEvent(event)) return sessions;
+  foldConversation(agent, event);
   switch (event.type) {
     case "user.prompted":
       if (event.agent === session.mainAgent) session.firstPrompt ??= event.data.text;
@@ -204,19 +209,6 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "tool.completed":
     case "session.ended":
     case "reminder.added":
-    case "todo.updated":
-    case "cron.scheduled":
-    case "cron.cancelled":
-    case "cron.fired":
-    case "cron.delivered":
-    case "cron.read":
-    case "memory.noted":
-    case "skill.invoked":
-    case "permission.decided":
-    case "permission.mode_changed":
-    case "permission.path_resolved":
-    case "hook.started":
-    case "hook.ran":
     case "hook.context":
     case "compaction.started":
     case "compaction.completed":
@@ -225,14 +217,6 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
     case "context.snipped":
     case "context.cleared":
     case "arrival.injected":
-    case "job.started":
-    case "job.finished":
-    case "job.lost":
-    case "task.created":
-    case "task.claimed":
-    case "task.completed":
-    case "task.updated":
-    case "task.cancelled":
       break;
     default:
       assertExhaustive(event);

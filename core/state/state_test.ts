@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { awaitsModel, lastAssistantText } from "./conversation.ts";
 import { mainAgentOf } from "./sessions.ts";
 import { foldEvents } from "./state.ts";
+import type { Projection } from "./projection.ts";
+import { type EventType, isKernelEvent } from "../../events/event_types.ts";
 import { eventFactory, respondedData, startedData } from "../../testing/event_factory.ts";
 
 Deno.test("a prompt, a tool call and its result fold into alternating messages", () => {
@@ -236,4 +238,56 @@ Deno.test("a tool call whose id the conversation has is left out, until its answ
   const ids = mainAgentOf(state.sessions.byId["s1"]!).messages
     .flatMap((m) => m.content.flatMap((b) => b.type === "tool_use" ? [b.id] : []));
   assert.deepEqual(ids, ["t1", "t2", "t3"]);
+});
+
+Deno.test("a projection is called only for the event types it declares, in the order registered", () => {
+  const e = eventFactory();
+  const seen: string[] = [];
+  const watcher = (key: string, canHandle: readonly EventType[]): Projection<number> => ({
+    key,
+    canHandle,
+    initial: () => 0,
+    evolve(count, event) {
+      seen.push(`${key} ${event.type}`);
+      return count + 1;
+    },
+  });
+  const projections = [
+    watcher("todos-only", ["todo.updated"]),
+    watcher("both", ["session.started", "todo.updated"]),
+  ];
+  const state = foldEvents([
+    e("session.started", startedData()),
+    e("user.prompted", { text: "plan it" }),
+    e("todo.updated", { todos: [] }),
+    e("cron.fired", {
+      id: "c1",
+      minute: "2026-11-22T10:01:00.000Z",
+      firedAt: "2026-11-22T10:01:00.000Z",
+      late: false,
+      missed: 0,
+      prompt: "check",
+    }),
+  ], projections);
+  assert.deepEqual(seen, [
+    "both session.started",
+    "todos-only todo.updated",
+    "both todo.updated",
+  ]);
+  assert.deepEqual(state.extensions, { "todos-only": 1, both: 2 });
+});
+
+Deno.test("a mechanism's event is the session's last and makes its agent known, and changes no view otherwise", () => {
+  const e = eventFactory();
+  const started = [e("session.started", startedData()), e("user.prompted", { text: "go" })];
+  const before = structuredClone(foldEvents(started).sessions.byId["s1"]);
+  const note = { ...e("todo.updated", { todos: [] }), agent: "helper" };
+  const after = foldEvents([...started, note]).sessions.byId["s1"];
+  assert.ok(before && after);
+  assert.equal(after.lastSeq, 3);
+  assert.deepEqual(Object.keys(after.agents), ["lead", "helper"]);
+  assert.deepEqual(after.agents["lead"], before.agents["lead"]);
+  assert.equal(after.agents["helper"]?.messages.length, 0);
+  assert.ok(isKernelEvent(started[1]!));
+  assert.ok(!isKernelEvent(e("todo.updated", { todos: [] })));
 });

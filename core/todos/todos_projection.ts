@@ -28,6 +28,7 @@ export const TODOS_SOURCE = "todos";
  */
 export const todosProjection: Projection<TodosSlice> = {
   key: "todos",
+  canHandle: ["session.started", "model.responded", "todo.updated", "reminder.added"],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
     switch (event.type) {

@@ -2,10 +2,9 @@ import { initialState, type State } from "../core/state/state.ts";
 import { mainAgentOf } from "../core/state/sessions.ts";
 import { foldCatalog, forkSources } from "../core/snapshots/mod.ts";
 import { renderTaskTree } from "../core/tasks/render_task_tree.ts";
-import { renderTodos, todosOf } from "../core/todos/mod.ts";
-import { jobsOf, jobsReport } from "../core/jobs/mod.ts";
 import { describeJob } from "../core/cron/mod.ts";
 import type { Catalog } from "../core/state/catalog.ts";
+import { plainText } from "../core/state/rendered_line.ts";
 import type { CommandIo } from "./io.ts";
 import { HeldOutput } from "./held_output.ts";
 import { foldLogged } from "./fold.ts";
@@ -14,7 +13,14 @@ import { sessionByPrefix } from "./session_index.ts";
 import { sweepSessions } from "./session_sweep.ts";
 import { assertLogExists } from "./log_commands.ts";
 import { stateJson } from "./state_json.ts";
-import { readFrom, slicesSink, STATE_PROJECTIONS, SWEEP_BUDGET, unitsOf } from "./state_sweep.ts";
+import {
+  readFrom,
+  slicesSink,
+  STATE_MECHANISMS,
+  STATE_PROJECTIONS,
+  SWEEP_BUDGET,
+  unitsOf,
+} from "./state_sweep.ts";
 
 /** What `rein state` is asked for. */
 export interface StateOptions {
@@ -99,8 +105,9 @@ function heldText(text: string): HeldOutput {
 }
 
 /**
- * What `rein state` prints for session `id` of `state`; `lastTs`: the time of its last event, up
- * to which a job still running is shown to have run. Pure.
+ * What `rein state` prints for session `id` of `state`: its view, then each mechanism's report of
+ * it (`Mechanism.report`), then its calls; `lastTs`: the time of its last event, up to which
+ * something still running is shown to have run. Pure.
  */
 function sessionReport(
   state: State,
@@ -127,16 +134,11 @@ function sessionReport(
     `  unfinished ${lead.openIntents.map((c) => `${c.name} ${c.id}`).join(", ") || "none"}`,
     `  last seq   ${view.lastSeq}`,
   ].join("\n") + "\n";
-  for (const agent of Object.keys(view.agents)) {
-    const todos = todosOf(state, id, agent);
-    if (todos.length === 0) continue;
-    const who = agent === view.mainAgent ? "" : ` (${agent})`;
-    text += `  todos${who}\n${renderTodos(todos).map((l) => `    ${l}`).join("\n")}\n`;
-  }
-  const jobs = jobsOf(state, id);
-  if (jobs.length > 0) {
-    const report = jobsReport(jobs, (job) => Date.parse(lastTs) - Date.parse(job.startedAt));
-    text += `  jobs\n${report.split("\n").map((l) => `    ${l}`).join("\n")}\n`;
+  for (const mechanism of STATE_MECHANISMS) {
+    for (const section of mechanism.report?.(state, { session: id, at: lastTs }) ?? []) {
+      const lines = section.lines.map((line) => `    ${plainText(line)}`);
+      text += `  ${section.title}\n${lines.join("\n")}\n`;
+    }
   }
   if (calls.length > 0) text += `  calls\n${calls.join("\n")}\n`;
   return text;

@@ -3,13 +3,18 @@ import type { Envelope } from "../events/event_types.ts";
 import type { CatalogEntry } from "../core/state/catalog.ts";
 import type { CatalogFold } from "../core/snapshots/mod.ts";
 import { indexPoint } from "../core/snapshots/log_point.ts";
-import { reinProjections } from "../core/harness.ts";
+import { reinMechanisms, reinProjections } from "../core/harness.ts";
 import { evolveSlices } from "../core/state/state.ts";
 import { foldError } from "./fold.ts";
 import type { SweepReady, SweepSink, SweepUnit } from "./session_sweep.ts";
 
 /** Mechanism projections `rein state` folds: every one a session folds (see `reinProjections`). */
 export const STATE_PROJECTIONS = reinProjections();
+
+/** rein's mechanisms that report on a session in `rein state` (`Mechanism.report`), in order. */
+export const STATE_MECHANISMS = reinMechanisms({ workspace: "/" }).filter((m) =>
+  m.report !== undefined
+);
 
 /**
  * How many events `state` holds at once (open sessions, and sessions waiting for an earlier one

@@ -1,9 +1,11 @@
-import type { EventType, RecordedFile } from "../events/event_types.ts";
+import type { Envelope, EventType, RecordedFile } from "../events/event_types.ts";
 import type { FilePlace } from "./files/file_place.ts";
 import type { ArrivalSource } from "./loop/arrivals.ts";
 import type { StageHandlers } from "./loop/stages.ts";
 import type { SystemSection } from "./request/system_prompt.ts";
 import type { Projection } from "./state/projection.ts";
+import type { RenderedLine, ReportSection } from "./state/rendered_line.ts";
+import type { State } from "./state/state.ts";
 import type { PoolScope, ToolFilter, ToolSource } from "./tools/tool_pool.ts";
 
 export type { FilePlace } from "./files/file_place.ts";
@@ -63,4 +65,25 @@ export interface Mechanism {
    * core/loop/arrivals.ts). The event that brought it is usually one of `fedTypes`.
    */
   arrivals?: ArrivalSource;
+  /**
+   * The lines the REPL and `-p`'s progress show for one of this mechanism's events (an event of
+   * another's: undefined; one it shows nothing for: none). Pure; plain text with style kinds,
+   * which the CLI colours.
+   */
+  render?(event: Envelope): readonly RenderedLine[] | undefined;
+  /**
+   * What `rein state` prints of this mechanism's slice for one session of `state` (which holds the
+   * session in full), as titled sections. Pure.
+   */
+  report?(state: State, context: ReportContext): readonly ReportSection[];
+}
+
+/** Which session a report is of, and when that session was last heard of. */
+export interface ReportContext {
+  session: string;
+  /**
+   * The time of the session's last event (its envelope's `ts`), as "now" for the report: how long
+   * something still running has run.
+   */
+  at: string;
 }

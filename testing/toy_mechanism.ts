@@ -1,8 +1,8 @@
 /**
  * A test-only mechanism, to show that a mechanism is local: "tally" declares its own event
  * (through {@link ExtensionPayloads}), a projection of it, a decider tool, a system prompt
- * section and a gate stage, and joins a harness through `createHarness({mechanisms})` alone —
- * no edit to the loop, the request builder or replay.
+ * section, a gate stage and a line for its event, and joins a harness through
+ * `createHarness({mechanisms})` alone — no edit to the loop, the request builder or replay.
  *
  * @module
  */
@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Envelope } from "../events/event_types.ts";
 import type { Mechanism } from "../core/mechanism.ts";
 import type { Projection } from "../core/state/projection.ts";
+import { renderedLine } from "../core/state/rendered_line.ts";
 import { sliceOf, type State } from "../core/state/state.ts";
 import type { Tool } from "../core/tools/tool.ts";
 
@@ -65,6 +66,10 @@ export const tallyMechanism: Mechanism = {
   eventTypes: ["tally.added"],
   projection: tallyProjection,
   tools: () => [tallyAddTool],
+  render: (event) =>
+    event.type === "tally.added"
+      ? [renderedLine(`— tally +${event.data.by}, now ${event.data.total}`, "dim")]
+      : undefined,
   sections(scope) {
     const total = tallyOf(scope.state, scope.session);
     return total === 0 ? [] : [{ id: "tally", stability: 2, text: `Tally so far: ${total}` }];

@@ -1,14 +1,8 @@
-import { renderTodos } from "../../core/todos/mod.ts";
-import { formatDuration } from "../../core/jobs/mod.ts";
-import {
-  assertExhaustive,
-  type CompactionTrigger,
-  type Envelope,
-  type EnvelopeOf,
-  type ModelFailureKind,
-} from "../../events/event_types.ts";
+import type { Envelope, ModelFailureKind } from "../../events/event_types.ts";
+import { reinMechanisms } from "../../core/harness.ts";
+import type { Mechanism } from "../../core/mechanism.ts";
 import type { AnyTool } from "../../core/tools/tool.ts";
-import type { Styles } from "./style.ts";
+import { paintLine, type Styles } from "./style.ts";
 import { MarkdownStream, textWidth } from "./markdown.ts";
 
 /** Where rendered output goes. */
@@ -23,14 +17,17 @@ type Block = "none" | "input" | "text" | "tool" | "notice";
  * Renders a session as a person reads it: assistant text as it streams, one line per tool call
  * (name and key argument) with a short result line, retries, and how each turn ended. Blocks
  * (the prompt, a stretch of text, a tool call with its result) are separated by one blank line.
- * Used by the REPL, by `-p --output-format text` progress on stderr, and by `replay`. Writes
- * only to its sink; never throws.
+ * Used by the REPL, by `-p --output-format text` progress on stderr, and by `replay`. The kernel's
+ * events are rendered here; a mechanism's own events by the mechanism (`Mechanism.render`).
+ * Writes only to its sink; never throws.
  */
 export class Renderer {
   readonly #out: Sink;
   readonly #styles: Styles;
   readonly #tool: (name: string) => AnyTool | undefined;
   readonly #maxAttempts: number | undefined;
+  /** The mechanisms that render their own events, asked in order. */
+  readonly #renderers: readonly Mechanism[];
   /** Formats answers as Markdown for a terminal `#width` columns wide, when asked to. */
   readonly #markdown: MarkdownStream | undefined;
   readonly #width: number;
@@ -45,18 +42,26 @@ export class Renderer {
 
   /**
    * `tool` finds a tool by name, to summarize its calls in one line; `maxAttempts` (when known)
-   * completes the retry line's "attempt 2/10".
+   * completes the retry line's "attempt 2/10"; `mechanisms` render their own events (rein's own
+   * mechanisms when not given: a harness's `mechanisms` add an embedder's).
    */
   constructor(
     out: Sink,
     styles: Styles,
     tool: (name: string) => AnyTool | undefined,
-    options: { maxAttempts?: number; markdownWidth?: number } = {},
+    options: {
+      maxAttempts?: number;
+      markdownWidth?: number;
+      mechanisms?: readonly Mechanism[];
+    } = {},
   ) {
     this.#out = out;
     this.#styles = styles;
     this.#tool = tool;
     this.#maxAttempts = options.maxAttempts;
+    this.#renderers = (options.mechanisms ?? reinMechanisms({ workspace: "/" })).filter((m) =>
+      m.render !== undefined
+    );
     this.#width = options.markdownWidth ?? 0;
     this.#markdown = options.markdownWidth === undefined
       ? undefined
@@ -202,94 +207,24 @@ export class Renderer {
       case "model.continued":
         this.line(s.dim("— the answer hit the output limit: asking it to go on"));
         break;
-      case "hook.ran": {
-        const { exitCode, ending, hookEvent, command, decision } = event.data;
-        if (ending === "exited" && exitCode === 0) break;
-        this.line(s.yellow(`${hookEvent} hook ${JSON.stringify(command)}: ${decision}`));
-        break;
-      }
-      case "permission.mode_changed":
-        this.line(s.dim(`— permission mode: ${event.data.mode}`));
-        break;
       case "compaction.started":
+        // A compaction ends the answer shown before it.
         this.#flushMarkdown();
         this.#lineStart();
-        this.line(
-          s.dim(`✻ Compacting the conversation (${COMPACTION_WORDS[event.data.trigger]})…`),
-        );
-        break;
-      case "compaction.completed": {
-        const { tokensBefore, tokensAfter } = event.data;
-        this.line(
-          s.dim(`✻ Compacted: about ${tokens(tokensBefore)} → ${tokens(tokensAfter)} tokens`),
-        );
-        break;
-      }
-      case "compaction.failed":
-        this.line(s.yellow(`Compaction failed: ${event.data.message}`));
-        break;
-      case "context.spilled":
-        for (const result of event.data.results) {
-          this.line(
-            s.dim(`— ${tokens(result.chars)} characters of output kept in ${result.path}`),
-          );
-        }
-        break;
-      case "context.snipped":
-        this.line(s.dim(`— ${event.data.to - event.data.from} old messages cut from the context`));
-        break;
-      case "todo.updated":
-        renderTodos(event.data.todos).forEach((line, i) => {
-          const paint = line.startsWith("◐")
-            ? s.bold
-            : line.startsWith("☒")
-            ? s.dim
-            : (text: string) => text;
-          this.line(`${i === 0 ? `  ${s.dim("⎿")}  ` : "     "}${paint(line)}`);
-        });
-        break;
-      case "cron.fired": {
-        const { id, minute, late, missed } = event.data;
-        const lateness = late
-          ? `, late${missed > 0 ? ` (${missed} earlier times missed)` : ""}`
-          : "";
-        this.line(s.dim(`— cron job ${id} fired for ${minute}${lateness}`));
-        break;
-      }
-      case "job.finished":
-      case "job.lost":
-        this.line(jobLine(event, s));
-        break;
-      case "session.started":
-      case "session.ended":
-      case "reminder.added":
-      case "cron.scheduled":
-      case "cron.cancelled":
-      case "cron.delivered":
-      case "cron.read":
-      case "memory.noted":
-      case "skill.invoked":
-      case "agent.spawned":
-      case "turn.started":
-      case "model.requested":
-      case "model.cancelled":
-      case "permission.decided":
-      case "permission.path_resolved":
-      case "hook.started":
-      case "hook.context":
-      case "context.cleared":
-      case "arrival.injected":
-      case "job.started":
-        break;
-      case "task.created":
-      case "task.claimed":
-      case "task.completed":
-      case "task.updated":
-      case "task.cancelled":
-        // The tool's result says what changed in the task graph.
+        this.#mechanismLines(event);
         break;
       default:
-        assertExhaustive(event);
+        this.#mechanismLines(event);
+    }
+  }
+
+  /** The lines the mechanism whose event this is renders for it, if any. */
+  #mechanismLines(event: Envelope): void {
+    for (const mechanism of this.#renderers) {
+      const lines = mechanism.render?.(event);
+      if (lines === undefined) continue;
+      for (const line of lines) this.line(paintLine(line, this.#styles));
+      return;
     }
   }
 
@@ -453,39 +388,3 @@ const FAILURE_WORDS: Record<ModelFailureKind, string> = {
   client_error: "request refused",
   unknown: "model call failed",
 };
-
-/** What started a compaction, in words. */
-const COMPACTION_WORDS: Record<CompactionTrigger, string> = {
-  auto: "the context is nearly full",
-  manual: "/compact",
-  tool: "the model asked",
-  reactive: "the prompt was too long",
-};
-
-function tokens(count: number): string {
-  return count.toLocaleString("en-US");
-}
-
-/**
- * A background job's end as a line: `⏺ Job b1 ended: exit code 0 · 2.1s`, or lost with its pid
- * and log. The job's command is in its call's line above (or in `/jobs`).
- */
-function jobLine(event: EnvelopeOf<"job.finished" | "job.lost">, s: Styles): string {
-  if (event.type === "job.lost") {
-    const { id, pid, logPath } = event.data;
-    return s.yellow(
-      `⏺ Job ${id} lost: outcome unknown (its rein process ended; pid ${pid}, ` +
-        `log ${logPath})`,
-    );
-  }
-  const { id, ending, exitCode, signal, durationMs } = event.data;
-  const code = exitCode === null ? `killed by ${signal ?? "a signal"}` : `exit code ${exitCode}`;
-  const how = {
-    exited: code,
-    timed_out: `timed out, ${code}`,
-    stopped: "stopped",
-    session_ended: "stopped with the session",
-  }[ending];
-  const line = `⏺ Job ${id} ended: ${how} · ${formatDuration(durationMs)}`;
-  return ending === "exited" && exitCode === 0 ? s.dim(line) : s.yellow(line);
-}

@@ -1,3 +1,5 @@
+import type { RenderedLine } from "../../core/state/rendered_line.ts";
+
 /** ANSI styling that turns itself off when the output is not a terminal or NO_COLOR is set. */
 export interface Styles {
   bold(text: string): string;
@@ -20,4 +22,10 @@ export function createStyles(enabled: boolean): Styles {
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
   };
+}
+
+/** A line a mechanism rendered (`Mechanism.render`), in `styles`: each piece in its own. Pure. */
+export function paintLine(line: RenderedLine, styles: Styles): string {
+  return line.map((span) => span.style === "plain" ? span.text : styles[span.style](span.text))
+    .join("");
 }

@@ -6,6 +6,7 @@ import type {
 import { ModelError } from "../effects/model_client.ts";
 import type { CompactOutcome, CompactRequest, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
+import { renderCompactionEvent } from "./compaction_render.ts";
 import { contextWindowOf } from "../models/catalogue.ts";
 import { compactMessages } from "../state/context_edits.ts";
 import { compactedText, type Conversation, summaryText } from "../state/conversation.ts";
@@ -34,6 +35,7 @@ export type OutputWriter = (relativePath: string, text: string) => Promise<void>
 export function compactionMechanism(writeOutput?: OutputWriter): Mechanism {
   return {
     name: "compaction",
+    render: renderCompactionEvent,
     tools: (scope) => configOf(scope.state, scope.session, scope.agent) ? [compactTool] : [],
     stages: {
       beforeModel: async (context) => {

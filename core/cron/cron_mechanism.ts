@@ -2,6 +2,7 @@ import type { CronRead, ReinEvent } from "../../events/event_types.ts";
 import type { Arrival } from "../loop/arrivals.ts";
 import type { GateDecision, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
+import { renderCronEvent } from "./cron_render.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import { sliceOf } from "../state/state.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
@@ -50,6 +51,7 @@ export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
   ];
   return {
     name: "cron",
+    render: renderCronEvent,
     // A prompt that takes up a firing is marked even if a UserPromptSubmit hook refuses it.
     before: ["hooks"],
     projection: cronProjection,

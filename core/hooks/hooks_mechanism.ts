@@ -2,6 +2,7 @@ import { isRecord } from "../settings/is_record.ts";
 import type { HookRan, ReinEvent } from "../../events/event_types.ts";
 import type { GateDecision, PromptStage, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
+import { renderHookEvent } from "./hooks_render.ts";
 import { recordedSettings } from "../settings/recorded_settings.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import { lastAssistantText } from "../state/conversation.ts";
@@ -26,7 +27,6 @@ export type { HooksOptions } from "./hooks_options.ts";
 /** How many times a turn may be continued because Stop hooks said "not done yet". */
 export const MAX_STOP_CONTINUATIONS = 5;
 
-
 /**
  * Claude Code's command hooks (s04) at the loop's fixed points: UserPromptSubmit (and
  * SessionStart, before a session's first prompt) before a prompt, PreToolUse at the gate of a
@@ -40,6 +40,7 @@ export const MAX_STOP_CONTINUATIONS = 5;
 export function hooksMechanism(options: HooksOptions): Mechanism {
   return {
     name: "hooks",
+    render: renderHookEvent,
     projection: hooksProjection,
     stages: {
       beforePrompt: (context, prompt, opening) => beforePrompt(context, prompt, opening, options),

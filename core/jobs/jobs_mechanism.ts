@@ -3,6 +3,7 @@ import type { ReinEvent } from "../../events/event_types.ts";
 import type { Arrival } from "../loop/arrivals.ts";
 import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
+import { renderJobEvent, reportJobs } from "./jobs_render.ts";
 import { agentOf } from "../state/sessions.ts";
 import type { BashSandbox } from "../tools/bash.ts";
 import { bashLauncher } from "../tools/bash_launcher.ts";
@@ -72,6 +73,8 @@ export function jobsMechanism(options: JobsOptions): Mechanism {
   };
   return {
     name: "jobs",
+    render: renderJobEvent,
+    report: reportJobs,
     projection: jobsProjection,
     fedTypes: ["job.finished"],
     tools: (scope) => hasJobs(scope) ? tools[capping(scope)] : [],

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { PermissionDecided, ReinEvent } from "../../events/event_types.ts";
 import type { GateDecision, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
+import { renderPermissionEvent } from "./permissions_render.ts";
 import { addAllowRule } from "../settings/save_rule.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import { hooksProjection } from "../hooks/hooks_projection.ts";
@@ -69,6 +70,7 @@ export interface PermissionsOptions {
 export function permissionsMechanism(options: PermissionsOptions): Mechanism {
   return {
     name: "permissions",
+    render: renderPermissionEvent,
     // The rules (then the person) decide after PreToolUse hooks, whose verdicts they read.
     after: ["hooks"],
     projection: permissionsProjection,

@@ -1,6 +1,7 @@
 import type { ReinEvent } from "../../events/event_types.ts";
 import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
+import { renderTodoEvent, reportTodos } from "./todos_render.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import { sliceOf } from "../state/state.ts";
 import { todoReminder } from "./todo_reminder.ts";
@@ -18,6 +19,8 @@ export function todosMechanism(): Mechanism {
   const tool = createTodoWriteTool();
   return {
     name: "todos",
+    render: renderTodoEvent,
+    report: reportTodos,
     projection: todosProjection,
     tools: (scope) => recordedWithTodos(scope) ? [tool] : [],
     stages: {

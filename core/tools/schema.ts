@@ -1,5 +1,6 @@
 import { isPlainInputSchema } from "./_base_input_schema.ts";
 import { plainInput } from "./_plain_input.ts";
+import { checkJsonSchemaInput } from "./json_schema_input.ts";
 import { isRecord } from "../settings/is_record.ts";
 import type { z } from "zod";
 import type { AnyTool, Tool, Zod } from "./tool.ts";
@@ -44,6 +45,9 @@ const KEY_ORDER = [
 export function toolDefinition(tool: AnyTool): ToolDefinition {
   let inputSchema = tool.inputSchema;
   if (inputSchema === undefined) {
+    if (tool.schema === undefined) {
+      throw new Error(`Tool "${tool.name}" has neither a schema nor an inputSchema`);
+    }
     if (typeof tool.schema === "function") {
       throw new Error(
         `Tool "${tool.name}" builds its schema on first use, so it needs inputSchema`,
@@ -89,6 +93,9 @@ const schemas = new WeakMap<AnyTool, Promise<z.ZodType>>();
  */
 export function loadToolSchema<Input>(tool: Tool<Input>): Promise<z.ZodType<Input>> {
   const { schema } = tool;
+  if (schema === undefined) {
+    return Promise.reject(new Error(`Tool "${tool.name}" is described by a JSON Schema alone`));
+  }
   if (typeof schema !== "function") return Promise.resolve(schema);
   let loaded = schemas.get(tool) as Promise<z.ZodType<Input>> | undefined;
   if (!loaded) {
@@ -111,6 +118,15 @@ export async function validateToolInput<Input>(
   // A valid input to a tool whose JSON Schema says all that its zod schema does is taken as zod
   // would give it back, without loading zod; zod checks the others, and names what is wrong.
   const { inputSchema } = tool;
+  if (tool.schema === undefined) {
+    if (inputSchema === undefined) {
+      return { ok: false, message: `Tool ${tool.name} has no schema to check its input against` };
+    }
+    const checked = await checkJsonSchemaInput(inputSchema, input);
+    return checked.ok
+      ? { ok: true, value: checked.value as Input }
+      : { ok: false, message: `Invalid input for ${tool.name}: ${checked.problems.join("; ")}` };
+  }
   if (inputSchema !== undefined && isPlainInputSchema(inputSchema)) {
     const plain = plainInput(inputSchema, input);
     if (plain !== undefined) return { ok: true, value: plain.value as Input };

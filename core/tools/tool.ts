@@ -71,9 +71,11 @@ export interface Tool<Input = unknown> {
   /**
    * The input's zod schema, or a function that imports and builds it, called on the tool's first
    * call (`lazySchema`), so that loading the tool does not load zod. A tool whose schema is built
-   * on first use must give `inputSchema`.
+   * on first use must give `inputSchema`. Absent: the tool is described by its `inputSchema`
+   * alone (an MCP server's tool), and its input is checked against that with a JSON Schema
+   * validator.
    */
-  schema: z.ZodType<Input> | (() => Promise<z.ZodType<Input>>);
+  schema?: z.ZodType<Input> | (() => Promise<z.ZodType<Input>>);
   /**
    * The JSON Schema the model sees (the definition's `input_schema`), when the tool ships it
    * precomputed, so that no request has to derive it from `schema`. It must equal what `schema`

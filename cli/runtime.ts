@@ -1,7 +1,13 @@
 import { resolve } from "node:path";
 import { type JsonlStore, openJsonlStore } from "../events/jsonl_store.ts";
 import { StartPointError } from "../events/start_point.ts";
-import { createHarness, type Harness, type HarnessOptions } from "../core/harness.ts";
+import {
+  createHarness,
+  type Harness,
+  type HarnessOptions,
+  reinCatalogProjections,
+  reinFeatures,
+} from "../core/harness.ts";
 import {
   type CatalogStart,
   catalogToStartFrom,
@@ -23,8 +29,7 @@ import {
   recordedSettings,
 } from "../core/settings/recorded_settings.ts";
 import { sandboxForRun } from "./_sandbox_probe.ts";
-import { COMPACTION_ENV } from "../core/compaction/compaction_config.ts";
-import { jobSettings } from "../core/jobs/job_settings.ts";
+import { settingsSnapshot } from "../core/runner/settings_snapshot.ts";
 import { commandEnv } from "../core/tools/command_env.ts";
 import { DEFAULT_MEMORY_DIRECTORY } from "../core/memory/memory_files.ts";
 import { foldError } from "./fold.ts";
@@ -98,7 +103,7 @@ export async function openRuntime(options: {
   const machine = thisMachine(env, options.onNotice);
   // The catalog as of the newest snapshot that holds (taken now if the log is long past it): the
   // store reads from there on. A log that cannot be read is left for the store to report.
-  const logSnapshot = catalogToStartFrom(logPath).catch(() => undefined);
+  const logSnapshot = catalogToStartFrom(logPath, reinCatalogProjections()).catch(() => undefined);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const clock = wallClock(env);
   const effects = {
@@ -113,24 +118,17 @@ export async function openRuntime(options: {
   const [loaded, , machineId] = await Promise.all([settings, ignored, machine]);
   const merged = loaded.items.settings;
   // The snapshot sessions record; parsed once (recordedSettings caches by this object).
-  const snapshot: SettingsSnapshot = {
+  const snapshot = settingsSnapshot({
     sources: loaded.items.sources,
-    flags: options.permissionFlags ?? {},
-    home: home ?? "/",
+    settingsEnv: merged.env,
+    ...(options.permissionFlags ? { flags: options.permissionFlags } : {}),
+    home,
     interactive: options.interactive ?? false,
-    env: Object.fromEntries(
-      COMPACTION_ENV.flatMap((name) => {
-        const value = env.get(name);
-        return value === undefined ? [] : [[name, value]];
-      }),
-    ),
-    jobs: jobSettings((name) => env.get(name) ?? merged.env?.[name], options.onNotice),
-    taskTools: true,
-    cronTools: true,
-    requestDigest: "messages-last",
-    wholeCommandRules: true,
+    env: (name) => env.get(name),
     machine: machineId,
-  };
+    features: reinFeatures(),
+    onNotice: options.onNotice,
+  });
   const recorded = recordedSettings(snapshot);
   const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);

@@ -2,8 +2,11 @@ import { initialState, type State } from "../core/state/state.ts";
 import { mainAgentOf } from "../core/state/sessions.ts";
 import { foldCatalog, forkSources } from "../core/snapshots/mod.ts";
 import { renderTaskTree } from "../core/tasks/render_task_tree.ts";
+import { taskGraphProjection } from "../core/tasks/tasks_projection.ts";
 import { describeJob } from "../core/cron/mod.ts";
-import type { Catalog } from "../core/state/catalog.ts";
+import { cronTableProjection } from "../core/cron/cron_table_projection.ts";
+import { type Catalog, catalogSliceOf } from "../core/state/catalog.ts";
+import { reinCatalogProjections } from "../core/harness.ts";
 import { plainText } from "../core/state/rendered_line.ts";
 import type { CommandIo } from "./io.ts";
 import { HeldOutput } from "./held_output.ts";
@@ -47,6 +50,7 @@ export async function stateCommand(
   const fold = await foldCatalog(path, {
     at: options.at,
     onNotice: (m) => io.stderr.write(`${m}\n`),
+    catalogProjections: reinCatalogProjections(),
   });
   if (options.json) return await stateJson(path, fold, options.session, io);
   const { catalog, lastSeq } = fold;
@@ -79,8 +83,9 @@ export async function stateCommand(
     },
   });
   // The task graph is the workspace's, not a session's: it comes once, after the sessions.
-  if (catalog.tasks.tasks.length > 0) {
-    io.stdout.write(`\ntasks\n${renderTaskTree(catalog.tasks).map((l) => `  ${l}`).join("\n")}\n`);
+  const tasks = catalogSliceOf(catalog, taskGraphProjection);
+  if (tasks.tasks.length > 0) {
+    io.stdout.write(`\ntasks\n${renderTaskTree(tasks).map((l) => `  ${l}`).join("\n")}\n`);
   }
   const cron = cronReport(catalog);
   if (cron.length > 0) io.stdout.write(`\ncron\n${cron.map((l) => `  ${l}`).join("\n")}\n`);
@@ -89,7 +94,7 @@ export async function stateCommand(
 
 /** The workspace's cron jobs, one line each: what and when, and the last minute it fired. */
 function cronReport(catalog: Catalog): string[] {
-  return Object.values(catalog.cron.jobs).map((job) =>
+  return Object.values(catalogSliceOf(catalog, cronTableProjection).jobs).map((job) =>
     `${job.id}  ${describeJob(job)}${job.lastFired ? `; last run for ${job.lastFired}` : ""}`
   );
 }

@@ -1,5 +1,8 @@
+import { reinCatalogProjections } from "../core/harness.ts";
 import { foldCatalog } from "../core/snapshots/mod.ts";
+import { catalogSliceOf } from "../core/state/catalog.ts";
 import { renderTaskTree } from "../core/tasks/render_task_tree.ts";
+import { taskGraphProjection } from "../core/tasks/tasks_projection.ts";
 import type { CommandIo } from "./io.ts";
 
 /**
@@ -18,8 +21,9 @@ export async function tasksCommand(
     const fold = await foldCatalog(path, {
       at: options.at,
       onNotice: (message) => io.stderr.write(`${message}\n`),
+      catalogProjections: reinCatalogProjections(),
     });
-    tasks = fold.catalog.tasks;
+    tasks = catalogSliceOf(fold.catalog, taskGraphProjection);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     io.stdout.write(options.json ? "[]\n" : `No tasks yet (no log at ${path})\n`);

@@ -36,7 +36,9 @@ import type { Settings } from "./settings/settings.ts";
 import type { Projection } from "./state/projection.ts";
 import { evolve, type Focus, initialState, type State } from "./state/state.ts";
 import { SessionFocus, type SessionsLoader } from "./state/session_focus.ts";
-import type { Catalog } from "./state/catalog.ts";
+import { type Catalog, type CatalogProjection, holdsSlices } from "./state/catalog.ts";
+import { gatedByFeature } from "./feature_gate.ts";
+import { StartPointError } from "../events/start_point.ts";
 import { createBaseTools } from "./tools/base_tools.ts";
 import { placedBaseTools } from "./tools/placed_tools.ts";
 import { agentCwd } from "./state/agent_place.ts";
@@ -108,6 +110,28 @@ export function reinProjections(): Projection[] {
   return reinMechanisms({ workspace: "/" }).flatMap((m) => (m.projection ? [m.projection] : []));
 }
 
+/**
+ * The workspace-wide slices of rein's own mechanisms (`Mechanism.catalog`), as
+ * {@link reinProjections}: what a catalog folded outside a harness (`rein state`, `rein tasks`, a
+ * catalog snapshot) folds.
+ */
+export function reinCatalogProjections(): CatalogProjection[] {
+  return catalogProjectionsOf(reinMechanisms({ workspace: "/" }));
+}
+
+/**
+ * The session features of rein's own mechanisms (`Mechanism.feature`), in their order: what a
+ * session this rein starts or resumes records (`settings.features`).
+ */
+export function reinFeatures(): string[] {
+  return reinMechanisms({ workspace: "/" }).flatMap((m) => (m.feature ? [m.feature] : []));
+}
+
+/** The workspace-wide slices of `mechanisms`, in their order. */
+export function catalogProjectionsOf(mechanisms: readonly Mechanism[]): CatalogProjection[] {
+  return mechanisms.flatMap((m) => (m.catalog ? [m.catalog] : []));
+}
+
 function noLog(): EventStore {
   throw new Error("This harness has no log to append to from outside the loop");
 }
@@ -164,7 +188,8 @@ export interface HarnessOptions {
   focus?: "all" | readonly string[];
   /**
    * The catalog at `seq`, from a snapshot: the state starts there, and the store's first event
-   * must be `seq + 1` (the store opens at the snapshot's offset).
+   * must be `seq + 1` (the store opens at the snapshot's offset). It must hold the slice of every
+   * mechanism's `catalog` (else `createHarness` throws a `StartPointError`, before opening the log).
    */
   start?: { catalog: Catalog; seq: number };
   /**
@@ -207,6 +232,7 @@ export interface Harness {
   readFiles(place: FilePlace): Promise<RecordedFile[]>;
   /** The tool of that name in an agent's pool now, for rendering its calls. */
   findTool(name: string, scope?: Partial<PoolScope>): AnyTool | undefined;
+  /** Close every mechanism (`Mechanism.close`: what runs outside the loops), then the log. */
   close(): Promise<void>;
 }
 
@@ -220,13 +246,22 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       return opened.store;
     }),
     ...(options.mechanisms ?? []),
-  ];
+  ].map(gatedByFeature);
   const projections = mechanisms.flatMap((m) => (m.projection ? [m.projection] : []));
   checkUnique(projections);
-  const state = initialState(projections);
-  if (options.start) {
-    state.catalog = options.start.catalog;
-    state.lastSeq = options.start.seq;
+  const catalogProjections = catalogProjectionsOf(mechanisms);
+  checkUnique(catalogProjections, "catalog slice");
+  const state = initialState(projections, catalogProjections);
+  const { start } = options;
+  if (start) {
+    const missing = catalogProjections.find((p) => !holdsSlices(start.catalog, [p]));
+    if (missing) {
+      throw new StartPointError(
+        `The catalog to start from holds no "${missing.key}" slice: it was folded without it`,
+      );
+    }
+    state.catalog = start.catalog;
+    state.lastSeq = start.seq;
   }
   /** Changes each time the state does: what was made from it before is the same while it holds. */
   let version = 0;
@@ -238,7 +273,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const store = await options.openStore((event) => {
     try {
       version += 1;
-      evolve(state, event, projections, focused);
+      evolve(state, event, projections, focused, catalogProjections);
       focus.folded(event);
     } catch (error) {
       throw options.foldError ? options.foldError(error, event) : error;
@@ -327,17 +362,23 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       return AgentLoop.open(deps, id, agent ?? view.mainAgent);
     },
     previewRequest(setup, agent = DEFAULT_AGENT) {
-      const preview = initialState(projections);
+      const preview = initialState(projections, catalogProjections);
       const { id, ...data } = setup;
-      evolve(preview, {
-        v: 0,
-        seq: 1,
-        ts: options.effects.clock().toISOString(),
-        type: "session.started",
-        session: id,
-        agent,
-        data: { ...data, startedAt: options.effects.clock().toISOString() },
-      }, projections);
+      evolve(
+        preview,
+        {
+          v: 0,
+          seq: 1,
+          ts: options.effects.clock().toISOString(),
+          type: "session.started",
+          session: id,
+          agent,
+          data: { ...data, startedAt: options.effects.clock().toISOString() },
+        },
+        projections,
+        "all",
+        catalogProjections,
+      );
       const scope = { state: preview, session: id, agent };
       return assembleRequest(preview, id, agent, deps.pool(scope), deps.sections(scope));
     },
@@ -354,14 +395,21 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       const agent = scope.agent ?? state.sessions.byId[session]?.mainAgent ?? DEFAULT_AGENT;
       return deps.pool({ state, session, agent }).byName.get(name);
     },
-    close: () => store.close(),
+    async close() {
+      // What runs outside the loops stops first (a job's watcher appends nothing after this).
+      try {
+        for (const mechanism of [...mechanisms].reverse()) await mechanism.close?.();
+      } finally {
+        await store.close();
+      }
+    },
   };
 }
 
-function checkUnique(projections: readonly Projection[]): void {
+function checkUnique(projections: readonly Projection[], what = "projection"): void {
   const seen = new Set<string>();
   for (const { key } of projections) {
-    if (seen.has(key)) throw new Error(`Two mechanisms register the projection "${key}"`);
+    if (seen.has(key)) throw new Error(`Two mechanisms register the ${what} "${key}"`);
     seen.add(key);
   }
 }

@@ -3,6 +3,7 @@ import type { FilePlace } from "./files/file_place.ts";
 import type { ArrivalSource } from "./loop/arrivals.ts";
 import type { StageHandlers } from "./loop/stages.ts";
 import type { SystemSection } from "./request/system_prompt.ts";
+import type { CatalogProjection } from "./state/catalog.ts";
 import type { Projection } from "./state/projection.ts";
 import type { RenderedLine, ReportSection } from "./state/rendered_line.ts";
 import type { State } from "./state/state.ts";
@@ -26,6 +27,20 @@ export interface Mechanism {
   eventTypes?: readonly string[];
   /** Folded into `state.extensions[projection.key]`. */
   projection?: Projection;
+  /**
+   * The mechanism's workspace-wide slice (the cron table, the task graph), folded from every event
+   * of the log into `state.catalog[catalog.key]`, kept in catalog snapshots and
+   * restored from them (see `CatalogProjection`).
+   */
+  catalog?: CatalogProjection;
+  /**
+   * The session feature the mechanism is (`tasks`, `cron`): recorded in `session.started`'s
+   * `features` by the rein that starts (or resumes) a session. In a session recorded without it
+   * (by an older rein) the mechanism is not active: no tools, sections, arrivals or stage
+   * handlers for its agents, so the session replays as it ran. Its folds (`projection`,
+   * `catalog`) run whatever the session. Active in every session when absent.
+   */
+  feature?: string;
   /**
    * Tools this mechanism adds to an agent's pool (may depend on the state: subsets, MCP). A
    * function of the state: the harness asks again only once the state has changed.
@@ -76,6 +91,12 @@ export interface Mechanism {
    * session in full), as titled sections. Pure.
    */
   report?(state: State, context: ReportContext): readonly ReportSection[];
+  /**
+   * Stop what the mechanism runs outside the loops (a background job and its watcher; later an
+   * MCP server, a teammate's process): called once by `Harness.close`, before the log closes.
+   * Should not throw.
+   */
+  close?(): Promise<void>;
 }
 
 /** Which session a report is of, and when that session was last heard of. */

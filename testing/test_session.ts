@@ -44,6 +44,11 @@ export interface TestSessionOptions {
     jobs?: JobSettings;
     /** False: recorded as a rein before cron recorded it (no cron without `jobs`); default true. */
     cronTools?: boolean;
+    /**
+     * The session's features (`settings.features`); without them they are derived from the rest,
+     * as for a session recorded before the list (`sessionFeatures`).
+     */
+    features?: string[];
   };
 }
 
@@ -101,6 +106,7 @@ export async function startTestSession(
         env: recorded.env ?? {},
         ...(recorded.cronTools === false ? {} : { cronTools: true }),
         ...(recorded.jobs ? { jobs: recorded.jobs } : {}),
+        ...(recorded.features ? { features: recorded.features } : {}),
       },
       files: await harness.readFiles({
         workspace,

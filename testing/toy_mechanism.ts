@@ -1,7 +1,8 @@
 /**
  * A test-only mechanism, to show that a mechanism is local: "tally" declares its own event
- * (through {@link ExtensionPayloads}), a projection of it, a decider tool, a system prompt
- * section, a gate stage and a line for its event, and joins a harness through
+ * (through {@link ExtensionPayloads}), a projection of it, a workspace-wide slice (every
+ * session's tally together, in the catalog), a decider tool, a system prompt section, a gate
+ * stage, a line for its event and what it closes, and joins a harness through
  * `createHarness({mechanisms})` alone — no edit to the loop, the request builder or replay.
  *
  * @module
@@ -9,6 +10,7 @@
 import { z } from "zod";
 import type { Envelope } from "../events/event_types.ts";
 import type { Mechanism } from "../core/mechanism.ts";
+import { type CatalogProjection, catalogSliceOf } from "../core/state/catalog.ts";
 import type { Projection } from "../core/state/projection.ts";
 import { renderedLine } from "../core/state/rendered_line.ts";
 import { sliceOf, type State } from "../core/state/state.ts";
@@ -40,6 +42,31 @@ export function tallyOf(state: State, session: string): number {
   return sliceOf(state, tallyProjection)[session] ?? 0;
 }
 
+/** What every session of the workspace added together, and how many additions that took. */
+export interface WorkspaceTally {
+  total: number;
+  additions: number;
+}
+
+/** The workspace's tally: a workspace-wide slice, folded from every session's events. */
+export const workspaceTallyProjection: CatalogProjection<WorkspaceTally> = {
+  key: "tally",
+  canHandle: ["tally.added"],
+  initial: () => ({ total: 0, additions: 0 }),
+  evolve(slice, event: Envelope) {
+    if (event.type === "tally.added") {
+      slice.total += event.data.by;
+      slice.additions += 1;
+    }
+    return slice;
+  },
+};
+
+/** The workspace's tally now (every session's). Pure. */
+export function workspaceTallyOf(state: State): WorkspaceTally {
+  return catalogSliceOf(state.catalog, workspaceTallyProjection);
+}
+
 const schema = z.object({ by: z.number().int().positive().describe("How much to add") });
 
 /** A decider tool: its result and its event are a pure function of its input and the state. */
@@ -65,6 +92,7 @@ export const tallyMechanism: Mechanism = {
   name: "tally",
   eventTypes: ["tally.added"],
   projection: tallyProjection,
+  catalog: workspaceTallyProjection,
   tools: () => [tallyAddTool],
   render: (event) =>
     event.type === "tally.added"
@@ -72,7 +100,13 @@ export const tallyMechanism: Mechanism = {
       : undefined,
   sections(scope) {
     const total = tallyOf(scope.state, scope.session);
-    return total === 0 ? [] : [{ id: "tally", stability: 2, text: `Tally so far: ${total}` }];
+    const workspace = workspaceTallyOf(scope.state).total;
+    return [
+      ...(total === 0 ? [] : [{ id: "tally", stability: 2, text: `Tally so far: ${total}` }]),
+      ...(workspace === total
+        ? []
+        : [{ id: "tally-workspace", stability: 2, text: `Workspace total: ${workspace}` }]),
+    ];
   },
   stages: {
     gateCall(context, call) {

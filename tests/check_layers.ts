@@ -18,7 +18,7 @@ const LAYERS = ["events", "core", "cli"];
 const SKIPPED = ["tests/golden", "node_modules", "dist", ".rein", ".git"];
 const RANKS = ["effects", "projection", "state", "kernel", "mechanism", "top"];
 const KERNEL = ["loop", "request", "tools", "settings", "files", "mechanism.ts"];
-const TOP = ["runner", "replay", "harness.ts", "mod.ts"];
+const TOP = ["runner", "replay", "harness.ts", "feature_gate.ts", "mod.ts"];
 /** Mechanism folders that may import another mechanism folder. */
 const MECHANISM_PAIRS = [
   "protocols → teams",

@@ -15,6 +15,7 @@ import { lastUserText } from "../testing/scenarios.ts";
 import { startTestSession, type TestSession } from "../testing/test_session.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { CronScheduler } from "../core/cron/cron_scheduler.ts";
+import { cronTableOf } from "../core/cron/cron_read.ts";
 import { scheduledText } from "../core/cron/scheduled_text.ts";
 import { reinToolNames } from "../core/agents/child_tools.ts";
 import { hookMatchNames, toClaudeCall } from "../core/hooks/claude_tool_names.ts";
@@ -75,7 +76,7 @@ Deno.test("schedule_cron records its reading before the intent and its job with 
     timeZone: reading?.type === "cron.read" ? reading.data.timeZone : "",
     jobs: [],
   });
-  const job = Object.values(t.harness.state.catalog.cron.jobs)[0];
+  const job = Object.values(cronTableOf(t.harness.state).jobs)[0];
   assert.equal(job?.scheduledAt, "2026-11-23T10:00:30.000Z");
   assert.equal(job?.session, t.session.id);
   const result = await replaySession(t.events());
@@ -266,7 +267,7 @@ Deno.test("a deny rule on CronCreate keeps schedule_cron from scheduling", async
   await t.session.prompt("remind me every minute to check the deploy", run());
   const completed = t.events().find((e) => e.type === "tool.completed");
   assert.equal(completed?.type === "tool.completed" && completed.data.outcome, "denied");
-  assert.deepEqual(t.harness.state.catalog.cron.jobs, {});
+  assert.deepEqual(cronTableOf(t.harness.state).jobs, {});
   const result = await replaySession(t.events());
   assert.equal(result.divergence, null, JSON.stringify(result.divergence));
 });

@@ -1,12 +1,27 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import type { Envelope } from "../events/event_types.ts";
+import { openJsonlStore } from "../events/jsonl_store.ts";
+import { StartPointError } from "../events/start_point.ts";
+import { createHarness, type HarnessOptions } from "../core/harness.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
+import { liveEffects } from "../core/runner/live_effects.ts";
+import { type CatalogStart, latestCatalog, writeCatalogSnapshot } from "../core/snapshots/mod.ts";
+import type { Catalog } from "../core/state/catalog.ts";
 import { message, text, toolUse } from "../testing/fake_anthropic.ts";
 import type { FakeScriptFn } from "../testing/fake_replies.ts";
 import { echo, toolResultCount } from "../testing/scenarios.ts";
 import type { Mechanism } from "../core/mechanism.ts";
 import { startTestSession } from "../testing/test_session.ts";
-import { TALLY_LIMIT, tallyMechanism, tallyOf } from "../testing/toy_mechanism.ts";
+import { startedData } from "../testing/event_factory.ts";
+import { isAlive, waitForDeath } from "../testing/tool_helpers.ts";
+import {
+  TALLY_LIMIT,
+  tallyMechanism,
+  tallyOf,
+  workspaceTallyOf,
+  workspaceTallyProjection,
+} from "../testing/toy_mechanism.ts";
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 
@@ -107,4 +122,148 @@ Deno.test("an afterModel stage can continue the turn, and replay reproduces it",
   assert.equal(t.session.lastText, "You said: Check your answer once more.");
   const replayed = await replaySession(t.events(), { mechanisms: [onceMore] });
   assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
+});
+
+/** A harness over the JSONL log at `path` with the tally mechanism, from `start` when given. */
+function tallyHarness(
+  path: string,
+  workspace: string,
+  start?: CatalogStart,
+) {
+  const options: HarnessOptions = {
+    openStore: (onEvent, { eventTypes }) =>
+      openJsonlStore(path, {
+        clock: () => new Date(),
+        onEvent,
+        eventTypes,
+        ...(start ? { start: start.point } : {}),
+      }),
+    workspace,
+    effects: liveEffects({ apiKey: "sk-test" }),
+    mechanisms: [tallyMechanism],
+    focus: [],
+    ...(start ? { start: { catalog: start.catalog, seq: start.point.seq } } : {}),
+  };
+  return createHarness(options);
+}
+
+Deno.test("a mechanism's workspace-wide slice is folded from every session, kept in the catalog snapshot and restored from it", async () => {
+  await using t = await countedSession();
+  const path = join(t.workspace, "events.jsonl");
+  await Deno.writeTextFile(path, t.events().map((e) => `${JSON.stringify(e)}\n`).join(""));
+  const slices = [workspaceTallyProjection];
+  // A harness over the log folds the slice from every session's additions.
+  const first = await tallyHarness(path, t.workspace);
+  const end = { seq: first.state.lastSeq, offset: (await Deno.stat(path)).size };
+  const catalog = structuredClone(first.state.catalog);
+  await first.close();
+  assert.deepEqual(catalog.tally, { total: 7, additions: 2 });
+
+  // A catalog snapshot without the slice (another fold's) is no start for a harness that has it.
+  const { tally: _, ...without } = catalog;
+  assert.ok(await writeCatalogSnapshot(path, { catalog: without as Catalog, ...end }, new Date()));
+  assert.equal(await latestCatalog(path, Infinity, slices), undefined);
+  const bare = await latestCatalog(path);
+  assert.ok(bare);
+  await assert.rejects(tallyHarness(path, t.workspace, bare), StartPointError);
+
+  // One with it holds the slice, and a harness starting from it has it without the events.
+  assert.ok(await writeCatalogSnapshot(path, { catalog, ...end }, new Date()));
+  const snapshot = await latestCatalog(path, Infinity, slices);
+  assert.ok(snapshot);
+  assert.deepEqual(snapshot.catalog.tally, { total: 7, additions: 2 });
+  snapshot.catalog.tally = { total: 9, additions: 2 }; // seen only if the snapshot is read
+  const harness = await tallyHarness(path, t.workspace, snapshot);
+  try {
+    assert.equal(harness.state.lastSeq, t.events().length);
+    assert.deepEqual(workspaceTallyOf(harness.state), { total: 9, additions: 2 });
+    // A new session of the workspace sees the other sessions' tally, and adds to it live.
+    const session = await harness.startSession({ id: "session-2", ...startedData() });
+    const scope = { state: harness.state, session: session.id, agent: session.agent };
+    assert.ok(harness.deps.sections(scope).some((s) => s.text === "Workspace total: 9"));
+    await harness.store.append([{
+      type: "tally.added",
+      session: "session-2",
+      agent: "lead",
+      data: { by: 2, total: 2 },
+    }]);
+    assert.deepEqual(workspaceTallyOf(harness.state), { total: 11, additions: 3 });
+  } finally {
+    await harness.close();
+  }
+});
+
+/** Calls run without asking (tally_add is no read-only tool). */
+const BYPASS = { permissionMode: "bypassPermissions" };
+
+/** The tally mechanism, active only in sessions recorded with the `tally` feature. */
+const gatedTally: Mechanism = { ...tallyMechanism, feature: "tally" };
+
+Deno.test("a mechanism whose feature a session was not recorded with is not active for it", async () => {
+  await using withIt = await startTestSession(countUp, {
+    mechanisms: [gatedTally],
+    recordSettings: { flags: BYPASS, features: ["tally"] },
+  });
+  await withIt.session.prompt("count to twelve", run());
+  assert.ok(withIt.fake.requests[0]?.body?.tools?.some((tool) => tool.name === "tally_add"));
+  assert.equal(tallyOf(withIt.harness.state, "session-1"), 7);
+  assert.equal(
+    (await replaySession(withIt.events(), { mechanisms: [gatedTally] })).divergence,
+    null,
+  );
+
+  // Recorded by a rein without it (its features derived from older settings, none named): no
+  // tool, no gate, no section; the model's call finds no such tool.
+  await using without = await startTestSession(countUp, {
+    mechanisms: [gatedTally],
+    recordSettings: { flags: BYPASS },
+  });
+  await without.session.prompt("count to twelve", run());
+  for (const request of without.fake.requests) {
+    assert.ok(!request.body?.tools?.some((tool) => tool.name === "tally_add"));
+  }
+  assert.ok(!without.events().some((e) => e.type === "tally.added"));
+  assert.ok(
+    !without.events().some((e) => e.type === "tool.completed" && e.data.outcome === "denied"),
+  );
+  const replayed = await replaySession(without.events(), { mechanisms: [gatedTally] });
+  assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));
+});
+
+Deno.test("Harness.close closes each mechanism once, before the log", async () => {
+  const closed: string[] = [];
+  let store: { closed: boolean } | undefined;
+  const closing = (name: string): Mechanism => ({
+    name,
+    close() {
+      closed.push(`${name}${store?.closed ? " after the log" : ""}`);
+      return Promise.resolve();
+    },
+  });
+  await using t = await startTestSession(echo(), { mechanisms: [closing("a"), closing("b")] });
+  const original = t.store.close.bind(t.store);
+  store = { closed: false };
+  t.store.close = async () => {
+    store!.closed = true;
+    await original();
+  };
+  await t.harness.close();
+  assert.deepEqual(closed, ["b", "a"]);
+});
+
+Deno.test("Harness.close stops a background job still running, and records no end for it", async () => {
+  const script: FakeScriptFn = (request) =>
+    toolResultCount(request.body) === 0
+      ? message([toolUse("toolu_bg", "bash", { command: "sleep 30", run_in_background: true })])
+      : message("Started");
+  await using t = await startTestSession(script, {
+    recordSettings: { settings: { permissions: { allow: ["Bash"] } }, jobs: { timeoutMs: 60_000 } },
+  });
+  await t.session.prompt("Start it", run());
+  const started = t.events().find((e) => e.type === "job.started");
+  assert.ok(started?.type === "job.started");
+  assert.ok(await isAlive(started.data.pid));
+  await t.harness.close();
+  assert.ok(await waitForDeath(started.data.pid), "the job's process outlived the harness");
+  assert.ok(!t.events().some((e) => e.type === "job.finished"));
 });

@@ -12,7 +12,7 @@ import {
 import { processMachineKey } from "../core/effects/machine_key.ts";
 import { randomLog } from "../testing/random_log.ts";
 import { foldEvents } from "../core/state/state.ts";
-import { reinProjections } from "../core/harness.ts";
+import { reinCatalogProjections, reinProjections } from "../core/harness.ts";
 import { sha256Hex } from "../events/start_point.ts";
 import { openJsonlStore } from "../events/jsonl_store.ts";
 import { fixedClock, tempDir } from "../testing/events.ts";
@@ -24,6 +24,7 @@ import { runCli, tempWorkspace } from "./_cli.ts";
 
 /** Slices session snapshots hold, as a live harness takes them, and `state` folds. */
 const PROJECTIONS = reinProjections();
+const CATALOG = reinCatalogProjections();
 
 const KEY = "sk-ant-api03-KNOWN-SECRET-abcdef0123456789";
 
@@ -176,7 +177,7 @@ Deno.test("state, state --json, --at, --session and sessions print the same from
     const expected = await readCommands(log, at, session);
     // --json prints the whole fold of the log, every mechanism's slice included.
     const whole = (upTo: number) =>
-      foldEvents(lines.slice(0, upTo).map((l) => JSON.parse(l)), PROJECTIONS);
+      foldEvents(lines.slice(0, upTo).map((l) => JSON.parse(l)), PROJECTIONS, "all", CATALOG);
     const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
     assert.equal(expected.get("state --json"), json(whole(lines.length)));
     assert.equal(expected.get(`state --json --at ${at}`), json(whole(at)));
@@ -199,9 +200,18 @@ Deno.test("state, state --json, --at, --session and sessions print the same from
     await asOf(
       log,
       third,
-      () => buildSnapshot(log, { sessions: catalog.order, projections: PROJECTIONS }),
+      () =>
+        buildSnapshot(log, {
+          sessions: catalog.order,
+          projections: PROJECTIONS,
+          catalogProjections: CATALOG,
+        }),
     );
-    await buildSnapshot(log, { sessions: catalog.order, projections: PROJECTIONS });
+    await buildSnapshot(log, {
+      sessions: catalog.order,
+      projections: PROJECTIONS,
+      catalogProjections: CATALOG,
+    });
     await same("from snapshots");
     // A catalog changed (a session's first prompt) at the end, with its checksum but without the
     // machine key: ignored.
@@ -252,7 +262,11 @@ Deno.test("replay finds sessions from the catalog snapshot, holds its output unt
   const write = (lines: string[]) => Deno.writeTextFile(log, lines.map((l) => `${l}\n`).join(""));
   const [one, two] = [first, second].map((lines) => JSON.parse(lines[0]!).session as string);
   await write([...first, ...second]);
-  await buildSnapshot(log, { sessions: [one!, two!], projections: PROJECTIONS });
+  await buildSnapshot(log, {
+    sessions: [one!, two!],
+    projections: PROJECTIONS,
+    catalogProjections: CATALOG,
+  });
   const replay = () => runCli(["replay", log, "--verify"], { permissions: REPLAY_ONLY });
   const whole = await replay();
   assert.equal(whole.code, 0, whole.stderr);
@@ -269,7 +283,7 @@ Deno.test("replay finds sessions from the catalog snapshot, holds its output unt
   );
   await write([...first, ...later]);
   const sessions = [...new Set([...first, ...later].map((l) => JSON.parse(l).session as string))];
-  await buildSnapshot(log, { sessions, projections: PROJECTIONS });
+  await buildSnapshot(log, { sessions, projections: PROJECTIONS, catalogProjections: CATALOG });
   const damaged = [...first, ...later];
   damaged[damaged.length - 10] = "{garbage";
   await write(damaged);

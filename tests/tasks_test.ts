@@ -17,7 +17,9 @@ import {
   snapshotDir,
   writeCatalogSnapshot,
 } from "../core/snapshots/mod.ts";
-import { emptyCatalog, evolveCatalog } from "../core/state/catalog.ts";
+import { catalogSliceOf, emptyCatalog, evolveCatalog } from "../core/state/catalog.ts";
+import { reinCatalogProjections } from "../core/harness.ts";
+import { type TaskGraph, taskGraphProjection } from "../core/tasks/tasks_projection.ts";
 import { readLog } from "../events/read_log.ts";
 import {
   type FakeReply,
@@ -293,7 +295,10 @@ Deno.test("the catalog snapshot carries the task graph, and later processes star
     message([toolUse("k", "claim_task", { task_id: 1 })]),
     message("Started."),
   ]);
-  const built = await buildSnapshot(log);
+  const slices = reinCatalogProjections();
+  const built = await buildSnapshot(log, { catalogProjections: slices });
+  const graph = (catalog: Parameters<typeof catalogSliceOf>[0]): TaskGraph =>
+    catalogSliceOf(catalog, taskGraphProjection);
   await headless(
     ws.path,
     inOrder([
@@ -310,19 +315,19 @@ Deno.test("the catalog snapshot carries the task graph, and later processes star
     const seq = Number(/^catalog-(\d+)\.json$/.exec(entry.name)?.[1] ?? NaN);
     if (seq > built.seq) await Deno.remove(join(snapshotDir(log), entry.name));
   }
-  const snapshot = await latestCatalog(log);
+  const snapshot = await latestCatalog(log, Infinity, slices);
   assert.equal(snapshot?.point.seq, built.seq, "the snapshot between the runs does not hold");
-  assert.deepEqual(snapshot.catalog.tasks.tasks.map((t) => [t.id, t.status]), [
+  assert.deepEqual(graph(snapshot.catalog).tasks.map((t) => [t.id, t.status]), [
     [1, "in_progress"],
     [2, "pending"],
   ]);
   // The snapshot and the events after it fold to the graph of the whole log.
-  const whole = emptyCatalog();
-  for await (const event of readLog(log)) evolveCatalog(whole, event);
-  const resumed = await foldCatalog(log);
+  const whole = emptyCatalog(slices);
+  for await (const event of readLog(log)) evolveCatalog(whole, event, slices);
+  const resumed = await foldCatalog(log, { catalogProjections: slices });
   assert.equal(resumed.snapshot?.point.seq, snapshot.point.seq);
-  assert.deepEqual(resumed.catalog.tasks, whole.tasks);
-  assert.deepEqual(whole.tasks.tasks.map((t) => [t.id, t.status]), [
+  assert.deepEqual(graph(resumed.catalog), graph(whole));
+  assert.deepEqual(graph(whole).tasks.map((t) => [t.id, t.status]), [
     [1, "completed"],
     [2, "pending"],
     [3, "pending"],
@@ -331,7 +336,7 @@ Deno.test("the catalog snapshot carries the task graph, and later processes star
   // A snapshot is trusted as it is: a forged subject shows that a new process reads the graph
   // from it rather than from the log's start.
   const forged = structuredClone(resumed.catalog);
-  forged.tasks.tasks[1]!.subject = "Two (from the snapshot)";
+  graph(forged).tasks[1]!.subject = "Two (from the snapshot)";
   const at = { seq: lastSeqOf(await logOf(ws.path)), offset: (await Deno.stat(log)).size };
   assert.ok(await writeCatalogSnapshot(log, { catalog: forged, ...at }, new Date()));
   const tree = await runCli(["tasks", log]);

@@ -14,15 +14,16 @@ import { createTaskTool } from "./task_tool.ts";
  * unless named) and its system prompt section (its type's prompt), read from its
  * `agent.spawned`. The definitions of `.claude/agents/*.md` and `~/.claude/agents/*.md` are read
  * when a session starts or resumes and recorded with it; the tool reads the recorded copies. A
- * session recorded before rein recorded settings (an old log) gets no `task` tool, so its
- * requests replay unchanged. `agent.spawned` is recorded by the parent's call for the child:
+ * session recorded without the `agents` feature (an old log, before rein recorded settings) gets
+ * no `task` tool, so its requests replay unchanged. `agent.spawned` is recorded by the parent's call for the child:
  * replay feeds it at its place and re-drives the child from its own events.
  */
 export function agentsMechanism(): Mechanism {
   return {
     name: "agents",
+    feature: "agents",
     fedTypes: ["agent.spawned"],
-    tools: (scope) => recordedWithAgents(scope) ? [taskToolFor(scope)] : [],
+    tools: (scope) => [taskToolFor(scope)],
     filterTools(scope, tools) {
       const spawn = spawnOf(scope);
       return spawn ? childTools(tools, spawn.tools) : tools;
@@ -39,11 +40,6 @@ export function agentsMechanism(): Mechanism {
 function spawnOf(scope: PoolScope) {
   const view = scope.state.sessions.byId[scope.session];
   return view ? agentOf(view, scope.agent).spawn : null;
-}
-
-/** Whether the session was recorded by a rein with subagents (see `todosMechanism`). */
-function recordedWithAgents(scope: PoolScope): boolean {
-  return (scope.state.sessions.byId[scope.session]?.settings ?? null) !== null;
 }
 
 const tools = new WeakMap<readonly AgentDefinition[], AnyTool>();

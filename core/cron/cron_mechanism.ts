@@ -16,9 +16,9 @@ import {
   sessionCronIn,
 } from "./cron_projection.ts";
 import { CRON_TOOLS, visibleJobs } from "./cron_read.ts";
+import { cronTableProjection } from "./cron_table_projection.ts";
 import { scheduledText } from "./scheduled_text.ts";
 import { createListCronsTool } from "./list_crons.ts";
-import { recordedWithCron } from "./recorded_with_cron.ts";
 import { createScheduleCronTool } from "./schedule_cron.ts";
 
 /** What the cron mechanism reads of the world, live (replay serves what it recorded). */
@@ -31,15 +31,16 @@ export interface CronMechanismOptions {
 
 /**
  * Cron (s14): `schedule_cron`, `list_crons` and `cancel_cron` (Claude Code's CronCreate, CronList
- * and CronDelete), the workspace's jobs as a fold of the log (`catalog.cron`), and the firings
+ * and CronDelete), the workspace's jobs as a fold of the log (its workspace-wide slice, the
+ * cron table in `state.catalog.cron`), and the firings
  * of a session as input for its agent. Each cron tool call first records what it decides on
  * (`cron.read`: the clock, the time zone, the jobs the session sees), so the tools are deciders
  * that replay runs again. Firings (`cron.fired`) come from outside the loop (the scheduler of a
  * REPL or of `rein daemon`, see `CronScheduler`) and are fed to replay. A firing that comes while
  * its agent is idle is taken up as a prompt of its own, marked by `cron.delivered` just before
  * it; one that comes during a turn is an arrival, put before the model with the turn's next
- * request (`arrival.injected`). Sessions recorded by a rein without cron (see
- * `recordedWithCron`) get no cron tools, firings or readings, so their requests replay unchanged.
+ * request (`arrival.injected`). Sessions recorded without the `cron` feature (by a rein before
+ * cron) get no cron tools, firings or readings, so their requests replay unchanged.
  */
 export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
   const clock = options.clock ?? (() => new Date());
@@ -51,11 +52,13 @@ export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
   ];
   return {
     name: "cron",
+    feature: "cron",
+    catalog: cronTableProjection,
     render: renderCronEvent,
     // A prompt that takes up a firing is marked even if a UserPromptSubmit hook refuses it.
     before: ["hooks"],
     projection: cronProjection,
-    tools: (scope) => recordedWithCron(scope.state, scope.session) ? tools : [],
+    tools: () => tools,
     fedTypes: ["cron.fired"],
     arrivals: firingsWaiting,
     stages: {
@@ -81,9 +84,7 @@ async function readBeforeCall(
   clock: () => Date,
   timeZone: () => string,
 ): Promise<GateDecision> {
-  if (!CRON_TOOLS.has(call.name) || !recordedWithCron(context.view(), context.session)) {
-    return { run: true };
-  }
+  if (!CRON_TOOLS.has(call.name)) return { run: true };
   const read: CronRead = await context.observe(
     "cron.read",
     (data) => data.callId === call.id,
@@ -101,7 +102,7 @@ async function readBeforeCall(
 /** The firings waiting for the scope's agent, as the text it reads with its next request. */
 function firingsWaiting(scope: PoolScope): Arrival[] {
   const slice = scope.state.extensions[cronProjection.key] as CronSlice | undefined;
-  if (slice === undefined || !recordedWithCron(scope.state, scope.session)) return [];
+  if (slice === undefined) return [];
   return sessionCronIn(slice, scope.session).pending
     .filter((firing) => firing.agent === scope.agent)
     .map((firing) => ({
@@ -118,7 +119,6 @@ function firingsWaiting(scope: PoolScope): Arrival[] {
  * taken, so it does not also join the prompt's first request. Pure over the state.
  */
 function takenAsPrompt(context: StageContext, prompt: string): ReinEvent[] {
-  if (!recordedWithCron(context.view(), context.session)) return [];
   const pending = sessionCronIn(sliceOf(context.view(), cronProjection), context.session).pending;
   const firing = pending.find((f) => f.agent === context.agent && scheduledText(f) === prompt);
   if (firing === undefined) return [];

@@ -3,7 +3,8 @@ import type { EventStore } from "../../events/store.ts";
 import { sliceOf, type State } from "../state/state.ts";
 import { cronProjection, type PendingFiring, sessionCronIn } from "./cron_projection.ts";
 import { dueFirings, firedData } from "./due_firings.ts";
-import { recordedWithCron } from "./recorded_with_cron.ts";
+import { hasFeature } from "../settings/session_features.ts";
+import { cronTableOf } from "./cron_read.ts";
 
 /** What a scheduler fires for, and with what. */
 export interface CronSchedulerOptions {
@@ -42,9 +43,9 @@ export class CronScheduler {
     const { state, store } = this.#options;
     const now = this.#options.clock();
     const { session } = this.#options.session();
-    if (!recordedWithCron(state, session)) return [];
+    if (!hasFeature(state, session, "cron")) return [];
     // Most ticks find nothing due: they cost a plan, not the log's lock.
-    if (dueFirings(state.catalog.cron, now, session).length === 0) return [];
+    if (dueFirings(cronTableOf(state), now, session).length === 0) return [];
     return await store.appendDecided(() => this.#firings(now), { sync: true });
   }
 
@@ -57,8 +58,8 @@ export class CronScheduler {
 
   #firings(now: Date): NewEvent[] {
     const { session, agent } = this.#options.session();
-    if (!recordedWithCron(this.#options.state, session)) return [];
-    return dueFirings(this.#options.state.catalog.cron, now, session).map((due) => ({
+    if (!hasFeature(this.#options.state, session, "cron")) return [];
+    return dueFirings(cronTableOf(this.#options.state), now, session).map((due) => ({
       type: "cron.fired",
       data: firedData(due, now),
       session,

@@ -1,4 +1,5 @@
 import type { CronJob, Envelope } from "../../events/event_types.ts";
+import type { CatalogProjection } from "../state/projection.ts";
 
 /**
  * The workspace's cron jobs: every job scheduled in any session of the log and not cancelled,
@@ -59,3 +60,14 @@ export function evolveCronTable(table: CronTable, event: Envelope): CronTable {
       return table;
   }
 }
+
+/**
+ * The cron table as the cron mechanism's workspace-wide slice (`state.catalog.cron`):
+ * folded from every event of the log and kept in catalog snapshots.
+ */
+export const cronTableProjection: CatalogProjection<CronTable> = {
+  key: "cron",
+  canHandle: ["cron.scheduled", "cron.cancelled", "cron.fired", "session.ended"],
+  initial: emptyCronTable,
+  evolve: evolveCronTable,
+};

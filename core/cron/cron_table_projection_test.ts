@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { CronScheduled } from "../../events/event_types.ts";
 import { eventFactory, startedData } from "../../testing/event_factory.ts";
-import { emptyCatalog, evolveCatalog } from "../state/catalog.ts";
+import { catalogSliceOf, emptyCatalog, evolveCatalog } from "../state/catalog.ts";
+import { cronTableProjection } from "./cron_table_projection.ts";
 
 const JOB: CronScheduled = {
   id: "a1b2c3d4",
@@ -14,9 +15,9 @@ const JOB: CronScheduled = {
 };
 
 function fold(events: ReturnType<ReturnType<typeof eventFactory>>[]) {
-  const catalog = emptyCatalog();
-  for (const event of events) evolveCatalog(catalog, event);
-  return catalog.cron;
+  const catalog = emptyCatalog([cronTableProjection]);
+  for (const event of events) evolveCatalog(catalog, event, [cronTableProjection]);
+  return catalogSliceOf(catalog, cronTableProjection);
 }
 
 Deno.test("the catalog keeps every session's jobs, with who scheduled them", () => {

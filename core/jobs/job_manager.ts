@@ -62,6 +62,8 @@ export class JobManager {
   readonly #deps: JobManagerDeps;
   readonly #jobs = new Map<string, LiveJob>();
   #subscribed = false;
+  /** Set by {@link close}: no job starts, and no end is appended, after it. */
+  #closed = false;
 
   constructor(deps: JobManagerDeps) {
     this.#deps = deps;
@@ -73,6 +75,7 @@ export class JobManager {
    */
   async start(request: JobRequest): Promise<JobStarted> {
     const { workspace, spawn, monotonicMs } = this.#deps;
+    if (this.#closed) throw new Error("Background jobs are closed: the harness is closing");
     this.#subscribe();
     await Deno.mkdir(join(workspace, JOBS_DIRECTORY), { recursive: true });
     const { id, file } = await createLogFile(join(workspace, JOBS_DIRECTORY));
@@ -137,7 +140,7 @@ export class JobManager {
         tail: tail.text(),
       };
       try {
-        if (!(await recorded)) return undefined;
+        if (!(await recorded) || this.#closed) return undefined;
         await this.#deps.log().append([{
           type: "job.finished",
           data: end,
@@ -220,6 +223,21 @@ export class JobManager {
       if (!job.recorded) job.abandon();
     }
     await Promise.all(jobs.map((job) => job.finished));
+  }
+
+  /**
+   * Stop every job this process runs (the harness is closing) and wait for their watchers to be
+   * done, appending no end: a job that outlives its process has none either, and a resume records
+   * it lost. No job starts after. Never throws.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const jobs = [...this.#jobs.values()];
+    for (const job of jobs) {
+      job.stop("session_ended");
+      job.abandon();
+    }
+    await Promise.all(jobs.map((job) => job.finished.catch(() => undefined)));
   }
 
   /** Its `job.started` reaching the log lets a job's end follow it. */

@@ -35,9 +35,10 @@ export interface JobsOptions {
  * log has it), and the job's agent gets a `<task-notification>` with its next request (this
  * mechanism's `arrivals`); one it stopped itself gets none. When the agent is resumed after its
  * process died, its jobs without an end are recorded as `job.lost` (and notified as lost), never
- * started again; when its session ends, its jobs are stopped first. Only sessions recorded with
- * job settings have jobs (older logs replay with the bash they had), and only agents that are not
- * subagents (a subagent's job could outlive the subagent).
+ * started again; when its session ends, its jobs are stopped first, and when the harness closes,
+ * every job it runs is stopped without an end recorded (a resume records it lost). Only sessions
+ * recorded with the `jobs` feature have jobs (older logs replay with the bash they had), and only
+ * agents that are not subagents (a subagent's job could outlive the subagent).
  */
 export function jobsMechanism(options: JobsOptions): Mechanism {
   const jobs = new JobManager({
@@ -73,6 +74,7 @@ export function jobsMechanism(options: JobsOptions): Mechanism {
   };
   return {
     name: "jobs",
+    feature: "jobs",
     render: renderJobEvent,
     report: reportJobs,
     projection: jobsProjection,
@@ -97,6 +99,7 @@ export function jobsMechanism(options: JobsOptions): Mechanism {
         return [];
       },
     },
+    close: () => jobs.close(),
   };
 }
 
@@ -109,10 +112,13 @@ function capping(scope: PoolScope): Capping {
   return settings?.outputMaxBytes === undefined ? "uncapped" : "capped";
 }
 
-/** Whether `scope`'s agent may run background jobs. Pure. */
+/**
+ * Whether `scope`'s agent may run background jobs (in a session with the `jobs` feature, which
+ * the harness checks): a subagent may not (its job could outlive it). Pure.
+ */
 function hasJobs(scope: PoolScope): boolean {
   const view = scope.state.sessions.byId[scope.session];
-  return view?.settings?.jobs !== undefined && agentOf(view, scope.agent).spawn === null;
+  return view !== undefined && agentOf(view, scope.agent).spawn === null;
 }
 
 /**

@@ -12,6 +12,7 @@ import { createJobStopTool, JOB_STOP_INPUT_SCHEMA } from "./job_stop_tool.ts";
 import { JobManager } from "./job_manager.ts";
 import { jobArrivals, jobsMechanism } from "./jobs_mechanism.ts";
 import { jobsProjection } from "./jobs_projection.ts";
+import { hasFeature } from "../settings/session_features.ts";
 
 const SETTINGS = {
   sources: [],
@@ -122,7 +123,9 @@ Deno.test("sessions recorded with job settings get bash with run_in_background a
   const older = foldEvents([
     e("session.started", startedData({ settings: withoutJobs() })),
   ], [jobsProjection]);
-  assert.deepEqual(names(older), ["bash(command,timeout,description)"]);
+  // The harness activates the mechanism only in sessions with the jobs feature (feature_gate.ts).
+  assert.equal(hasFeature(older, "s1", "jobs"), false);
+  assert.equal(hasFeature(fold(() => []), "s1", "jobs"), true);
   const child = fold(() => [
     eventFactory("s1", "explore-1")("agent.spawned", {
       parent: "lead",

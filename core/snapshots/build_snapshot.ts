@@ -1,4 +1,5 @@
 import { readLog } from "../../events/read_log.ts";
+import type { CatalogProjection } from "../state/catalog.ts";
 import type { Projection } from "../state/projection.ts";
 import { evolve, initialState } from "../state/state.ts";
 import {
@@ -24,8 +25,10 @@ export interface BuiltSnapshot {
 
 /**
  * Take a snapshot of the log at `logPath` now (`rein log snapshot`, tests, benches): the catalog,
- * folded from the newest snapshot that holds (or from the start) to the last complete line, and
- * the full state of each session of `options.sessions` with the mechanisms' `projections`; then
+ * with the mechanisms' workspace-wide slices (`catalogProjections`, rein's:
+ * `reinCatalogProjections`), folded from the newest snapshot that holds them (or from the start)
+ * to the last complete line, and the full state of each session of `options.sessions` with the
+ * mechanisms' `projections`; then
  * removes the snapshot files that will never be trusted again (`pruneSnapshots`). Reads the log,
  * never writes it; writes only into its snapshot directory. Throws what reading
  * the log throws.
@@ -35,13 +38,15 @@ export async function buildSnapshot(
   options: {
     sessions?: readonly string[];
     projections?: readonly Projection[];
+    catalogProjections?: readonly CatalogProjection[];
     clock?: () => Date;
     onNotice?: (message: string) => void;
   } = {},
 ): Promise<BuiltSnapshot> {
   const clock = options.clock ?? (() => new Date());
-  const from = await latestCatalog(logPath);
-  const state = initialState();
+  const catalogProjections = options.catalogProjections ?? [];
+  const from = await latestCatalog(logPath, Infinity, catalogProjections);
+  const state = initialState([], catalogProjections);
   let end = { seq: 0, offset: 0 };
   const index: LogIndex = [...from?.index ?? []];
   if (from) {
@@ -57,7 +62,7 @@ export async function buildSnapshot(
     onProgress: (at: { seq: number; offset: number }) => index.push([at.seq, at.offset]),
   };
   for await (const event of readLog(logPath, read)) {
-    folding(logPath, event, () => evolve(state, event, [], none));
+    folding(logPath, event, () => evolve(state, event, [], none, catalogProjections));
   }
   if (end.seq === 0) return { seq: 0, offset: 0, sessions: 0, sessionStates: 0 };
   await writeCatalogSnapshot(logPath, { catalog: state.catalog, ...end, index }, clock());
@@ -89,13 +94,17 @@ const LONG_SUFFIX = 8 << 20;
  * The catalog to start the log at `logPath` from: the newest snapshot that holds; but when the
  * log holds more than 8 MiB past it (or there is none and the log is that long), a snapshot is
  * taken first, by a read that keeps nothing of the log (a store opened at the start would keep a
- * copy of every byte it read for a rescue). Undefined when there is no snapshot (a short or
- * missing log). Throws what reading the log throws.
+ * copy of every byte it read for a rescue). Only snapshots holding the slices of `projections`
+ * count. Undefined when there is no snapshot (a short or missing log). Throws what reading the
+ * log throws.
  */
-export async function catalogToStartFrom(logPath: string): Promise<CatalogStart | undefined> {
-  const latest = await latestCatalog(logPath);
+export async function catalogToStartFrom(
+  logPath: string,
+  projections: readonly CatalogProjection[] = [],
+): Promise<CatalogStart | undefined> {
+  const latest = await latestCatalog(logPath, Infinity, projections);
   const size = await Deno.stat(logPath).then((info) => info.size, () => 0);
   if (size - (latest?.point.offset ?? 0) <= LONG_SUFFIX) return latest;
-  await buildSnapshot(logPath);
-  return await latestCatalog(logPath);
+  await buildSnapshot(logPath, { catalogProjections: projections });
+  return await latestCatalog(logPath, Infinity, projections);
 }

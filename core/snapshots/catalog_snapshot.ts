@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { PlacedStartPoint } from "../../events/start_point.ts";
 import { processMachineKey } from "../effects/machine_key.ts";
-import type { Catalog } from "../state/catalog.ts";
+import { type Catalog, type CatalogProjection, holdsSlices } from "../state/catalog.ts";
 import { pointProblem, startPointOf } from "./log_point.ts";
 import {
   catalogSnapshotPath,
@@ -58,12 +58,14 @@ export function namedAsItHolds(logPath: string, path: string, seq: number): bool
 /**
  * The newest catalog snapshot of the log at `logPath` that can be trusted (written and signed by
  * rein on this machine, this build's fold code, intact, named as its header says, its place
- * still holding in the log) and is at or before `atMost` when given; undefined when there is
- * none. Others are skipped, never trusted. Never throws for a bad file.
+ * still holding in the log, holding a slice for each of `projections`) and is at or before
+ * `atMost` when given; undefined when there is none. Others are skipped, never trusted. Never
+ * throws for a bad file.
  */
 export async function latestCatalog(
   logPath: string,
   atMost = Infinity,
+  projections: readonly CatalogProjection[] = [],
 ): Promise<CatalogStart | undefined> {
   const key = await processMachineKey();
   for (const path of await catalogSnapshotFiles(logPath)) {
@@ -81,6 +83,8 @@ export async function latestCatalog(
     if (await pointProblem(logPath, point) !== undefined) continue;
     const body = file.body as Partial<CatalogBody> | null;
     if (!isCatalog(body?.catalog) || !Array.isArray(body.index)) continue;
+    // Taken by a fold without one of these slices (an embedder's mechanism added since).
+    if (!holdsSlices(body.catalog, projections)) continue;
     return { catalog: body.catalog, point, index: body.index, path };
   }
   return undefined;
@@ -141,7 +145,7 @@ export async function pruneCatalogs(
 
 function isCatalog(body: unknown): body is Catalog {
   if (typeof body !== "object" || body === null) return false;
-  const { byId, order, recentPrompts, tasks } = body as Record<string, unknown>;
+  const { byId, order, recentPrompts } = body as Record<string, unknown>;
   return typeof byId === "object" && byId !== null && Array.isArray(order) &&
-    Array.isArray(recentPrompts) && Array.isArray((tasks as { tasks?: unknown } | null)?.tasks);
+    Array.isArray(recentPrompts);
 }

@@ -1,5 +1,10 @@
 import { readLog } from "../../events/read_log.ts";
-import { type Catalog, emptyCatalog, evolveCatalog } from "../state/catalog.ts";
+import {
+  type Catalog,
+  type CatalogProjection,
+  emptyCatalog,
+  evolveCatalog,
+} from "../state/catalog.ts";
 import { type CatalogStart, latestCatalog, type LogIndex } from "./catalog_snapshot.ts";
 import { folding } from "./_folding.ts";
 
@@ -18,19 +23,25 @@ export interface CatalogFold {
 }
 
 /**
- * The catalog of the log at `logPath` up to event `at` (the whole log when omitted): the newest
- * catalog snapshot at or before `at` that can be trusted, plus the events after it, or the fold
- * of every event when no snapshot holds. Reads the file, never writes it; keeps no event.
+ * The catalog of the log at `logPath` up to event `at` (the whole log when omitted), with the
+ * workspace-wide slices of `catalogProjections` (rein's: `reinCatalogProjections`; none when omitted):
+ * the newest catalog snapshot at or before `at` that can be trusted and holds those slices, plus
+ * the events after it, or the fold of every event when no snapshot holds. Reads the file, never writes it; keeps no event.
  * Throws what reading the log throws (`Deno.errors.NotFound` for a missing log,
  * `LogCorruptionError` for a damaged line or a payload the catalog rejects).
  */
 export async function foldCatalog(
   logPath: string,
-  options: { at?: number | undefined; onNotice?: (message: string) => void } = {},
+  options: {
+    at?: number | undefined;
+    onNotice?: (message: string) => void;
+    catalogProjections?: readonly CatalogProjection[] | undefined;
+  } = {},
 ): Promise<CatalogFold> {
   const at = options.at ?? Infinity;
-  const snapshot = await latestCatalog(logPath, at);
-  const catalog = snapshot?.catalog ?? emptyCatalog();
+  const projections = options.catalogProjections ?? [];
+  const snapshot = await latestCatalog(logPath, at, projections);
+  const catalog = snapshot?.catalog ?? emptyCatalog(projections);
   const index: LogIndex = [...snapshot?.index ?? []];
   let lastSeq = snapshot?.point.seq ?? 0;
   const read = {
@@ -41,7 +52,7 @@ export async function foldCatalog(
   };
   if (at > lastSeq) {
     for await (const event of readLog(logPath, read)) {
-      folding(logPath, event, () => evolveCatalog(catalog, event));
+      folding(logPath, event, () => evolveCatalog(catalog, event, projections));
       lastSeq = event.seq;
     }
   }

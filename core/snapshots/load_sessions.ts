@@ -1,5 +1,5 @@
 import { readLog } from "../../events/read_log.ts";
-import type { Catalog } from "../state/catalog.ts";
+import type { Catalog, CatalogProjection } from "../state/catalog.ts";
 import type { Projection } from "../state/projection.ts";
 import { evolve, evolveFocused, initialState, type State } from "../state/state.ts";
 import type { LogIndex } from "./catalog_snapshot.ts";
@@ -97,6 +97,8 @@ export interface FoldOptions {
   /** Fold up to this seq (included); the whole log when omitted. */
   at?: number;
   projections?: readonly Projection[];
+  /** The workspace-wide slices the catalog holds (rein's: `reinCatalogProjections`). */
+  catalogProjections?: readonly CatalogProjection[];
   onNotice?: (message: string) => void;
 }
 
@@ -113,15 +115,16 @@ export async function foldSessions(logPath: string, options: FoldOptions): Promi
     ...(options.at === undefined ? {} : { upTo: options.at }),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
   };
+  const catalogProjections = options.catalogProjections ?? [];
   if (options.focus === "all") {
-    const state = initialState(projections);
+    const state = initialState(projections, catalogProjections);
     for await (const event of readLog(logPath, bounds)) {
-      folding(logPath, event, () => evolve(state, event, projections));
+      folding(logPath, event, () => evolve(state, event, projections, "all", catalogProjections));
     }
     return state;
   }
   const { catalog, lastSeq, index } = await foldCatalog(logPath, options);
-  const state = initialState(projections);
+  const state = initialState(projections, catalogProjections);
   state.catalog = catalog;
   state.lastSeq = lastSeq;
   const ids = options.focus.filter((id) => catalog.byId[id] !== undefined);

@@ -1,7 +1,7 @@
 import type { Envelope, SessionStarted } from "../../events/event_types.ts";
-import { type CronTable, emptyCronTable, evolveCronTable } from "../cron/cron_table_projection.ts";
+import type { CatalogProjection } from "./projection.ts";
 import { addUsage, type AgentStatus, emptyUsage, type UsageTotals } from "./sessions.ts";
-import { emptyTaskGraph, evolveTaskGraph, type TaskGraph } from "../tasks/tasks_projection.ts";
+import { evolveSlices } from "./slices.ts";
 
 /** Prompts the catalog keeps for the REPL's history (Up/Down), newest last. */
 export const RECENT_PROMPTS = 500;
@@ -39,9 +39,11 @@ export interface CatalogEntry {
   agentModels: Record<string, string>;
 }
 
+export type { CatalogProjection } from "./projection.ts";
+
 /**
  * What the workspace knows, folded from every event of the log: its sessions as
- * {@link CatalogEntry}s, its latest prompts, its cron jobs and its task graph.
+ * {@link CatalogEntry}s, its latest prompts, and the mechanisms' workspace-wide slices.
  */
 export interface Catalog {
   byId: Record<string, CatalogEntry>;
@@ -52,32 +54,43 @@ export interface Catalog {
    * {@link RECENT_PROMPTS}.
    */
   recentPrompts: string[];
-  /** The cron jobs of the workspace (core/cron), whichever session scheduled them. */
-  cron: CronTable;
-  /** The workspace's task graph (s12), which every session and process of it shares. */
-  tasks: TaskGraph;
+  /** The mechanisms' workspace-wide slices, each at its key (see {@link CatalogProjection}). */
+  [slice: string]: unknown;
 }
 
-/** The catalog of an empty log. */
-export function emptyCatalog(): Catalog {
-  return {
-    byId: {},
-    order: [],
-    recentPrompts: [],
-    cron: emptyCronTable(),
-    tasks: emptyTaskGraph(),
-  };
+/** The catalog's own fields, which no workspace-wide slice may take as its key. */
+const OWN_FIELDS: ReadonlySet<string> = new Set(["byId", "order", "recentPrompts"]);
+
+/**
+ * The catalog of an empty log, with a slice for each of `projections`. Throws for a projection
+ * whose key is one of the catalog's own fields.
+ */
+export function emptyCatalog(projections: readonly CatalogProjection[] = []): Catalog {
+  const catalog: Catalog = { byId: {}, order: [], recentPrompts: [] };
+  for (const projection of projections) {
+    if (OWN_FIELDS.has(projection.key)) {
+      throw new Error(
+        `A catalog slice cannot be named "${projection.key}": the catalog's own field`,
+      );
+    }
+    catalog[projection.key] = projection.initial();
+  }
+  return catalog;
 }
 
 /**
- * Fold one event into the catalog. Every event of the log goes through it, so it does constant
- * work per event (apart from the prompt list, and task events, each linear in what it touches).
- * Mutates and returns `catalog`; pure otherwise, never throws on a well-formed log. Agrees with
- * the session views (`evolveSessions`) on every field they share.
+ * Fold one event into the catalog, and into the slices of `projections` that declare its type.
+ * Every event of the log goes through it, so it does constant work per event (apart from the
+ * prompt list, and what the mechanisms' slices do with their own events). Mutates and returns
+ * `catalog`; pure otherwise, never throws on a well-formed log. Agrees with the session views
+ * (`evolveSessions`) on every field they share.
  */
-export function evolveCatalog(catalog: Catalog, event: Envelope): Catalog {
-  evolveCronTable(catalog.cron, event);
-  evolveTaskGraph(catalog.tasks, event);
+export function evolveCatalog(
+  catalog: Catalog,
+  event: Envelope,
+  projections: readonly CatalogProjection[] = [],
+): Catalog {
+  evolveSlices(catalog, event, projections);
   if (event.type === "session.started") {
     const { data } = event;
     catalog.byId[event.session] = {
@@ -141,6 +154,28 @@ export function evolveCatalog(catalog: Catalog, event: Envelope): Catalog {
       break;
   }
   return catalog;
+}
+
+/**
+ * The workspace-wide slice of `projection` in `catalog`. Throws when the catalog holds none (it
+ * was folded without that projection).
+ */
+export function catalogSliceOf<Slice>(
+  catalog: Catalog,
+  projection: CatalogProjection<Slice>,
+): Slice {
+  if (!Object.hasOwn(catalog, projection.key)) {
+    throw new Error(`Catalog slice "${projection.key}" is not folded here`);
+  }
+  return catalog[projection.key] as Slice;
+}
+
+/**
+ * Whether `catalog` (from a snapshot) holds a slice for each of `projections`: one that lacks
+ * any was folded without it, and cannot be continued. Pure.
+ */
+export function holdsSlices(catalog: Catalog, projections: readonly CatalogProjection[]): boolean {
+  return projections.every((p) => Object.hasOwn(catalog, p.key));
 }
 
 function rememberPrompt(prompts: string[], text: string): void {

@@ -25,3 +25,14 @@ export interface Projection<Slice = unknown> {
   initial(): Slice;
   evolve(slice: Slice, event: Envelope): Slice;
 }
+
+/**
+ * A mechanism's workspace-wide slice (`Mechanism.catalog`): a fold of every event of the log,
+ * whichever session it is of and whichever sessions are in focus, into `state.catalog[key]`
+ * (the cron table at `catalog.cron`, the task graph at `catalog.tasks`). The slice is kept across
+ * sessions and processes: catalog snapshots store it and a start from one restores it. As a
+ * {@link Projection}, `evolve` is pure, never throws on a well-formed log and is called only for
+ * the event types it declares (`canHandle`); the slice is one value for the whole workspace (not a
+ * record by session), plain JSON data. Its key is not one of the catalog's own fields.
+ */
+export type CatalogProjection<Slice = unknown> = Projection<Slice>;

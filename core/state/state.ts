@@ -1,7 +1,10 @@
 import type { Envelope } from "../../events/event_types.ts";
 import type { Projection } from "./projection.ts";
-import { type Catalog, emptyCatalog, evolveCatalog } from "./catalog.ts";
+import { type Catalog, type CatalogProjection, emptyCatalog, evolveCatalog } from "./catalog.ts";
+import { evolveSlices } from "./slices.ts";
 import { emptySessions, evolveSessions } from "./sessions.ts";
+
+export { evolveSlices } from "./slices.ts";
 
 /**
  * The root fold of the sessions in focus: one entry per concern, each a pure fold of those
@@ -47,33 +50,40 @@ export type State = RootSlices & {
   extensions: Record<string, unknown>;
 };
 
-/** The state of an empty log, with a slice for each registered projection. */
-export function initialState(extensions: readonly Projection[] = []): State {
+/**
+ * The state of an empty log, with a slice for each registered projection, and a catalog with a
+ * slice for each workspace-wide one (`catalog`).
+ */
+export function initialState(
+  extensions: readonly Projection[] = [],
+  catalog: readonly CatalogProjection[] = [],
+): State {
   const slices = Object.fromEntries(
     Object.entries(ROOT).map(([key, slice]) => [key, slice.initial()]),
   ) as RootSlices;
   return {
     ...slices,
-    catalog: emptyCatalog(),
+    catalog: emptyCatalog(catalog),
     lastSeq: 0,
     extensions: Object.fromEntries(extensions.map((p) => [p.key, p.initial()])),
   };
 }
 
 /**
- * Fold one event into the state: the catalog, and when its session is in `focus` (every session
- * unless given), every concern of the root fold and every registered projection. Mutates and
- * returns `state` (the projection owns it). Reads no clock, env, disk or network; never throws
- * on a well-formed log.
+ * Fold one event into the state: the catalog (with the workspace-wide slices of `catalog`), and
+ * when its session is in `focus` (every session unless given), every concern of the root fold and
+ * every registered projection. Mutates and returns `state` (the projection owns it). Reads no
+ * clock, env, disk or network; never throws on a well-formed log.
  */
 export function evolve(
   state: State,
   event: Envelope,
   extensions: readonly Projection[] = [],
   focus: Focus = "all",
+  catalog: readonly CatalogProjection[] = [],
 ): State {
   state.lastSeq = event.seq;
-  evolveCatalog(state.catalog, event);
+  evolveCatalog(state.catalog, event, catalog);
   if (inFocus(focus, event.session)) evolveFocused(state, event, extensions);
   return state;
 }
@@ -95,56 +105,17 @@ export function evolveFocused(
 }
 
 /**
- * Fold one event into `slices` (by projection key): each of `projections` that declares its type
- * (`canHandle`), in their order; the others are not called. Mutates `slices`; pure otherwise.
+ * Fold a sequence of events from the empty state, following the sessions in `focus`, with the
+ * workspace-wide slices of `catalog`.
  */
-export function evolveSlices(
-  slices: Record<string, unknown>,
-  event: Envelope,
-  projections: readonly Projection[],
-): void {
-  if (projections.length === 0) return;
-  const handlers = handlersOf(projections).get(event.type);
-  if (handlers === undefined) return;
-  for (const projection of handlers) {
-    slices[projection.key] = projection.evolve(slices[projection.key], event);
-  }
-}
-
-/**
- * For each list of projections folded, its projections by the event type they handle: made when
- * the list is first folded, so an event finds its projections with one lookup (a list is not
- * changed once folded). Derived from the projections alone; not part of the state.
- */
-const HANDLERS = new WeakMap<readonly Projection[], ReadonlyMap<string, readonly Projection[]>>();
-
-function handlersOf(
-  projections: readonly Projection[],
-): ReadonlyMap<string, readonly Projection[]> {
-  let table = HANDLERS.get(projections);
-  if (table === undefined) {
-    const made = new Map<string, Projection[]>();
-    for (const projection of projections) {
-      for (const type of new Set(projection.canHandle)) {
-        const list = made.get(type);
-        if (list === undefined) made.set(type, [projection]);
-        else list.push(projection);
-      }
-    }
-    table = made;
-    HANDLERS.set(projections, table);
-  }
-  return table;
-}
-
-/** Fold a sequence of events from the empty state, following the sessions in `focus`. */
 export function foldEvents(
   events: Iterable<Envelope>,
   extensions: readonly Projection[] = [],
   focus: Focus = "all",
+  catalog: readonly CatalogProjection[] = [],
 ): State {
-  const state = initialState(extensions);
-  for (const event of events) evolve(state, event, extensions, focus);
+  const state = initialState(extensions, catalog);
+  for (const event of events) evolve(state, event, extensions, focus, catalog);
   return state;
 }
 

@@ -1,11 +1,12 @@
 import type { HookRan, ReinEvent } from "../../events/event_types.ts";
 import type { State } from "../state/state.ts";
 import type { ToolCallContext, ToolResult } from "../tools/tool.ts";
-import type { TaskGraph, TaskOwner } from "./tasks_projection.ts";
+import { catalogSliceOf } from "../state/catalog.ts";
+import { type TaskGraph, taskGraphProjection, type TaskOwner } from "./tasks_projection.ts";
 
-/** The workspace's task graph in a state. */
+/** The workspace's task graph in a state. Throws when the state folds no task graph. */
 export function graphOf(state: State): TaskGraph {
-  return state.catalog.tasks;
+  return catalogSliceOf(state.catalog, taskGraphProjection);
 }
 
 /** The agent making a call, as an owner. */

@@ -10,6 +10,7 @@ import { createListTasksTool, LIST_TASKS_INPUT_SCHEMA } from "./list_tasks.ts";
 import { createUpdateTaskTool, UPDATE_TASK_INPUT_SCHEMA } from "./update_task.ts";
 import { GraphLog, LEAD, OTHER } from "./_graph_for_test.ts";
 import type { TaskHookData, TaskHookRunner } from "./_task_tool.ts";
+import { taskGraphProjection } from "./tasks_projection.ts";
 
 function stateOf(log: GraphLog): State {
   const state = initialState();
@@ -253,7 +254,7 @@ Deno.test("list_tasks and get_task show status, owner and what waits for what", 
     ].join("\n"),
   );
   assert.equal(
-    (await createListTasksTool().run({}, context(initialState()))).content,
+    (await createListTasksTool().run({}, context(initialState([], [taskGraphProjection])))).content,
     "No tasks yet. Add one with create_task",
   );
 });

@@ -1,5 +1,4 @@
 import type { Mechanism } from "../mechanism.ts";
-import type { PoolScope } from "../tools/tool_pool.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { createClaimTaskTool } from "./claim_task.ts";
 import { createCompleteTaskTool } from "./complete_task.ts";
@@ -8,6 +7,7 @@ import { createGetTaskTool } from "./get_task.ts";
 import { createListTasksTool } from "./list_tasks.ts";
 import { createUpdateTaskTool } from "./update_task.ts";
 import type { TaskHookRunner } from "./_task_tool.ts";
+import { taskGraphProjection } from "./tasks_projection.ts";
 
 /** What the tasks mechanism is wired with. */
 export interface TasksOptions {
@@ -18,10 +18,10 @@ export interface TasksOptions {
 /**
  * The task graph (s07/s12): the workspace's tasks with their dependencies, shared by every
  * session and process of the workspace. The graph is folded from every event of the log into
- * the catalog (`state.catalog.tasks`), so it needs no projection of its own and goes into the
- * catalog's snapshots. Its six tools decide races by log order: what depends on other processes
- * is decided under the log's lock (`ToolResult.decide`). Sessions recorded by a rein without the
- * task graph (no `taskTools` in their settings) do not get the tools, so they replay as they ran.
+ * the catalog (its workspace-wide slice, `state.catalog.tasks`), which catalog
+ * snapshots keep. Its six tools decide races by log order: what depends on other processes is
+ * decided under the log's lock (`ToolResult.decide`). Sessions recorded without the `tasks`
+ * feature (by a rein before the task graph) do not get the tools, so they replay as they ran.
  */
 export function tasksMechanism(options: TasksOptions = {}): Mechanism {
   const tools: readonly AnyTool[] = [
@@ -34,11 +34,8 @@ export function tasksMechanism(options: TasksOptions = {}): Mechanism {
   ];
   return {
     name: "tasks",
-    tools: (scope) => recordedWithTasks(scope) ? tools : [],
+    feature: "tasks",
+    catalog: taskGraphProjection,
+    tools: () => tools,
   };
-}
-
-/** Whether the session was recorded by a rein with the task graph: its requests carry its tools. */
-function recordedWithTasks(scope: PoolScope): boolean {
-  return scope.state.sessions.byId[scope.session]?.settings?.taskTools === true;
 }

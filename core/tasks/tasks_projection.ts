@@ -1,4 +1,5 @@
 import type { Envelope, EventOrigin, TaskUpdated } from "../../events/event_types.ts";
+import type { CatalogProjection } from "../state/projection.ts";
 
 /** Where a task stands. A pending task may still be blocked (see {@link openBlockers}). */
 export type TaskStatus = "pending" | "in_progress" | "completed" | "cancelled";
@@ -194,3 +195,14 @@ function applyUpdate(graph: TaskGraph, update: TaskUpdated): void {
 function origin(event: EventOrigin): TaskOwner {
   return { session: event.session, agent: event.agent };
 }
+
+/**
+ * The task graph as the tasks mechanism's workspace-wide slice (`state.catalog.tasks`):
+ * folded from every event of the log and kept in catalog snapshots.
+ */
+export const taskGraphProjection: CatalogProjection<TaskGraph> = {
+  key: "tasks",
+  canHandle: ["task.created", "task.claimed", "task.completed", "task.updated", "task.cancelled"],
+  initial: emptyTaskGraph,
+  evolve: evolveTaskGraph,
+};

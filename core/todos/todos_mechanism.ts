@@ -2,7 +2,6 @@ import type { ReinEvent } from "../../events/event_types.ts";
 import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { renderTodoEvent, reportTodos } from "./todos_render.ts";
-import type { PoolScope } from "../tools/tool_pool.ts";
 import { sliceOf } from "../state/state.ts";
 import { todoReminder } from "./todo_reminder.ts";
 import { renderTodos } from "./render_todos.ts";
@@ -19,26 +18,18 @@ export function todosMechanism(): Mechanism {
   const tool = createTodoWriteTool();
   return {
     name: "todos",
+    // Sessions recorded before rein had todos (no settings snapshot) replay without todo_write.
+    feature: "todos",
     render: renderTodoEvent,
     report: reportTodos,
     projection: todosProjection,
-    tools: (scope) => recordedWithTodos(scope) ? [tool] : [],
+    tools: () => [tool],
     stages: {
       beforeModel: (context) => Promise.resolve(remind(context)),
       // A compaction summarised the calls that wrote the list: it is put back as it is now.
       afterCompact: (context) => Promise.resolve(reinject(context)),
     },
   };
-}
-
-/**
- * Whether the session was recorded by a rein that has todos: its requests carry todo_write. Logs
- * recorded before have no settings snapshot (the first thing newer sessions record with their
- * start), and their recorded request digests were taken without the tool, so replay leaves it
- * out for them.
- */
-function recordedWithTodos(scope: PoolScope): boolean {
-  return (scope.state.sessions.byId[scope.session]?.settings ?? null) !== null;
 }
 
 function reinject(context: StageContext): ReinEvent[] {

@@ -35,8 +35,9 @@ export interface SessionStarted {
   /** For a fork: the conversation of the source session as it was at `forkedFrom.seq`. */
   history?: ConversationMessage[];
   /**
-   * The settings files and permission flags read at start. Absent in sessions recorded before
-   * rein had permissions: those ran every call, and replay lets them.
+   * The settings files and permission flags read at start, and the session's features (the
+   * mechanisms active for it, `settings.features`). Absent in sessions recorded before rein had
+   * permissions: those ran every call, and replay lets them.
    */
   settings?: SettingsSnapshot;
   /**
@@ -64,7 +65,10 @@ export interface SessionResumed {
   maxTurns: number | null;
   /** The bound on the continued turn's dollars (`--max-budget-usd`), when one was given. */
   maxBudgetUsd?: number;
-  /** The settings as read again at the resume (they may have changed since the start). */
+  /**
+   * The settings as read again at the resume (they may have changed since the start), with the
+   * features of the rein that resumed it, which hold from here on.
+   */
   settings?: SettingsSnapshot;
   /** The mechanisms' files as read again at the resume. */
   files?: RecordedFile[];

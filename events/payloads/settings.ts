@@ -24,18 +24,29 @@ export interface SettingsSnapshot {
   env?: Record<string, string>;
   /**
    * Background jobs' settings, as set at start; absent in sessions recorded by a rein without
-   * background jobs, whose bash then has no `run_in_background`.
+   * background jobs, whose bash then has no `run_in_background` (in sessions recorded before
+   * `features`, its presence says the session has jobs, and cron).
    */
   jobs?: JobSettings;
   /**
+   * The session features (mechanisms) of the rein that recorded the session: `todos`, `agents`,
+   * `tasks`, `cron`, `jobs` (each mechanism's `feature`). A mechanism whose feature is not listed
+   * is not active for the session, so it replays with the tools and requests it had. Absent in
+   * sessions recorded before the list: derived from the flags below (see core/settings'
+   * `sessionFeatures`).
+   */
+  features?: string[];
+  /**
    * True in sessions recorded by a rein with the workspace's task graph (create_task,
-   * claim_task, …); absent in older ones, whose requests went without those tools.
+   * claim_task, …), before `features`; absent in older ones, whose requests went without those
+   * tools. No longer written: `features` names `tasks`.
    */
   taskTools?: boolean;
   /**
    * True in sessions recorded by a rein with cron (schedule_cron, list_crons, cancel_cron and
-   * firings); absent in older ones, whose requests went without those tools. Sessions recorded
-   * with `jobs` but without this had cron too (see core/cron's `recordedWithCron`).
+   * firings), before `features`; absent in older ones, whose requests went without those tools.
+   * Sessions recorded with `jobs` but without this had cron too. No longer written: `features`
+   * names `cron`.
    */
   cronTools?: boolean;
   /**

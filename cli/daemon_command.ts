@@ -244,9 +244,11 @@ async function runDaemon(
       const scope = { session: session.id, agent: session.agent };
       const next = await Promise.race([
         ticker.waitForFiring(idle.signal).then((firing) => ({ firing }), () => undefined),
+        // A wait that fails (a catch-up that could not read the log) leaves the firings to
+        // the ticker: only stopping ends the daemon.
         waitForArrivals(runtime.harness.deps, scope, idle.signal, [CRON_SOURCE]).then(
           (arrivals) => ({ arrivals }),
-          () => undefined,
+          () => new Promise<never>(() => {}),
         ),
       ]);
       idle.abort();

@@ -1,43 +1,23 @@
 import type { AnyTool } from "../tools/tool.ts";
+import { knownToolNames, type ToolNames } from "../tools/tool_names.ts";
 
 /** The name of the tool that starts subagents. */
 export const TASK_TOOL = "task";
 
-/** Claude Code's tool names as rein names them (TaskUpdate: every tool that changes a task). */
-const CLAUDE_CODE_TO_REIN: ReadonlyMap<string, string | readonly string[]> = new Map<
-  string,
-  string | readonly string[]
->([
-  ["Bash", "bash"],
-  ["Read", "read_file"],
-  ["Write", "write_file"],
-  ["Edit", "edit_file"],
-  ["MultiEdit", "edit_file"],
-  ["Glob", "glob"],
-  ["Grep", "grep"],
-  ["LS", "glob"],
-  ["CronCreate", "schedule_cron"],
-  ["CronList", "list_crons"],
-  ["CronDelete", "cancel_cron"],
-  ["Task", TASK_TOOL],
-  ["Agent", TASK_TOOL],
-  ["Skill", "load_skill"],
-  ["TodoWrite", "todo_write"],
-  ["TaskCreate", "create_task"],
-  ["TaskList", "list_tasks"],
-  ["TaskGet", "get_task"],
-  ["TaskUpdate", ["update_task", "claim_task", "complete_task"]],
-]);
-
 /**
- * A definition's `tools` as rein's names: Claude Code's names are translated (`Read` →
- * `read_file`), rein's and MCP names kept, duplicates dropped; a rule's specifier
- * (`Bash(git *)`) is dropped, since a pool holds whole tools. Pure.
+ * A definition's `tools` as rein's names: Claude Code's names and aliases are translated by the
+ * tools' facts (`Read` → `read_file`, `TaskUpdate` → every tool that changes a task; `known`:
+ * rein's tools by default), rein's and other names (MCP) kept, duplicates dropped; a rule's
+ * specifier (`Bash(git *)`) is dropped, since a pool holds whole tools. Pure.
  */
-export function reinToolNames(names: readonly string[]): string[] {
+export function reinToolNames(
+  names: readonly string[],
+  known: ToolNames = knownToolNames(),
+): string[] {
   const tools = names.flatMap((name) => {
     const bare = name.replace(/\(.*\)$/s, "").trim();
-    return CLAUDE_CODE_TO_REIN.get(bare) ?? bare;
+    const named = known.toolsNamed(bare);
+    return named.length > 0 ? named : [bare];
   });
   return [...new Set(tools)];
 }

@@ -77,6 +77,10 @@ export function createTaskTool(types: readonly AgentDefinition[]): Tool<TaskInpu
     inputSchema: TASK_INPUT_SCHEMA,
     kind: "composite",
     readOnly: false,
+    claudeNames: ["Task", "Agent"],
+    specifierFields: ["subagent_type"],
+    // A subagent does nothing itself: each of its calls passes the gate.
+    permission: "read-only",
     concurrent: true,
     guidance: "Hand searches that need many reads, and independent pieces of work, to a " +
       "subagent with task; start several at once when they do not depend on each other.",

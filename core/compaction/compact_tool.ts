@@ -43,6 +43,8 @@ export const compactTool: Tool<CompactInput> = {
   inputSchema: INPUT_SCHEMA,
   kind: "decider",
   readOnly: true,
+  // It only summarises the conversation.
+  permission: "read-only",
   summarize: (input) => input.focus ?? "",
   run: () =>
     Promise.resolve({ content: "The conversation will be compacted before your next step." }),

@@ -40,6 +40,8 @@ export function createCancelCronTool(): Tool<CancelCronInput> {
     inputSchema: CANCEL_CRON_INPUT_SCHEMA,
     kind: "decider",
     readOnly: false,
+    claudeNames: ["CronDelete"],
+    permission: "read-only",
     summarize: (input) => input.id,
     run(input, context) {
       const read = readingOf(context);

@@ -32,6 +32,8 @@ export function createListCronsTool(): Tool<ListCronsInput> {
     inputSchema: LIST_CRONS_INPUT_SCHEMA,
     kind: "decider",
     readOnly: true,
+    claudeNames: ["CronList"],
+    permission: "read-only",
     summarize: () => "",
     run(_input, context) {
       const read = readingOf(context);

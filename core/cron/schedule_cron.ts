@@ -87,6 +87,9 @@ export function createScheduleCronTool(): Tool<ScheduleCronInput> {
     inputSchema: SCHEDULE_CRON_INPUT_SCHEMA,
     kind: "decider",
     readOnly: false,
+    claudeNames: ["CronCreate"],
+    // It only changes the schedule: what a job's prompt does passes the gate when it runs.
+    permission: "read-only",
     summarize: (input) => `${input.cron}: ${input.prompt}`,
     async run(input, context) {
       const read = readingOf(context);

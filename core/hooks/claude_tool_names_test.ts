@@ -123,7 +123,8 @@ Deno.test("the job tools are TaskOutput and TaskStop, with task_id for job_id", 
 
 Deno.test("hookMatchNames gives Claude Code's names, then rein's, from either", () => {
   assert.deepEqual(hookMatchNames("bash"), ["Bash", "bash"]);
-  assert.deepEqual(hookMatchNames("Edit"), ["Edit", "edit_file"]);
+  assert.deepEqual(hookMatchNames("Edit"), ["Edit", "MultiEdit", "edit_file"]);
+  assert.deepEqual(hookMatchNames("LS"), ["Glob", "LS", "glob"]);
   assert.deepEqual(hookMatchNames("task"), ["Task", "Agent", "task"]);
   assert.deepEqual(hookMatchNames("Agent"), ["Task", "Agent", "task"]);
   assert.deepEqual(hookMatchNames("mcp__db__query"), ["mcp__db__query"]);

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { baseInputSchema } from "../tools/_base_input_schema.ts";
 import { BASH_DESCRIPTION, type BashInput, bashInputSchema } from "../tools/bash.ts";
 import { lazySchema } from "../tools/schema.ts";
+import { toolFacts } from "../tools/tool_names.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "../tools/tool.ts";
 import { formatDuration } from "./job_notification.ts";
 import type { JobManager } from "./job_manager.ts";
@@ -66,6 +67,7 @@ export function createBackgroundBashTool(
     inputSchema: BACKGROUND_BASH_INPUT_SCHEMA,
     kind: "effect",
     readOnly: false,
+    ...toolFacts(bash),
     guidance: "Run commands that take long (builds, test suites, servers) with bash's " +
       "run_in_background and keep working: you are notified when they end.",
     summarize: (input) => `${bash.summarize(input)}${input.run_in_background ? " &" : ""}`,

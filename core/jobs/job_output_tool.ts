@@ -88,6 +88,9 @@ export function createJobOutputTool(
     inputSchema: JOB_OUTPUT_INPUT_SCHEMA,
     kind: "effect",
     readOnly: true,
+    claudeNames: ["TaskOutput", "BashOutput"],
+    claudeFields: { job_id: "task_id" },
+    permission: "read-only",
     summarize: (input) => input.job_id,
     run: (input, context) => readJob(jobs, workspace, input, context),
   };

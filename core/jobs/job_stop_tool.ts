@@ -39,6 +39,10 @@ export function createJobStopTool(jobs: JobManager): Tool<JobStopInput> {
     inputSchema: JOB_STOP_INPUT_SCHEMA,
     kind: "effect",
     readOnly: false,
+    // It stops only a job the agent started.
+    claudeNames: ["TaskStop", "KillShell", "KillBash"],
+    claudeFields: { job_id: "task_id" },
+    permission: "read-only",
     summarize: (input) => input.job_id,
     run: (input, context) => stopJob(jobs, input, context),
   };

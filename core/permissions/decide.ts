@@ -4,6 +4,7 @@ import { bashRuleMatches } from "./bash_match.ts";
 import { type PathContext, pathRuleMatches } from "./path_match.ts";
 import { isReadOnlyCommand } from "./read_only_command.ts";
 import type { Rule } from "./rule.ts";
+import { knownToolNames, type ToolNames } from "../tools/tool_names.ts";
 
 /** A tool call as the model made it, under rein's tool name. */
 export interface PermissionCall {
@@ -36,14 +37,11 @@ export interface PermissionDecision<R extends Rule = Rule> {
 
 type Verdict = PermissionDecision["decision"];
 
-const FILE_WRITERS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
-const FILE_READERS: ReadonlySet<string> = new Set(["read_file", "grep", "glob"]);
-const PATH_TOOLS: ReadonlySet<string> = new Set([...FILE_WRITERS, ...FILE_READERS]);
-
 /**
  * Decides a tool call against permission rules: deny first, then ask, then allow; within a list
  * the first matching rule wins; no match gives "ask" for the caller's mode to settle. Pure.
  *
+ * Which calls a rule covers comes from the tools' facts (`names`, rein's tools by default):
  * `Read` rules also cover grep's and glob's paths; `Edit` rules cover every tool that writes
  * files; a `Read` deny also denies writes there. A bash command is cut into simple commands with
  * wrappers looked through: a deny or ask rule matching any part decides, while allowing needs
@@ -55,8 +53,11 @@ export function decide<R extends Rule>(
   call: PermissionCall,
   rules: PermissionRules<R>,
   context: PathContext,
+  names: ToolNames = knownToolNames(),
 ): PermissionDecision<R> {
-  if (call.tool === "bash") return decideBash(call.input, rules, context);
+  if (names.permission(call.tool) === "execute") {
+    return decideBash(commandOf(call, names), rules, context, names);
+  }
   const lists: [Verdict, readonly R[]][] = [
     ["deny", rules.deny],
     ["ask", rules.ask],
@@ -64,9 +65,11 @@ export function decide<R extends Rule>(
   ];
   // The call's file, placed once: every path rule is checked against it.
   let file: string | undefined | null = null;
-  const fileOf = () => file === null ? (file = callPath(call, context)) : file;
+  const fileOf = () => file === null ? (file = callPath(call, context, names)) : file;
   for (const [decision, list] of lists) {
-    const rule = list.find((candidate) => ruleMatches(candidate, call, decision, context, fileOf));
+    const rule = list.find((candidate) =>
+      ruleMatches(candidate, call, decision, context, fileOf, names)
+    );
     if (rule !== undefined) return { decision, rule };
   }
   return { decision: "ask" };
@@ -78,41 +81,49 @@ function ruleMatches(
   list: Verdict,
   context: PathContext,
   fileOf: () => string | undefined,
+  names: ToolNames,
 ): boolean {
   if (call.tool.startsWith("mcp__")) {
     const serverWide = rule.tool.split("__").length === 2;
     return rule.tool === call.tool || (serverWide && call.tool.startsWith(`${rule.tool}__`));
   }
-  if (!ruleCoversTool(rule.tool, call.tool, list)) return false;
+  if (!names.covers(rule.tool, call.tool, list)) return false;
   if (rule.specifier === undefined) return true;
-  if (PATH_TOOLS.has(rule.tool)) {
+  if (names.hasPath(rule.tool)) {
     const file = fileOf();
     return file !== undefined && pathRuleMatches(rule.specifier, file, context);
   }
-  const name = call.tool === "task"
-    ? call.input["subagent_type"]
-    : call.tool === "load_skill"
-    ? call.input["skill"] ?? call.input["name"]
-    : undefined;
-  return typeof name === "string" && bashRuleMatches(rule.specifier, name);
+  const name = names.specifierOf(call.tool, call.input);
+  return name !== undefined && bashRuleMatches(rule.specifier, name);
 }
 
-function ruleCoversTool(ruleTool: string, callTool: string, list: Verdict): boolean {
-  if (ruleTool === callTool) return true;
-  if (ruleTool === "edit_file") return FILE_WRITERS.has(callTool);
-  // Claude Code's TaskUpdate claims and completes tasks too.
-  if (ruleTool === "update_task") return callTool === "claim_task" || callTool === "complete_task";
-  if (ruleTool !== "read_file") return false;
-  return FILE_READERS.has(callTool) || (list === "deny" && FILE_WRITERS.has(callTool));
-}
-
-/** The absolute path a file tool works on; grep and glob default to the working directory. */
-function callPath(call: PermissionCall, context: PathContext): string | undefined {
-  const given = call.input["path"] ?? call.input["file_path"];
+/**
+ * The absolute path a file tool works on (its path field, or Claude Code's `file_path`); a
+ * search (grep, glob: a reading tool whose path may be left out) defaults to the working
+ * directory.
+ */
+function callPath(
+  call: PermissionCall,
+  context: PathContext,
+  names: ToolNames,
+): string | undefined {
+  const fields = names.facts(call.tool)?.pathFields ?? ["path"];
+  const given = [...fields, "file_path"].map((field) => call.input[field]).find((value) =>
+    value !== undefined
+  );
   if (typeof given !== "string" || given === "") {
-    return call.tool === "grep" || call.tool === "glob" ? context.cwd : undefined;
+    return SEARCHES.has(call.tool) ? context.cwd : undefined;
   }
   return isAbsolute(given) ? resolve(given) : resolve(context.cwd, given);
+}
+
+/** Tools that search the working directory when no path is given. */
+const SEARCHES: ReadonlySet<string> = new Set(["grep", "glob"]);
+
+/** The command a shell tool's call runs (its command field). */
+function commandOf(call: PermissionCall, names: ToolNames): string {
+  const command = call.input[names.facts(call.tool)?.commandField ?? "command"];
+  return typeof command === "string" ? command : "";
 }
 
 /** The Read deny rule that one of `operands` (paths as a command names them) falls under. */
@@ -120,9 +131,10 @@ function readDenial<R extends Rule>(
   operands: readonly string[],
   rules: PermissionRules<R>,
   context: PathContext,
+  names: ToolNames,
 ): R | undefined {
   const denials = rules.deny.filter((rule) =>
-    rule.tool === "read_file" && rule.specifier !== undefined
+    isReadRule(rule, names) && rule.specifier !== undefined
   );
   if (denials.length === 0) return undefined;
   for (const operand of operands) {
@@ -145,12 +157,22 @@ const UNSAFE_ASSIGNMENT =
 /** A `*` that is not escaped: a rule with one matches more than one command line. */
 const WILDCARD = /(^|[^\\])\*/;
 
+/** A rule for the tool whose Claude Code name is `Read` (read_file), which reads any file. */
+function isReadRule(rule: Rule, names: ToolNames): boolean {
+  return names.claudeName(rule.tool) === "Read";
+}
+
+/** A rule for a tool that runs shell commands (bash). */
+function isShellRule(rule: Rule, names: ToolNames): boolean {
+  return names.permission(rule.tool) === "execute";
+}
+
 function decideBash<R extends Rule>(
-  input: Record<string, unknown>,
+  command: string,
   rules: PermissionRules<R>,
   context: PathContext,
+  names: ToolNames,
 ): PermissionDecision<R> {
-  const command = typeof input["command"] === "string" ? input["command"] : "";
   const lexed = lexCommand(command);
   const parts = lexed.parts.map((tokens) => {
     const unwrapped = unwrapTokens(tokens);
@@ -172,7 +194,7 @@ function decideBash<R extends Rule>(
     ...parts.flatMap((part) => [part.text, part.stripped, part.unquoted]),
   ];
   const matchesAny = (rule: Rule) =>
-    rule.tool === "bash" &&
+    isShellRule(rule, names) &&
     (rule.specifier === undefined ||
       everyForm.some((form) => bashRuleMatches(rule.specifier as string, form)));
 
@@ -181,7 +203,7 @@ function decideBash<R extends Rule>(
   const asked = rules.ask.find(matchesAny);
   if (asked !== undefined) return { decision: "ask", rule: asked };
 
-  const bashRules = rules.allow.filter((rule) => rule.tool === "bash");
+  const bashRules = rules.allow.filter((rule) => isShellRule(rule, names));
   const everything = bashRules.find((rule) => rule.specifier === undefined);
   if (everything !== undefined) return { decision: "allow", rule: everything };
   if (rules.wholeLines) {
@@ -204,10 +226,10 @@ function decideBash<R extends Rule>(
       // A read-only command may not read what a Read rule denies; an operand the shell expands
       // (`.en?`, `$HOME/…`) cannot be checked against those rules, so it asks.
       const expands = part.operands.some((operand) => /[*?[\]{}$`]/.test(operand)) &&
-        rules.deny.some((rule) => rule.tool === "read_file");
+        rules.deny.some((rule) => isReadRule(rule, names));
       if (!part.unsafe && !expands && isReadOnlyCommand(part.text)) {
         // A read-only command may not read what a Read rule denies (`cat ~/.ssh/id_rsa`).
-        const denied = readDenial(part.operands, rules, context);
+        const denied = readDenial(part.operands, rules, context, names);
         if (denied !== undefined) return { decision: "deny", rule: denied };
         continue;
       }

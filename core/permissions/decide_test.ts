@@ -143,7 +143,8 @@ const cases: Case[] = [
   { name: "a TaskUpdate deny covers completing a task", rules: { deny: ["TaskUpdate"] }, tool: "complete_task", input: { task_id: 1 }, decision: "deny", by: "TaskUpdate" },
   { name: "a claim_task rule names only claim_task", rules: { deny: ["claim_task"] }, tool: "update_task", input: { task_id: 1 }, decision: "ask" },
   { name: "TaskCreate names create_task", rules: { deny: ["TaskCreate"] }, tool: "create_task", input: { subject: "x" }, decision: "deny", by: "TaskCreate" },
-  { name: "a rule for a tool rein lacks matches nothing", rules: { allow: ["WebFetch", "MultiEdit"] }, ...edit("a.ts"), decision: "ask" },
+  { name: "a rule for a tool rein lacks matches nothing", rules: { allow: ["WebFetch", "NotebookEdit"] }, ...edit("a.ts"), decision: "ask" },
+  { name: "MultiEdit is Edit", rules: { deny: ["MultiEdit(a.ts)"] }, ...edit("a.ts"), decision: "deny", by: "MultiEdit(a.ts)" },
   { name: "a Bash rule does not cover read_file", rules: { allow: ["Bash"] }, ...read("a.ts"), decision: "ask" },
   { name: "no rules at all asks", rules: {}, ...read("a.ts"), decision: "ask" },
 ];

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { PermissionSource } from "../../events/event_types.ts";
 import { lexCommand, tokensText, unwrapTokens } from "./_shell_lex.ts";
+import { knownToolNames, type ToolNames } from "../tools/tool_names.ts";
 import { guardedFolder } from "../tools/workspace_path.ts";
 import { decide, type PermissionCall, type PermissionDecision } from "./decide.ts";
 import { destructiveCommand } from "./destructive.ts";
@@ -37,33 +38,6 @@ export interface HookSay {
   /** The hook command that decided, or several joined. */
   command: string;
 }
-
-/** Tools that only read: they never ask (the file tools keep them inside the workspace). */
-const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
-  "read_file",
-  "grep",
-  "glob",
-  "todo_write",
-  "load_skill",
-  // They only change the schedule: what a job's prompt does when it runs passes this gate then.
-  "schedule_cron",
-  "list_crons",
-  "cancel_cron",
-  // It only summarises the conversation.
-  "compact",
-  // A subagent does nothing itself: each of its calls passes this gate.
-  "task",
-  // A background job's output so far, and stopping one the agent started.
-  "job_output",
-  "job_stop",
-  // They change nothing but the workspace's task graph, in the log.
-  "create_task",
-  "list_tasks",
-  "get_task",
-  "claim_task",
-  "complete_task",
-  "update_task",
-]);
 
 const NO_RULES = { allow: [], ask: [], deny: [] };
 
@@ -108,8 +82,6 @@ const RUNS_ANYTHING: ReadonlySet<string> = new Set([
   ".",
 ]);
 
-const FILE_WRITERS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
-
 /**
  * Judges a call (design.md §10's "permission rules and mode"), pure: rein's list of destructive
  * commands denies whatever the mode; then deny rules, on the path as written and on its real
@@ -119,8 +91,9 @@ const FILE_WRITERS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
  * mode denies what is not read-only; then ask rules and a PreToolUse hook's ask (allowed in
  * `bypassPermissions`, denied in `dontAsk`); then a PreToolUse hook's allow and allow rules (the
  * session's "don't ask again" rules among them; a path rule must allow the real path) and the
- * read-only set; what is left is settled by the mode: `bypassPermissions` allows, `acceptEdits`
- * allows file edits in the workspace, `dontAsk` and `plan` deny, `default` asks.
+ * read-only tools (their permission class, `ToolFacts.permission`); what is left is settled by
+ * the mode: `bypassPermissions` allows, `acceptEdits` allows file edits in the workspace,
+ * `dontAsk` and `plan` deny, `default` asks. `names`: the tools' facts (rein's by default).
  */
 export function judgeCall(
   call: PermissionCall,
@@ -128,10 +101,12 @@ export function judgeCall(
   sessionRules: readonly SourcedRule[] = [],
   hook?: HookSay,
   resolved?: ResolvedPath,
+  names: ToolNames = knownToolNames(),
 ): Judgement {
   const { mode } = policy;
-  if (call.tool === "bash") {
-    const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+  const shell = names.permission(call.tool) === "execute";
+  if (shell) {
+    const command = commandOf(call, names);
     const what = destructiveCommand(command);
     if (what !== undefined) {
       return {
@@ -144,10 +119,10 @@ export function judgeCall(
   }
   const rules = { ...policy.rules, allow: [...policy.rules.allow, ...sessionRules] };
   const verdict = combined(
-    decide(call, rules, policy.context),
+    decide(call, rules, policy.context, names),
     resolved === undefined
       ? undefined
-      : decide(atPath(call, resolved.realPath), rules, policy.context),
+      : decide(atPath(call, resolved.realPath), rules, policy.context, names),
   );
   const rule = verdict.rule;
   if (verdict.decision === "deny") {
@@ -155,11 +130,12 @@ export function judgeCall(
       ? { decision: "deny", source: { kind: "mode", mode }, reason: "Denied" }
       : { decision: "deny", source: ruleSource(rule), reason: `${describe(rule)} denies it` };
   }
-  const guarded = FILE_WRITERS.has(call.tool) ? guardedWrite(call, policy, resolved) : undefined;
-  if (guarded !== undefined) return settleGuarded(call, policy, guarded);
-  const readOnly = READ_ONLY_TOOLS.has(call.tool) ||
+  const edits = names.editsFiles(call.tool);
+  const guarded = edits ? guardedWrite(call, policy, resolved) : undefined;
+  if (guarded !== undefined) return settleGuarded(call, policy, guarded, names);
+  const readOnly = names.permission(call.tool) === "read-only" ||
     (verdict.decision === "allow" && rule === undefined) ||
-    (call.tool === "bash" && decide(call, NO_RULES, policy.context).decision === "allow");
+    (shell && decide(call, NO_RULES, policy.context, names).decision === "allow");
   if (mode === "plan" && !readOnly) {
     return {
       decision: "deny",
@@ -173,10 +149,11 @@ export function judgeCall(
       call,
       policy,
       `a PreToolUse hook asks${hook.reason ? `: ${hook.reason}` : ""}`,
+      names,
     );
   }
   if (verdict.decision === "ask" && rule !== undefined) {
-    return settleByMode(call, policy, `${describe(rule)} asks before it runs`);
+    return settleByMode(call, policy, `${describe(rule)} asks before it runs`, names);
   }
   // A hook's allow weighs as an allow rule: it never skips a deny or ask rule or the question
   // about .claude/ and .git/ above.
@@ -196,7 +173,7 @@ export function judgeCall(
     return { decision: "allow", source: { kind: "read_only" }, reason: "Read-only tool" };
   }
   if (
-    mode === "acceptEdits" && FILE_WRITERS.has(call.tool) && insideWorkspace(call, policy) &&
+    mode === "acceptEdits" && edits && insideWorkspace(call, policy) &&
     (resolved === undefined || insideWorkspace(atPath(call, resolved.realPath), policy))
   ) {
     return {
@@ -205,7 +182,7 @@ export function judgeCall(
       reason: "acceptEdits mode allows file edits in the workspace",
     };
   }
-  return settleByMode(call, policy, "no permission rule allows it");
+  return settleByMode(call, policy, "no permission rule allows it", names);
 }
 
 /** `call` with its path replaced by `path` (a file tool's real path). */
@@ -256,7 +233,12 @@ function guardedWrite(
  * `bypassPermissions` writes there without asking, and so does rein's; `plan` and `dontAsk`
  * deny it. No rule, hook or earlier "always" answers it.
  */
-function settleGuarded(call: PermissionCall, policy: PermissionPolicy, file: string): Judgement {
+function settleGuarded(
+  call: PermissionCall,
+  policy: PermissionPolicy,
+  file: string,
+  names: ToolNames,
+): Judgement {
   const { mode } = policy;
   if (mode === "bypassPermissions") {
     return {
@@ -278,12 +260,17 @@ function settleGuarded(call: PermissionCall, policy: PermissionPolicy, file: str
   return {
     decision: "ask",
     asked: GUARDED_REASON,
-    suggestion: suggestRule(call, policy.context.cwd, policy.context.projectRoot),
+    suggestion: suggestRule(call, policy.context.cwd, policy.context.projectRoot, names),
     protectedPath: file,
   };
 }
 
-function settleByMode(call: PermissionCall, policy: PermissionPolicy, asked: string): Judgement {
+function settleByMode(
+  call: PermissionCall,
+  policy: PermissionPolicy,
+  asked: string,
+  names: ToolNames,
+): Judgement {
   const { mode } = policy;
   if (mode === "bypassPermissions") {
     return { decision: "allow", source: { kind: "mode", mode }, reason: "bypassPermissions mode" };
@@ -298,7 +285,7 @@ function settleByMode(call: PermissionCall, policy: PermissionPolicy, asked: str
   return {
     decision: "ask",
     asked,
-    suggestion: suggestRule(call, policy.context.cwd, policy.context.projectRoot),
+    suggestion: suggestRule(call, policy.context.cwd, policy.context.projectRoot, names),
   };
 }
 
@@ -315,6 +302,12 @@ export function describe(rule: SourcedRule): string {
   if (rule.file === "") return `The rule "${rule.text}" allowed earlier in this session`;
   const where = rule.file.startsWith("--") ? `from ${rule.file}` : `in "${rule.file}"`;
   return `Permission rule "${rule.text}" ${where}`;
+}
+
+/** The command a shell tool's call runs (its command field). */
+function commandOf(call: PermissionCall, names: ToolNames): string {
+  const command = call.input[names.facts(call.tool)?.commandField ?? "command"];
+  return typeof command === "string" ? command : "";
 }
 
 function callPath(call: PermissionCall, cwd: string): string | undefined {
@@ -343,9 +336,10 @@ export function suggestRule(
   call: PermissionCall,
   workspace: string,
   projectRoot: string = workspace,
+  names: ToolNames = knownToolNames(),
 ): string {
-  if (call.tool === "bash") {
-    const command = typeof call.input["command"] === "string" ? call.input["command"] : "";
+  if (names.permission(call.tool) === "execute") {
+    const command = commandOf(call, names);
     const lexed = lexCommand(command);
     const first = lexed.parts[0];
     if (first === undefined) return "Bash";
@@ -362,28 +356,14 @@ export function suggestRule(
     const prefix = sub !== undefined && /^[a-z][\w:.-]*$/.test(sub) ? `${program} ${sub}` : program;
     return `Bash(${prefix} *)`;
   }
-  if (FILE_WRITERS.has(call.tool)) {
+  if (names.editsFiles(call.tool)) {
     const file = callPath(call, workspace);
     if (file === undefined) return "Edit";
     // `/x` is anchored at the project root, wherever the agent works (a subagent's folder).
     const path = relative(projectRoot, file);
     return path.startsWith("..") || isAbsolute(path) ? `Edit(/${file})` : `Edit(/${path})`;
   }
-  const names: Record<string, string> = {
-    task: "Task",
-    schedule_cron: "CronCreate",
-    list_crons: "CronList",
-    cancel_cron: "CronDelete",
-    create_task: "TaskCreate",
-    list_tasks: "TaskList",
-    get_task: "TaskGet",
-    update_task: "TaskUpdate",
-    claim_task: "TaskUpdate",
-    complete_task: "TaskUpdate",
-    load_skill: "Skill",
-    todo_write: "TodoWrite",
-    job_output: "TaskOutput",
-    job_stop: "TaskStop",
-  };
-  return names[call.tool] ?? call.tool;
+  // A file reader only asks by an ask rule; its suggestion has been rein's name (logs record it).
+  if (names.readsFiles(call.tool)) return call.tool;
+  return names.claudeName(call.tool) ?? call.tool;
 }

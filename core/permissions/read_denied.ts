@@ -6,6 +6,7 @@ import { loadPathMatcher, type PathContext, pathRuleMatches } from "./path_match
 import type { Rule } from "./rule.ts";
 import { permissionsOf } from "./session_permissions.ts";
 import { agentCwd } from "../state/agent_place.ts";
+import { knownToolNames } from "../tools/tool_names.ts";
 
 /**
  * The deny rule that keeps `tool` (grep, glob, read_file) from reading `file`, an absolute path:
@@ -20,7 +21,7 @@ export function readDenyRule<R extends Rule>(
   context: PathContext,
 ): R | undefined {
   return rules.deny.find((rule) =>
-    (rule.tool === "read_file" || rule.tool === tool) &&
+    knownToolNames().covers(rule.tool, tool, "deny") &&
     (rule.specifier === undefined || pathRuleMatches(rule.specifier, file, context))
   );
 }
@@ -36,7 +37,8 @@ export async function readDenyJudgeOf(
   rules: PermissionRules,
   context: PathContext,
 ): Promise<ReadDenyJudge | null> {
-  const denials = rules.deny.filter((rule) => rule.tool === "read_file" || rule.tool === tool);
+  const names = knownToolNames();
+  const denials = rules.deny.filter((rule) => names.covers(rule.tool, tool, "deny"));
   if (denials.length === 0) return null;
   if (denials.some((rule) => rule.specifier === undefined)) return () => true;
   await loadPathMatcher();

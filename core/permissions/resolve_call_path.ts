@@ -2,16 +2,8 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import type { PermissionPathResolved } from "../../events/event_types.ts";
 import { isInside } from "../files/is_inside.ts";
 import { realPathWithLinks } from "../tools/workspace_path.ts";
+import { knownToolNames } from "../tools/tool_names.ts";
 import type { PermissionCall } from "./decide.ts";
-
-/** The tools whose `path` the rules judge (grep and glob: the folder searched). */
-const PATH_TOOLS: ReadonlySet<string> = new Set([
-  "read_file",
-  "write_file",
-  "edit_file",
-  "grep",
-  "glob",
-]);
 
 /**
  * Where a file tool's path really leads, read from the disk now (live only: the gate records it
@@ -25,7 +17,8 @@ export async function resolveCallPath(
   call: PermissionCall,
   workspace: string,
 ): Promise<Omit<PermissionPathResolved, "callId"> | undefined> {
-  if (!PATH_TOOLS.has(call.tool)) return undefined;
+  // The tools with a path field (`ToolFacts.pathFields`; grep and glob: the folder searched).
+  if (!knownToolNames().hasPath(call.tool)) return undefined;
   const given = call.input["path"] ?? call.input["file_path"];
   if (typeof given !== "string" || given.trim() === "") return undefined;
   const path = isAbsolute(given) ? resolve(given) : resolve(workspace, given);

@@ -1,3 +1,5 @@
+import { knownToolNames, type ToolNames } from "../tools/tool_names.ts";
+
 /**
  * A parsed permission rule: `Tool` or `Tool(specifier)` from `permissions.allow|ask|deny`.
  *
@@ -16,62 +18,17 @@ export interface Rule {
 /** The result of {@linkcode parseRule}. */
 export type ParsedRule = { ok: true; rule: Rule } | { ok: false; message: string };
 
-const CLAUDE_CODE_TO_REIN: ReadonlyMap<string, string> = new Map([
-  ["Bash", "bash"],
-  ["Read", "read_file"],
-  ["Write", "write_file"],
-  ["Edit", "edit_file"],
-  ["Glob", "glob"],
-  ["Grep", "grep"],
-  ["CronCreate", "schedule_cron"],
-  ["CronList", "list_crons"],
-  ["CronDelete", "cancel_cron"],
-  ["Task", "task"],
-  ["Agent", "task"],
-  ["Skill", "load_skill"],
-  ["TodoWrite", "todo_write"],
-  ["TaskOutput", "job_output"],
-  ["BashOutput", "job_output"],
-  ["TaskStop", "job_stop"],
-  ["KillShell", "job_stop"],
-  ["KillBash", "job_stop"],
-  ["TaskCreate", "create_task"],
-  ["TaskList", "list_tasks"],
-  ["TaskGet", "get_task"],
-  // An update_task rule covers claim_task and complete_task too (see decide.ts).
-  ["TaskUpdate", "update_task"],
-]);
-
-/** rein's tool names a rule may use: those with a Claude Code name, and rein's own others. */
-const REIN_TOOLS: ReadonlySet<string> = new Set([
-  ...CLAUDE_CODE_TO_REIN.values(),
-  "claim_task",
-  "complete_task",
-]);
-
-/** Claude Code tools rein does not have: accepted so a shared settings file stays valid. */
-const CLAUDE_CODE_ONLY: ReadonlySet<string> = new Set([
-  "MultiEdit",
-  "NotebookEdit",
-  "NotebookRead",
-  "LS",
-  "WebFetch",
-  "WebSearch",
-  "ExitPlanMode",
-  "SlashCommand",
-  "ListMcpResourcesTool",
-  "ReadMcpResourceTool",
-]);
-
 /**
  * Parses one permission rule in Claude Code's grammar. Pure; never throws.
  *
- * Accepts Claude Code's tool names (mapped to rein's), rein's own names, and MCP names.
+ * Accepts the names `names` knows (rein's tools by default): Claude Code's names and aliases
+ * (mapped to rein's, `MultiEdit` → edit_file), rein's own names, Claude Code tools rein does not
+ * have (kept, matching no call), and MCP names.
  * `Tool(*)` is the same as `Tool`. A malformed rule (unbalanced parentheses, a missing or
  * unknown tool name, empty parentheses, parentheses after an MCP name) gives a message that
  * quotes the rule and says what is wrong.
  */
-export function parseRule(text: string): ParsedRule {
+export function parseRule(text: string, names: ToolNames = knownToolNames()): ParsedRule {
   const trimmed = text.trim();
   const fail = (detail: string): ParsedRule => ({
     ok: false,
@@ -103,8 +60,7 @@ export function parseRule(text: string): ParsedRule {
 
   if (name.startsWith("mcp__")) return parseMcpRule(trimmed, name, specifier, fail);
 
-  const tool = CLAUDE_CODE_TO_REIN.get(name) ??
-    (REIN_TOOLS.has(name) || CLAUDE_CODE_ONLY.has(name) ? name : undefined);
+  const tool = names.ruleTool(name) ?? (names.isClaudeOnly(name) ? name : undefined);
   if (tool === undefined) {
     return fail(
       `unknown tool "${name}" (expected a Claude Code tool such as Bash, Read, Edit, Write, ` +

@@ -64,6 +64,9 @@ export const loadSkillTool: Tool<LoadSkillInput> = {
   inputSchema: LOAD_SKILL_INPUT_SCHEMA,
   kind: "effect",
   readOnly: true,
+  claudeNames: ["Skill"],
+  specifierFields: ["skill", "name"],
+  permission: "read-only",
   guidance: "When a task matches one of the Skills listed below, load it with load_skill first " +
     "and follow its instructions.",
   summarize: (input) => input.skill,

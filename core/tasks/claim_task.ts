@@ -46,6 +46,11 @@ export function createClaimTaskTool(): Tool<ClaimTaskInput> {
     inputSchema: CLAIM_TASK_INPUT_SCHEMA,
     kind: "effect",
     readOnly: false,
+    // Claude Code claims a task with TaskUpdate.
+    claudeNames: ["TaskUpdate"],
+    claudeFields: { task_id: "taskId" },
+    claudeFixed: { status: "in_progress" },
+    permission: "read-only",
     summarize: (input) => `#${input.task_id}`,
     run(input, context) {
       const who = callerOf(context);

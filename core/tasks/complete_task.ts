@@ -54,6 +54,10 @@ export function createCompleteTaskTool(hooks?: TaskHookRunner): Tool<CompleteTas
     inputSchema: COMPLETE_TASK_INPUT_SCHEMA,
     kind: "effect",
     readOnly: false,
+    claudeNames: ["TaskUpdate"],
+    claudeFields: { task_id: "taskId" },
+    claudeFixed: { status: "completed" },
+    permission: "read-only",
     summarize: (input) => `#${input.task_id}`,
     async run(input, context) {
       const who = callerOf(context);

@@ -73,6 +73,9 @@ export function createCreateTaskTool(hooks?: TaskHookRunner): Tool<CreateTaskInp
     inputSchema: CREATE_TASK_INPUT_SCHEMA,
     kind: "effect",
     readOnly: false,
+    claudeNames: ["TaskCreate"],
+    // The task tools change nothing but the workspace's task graph, in the log.
+    permission: "read-only",
     guidance: "For work of several steps with an order, or that other agents or later sessions " +
       "share, keep a task graph: create_task (blockedBy for what must come first), claim_task " +
       "before you start one, complete_task when it is done, list_tasks to see what is ready. " +

@@ -40,6 +40,9 @@ export function createGetTaskTool(): Tool<GetTaskInput> {
     inputSchema: GET_TASK_INPUT_SCHEMA,
     kind: "effect",
     readOnly: true,
+    claudeNames: ["TaskGet"],
+    claudeFields: { task_id: "taskId" },
+    permission: "read-only",
     summarize: (input) => `#${input.task_id}`,
     run(input, context) {
       const graph = graphOf(context.view());

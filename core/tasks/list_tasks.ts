@@ -37,6 +37,8 @@ export function createListTasksTool(): Tool<ListTasksInput> {
     inputSchema: LIST_TASKS_INPUT_SCHEMA,
     kind: "effect",
     readOnly: true,
+    claudeNames: ["TaskList"],
+    permission: "read-only",
     summarize: () => "",
     run: (_input, context) =>
       Promise.resolve({ content: listTasksText(graphOf(context.view()), callerOf(context)) }),

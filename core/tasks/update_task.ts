@@ -67,6 +67,9 @@ export function createUpdateTaskTool(): Tool<UpdateTaskInput> {
     inputSchema: UPDATE_TASK_INPUT_SCHEMA,
     kind: "effect",
     readOnly: false,
+    claudeNames: ["TaskUpdate"],
+    claudeFields: { task_id: "taskId" },
+    permission: "read-only",
     summarize: (input) => `#${input.task_id}${input.cancel ? " (cancel)" : ""}`,
     run(input, context) {
       const who = callerOf(context);

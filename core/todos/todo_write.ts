@@ -87,6 +87,8 @@ export function createTodoWriteTool(): Tool<TodoWriteInput> {
     kind: "decider",
     // It changes the agent's state, so it is not run alongside other calls of its response.
     readOnly: false,
+    claudeNames: ["TodoWrite"],
+    permission: "read-only",
     guidance: "For tasks of several steps, keep a todo list with todo_write: write it before you " +
       "start, mark an item in_progress just before working on it and completed right after it " +
       "is done, one item in progress at a time.",

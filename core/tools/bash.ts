@@ -63,6 +63,9 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
     inputSchema: baseInputSchema("bash"),
     kind: "effect",
     readOnly: false,
+    claudeNames: ["Bash"],
+    commandField: "command",
+    permission: "execute",
     summarize: (input) => summarizeCommand(input.command),
     async run(input, context) {
       if (context.signal.aborted) {

@@ -61,6 +61,10 @@ export function createEditFileTool(deps: EditFileToolDeps): Tool<EditFileInput> 
     inputSchema: baseInputSchema("edit_file"),
     kind: "effect",
     readOnly: false,
+    claudeNames: ["Edit", "MultiEdit"],
+    claudeFields: { path: "file_path" },
+    pathFields: ["path"],
+    permission: "edit",
     guidance:
       "Read a file before you edit it. Prefer edit_file for changes to existing files and " +
       "write_file for new files. Keep changes focused on what was asked.",

@@ -55,6 +55,10 @@ export function createGlobTool(deps: GlobToolDeps): Tool<GlobInput> {
     inputSchema: baseInputSchema("glob"),
     kind: "effect",
     readOnly: true,
+    // Claude Code's LS lists a folder; rein lists with glob.
+    claudeNames: ["Glob", "LS"],
+    pathFields: ["path"],
+    permission: "read-only",
     guidance: "Use glob and grep to find things, read_file to read them; use bash for builds, " +
       "tests, git and anything else a shell does. Don't use bash to read or search files when a " +
       "dedicated tool fits.",

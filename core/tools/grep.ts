@@ -86,6 +86,10 @@ export function createGrepTool(deps: GrepToolDeps): Tool<GrepInput> {
     inputSchema: baseInputSchema("grep"),
     kind: "effect",
     readOnly: true,
+    claudeNames: ["Grep"],
+    claudeFields: { ignore_case: "-i", context: "-C" },
+    pathFields: ["path"],
+    permission: "read-only",
     summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
     run: (input, context) => grep(deps, input, context),
   };

@@ -61,6 +61,10 @@ export function createReadFileTool(deps: ReadFileToolDeps): Tool<ReadFileInput> 
     inputSchema: baseInputSchema("read_file"),
     kind: "effect",
     readOnly: true,
+    claudeNames: ["Read"],
+    claudeFields: { path: "file_path" },
+    pathFields: ["path"],
+    permission: "read-only",
     summarize: (input) => input.path,
     run: (input, context) => readFile(deps, input, context.signal),
   };

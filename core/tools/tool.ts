@@ -62,10 +62,64 @@ export type ToolKind = "effect" | "decider" | "composite";
 export type Zod = typeof import("./_zod.ts");
 
 /**
+ * What a tool is to permission rules and modes, as Claude Code classes its tools:
+ * - `read-only`: it changes nothing outside rein's log (or only the agent's own plans: todos,
+ *   cron, tasks; a subagent, whose own calls each pass the gate): it never asks, and runs in plan
+ *   mode; `Read(path)` rules cover those with a path field (read_file, grep, glob);
+ * - `edit`: it writes the file its path field names: `Edit(path)` rules cover it, `acceptEdits`
+ *   allows it inside the workspace, and a write under `.claude/` or `.git/` asks a person;
+ * - `execute`: it runs its command field in a shell (`Bash(npm test *)` rules);
+ * - `other`: it asks unless a rule allows it (an MCP server's tools).
+ */
+export type PermissionClass = "read-only" | "edit" | "execute" | "other";
+
+/**
+ * What permission rules, hooks and agent definitions know of a tool besides its schema: its
+ * Claude Code names, which input fields hold a path or a command, and its permission class.
+ * Everything that maps names or classes tools (core/tools/tool_names.ts) is derived from these.
+ */
+export interface ToolFacts {
+  /** rein's name for the tool (`read_file`), what the model calls. */
+  name: string;
+  /**
+   * Claude Code's name for the tool, then the other names it answers to in permission rules,
+   * hook matchers and agent definitions' `tools` (`["Task", "Agent"]`, `["Edit", "MultiEdit"]`).
+   * Hooks are given the first as `tool_name`. Absent: the tool has only rein's name.
+   */
+  claudeNames?: readonly string[];
+  /**
+   * Input fields Claude Code names otherwise, rein's name to Claude Code's (`{ path: "file_path" }`):
+   * hooks and Agent SDK programs see Claude Code's.
+   */
+  claudeFields?: Readonly<Record<string, string>>;
+  /**
+   * Input fields (rein's names) that hold a path: path rules (`Edit(src/**)`) match them, and
+   * hooks see them absolute.
+   */
+  pathFields?: readonly string[];
+  /** The input field that holds a shell command, which `Bash(npm test *)` rules match. */
+  commandField?: string;
+  /**
+   * Input fields whose value a rule's specifier matches for a tool with neither paths nor a
+   * command (`Task(Explore)`: `subagent_type`); the first that holds a string counts.
+   */
+  specifierFields?: readonly string[];
+  /**
+   * Fields Claude Code's tool of the same name has that say which of its uses this tool is
+   * (claim_task is TaskUpdate with `status: "in_progress"`): added for hooks, dropped from an
+   * input a hook rewrote. A rule for the tool of that Claude name without fixed fields
+   * (`TaskUpdate`, `update_task`) covers this one.
+   */
+  claudeFixed?: Readonly<Record<string, unknown>>;
+  /** How permission rules and modes treat the tool; `other` when absent. */
+  permission?: PermissionClass;
+}
+
+/**
  * A tool the model can call: a zod schema (its JSON Schema is what the model sees and what the
  * model's input is validated against) and a `run` that never throws.
  */
-export interface Tool<Input = unknown> {
+export interface Tool<Input = unknown> extends ToolFacts {
   name: string;
   description: string;
   /**

@@ -55,6 +55,10 @@ export function createWriteFileTool(deps: WriteFileToolDeps): Tool<WriteFileInpu
     inputSchema: baseInputSchema("write_file"),
     kind: "effect",
     readOnly: false,
+    claudeNames: ["Write"],
+    claudeFields: { path: "file_path" },
+    pathFields: ["path"],
+    permission: "edit",
     summarize: (input) => input.path,
     run: (input, context) => writeFile(deps, input, context),
   };

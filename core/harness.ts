@@ -252,17 +252,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const catalogProjections = catalogProjectionsOf(mechanisms);
   checkUnique(catalogProjections, "catalog slice");
   const state = initialState(projections, catalogProjections);
-  const { start } = options;
-  if (start) {
-    const missing = catalogProjections.find((p) => !holdsSlices(start.catalog, [p]));
-    if (missing) {
-      throw new StartPointError(
-        `The catalog to start from holds no "${missing.key}" slice: it was folded without it`,
-      );
-    }
-    state.catalog = start.catalog;
-    state.lastSeq = start.seq;
-  }
+  if (options.start) startFrom(state, options.start, catalogProjections);
   /** Changes each time the state does: what was made from it before is the same while it holds. */
   let version = 0;
   const focus = new SessionFocus(state, projections, options.focus, options.loadSessions, () => {
@@ -280,25 +270,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     }
   }, { eventTypes });
   opened.store = store;
-  const baseDeps = {
-    workspace: options.workspace,
-    protectedPaths: options.protectedPaths ?? [],
-    openPaths: options.openPaths ?? [],
-    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-    readDenied: readDeniedJudge,
-  };
-  /** Where each agent works (see `agentCwd`): the workspace, or a folder given to a subagent. */
-  const placeOf = (scope: PoolScope) =>
-    agentCwd(scope.state.sessions.byId[scope.session], scope.agent, options.workspace);
-  // The base tools of each place, made when an agent first works there.
-  const baseTools = new Map([[options.workspace, createBaseTools(baseDeps)]]);
-  const baseToolsAt = (cwd: string) => {
-    let tools = baseTools.get(cwd);
-    if (tools === undefined) baseTools.set(cwd, tools = placedBaseTools(baseDeps, cwd));
-    return tools;
-  };
+  const { placeOf, baseTools } = placedTools(options);
   const sources: ToolSource[] = [
-    (scope) => baseToolsAt(placeOf(scope)),
+    baseTools,
     ...mechanisms.flatMap((m) => (m.tools ? [m.tools] : [])),
   ];
   const filters = mechanisms.flatMap((m) => (m.filterTools ? [m.filterTools] : []));
@@ -404,6 +378,49 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       }
     },
   };
+}
+
+/** Start `state` at the catalog of a snapshot. Throws if it lacks a slice a mechanism folds. */
+function startFrom(
+  state: State,
+  start: NonNullable<HarnessOptions["start"]>,
+  catalogProjections: readonly CatalogProjection[],
+): void {
+  const missing = catalogProjections.find((p) => !holdsSlices(start.catalog, [p]));
+  if (missing) {
+    throw new StartPointError(
+      `The catalog to start from holds no "${missing.key}" slice: it was folded without it`,
+    );
+  }
+  state.catalog = start.catalog;
+  state.lastSeq = start.seq;
+}
+
+/**
+ * Where each agent works (see `agentCwd`: the workspace, or a folder given to a subagent), and
+ * the base tools of an agent's place, made when an agent first works there.
+ */
+function placedTools(options: HarnessOptions): {
+  placeOf: (scope: PoolScope) => string;
+  baseTools: ToolSource;
+} {
+  const deps = {
+    workspace: options.workspace,
+    protectedPaths: options.protectedPaths ?? [],
+    openPaths: options.openPaths ?? [],
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    readDenied: readDeniedJudge,
+  };
+  const placeOf = (scope: PoolScope) =>
+    agentCwd(scope.state.sessions.byId[scope.session], scope.agent, options.workspace);
+  const made = new Map([[options.workspace, createBaseTools(deps)]]);
+  const baseTools = (scope: PoolScope) => {
+    const cwd = placeOf(scope);
+    let tools = made.get(cwd);
+    if (tools === undefined) made.set(cwd, tools = placedBaseTools(deps, cwd));
+    return tools;
+  };
+  return { placeOf, baseTools };
 }
 
 function checkUnique(projections: readonly Projection[], what = "projection"): void {

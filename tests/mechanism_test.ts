@@ -232,19 +232,18 @@ Deno.test("a mechanism whose feature a session was not recorded with is not acti
 
 Deno.test("Harness.close closes each mechanism once, before the log", async () => {
   const closed: string[] = [];
-  let store: { closed: boolean } | undefined;
+  const store: { closed: boolean } = { closed: false };
   const closing = (name: string): Mechanism => ({
     name,
     close() {
-      closed.push(`${name}${store?.closed ? " after the log" : ""}`);
+      closed.push(`${name}${store.closed ? " after the log" : ""}`);
       return Promise.resolve();
     },
   });
   await using t = await startTestSession(echo(), { mechanisms: [closing("a"), closing("b")] });
   const original = t.store.close.bind(t.store);
-  store = { closed: false };
   t.store.close = async () => {
-    store!.closed = true;
+    store.closed = true;
     await original();
   };
   await t.harness.close();

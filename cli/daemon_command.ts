@@ -1,8 +1,4 @@
-import { CronScheduler } from "../core/cron/cron_scheduler.ts";
-import { CronTicker } from "../core/cron/cron_ticker.ts";
-import { waitForArrivals } from "../core/runner/wake.ts";
-import { CRON_SOURCE } from "../core/cron/cron_projection.ts";
-import { scheduledText } from "../core/cron/scheduled_text.ts";
+import { runWake } from "../core/runner/wake.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
 import { type ActiveRun, Runner } from "../core/runner/runner.ts";
@@ -165,7 +161,7 @@ async function runDaemon(
   io: CommandIo,
   signals: DaemonSignals,
 ): Promise<number> {
-  const runner = new Runner();
+  const runner = new Runner(runtime.harness);
   const stopping = new AbortController();
   let active: ActiveRun | undefined;
   let grace: ReturnType<typeof setTimeout> | undefined;
@@ -185,23 +181,7 @@ async function runDaemon(
     }
   };
   let failed = false;
-  const ticker = new CronTicker(
-    new CronScheduler({
-      store: runtime.harness.store,
-      state: runtime.harness.state,
-      clock: runtime.clock,
-      session: () => ({ session: session.id, agent: session.agent }),
-    }),
-    {
-      everyMs: runtime.cronTickMs,
-      onError: (error) => {
-        if (failed) return;
-        failed = true;
-        const detail = error instanceof Error ? error.message : String(error);
-        io.stderr.write(`rein daemon: cannot check the cron jobs: ${detail}\n`);
-      },
-    },
-  );
+  let sources: { stop(): void } | undefined;
   // What the session does shows as in the REPL: calls, answers, background jobs ending.
   const renderer = new Renderer(
     io.stdout,
@@ -233,48 +213,35 @@ async function runDaemon(
       );
       if (resumed !== null) report(renderer, "the unfinished turn", resumed);
     }
-    ticker.start();
+    sources = runner.startWakeSources({
+      scope: () => ({ session: session.id, agent: session.agent }),
+      tickMs: runtime.cronTickMs,
+      onError: (error) => {
+        if (failed) return;
+        failed = true;
+        const detail = error instanceof Error ? error.message : String(error);
+        io.stderr.write(`rein daemon: cannot check the cron jobs: ${detail}\n`);
+      },
+    });
     while (!stopping.signal.aborted) {
-      // Background jobs started by a scheduled turn are watched by this process's job manager:
-      // their ends are appended as they come, shown by the renderer, and wake the idle agent
-      // for a turn on them, beside the wait for a firing.
-      const idle = new AbortController();
-      const stopIdle = () => idle.abort();
-      stopping.signal.addEventListener("abort", stopIdle, { once: true });
-      const scope = { session: session.id, agent: session.agent };
-      const next = await Promise.race([
-        ticker.waitForFiring(idle.signal).then((firing) => ({ firing }), () => undefined),
-        // A wait that fails (a catch-up that could not read the log) leaves the firings to
-        // the ticker: only stopping ends the daemon.
-        waitForArrivals(runtime.harness.deps, scope, idle.signal, [CRON_SOURCE]).then(
-          (arrivals) => ({ arrivals }),
-          () => new Promise<never>(() => {}),
-        ),
-      ]);
-      idle.abort();
-      stopping.signal.removeEventListener("abort", stopIdle);
-      if (next === undefined || stopping.signal.aborted) break;
-      if ("arrivals" in next) {
-        const what = next.arrivals.map((arrival) => `${arrival.source} ${arrival.key}`);
-        renderer.gap();
-        renderer.line(`${runtime.clock().toISOString()} woken by ${what.join(", ")}`);
-        const woken = await drive(({ signal }) => session.wake({ signal, maxTurns, onText }));
-        if (woken !== null) report(renderer, what.join(", "), woken);
-        continue;
-      }
-      const { firing } = next;
-      const text = scheduledText(firing);
+      // What wakes the idle agent starts a turn: a cron firing (its prompt), or the end of a
+      // background job a turn started (watched by this process's job manager, its end shown by
+      // the renderer), whose notification the turn takes up.
+      const wake = await runner.nextWake(session, stopping.signal).catch(() => undefined);
+      if (wake === undefined || stopping.signal.aborted) break;
+      const what = runner.wokenBy(session, wake);
       renderer.gap();
-      renderer.line(`${runtime.clock().toISOString()} ${text}`);
+      renderer.line(`${runtime.clock().toISOString()} ${wake.prompt ?? `woken by ${what}`}`);
       const result = await drive(({ signal }) =>
-        session.prompt(text, { signal, maxTurns, onText })
+        runWake(session, wake, { signal, maxTurns, onText })
       );
-      if (result !== null) report(renderer, `cron job ${firing.id}`, result);
+      const job = wake.prompt === undefined ? what : `cron job ${wake.key.split("@")[0]}`;
+      if (result !== null) report(renderer, job, result);
     }
     await session.end("other", new AbortController().signal);
     return 0;
   } finally {
-    ticker.stop();
+    sources?.stop();
     if (grace !== undefined) clearTimeout(grace);
     signals.remove(stop);
     unsubscribe();

@@ -9,7 +9,7 @@ import {
   toolResultLine,
 } from "./claude_output.ts";
 import { addUsage, agentOf, emptyUsage, type UsageTotals } from "../core/state/sessions.ts";
-import type { RunOptions, TurnResult } from "../core/loop/run_turn.ts";
+import type { TurnResult } from "../core/loop/run_turn.ts";
 import { Runner } from "../core/runner/runner.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import { MODELS } from "../core/models/catalogue.ts";
@@ -22,8 +22,6 @@ import type { ChosenSession } from "./session_choice.ts";
 import { Renderer } from "./render/render.ts";
 import { createStyles } from "./render/style.ts";
 import { useColor } from "./io.ts";
-import { jobsOf } from "../core/jobs/jobs_of.ts";
-import { waitForArrivals } from "../core/runner/wake.ts";
 import { type ControlReply, StdioAsker } from "./_stdio_asker.ts";
 
 /**
@@ -65,7 +63,7 @@ export async function runHeadless(
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
   const output = new HeadlessOutput(runtime, session, options, io);
-  const runner = new Runner();
+  const runner = new Runner(runtime.harness);
   /** Where this run starts in the log: the background jobs it starts come after. */
   const startSeq = runtime.harness.state.lastSeq;
   const onInterrupt = () => runner.cancelAll();
@@ -86,10 +84,9 @@ export async function runHeadless(
     });
     result = await active.done;
     if (result === null) output.progress.line(`Nothing to continue in session ${session.id}`);
-    result = await awaitStartedJobs(
-      runtime,
+    // Background jobs the run started and that still run: wait for them, then answer.
+    result = await runner.settle(
       session,
-      runner,
       startSeq,
       result,
       (signal) => runOptions(signal, options),
@@ -199,50 +196,6 @@ export async function runStreamInput(
     output.close();
   }
   return code;
-}
-
-/**
- * What `-p` does once its turn has ended while background jobs it started still run: it says on
- * stderr what it waits for, and when a job ends (its end reaches the agent as an arrival) runs
- * the turn that takes it up, as the REPL would, until none of its jobs runs. Each job ends by its
- * own timeout at the latest; Ctrl-C cancels the wait as it cancels a turn. Resolves to the last
- * turn's result.
- */
-async function awaitStartedJobs(
-  runtime: Runtime,
-  session: AgentLoop,
-  runner: Runner,
-  startSeq: number,
-  result: TurnResult | null,
-  optionsFor: (signal: AbortSignal) => RunOptions,
-  say: (line: string) => void,
-): Promise<TurnResult | null> {
-  const { harness } = runtime;
-  const scope = { session: session.id, agent: session.agent };
-  while (result?.reason === "completed") {
-    const running = jobsOf(harness.state, session.id).filter((job) =>
-      job.end === null && job.startedSeq > startSeq && job.agent === session.agent
-    );
-    const waiting = harness.deps.arrivals({ ...scope, state: harness.state }).length > 0;
-    if (running.length === 0 && !waiting) break;
-    if (!waiting) {
-      const jobs = running.map((job) => `${job.id} (${job.description ?? job.command})`);
-      say(`Waiting for background job${jobs.length === 1 ? "" : "s"} ${jobs.join(", ")}…`);
-    }
-    const wake = runner.run(session, async ({ signal }) => {
-      try {
-        await waitForArrivals(harness.deps, scope, signal);
-      } catch (error) {
-        if (signal.aborted) {
-          return { reason: "cancelled", rounds: 0, message: "Cancelled by the user" };
-        }
-        throw error;
-      }
-      return await session.wake(optionsFor(signal));
-    });
-    result = (await wake.done) ?? result;
-  }
-  return result;
 }
 
 /** The options of one run from the headless options. */

@@ -2,6 +2,7 @@ import type { Envelope, EventType, RecordedFile } from "../events/event_types.ts
 import type { FilePlace } from "./files/file_place.ts";
 import type { ArrivalSource } from "./loop/arrivals.ts";
 import type { StageHandlers } from "./loop/stages.ts";
+import type { WakeSource } from "./loop/wake_source.ts";
 import type { SystemSection } from "./request/system_prompt.ts";
 import type { CatalogProjection } from "./state/catalog.ts";
 import type { Projection } from "./state/projection.ts";
@@ -80,6 +81,12 @@ export interface Mechanism {
    * core/loop/arrivals.ts). The event that brought it is usually one of `fedTypes`.
    */
   arrivals?: ArrivalSource;
+  /**
+   * What wakes the mechanism's idle agents for a turn (a cron firing, a job's end), pure over the
+   * state, and what a run waits for before it ends (`-p`); the runner asks again after each event
+   * its process folds (see core/loop/wake_source.ts).
+   */
+  wake?: WakeSource;
   /**
    * The lines the REPL and `-p`'s progress show for one of this mechanism's events (an event of
    * another's: undefined; one it shows nothing for: none). Pure; plain text with style kinds,

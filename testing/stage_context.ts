@@ -19,6 +19,7 @@ export function testStageContext(
     signal: new AbortController().signal,
     observe: unexpected("observe"),
     observeMaybe: unexpected("observeMaybe"),
+    waitFor: unexpected("waitFor"),
     record: () => Promise.resolve(),
     askModel: unexpected("askModel"),
     stages: composeStages([]),

@@ -23,11 +23,7 @@ import { Renderer } from "../render/render.ts";
 import type { Runtime } from "../runtime.ts";
 import { type ChosenSession, claim, newSessionSetup, sessionOptionsOf } from "../session_choice.ts";
 import { createStyles } from "../render/style.ts";
-import { CronScheduler } from "../../core/cron/cron_scheduler.ts";
-import { CronTicker } from "../../core/cron/cron_ticker.ts";
-import { scheduledText } from "../../core/cron/scheduled_text.ts";
-import { waitForArrivals } from "../../core/runner/wake.ts";
-import { CRON_SOURCE } from "../../core/cron/cron_projection.ts";
+import { runWake } from "../../core/runner/wake.ts";
 
 const HELP = [
   "Commands:",
@@ -91,17 +87,9 @@ export async function runRepl(
       event.agent !== session.agent ? renderer.childEvent(event) : renderer.event(event)
     );
   });
-  const runner = new Runner();
-  // Cron: due jobs fire while the REPL runs; one that fires while it waits for input runs now.
-  const cron = new CronTicker(
-    new CronScheduler({
-      store: harness.store,
-      state: harness.state,
-      clock: runtime.clock,
-      session: () => ({ session: session.id, agent: session.agent }),
-    }),
-    { everyMs: runtime.cronTickMs, onError: (e) => renderer.line(styles.red(String(e))) },
-  );
+  const runner = new Runner(harness);
+  /** The wake sources' live side (cron's clock), from the first wait at the prompt on. */
+  let sources: { stop(): void } | undefined;
   let cancel: (() => void) | null = null;
   const interrupt = () => {
     if (cancel) cancel();
@@ -186,37 +174,34 @@ export async function runRepl(
       renderer.line(styles.bold(`> ${first}`));
       await run((run) => session.prompt(first, run));
     }
-    cron.start();
+    // Cron: due jobs fire while the REPL runs (during turns too, joining the turn).
+    sources = runner.startWakeSources({
+      scope: () => ({ session: session.id, agent: session.agent }),
+      tickMs: runtime.cronTickMs,
+      onError: (e) => renderer.line(styles.red(String(e))),
+    });
     let typed: Promise<string | null> | undefined;
     while (true) {
       renderer.gap();
       typed ??= reader.next(styles.bold("> "));
       const idle = new AbortController();
-      const scope = { session: session.id, agent: session.agent };
+      // What wakes the idle agent (a cron firing, a background job's end) starts a turn as a
+      // prompt typed at the prompt would: a firing's text, or the job's notification.
       const next = await Promise.race([
         typed,
-        cron.waitForFiring(idle.signal).catch(() => null),
-        // A background job that ends while the person is at the prompt wakes the agent.
-        waitForArrivals(harness.deps, scope, idle.signal, [CRON_SOURCE]).then(
-          (arrivals) => ({ arrivals }),
+        runner.nextWake(session, idle.signal).then(
+          (wake) => ({ wake }),
           () => new Promise<never>(() => {}),
         ),
       ]);
       idle.abort();
-      if (next !== null && typeof next === "object" && "arrivals" in next) {
-        reader.pause();
-        typed = undefined;
-        const what = next.arrivals.map((arrival) => `${arrival.source} ${arrival.key}`);
-        renderer.line(styles.bold(`> (woken by ${what.join(", ")})`));
-        await run((run) => session.wake(run));
-        continue;
-      }
       if (next !== null && typeof next === "object") {
         reader.pause();
         typed = undefined;
-        const text = scheduledText(next);
-        renderer.line(styles.bold(`> ${text}`));
-        await run((run) => session.prompt(text, run));
+        const { wake } = next;
+        const what = runner.wokenBy(session, wake);
+        renderer.line(styles.bold(`> ${wake.prompt ?? `(woken by ${what})`}`));
+        await run((run) => runWake(session, wake, run));
         continue;
       }
       typed = undefined;
@@ -340,7 +325,7 @@ export async function runRepl(
     }
     await session.end("prompt_input_exit", new AbortController().signal);
   } finally {
-    cron.stop();
+    sources?.stop();
     Deno.removeSignalListener("SIGINT", interrupt);
     lease.release();
     reader.close();

@@ -18,6 +18,7 @@ import {
 import { CRON_TOOLS, visibleJobs } from "./cron_read.ts";
 import { cronTableProjection } from "./cron_table_projection.ts";
 import { scheduledText } from "./scheduled_text.ts";
+import { cronWake } from "./cron_wake.ts";
 import { createListCronsTool } from "./list_crons.ts";
 import { createScheduleCronTool } from "./schedule_cron.ts";
 
@@ -61,6 +62,7 @@ export function cronMechanism(options: CronMechanismOptions = {}): Mechanism {
     tools: () => tools,
     fedTypes: ["cron.fired"],
     arrivals: firingsWaiting,
+    wake: cronWake(clock),
     stages: {
       beforePrompt: (context, prompt) =>
         Promise.resolve({ events: takenAsPrompt(context, prompt) }),

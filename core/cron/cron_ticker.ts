@@ -1,11 +1,10 @@
-import type { PendingFiring } from "./cron_projection.ts";
 import type { CronScheduler } from "./cron_scheduler.ts";
 
 /**
- * A scheduler run on a timer, for a live process (the REPL, `rein daemon`): it ticks every
- * `everyMs` while started (during turns too: a firing then joins the running turn's next
- * request), and tells whoever waits when a firing is waiting for the agent, to run it as a
- * prompt of its own.
+ * A scheduler run on a timer, for a live process (the REPL, `rein daemon`, through cron's wake
+ * source): it ticks every `everyMs` while started (during turns too: a firing then joins the
+ * running turn's next request). A firing it appends while the agent is idle wakes it (the
+ * runner, see `cronWake`).
  */
 export class CronTicker {
   readonly #scheduler: CronScheduler;
@@ -13,7 +12,6 @@ export class CronTicker {
   readonly #onError: (error: unknown) => void;
   #timer: ReturnType<typeof setInterval> | undefined;
   #ticking = false;
-  #waiters = new Set<() => void>();
 
   constructor(
     scheduler: CronScheduler,
@@ -31,7 +29,7 @@ export class CronTicker {
     void this.tick();
   }
 
-  /** Fire what is due now (once at a time) and wake the waiters. Never throws. */
+  /** Fire what is due now (once at a time). Never throws. */
   async tick(): Promise<void> {
     if (this.#ticking) return;
     this.#ticking = true;
@@ -42,36 +40,9 @@ export class CronTicker {
     } finally {
       this.#ticking = false;
     }
-    const waiters = [...this.#waiters];
-    this.#waiters.clear();
-    for (const wake of waiters) wake();
   }
 
-  /**
-   * The oldest firing waiting for the agent: at once when there is one, else after the tick
-   * that brings one. Rejects with `signal.reason` when `signal` aborts first.
-   */
-  async waitForFiring(signal: AbortSignal): Promise<PendingFiring> {
-    while (true) {
-      signal.throwIfAborted();
-      const [firing] = this.#scheduler.pending();
-      if (firing !== undefined) return firing;
-      await new Promise<void>((resolve, reject) => {
-        const wake = () => {
-          signal.removeEventListener("abort", abort);
-          resolve();
-        };
-        const abort = () => {
-          this.#waiters.delete(wake);
-          reject(signal.reason);
-        };
-        this.#waiters.add(wake);
-        signal.addEventListener("abort", abort, { once: true });
-      });
-    }
-  }
-
-  /** Stop ticking. Waiters stay until their signals abort. */
+  /** Stop ticking. */
   stop(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;

@@ -20,6 +20,7 @@ export {
 export { CRON_TOOLS, visibleJobs } from "./cron_read.ts";
 export { CronScheduler, type CronSchedulerOptions } from "./cron_scheduler.ts";
 export { CronTicker } from "./cron_ticker.ts";
+export { cronWake } from "./cron_wake.ts";
 export { type CronTable, emptyCronTable, evolveCronTable } from "./cron_table_projection.ts";
 export { describeJob } from "./describe_job.ts";
 export {

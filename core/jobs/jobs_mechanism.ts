@@ -16,6 +16,7 @@ import { createJobOutputTool } from "./job_output_tool.ts";
 import { createJobStopTool } from "./job_stop_tool.ts";
 import { jobsOf } from "./jobs_of.ts";
 import { JOBS_SOURCE, jobsProjection } from "./jobs_projection.ts";
+import { jobWake } from "./job_wake.ts";
 
 /** What the jobs mechanism is wired with. */
 export interface JobsOptions {
@@ -92,6 +93,7 @@ export function jobsMechanism(options: JobsOptions): Mechanism {
       return kept;
     },
     arrivals: jobArrivals,
+    wake: jobWake(jobArrivals),
     stages: {
       resumed: (context) => Promise.resolve(lostJobs(context)),
       async sessionEnding(context) {

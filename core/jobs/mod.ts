@@ -34,6 +34,7 @@ export {
   jobSettings,
 } from "./job_settings.ts";
 export { jobArrivals, jobsMechanism, type JobsOptions } from "./jobs_mechanism.ts";
+export { jobWake } from "./job_wake.ts";
 export { jobOf, jobsOf } from "./jobs_of.ts";
 export { jobsReport } from "./jobs_report.ts";
 export {

@@ -1,4 +1,10 @@
-import type { EventOrigin, EventPayloads, EventType, Usage } from "../../events/event_types.ts";
+import type {
+  EnvelopeOf,
+  EventOrigin,
+  EventPayloads,
+  EventType,
+  Usage,
+} from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import type { ModelClient, ModelError } from "../effects/model_client.ts";
 import type { SystemSection } from "../request/system_prompt.ts";
@@ -35,7 +41,22 @@ export interface LoopEffects {
   observe?: Observe;
   /** A reading that only sometimes leads to an event (see {@link ObserveMaybe}). */
   observeMaybe?: ObserveMaybe;
+  /** Another agent's event a stage waits for; absent: waited for live (see {@link WaitFor}). */
+  waitFor?: WaitFor;
 }
+
+/**
+ * Another agent's event of `type` that `matches`, which a stage of `origin` waits for (after
+ * `afterSeq`, live). Live, it waits over the store; replay serves the recorded event once it has
+ * been reproduced, never waiting for the world.
+ */
+export type WaitFor = <T extends EventType>(
+  origin: EventOrigin,
+  type: T,
+  matches: (event: EnvelopeOf<T>) => boolean,
+  signal: AbortSignal,
+  afterSeq: number,
+) => Promise<EnvelopeOf<T>>;
 
 /**
  * A reading of the world that leads to an event of `type` only sometimes (a clock reading that

@@ -53,6 +53,10 @@ export async function runTurn(
     // reopened session does not take it for a crash. An error while ending (the log itself
     // failed) goes up as it is.
     if (ending) throw error;
+    // A stage that waited (`waitFor`) and was cancelled rejects with the cancel's reason.
+    if (signal.aborted && error === signal.reason) {
+      return await end("cancelled", "Cancelled by the user");
+    }
     const detail = error instanceof Error ? error.message : String(error);
     return await end("failed", `Stopped by an internal error: ${detail}`);
   }

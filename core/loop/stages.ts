@@ -2,6 +2,7 @@ import type {
   CompactionCompleted,
   CompactionTrigger,
   ConversationMessage,
+  EnvelopeOf,
   EventPayloads,
   EventType,
   ModelFailed,
@@ -38,6 +39,18 @@ export interface StageContext {
     matches: (data: EventPayloads[T]) => boolean,
     read: () => Promise<EventPayloads[T] | undefined>,
   ): Promise<EventPayloads[T] | undefined>;
+  /**
+   * Wait for another agent's event of `type` that `matches` (a plan approval, a shutdown answer)
+   * appended after the last event this stage recorded (or, before it recorded any, after the
+   * stage began): live, over the store's `waitForAppend` (one already in the log counts); in
+   * replay, the recorded event is served from the log once replay has reproduced it. `matches`
+   * should single the event out (a request id). Rejects with `signal.reason` when `signal` aborts.
+   */
+  waitFor<T extends EventType>(
+    type: T,
+    matches: (event: EnvelopeOf<T>) => boolean,
+    signal: AbortSignal,
+  ): Promise<EnvelopeOf<T>>;
   /**
    * Append events now and flush them, before the handler goes on (hooks about to run: if the
    * process dies while they run, the log says so).

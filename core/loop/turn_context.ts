@@ -13,6 +13,7 @@ import type { MessagesRequest } from "../effects/model_client.ts";
 import { assembleRequest } from "../request/assemble_request.ts";
 import { LOOP_EVENT_TYPES } from "../state/loop_events.ts";
 import type { StageContext } from "./stages.ts";
+import { waitForEvent } from "./wait_for_event.ts";
 import type { SiblingAgent } from "../tools/sibling_agent.ts";
 import type { ToolRun } from "../tools/executor.ts";
 
@@ -75,6 +76,8 @@ export class TurnContext {
   /** What a stage handler sees. */
   stage(signal: AbortSignal): StageContext {
     const origin = { session: this.session, agent: this.agent };
+    /** What `waitFor` looks after: the stage's last recorded event, or where it began. */
+    let since = this.deps.state.lastSeq;
     return {
       ...origin,
       view: () => this.deps.state,
@@ -86,8 +89,13 @@ export class TurnContext {
           ? this.deps.effects.observeMaybe(origin, type, matches, read)
           : read(),
       record: async (events) => {
-        await this.append(this.stamp(events), { sync: true });
+        const stored = await this.append(this.stamp(events), { sync: true });
+        since = stored.at(-1)?.seq ?? since;
       },
+      waitFor: (type, matches, waitSignal) =>
+        this.deps.effects.waitFor
+          ? this.deps.effects.waitFor(origin, type, matches, waitSignal, since)
+          : waitForEvent(this.deps.store, since, type, matches, waitSignal),
       askModel: (purpose, build) => {
         if (this.#askModel === undefined) throw new Error("No model to ask in this context");
         return this.#askModel(this, signal, { purpose, build });

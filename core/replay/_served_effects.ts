@@ -1,7 +1,7 @@
 import type { Envelope, EventOrigin } from "../../events/event_types.ts";
 import { ModelCancelledError, type ModelClient, ModelError } from "../effects/model_client.ts";
 import type { HarnessEffects } from "../harness.ts";
-import type { Observe, ObserveMaybe } from "../loop/loop_deps.ts";
+import type { Observe, ObserveMaybe, WaitFor } from "../loop/loop_deps.ts";
 import { type CallRunner, executeCall } from "../tools/executor.ts";
 import { copyJson } from "./_copy_json.ts";
 import { TapeEnded } from "./_replay_stops.ts";
@@ -19,6 +19,12 @@ export interface ServedReplay {
   expected(agent: string, produced: string): { event: Envelope; index: number };
   /** The error for a loop that waits for `what` where the log has `next`. */
   stuck(next: Envelope, what: string): Error;
+  /**
+   * The recorded event at `index` in the session's order; undefined past its end, null when it
+   * was let go of. Those after the last event of an agent whose run is under way are held (see
+   * `waitFor`).
+   */
+  recordedAt(index: number): Envelope | undefined | null;
 }
 
 /**
@@ -45,6 +51,7 @@ export function servedEffects(replay: ServedReplay, clock: () => Date): HarnessE
     settle: (origin) => settle(replay, origin),
     observe: servedObserve(replay),
     observeMaybe: servedObserveMaybe(replay),
+    waitFor: servedWaitFor(replay),
   };
 }
 
@@ -104,6 +111,38 @@ function servedObserveMaybe(replay: ServedReplay): ObserveMaybe {
     return Promise.resolve(
       tape.observed(type, matches, (index) => index < loop && replay.within(origin.agent, index)),
     );
+  };
+}
+
+/**
+ * Another agent's event a stage waits for: the first recorded one of the type that matches
+ * between the waiting agent's last event and its next (where the recorded run got it), once
+ * replay has reproduced (or fed) it, so the state has it as it had live. Each is served once.
+ * Where the log has none, the recorded run was cancelled while it waited (the signal is aborted
+ * then) or its process ended there.
+ */
+function servedWaitFor(replay: ServedReplay): WaitFor {
+  const served = new Set<number>();
+  return async (origin, type, matches, signal) => {
+    const tape = replay.tapeOf(origin.agent);
+    const until = tape?.nextIndex() ?? Infinity;
+    for (let index = (tape?.lastIndex() ?? -1) + 1; index < until; index++) {
+      const event = replay.recordedAt(index);
+      if (event === undefined) break;
+      if (event === null) continue; // before the agent's run began
+      if (event.type !== type || served.has(event.seq)) continue;
+      const copy = copyJson(event) as typeof event & { type: typeof type };
+      if (!matches(copy)) continue;
+      served.add(event.seq);
+      await replay.order.before(index + 1);
+      return copy;
+    }
+    signal.throwIfAborted();
+    const next = tape?.next();
+    if (next && replay.within(origin.agent, tape?.nextIndex() ?? Infinity)) {
+      throw replay.stuck(next, `a recorded ${type} of another agent`);
+    }
+    throw new TapeEnded();
   };
 }
 

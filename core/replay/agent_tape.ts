@@ -72,6 +72,11 @@ export class AgentTape {
     return this.cursor > 0 ? this.#events.at(this.cursor - 1) : undefined;
   }
 
+  /** Where the last event reproduced stands in the session's order; -1 when none was. */
+  lastIndex(): number {
+    return this.cursor > 0 ? this.#indexAt(this.cursor - 1) : -1;
+  }
+
   advance(): void {
     this.cursor += 1;
     // Keep the last one reproduced (`last`); let go of those before it.

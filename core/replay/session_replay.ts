@@ -165,6 +165,28 @@ export class SessionReplay {
     });
   }
 
+  /** The recorded event at `index`; undefined past the session's end, null if let go of. */
+  recordedAt(index: number): Envelope | undefined | null {
+    try {
+      return this.#recorded.at(index);
+    } catch (error) {
+      if (error instanceof RangeError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * The first index replay must still hold: the one after the last event of each agent whose run
+   * is under way, which a stage of that agent may wait for (`StageContext.waitFor`).
+   */
+  #held(): number {
+    let held = Infinity;
+    for (const [agent, run] of this.#runs) {
+      if (run.active) held = Math.min(held, (this.#tapes.get(agent)?.lastIndex() ?? -1) + 1);
+    }
+    return held;
+  }
+
   /** The error for a loop that waits for `what` where the log has `next`. */
   stuck(next: Envelope, what: string): Error {
     if (next.type === "session.resumed") return new TapeEnded();
@@ -311,7 +333,7 @@ export class SessionReplay {
     const recorded = this.#recorded;
     while (!this.#divergence && !recorded.failure) {
       const index = this.order.progress + 1;
-      recorded.release(index);
+      recorded.release(Math.min(index, this.#held()));
       const event = recorded.at(index);
       if (!event) break;
       const run = this.#runs.get(event.agent);

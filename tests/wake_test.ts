@@ -1,0 +1,162 @@
+/**
+ * Wake-ups owned by the runner, end to end: `rein daemon` idle between cron firings takes up a
+ * background job's end with a turn of its own, as the REPL does at its prompt (tests/jobs_test.ts
+ * has the REPL's tmux test and `-p`'s wait), and the log replays with `--verify`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Envelope } from "../events/event_types.ts";
+import { type FakeScriptFn, message, toolUse } from "../testing/fake_anthropic.ts";
+import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
+import { lastUserText } from "../testing/scenarios.ts";
+import { processesIn } from "../testing/tool_helpers.ts";
+import { CLI, runCli } from "./_cli.ts";
+
+/** The text of the last message of a request (its blocks' text and tool results). */
+function lastMessage(body: { messages: readonly { content: unknown }[] } | undefined): string {
+  return JSON.stringify(body?.messages.at(-1)?.content ?? "");
+}
+
+/**
+ * Schedules "check the deploy" every minute; a scheduled prompt starts the check as a background
+ * job and ends its turn; the job's notification is answered with what the job printed.
+ */
+const deployScript: FakeScriptFn = (request) => {
+  const last = lastMessage(request.body);
+  if (last.includes("<task-notification>")) {
+    const printed = /deploy is (\w+)/.exec(last)?.[1] ?? "unknown";
+    return message(`The deploy is ${printed}.`);
+  }
+  if (last.includes("tool_result")) return message("Started the check.");
+  const text = lastUserText(request.body);
+  if (text.startsWith("remind me")) {
+    return message([toolUse("call_schedule", "schedule_cron", {
+      cron: "* * * * *",
+      prompt: "check the deploy",
+      durable: true,
+    })]);
+  }
+  if (text.includes("[Scheduled")) {
+    return message([toolUse("call_check", "bash", {
+      command: "sleep 0.5; echo deploy is green",
+      description: "Check the deploy",
+      run_in_background: true,
+    })]);
+  }
+  return message("Scheduled.");
+};
+
+Deno.test("rein daemon: a background job a scheduled turn started wakes the idle daemon, whose turn answers its notification, and the log replays", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-wake-" }));
+  const workspace = join(dir, "work");
+  await Deno.mkdir(join(workspace, ".claude"), { recursive: true });
+  await Deno.mkdir(join(dir, "home"));
+  await Deno.writeTextFile(
+    join(workspace, ".claude", "settings.json"),
+    JSON.stringify({ permissions: { allow: ["Bash"] } }),
+  );
+  const clock = join(dir, "clock");
+  const setClock = async (iso: string) => {
+    await Deno.writeTextFile(`${clock}.tmp`, iso);
+    await Deno.rename(`${clock}.tmp`, clock);
+  };
+  const fake = await startFakeAnthropic({ script: deployScript });
+  const env = {
+    HOME: join(dir, "home"),
+    DENO_DIR: Deno.env.get("DENO_DIR") ??
+      join(
+        Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache"),
+        "deno",
+      ),
+    TZ: "UTC",
+    ANTHROPIC_API_KEY: "sk-ant-test-key-0123456789",
+    ANTHROPIC_BASE_URL: fake.url,
+    REIN_CLOCK_FILE: clock,
+  };
+  const log = join(workspace, ".rein", "events.jsonl");
+  const events = async (): Promise<Envelope[]> => {
+    const text = await Deno.readTextFile(log).catch(() => "");
+    return text.split("\n").filter((line) => line.endsWith("}")).map((line) => JSON.parse(line));
+  };
+  let daemon: Deno.ChildProcess | undefined;
+  try {
+    await setClock("2026-11-23T10:00:30Z");
+    const scheduled = await runCli(
+      ["-p", "remind me every minute to check the deploy", "--workspace", workspace],
+      { env },
+    );
+    assert.equal(scheduled.code, 0, scheduled.stderr);
+
+    daemon = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", CLI, "daemon", "--workspace", workspace],
+      env: { PATH: Deno.env.get("PATH") ?? "", NO_COLOR: "1", ...env },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const output = daemon.output();
+    const isDaemon = (e: Envelope) => e.agent === "daemon";
+    const deadline = Date.now() + 60_000;
+    const until = async (what: string, done: (all: Envelope[]) => boolean) => {
+      while (!done(await events())) {
+        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    await until("the daemon's session", (all) => all.some((e) => isDaemon(e)));
+    await setClock("2026-11-23T10:01:05Z");
+    // The firing's turn starts the job and ends; the job's end then starts a turn of its own.
+    const wokenTurnEnded = (all: Envelope[]) => {
+      const woke = all.findIndex((e) =>
+        isDaemon(e) && e.type === "arrival.injected" && e.data.source === "jobs"
+      );
+      return woke >= 0 && all.slice(woke).some((e) => isDaemon(e) && e.type === "turn.ended");
+    };
+    await until("the turn the job's end started", wokenTurnEnded);
+    daemon.kill("SIGTERM");
+    const out = await output;
+    const stdout = new TextDecoder().decode(out.stdout);
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+
+    const all = (await events()).filter(isDaemon);
+    const types: string[] = all.map((e) => e.type);
+    const jobEnded = types.indexOf("job.finished");
+    const injected = types.indexOf("arrival.injected");
+    const firstTurnEnded = types.indexOf("turn.ended");
+    // The job ended after the firing's turn had ended: the daemon was idle, and woke to it.
+    assert.ok(firstTurnEnded < jobEnded, types.join(" "));
+    assert.ok(jobEnded < injected, types.join(" "));
+    assert.equal(types[injected + 1], "turn.started");
+    const ends = all.filter((e) => e.type === "turn.ended");
+    assert.deepEqual(ends.map((e) => e.type === "turn.ended" && e.data.reason), [
+      "completed",
+      "completed",
+    ]);
+    const answered = all.findLast((e) => e.type === "model.responded");
+    assert.ok(answered?.type === "model.responded");
+    assert.deepEqual(answered.data.content, [{ type: "text", text: "The deploy is green." }]);
+    assert.match(stdout, /\[Scheduled\] check the deploy/);
+    assert.match(stdout, /woken by jobs b[0-9a-f]{8}/);
+    assert.match(stdout, /\(jobs b[0-9a-f]{8}: completed after 1 round\)/);
+
+    const replay = await runCli(["replay", log, "--verify", "--quiet"], { env });
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+  } finally {
+    try {
+      daemon?.kill("SIGKILL");
+    } catch {
+      // Ended already.
+    }
+    await daemon?.status;
+    for (const { pid } of processesIn(workspace)) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    await fake.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -2,7 +2,8 @@
  * A test-only mechanism, to show that a mechanism is local: "tally" declares its own event
  * (through {@link ExtensionPayloads}), a projection of it, a workspace-wide slice (every
  * session's tally together, in the catalog), a decider tool, a system prompt section, a gate
- * stage, a line for its event and what it closes, and joins a harness through
+ * stage, a line for its event and what it closes, a wake source (someone outside asks an idle
+ * agent to add to the tally: `tally.asked`, fed in replay), and joins a harness through
  * `createHarness({mechanisms})` alone — no edit to the loop, the request builder or replay.
  *
  * @module
@@ -15,31 +16,68 @@ import type { Projection } from "../core/state/projection.ts";
 import { renderedLine } from "../core/state/rendered_line.ts";
 import { sliceOf, type State } from "../core/state/state.ts";
 import type { Tool } from "../core/tools/tool.ts";
+import type { PoolScope } from "../core/tools/tool_pool.ts";
+import type { Arrival } from "../core/loop/arrivals.ts";
 
 declare module "../events/event_types.ts" {
   interface ExtensionPayloads {
     /** The tally of a session went up by `by`, to `total`. */
     "tally.added": { by: number; total: number };
+    /** Someone outside the agent's loop asked it to add `by` (it reaches the agent as an arrival). */
+    "tally.asked": { by: number };
   }
 }
 
 /** The tally may not pass this. */
 export const TALLY_LIMIT = 10;
 
-/** The tally of each session, by session id. */
-export const tallyProjection: Projection<Record<string, number>> = {
+/** What the tally mechanism folds of each session. */
+export interface TallySlice {
+  /** The tally of each session, by session id. */
+  totals: Record<string, number>;
+  /** Asks not yet put before their agent, by session id, in log order. */
+  asked: Record<string, { agent: string; by: number; seq: number }[]>;
+}
+
+/** The tally source of arrivals (its `arrival.injected` events). */
+const TALLY_SOURCE = "tally";
+
+/** The tally of each session, and what the session's agents were asked to add. */
+export const tallyProjection: Projection<TallySlice> = {
   key: "tally",
-  canHandle: ["tally.added"],
-  initial: () => ({}),
-  evolve(totals, event: Envelope) {
-    if (event.type === "tally.added") totals[event.session] = event.data.total;
-    return totals;
+  canHandle: ["tally.added", "tally.asked", "arrival.injected"],
+  initial: () => ({ totals: {}, asked: {} }),
+  evolve(slice, event: Envelope) {
+    if (event.type === "tally.added") slice.totals[event.session] = event.data.total;
+    if (event.type === "tally.asked") {
+      (slice.asked[event.session] ??= []).push({
+        agent: event.agent,
+        by: event.data.by,
+        seq: event.seq,
+      });
+    }
+    if (event.type === "arrival.injected" && event.data.source === TALLY_SOURCE) {
+      const asked = slice.asked[event.session] ?? [];
+      slice.asked[event.session] = asked.filter((ask) => `${ask.seq}` !== event.data.key);
+    }
+    return slice;
   },
 };
 
 /** The tally of `session` now. Pure. */
 export function tallyOf(state: State, session: string): number {
-  return sliceOf(state, tallyProjection)[session] ?? 0;
+  return sliceOf(state, tallyProjection).totals[session] ?? 0;
+}
+
+/** What `scope`'s agent was asked to add and has not been told yet. Pure. */
+function tallyAsks(scope: PoolScope): Arrival[] {
+  const asked = sliceOf(scope.state, tallyProjection).asked[scope.session] ?? [];
+  return asked.filter((ask) => ask.agent === scope.agent).map((ask) => ({
+    source: TALLY_SOURCE,
+    key: `${ask.seq}`,
+    seq: ask.seq,
+    text: `Please add ${ask.by} to the tally.`,
+  }));
 }
 
 /** What every session of the workspace added together, and how many additions that took. */
@@ -90,13 +128,21 @@ export const tallyAddTool: Tool<z.infer<typeof schema>> = {
 /** The tally mechanism, as a harness registers it. */
 export const tallyMechanism: Mechanism = {
   name: "tally",
-  eventTypes: ["tally.added"],
+  eventTypes: ["tally.added", "tally.asked"],
   projection: tallyProjection,
+  fedTypes: ["tally.asked"],
+  arrivals: tallyAsks,
+  // An ask that reaches the idle agent wakes it for a turn on it.
+  wake: {
+    pending: (scope) => tallyAsks(scope).map(({ source, key, seq }) => ({ source, key, seq })),
+  },
   catalog: workspaceTallyProjection,
   tools: () => [tallyAddTool],
   render: (event) =>
     event.type === "tally.added"
       ? [renderedLine(`— tally +${event.data.by}, now ${event.data.total}`, "dim")]
+      : event.type === "tally.asked"
+      ? [renderedLine(`— asked to add ${event.data.by} to the tally`, "dim")]
       : undefined,
   sections(scope) {
     const total = tallyOf(scope.state, scope.session);

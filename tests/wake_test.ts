@@ -1,7 +1,8 @@
 /**
- * Wake-ups owned by the runner, end to end: `rein daemon` idle between cron firings takes up a
- * background job's end with a turn of its own, as the REPL does at its prompt (tests/jobs_test.ts
- * has the REPL's tmux test and `-p`'s wait), and the log replays with `--verify`.
+ * Wake-ups owned by the runner, end to end: a mechanism registered through `createHarness` alone
+ * (the toy tally) wakes an idle agent through its wake source; `rein daemon` idle between cron
+ * firings takes up a background job's end with a turn of its own, as the REPL does at its prompt
+ * (tests/jobs_test.ts has the REPL's tmux test and `-p`'s wait); each replays.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,6 +12,12 @@ import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { lastUserText } from "../testing/scenarios.ts";
 import { processesIn } from "../testing/tool_helpers.ts";
 import { CLI, runCli } from "./_cli.ts";
+import { replaySession } from "../core/replay/replay_session.ts";
+import { Runner } from "../core/runner/runner.ts";
+import { startTestSession } from "../testing/test_session.ts";
+import { tallyMechanism, tallyOf } from "../testing/toy_mechanism.ts";
+import { toolResultCount } from "../testing/scenarios.ts";
+import { text } from "../testing/fake_anthropic.ts";
 
 /** The text of the last message of a request (its blocks' text and tool results). */
 function lastMessage(body: { messages: readonly { content: unknown }[] } | undefined): string {
@@ -159,4 +166,54 @@ Deno.test("rein daemon: a background job a scheduled turn started wakes the idle
     await fake.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a mechanism's wake source wakes an idle agent: the runner waits for it and runs a turn on it, which replays", async () => {
+  await using t = await startTestSession((request) => {
+    const last = lastMessage(request.body);
+    if (last.includes("Please add 2")) {
+      return message([text("Adding."), toolUse("toolu_add", "tally_add", { by: 2 })]);
+    }
+    return message(toolResultCount(request.body) > 0 ? "Added." : "Hello.");
+  }, { mechanisms: [tallyMechanism] });
+  const lead = t.session;
+  const first = await lead.prompt("hello", {
+    signal: new AbortController().signal,
+    maxTurns: null,
+  });
+  assert.equal(first.reason, "completed");
+
+  const runner = new Runner(t.harness);
+  const waiting = runner.nextWake(lead, new AbortController().signal);
+  // Someone outside the agent's loop asks it (another process would append this).
+  await t.store.append([{
+    type: "tally.asked",
+    data: { by: 2 },
+    session: "session-1",
+    agent: "lead",
+  }]);
+  const wake = await waiting;
+  assert.equal(wake.source, "tally");
+  assert.equal(wake.prompt, undefined);
+  assert.equal(runner.wokenBy(lead, wake), `tally ${wake.key}`);
+  const result = await runner.wake(lead, wake, { maxTurns: null }).done;
+  assert.equal(result?.reason, "completed");
+  assert.equal(tallyOf(t.harness.state, "session-1"), 2);
+  assert.equal(lead.lastText, "Added.");
+  // Taken up: nothing wakes the agent any more.
+  const again = new AbortController();
+  const nothing = runner.nextWake(lead, again.signal);
+  again.abort(new Error("Nothing woke it"));
+  await assert.rejects(nothing, /Nothing woke it/);
+
+  const types: string[] = t.events().map((e) => e.type);
+  const asked = types.indexOf("tally.asked");
+  assert.deepEqual(types.slice(asked, asked + 3), [
+    "tally.asked",
+    "arrival.injected",
+    "turn.started",
+  ]);
+  const replay = await replaySession(t.events(), { mechanisms: [tallyMechanism] });
+  assert.equal(replay.divergence, null, JSON.stringify(replay.divergence));
+  assert.equal(replay.matched, t.events().length);
 });

@@ -217,3 +217,58 @@ Deno.test("a mechanism's wake source wakes an idle agent: the runner waits for i
   assert.equal(replay.divergence, null, JSON.stringify(replay.divergence));
   assert.equal(replay.matched, t.events().length);
 });
+
+Deno.test("rein -p waits for each background job its turn left running, saying which, and answers each as it ends", async () => {
+  const fake = await startFakeAnthropic({
+    script: (request) => {
+      const last = lastMessage(request.body);
+      const said = /job says (\w+)/.exec(last)?.[1];
+      if (last.includes("<task-notification>")) return message(`The job said ${said}.`);
+      if (last.includes("tool_result")) return message("Started both.");
+      return message([
+        toolUse("toolu_one", "bash", {
+          command: "sleep 0.3; echo job says one",
+          description: "First",
+          run_in_background: true,
+        }),
+        toolUse("toolu_two", "bash", {
+          command: "sleep 3; echo job says two",
+          description: "Second",
+          run_in_background: true,
+        }),
+      ]);
+    },
+  });
+  const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-wake-p-" }));
+  try {
+    const out = await runCli(
+      ["-p", "Run two jobs", "--allowedTools", "Bash", "--workspace", workspace],
+      { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-fake-wake-test" } },
+    );
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout.trim(), "The job said two.");
+    const waits = out.stderr.split("\n").filter((line) => line.startsWith("Waiting for"));
+    assert.equal(waits.length, 2, out.stderr);
+    assert.match(
+      waits[0] ?? "",
+      /^Waiting for background jobs b[0-9a-f]{8} \(First\), b[0-9a-f]{8} \(Second\)…$/,
+    );
+    assert.match(waits[1] ?? "", /^Waiting for background job b[0-9a-f]{8} \(Second\)…$/);
+    // The turn, then one turn per job's end, each answering what that job printed.
+    const answers = fake.requests.length;
+    assert.equal(answers, 4);
+    const log = join(workspace, ".rein", "events.jsonl");
+    const replay = await runCli(["replay", log, "--verify", "--quiet"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+  } finally {
+    for (const { pid } of processesIn(workspace)) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    await fake.close();
+    await Deno.remove(workspace, { recursive: true });
+  }
+});

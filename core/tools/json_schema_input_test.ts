@@ -116,3 +116,76 @@ Deno.test("a hostile schema is not run: a catastrophic pattern, or one too deep,
   assert.equal(loopCheck.ok, false);
   assert.match(loopCheck.ok ? "" : loopCheck.message, /"next\.next\.next\.next" must be an object/);
 });
+
+/** A schema whose definitions each use the next twice (`allOf`): tiny, but it unfolds to 2^n. */
+function doubling(n: number): Record<string, unknown> {
+  const defs: Record<string, unknown> = { [`d${n}`]: { type: "object" } };
+  for (let i = n - 1; i >= 0; i--) {
+    defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+  }
+  return { $defs: defs, $ref: "#/$defs/d0" };
+}
+
+Deno.test("a schema whose $refs unfold to too many parts is refused before it runs", async () => {
+  // 2^16 checks of the input: seconds; at 2^40 the validator would never finish.
+  for (const n of [16, 40]) {
+    const check = await validateToolInput(jsonTool(doubling(n)), { title: "x" });
+    assert.equal(check.ok, false);
+    assert.match(check.ok ? "" : check.message, /unfolds to more than 20000 parts/);
+  }
+  // A definition shared a few times, and one that recurses over the input, are checked.
+  const shared = jsonTool({
+    $defs: { tag: { type: "string", minLength: 1 } },
+    type: "object",
+    properties: { a: { $ref: "#/$defs/tag" }, b: { $ref: "#/$defs/tag" } },
+  });
+  assert.deepEqual(await validateToolInput(shared, { a: "x", b: "y" }), {
+    ok: true,
+    value: { a: "x", b: "y" },
+  });
+  const bad = await validateToolInput(shared, { a: "x", b: "" });
+  assert.match(bad.ok ? "" : bad.message, /"b" must not be empty/);
+});
+
+Deno.test("a $ref rein cannot follow for sure refuses the call; one into itself does not hang", async () => {
+  const refused = async (schema: Record<string, unknown>) => {
+    const check = await validateToolInput(jsonTool(schema), { title: "x" });
+    assert.equal(check.ok, false);
+    return check.ok ? "" : check.message;
+  };
+  assert.match(
+    await refused({ $ref: "https://example.com/schema.json" }),
+    /its \$ref "https:\/\/example.com\/schema.json" does not lead into the schema/,
+  );
+  assert.match(
+    await refused({
+      type: "object",
+      properties: { a: { $id: "https://example.com/a", $ref: "#/$defs/x" } },
+    }),
+    /its part "https:\/\/example.com\/a" has an \$id of its own/,
+  );
+  assert.match(
+    await refused({
+      $defs: { a: { $anchor: "n" }, b: { $anchor: "n", allOf: [doubling(30)] } },
+      $ref: "#n",
+    }),
+    /its anchor "#n" names two parts/,
+  );
+  // A schema that is only a reference to itself: the validator's recursion ends in an error.
+  assert.match(await refused({ $ref: "#" }), /cannot be checked against the tool's schema/);
+  assert.match(
+    await refused({ type: "object", allOf: [{ $ref: "#" }] }),
+    /cannot be checked against the tool's schema/,
+  );
+});
+
+Deno.test("an array too long to check for repeats is refused; a short one is checked", async () => {
+  const tool = jsonTool(NOTE);
+  const many = Array.from({ length: 5_000 }, (_, i) => `tag ${i}`);
+  const check = await validateToolInput(tool, { title: "x", tags: many });
+  assert.equal(check.ok, false);
+  assert.match(check.ok ? "" : check.message, /more than 2000 items, too many to check/);
+  const repeated = await validateToolInput(tool, { title: "x", tags: ["a", "b", "a"] });
+  assert.match(repeated.ok ? "" : repeated.message, /"tags" must not repeat an item/);
+  assert.equal((await validateToolInput(tool, { title: "x", tags: ["a", "b"] })).ok, true);
+});

@@ -6,6 +6,7 @@ import { testStageContext } from "../../testing/stage_context.ts";
 import { foldEvents, type State } from "../state/state.ts";
 import { todosMechanism } from "./todos_mechanism.ts";
 import { todosProjection } from "./todos_projection.ts";
+import { hasFeature } from "../settings/session_features.ts";
 
 const SETTINGS = { sources: [], flags: {}, home: "/home/u", interactive: false };
 const OPEN: TodoItem[] = [
@@ -36,10 +37,14 @@ Deno.test("todo_write is in the pool of sessions recorded with settings only", (
   const mechanism = todosMechanism();
   const names = (state: State) =>
     mechanism.tools?.({ state, session: "s1", agent: "lead" }).map((tool) => tool.name);
-  assert.deepEqual(names(foldEvents([e("session.started", startedData({ settings: SETTINGS }))])), [
-    "todo_write",
-  ]);
-  assert.deepEqual(names(foldEvents([e("session.started", startedData())])), []);
+  const withSettings = foldEvents([e("session.started", startedData({ settings: SETTINGS }))]);
+  assert.deepEqual(names(withSettings), ["todo_write"]);
+  // The harness activates the mechanism only where the session has its feature: a session
+  // recorded without settings (before rein had todos) has none.
+  assert.equal(mechanism.feature, "todos");
+  assert.equal(hasFeature(withSettings, "s1", "todos"), true);
+  const without = foldEvents([e("session.started", startedData())]);
+  assert.equal(hasFeature(without, "s1", "todos"), false);
 });
 
 Deno.test("before the model call, a list left alone for 3 rounds adds a todos reminder", async () => {

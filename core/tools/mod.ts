@@ -6,6 +6,7 @@
  */
 export * from "./tool.ts";
 export * from "./schema.ts";
+export * from "./tool_names.ts";
 export * from "./workspace_path.ts";
 export * from "./base_tools.ts";
 export * from "./bash.ts";

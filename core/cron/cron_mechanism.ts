@@ -1,24 +1,16 @@
 import type { CronRead, ReinEvent } from "../../events/event_types.ts";
-import type { Arrival } from "../loop/arrivals.ts";
 import type { GateDecision, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { renderCronEvent } from "./cron_render.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import { sliceOf } from "../state/state.ts";
-import type { PoolScope } from "../tools/tool_pool.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { createCancelCronTool } from "./cancel_cron.ts";
-import {
-  CRON_SOURCE,
-  cronProjection,
-  type CronSlice,
-  firingKey,
-  sessionCronIn,
-} from "./cron_projection.ts";
+import { cronProjection, sessionCronIn } from "./cron_projection.ts";
 import { CRON_TOOLS, visibleJobs } from "./cron_read.ts";
 import { cronTableProjection } from "./cron_table_projection.ts";
 import { scheduledText } from "./scheduled_text.ts";
-import { cronWake } from "./cron_wake.ts";
+import { cronWake, firingsWaiting } from "./cron_wake.ts";
 import { createListCronsTool } from "./list_crons.ts";
 import { createScheduleCronTool } from "./schedule_cron.ts";
 
@@ -99,20 +91,6 @@ async function readBeforeCall(
       }),
   );
   return { run: true, events: [{ type: "cron.read", data: read }] };
-}
-
-/** The firings waiting for the scope's agent, as the text it reads with its next request. */
-function firingsWaiting(scope: PoolScope): Arrival[] {
-  const slice = scope.state.extensions[cronProjection.key] as CronSlice | undefined;
-  if (slice === undefined) return [];
-  return sessionCronIn(slice, scope.session).pending
-    .filter((firing) => firing.agent === scope.agent)
-    .map((firing) => ({
-      source: CRON_SOURCE,
-      key: firingKey(firing),
-      seq: firing.seq,
-      text: scheduledText(firing),
-    }));
 }
 
 /**

@@ -1,23 +1,16 @@
 /**
  * The closed union of everything rein records. Every type is a past-tense fact named
  * `noun.verb`, declared with its payload in `payloads/<mechanism>.ts` (an interface of payloads
- * and a table of its types). Adding a mechanism's events is one entry in {@link ReinPayloads} and
- * one in the table; {@link EVENT_TYPES} derives from it, and every exhaustive `switch` then fails
- * to compile until it decides about the new types.
+ * and a table of its types, `EventTable`). A payload file joins rein with one line in
+ * {@link PAYLOAD_FILES}: {@link ReinPayloads} and {@link EVENT_TYPES} derive from that list, and
+ * every exhaustive `switch` then fails to compile until it decides about the new types.
  */
 import type { EventTable } from "./payloads/_payload.ts";
 import { AGENT_EVENTS, type AgentEvents } from "./payloads/agent.ts";
 import { ARRIVAL_EVENTS, type ArrivalEvents } from "./payloads/arrival.ts";
 import { COMPACTION_EVENTS, type CompactionEvents } from "./payloads/compaction.ts";
-import { CRON_EVENTS, type CronEvents } from "./payloads/cron.ts";
-import { HOOK_EVENTS, type HookEvents } from "./payloads/hook.ts";
-import { JOB_EVENTS, type JobEvents } from "./payloads/job.ts";
-import { MEMORY_EVENTS, type MemoryEvents } from "./payloads/memory.ts";
-import { SKILL_EVENTS, type SkillEvents } from "./payloads/skill.ts";
-import { TASK_EVENTS, type TaskEvents } from "./payloads/task.ts";
-import { TODO_EVENTS, type TodoEvents } from "./payloads/todo.ts";
+import type { HookEvents } from "./payloads/hook.ts";
 import { MODEL_EVENTS, type ModelEvents } from "./payloads/model.ts";
-import { PERMISSION_EVENTS, type PermissionEvents } from "./payloads/permission.ts";
 import { SESSION_EVENTS, type SessionEvents } from "./payloads/session.ts";
 import { TOOL_EVENTS, type ToolEvents } from "./payloads/tool.ts";
 
@@ -43,43 +36,56 @@ export type * from "./payloads/tool.ts";
  */
 export const CURRENT_VERSION = 2;
 
-/** Every event type rein records and its payload: one entry per mechanism. */
-export type ReinPayloads =
-  & SessionEvents
-  & ModelEvents
-  & ToolEvents
-  & PermissionEvents
-  & HookEvents
-  & TodoEvents
-  & MemoryEvents
-  & SkillEvents
-  & AgentEvents
-  & CronEvents
-  & CompactionEvents
-  & ArrivalEvents
-  & JobEvents
-  & TaskEvents;
+/**
+ * Every payload file of rein, one line each: its module, whose `…_EVENTS` export (an
+ * `EventTable` of its payload interface) lists its types. A payload file exports types and that
+ * table only, so the files load at once; events/event_types_test.ts checks that every file of
+ * payloads/ with a table is listed.
+ */
+const PAYLOAD_FILES = await Promise.all([
+  import("./payloads/session.ts"),
+  import("./payloads/model.ts"),
+  import("./payloads/tool.ts"),
+  import("./payloads/permission.ts"),
+  import("./payloads/hook.ts"),
+  import("./payloads/todo.ts"),
+  import("./payloads/memory.ts"),
+  import("./payloads/skill.ts"),
+  import("./payloads/agent.ts"),
+  import("./payloads/cron.ts"),
+  import("./payloads/compaction.ts"),
+  import("./payloads/arrival.ts"),
+  import("./payloads/job.ts"),
+  import("./payloads/task.ts"),
+] as const);
+
+/** The payload interface a module's event table is of, for each table the module exports. */
+type PayloadsOfFile<F> = F extends unknown
+  ? { [K in keyof F]: F[K] extends EventTable<infer P> ? P : never }[keyof F]
+  : never;
+
+/** The intersection of the members of the union `U`. */
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+
+/** Every event type rein records and its payload: every payload file's, together. */
+export type ReinPayloads = Intersection<PayloadsOfFile<(typeof PAYLOAD_FILES)[number]>>;
 
 /**
- * Every mechanism's table of event types, merged: one entry per mechanism. Typed by
- * {@link ReinPayloads}, so a mechanism in one but not the other does not compile.
+ * Every payload file's table of event types, merged (a type declared twice would be kept once:
+ * events/event_types_test.ts refuses that).
  */
-const EVENT_TABLE: EventTable<ReinPayloads> = {
-  ...SESSION_EVENTS,
-  ...MODEL_EVENTS,
-  ...TOOL_EVENTS,
-  ...PERMISSION_EVENTS,
-  ...HOOK_EVENTS,
-  ...TODO_EVENTS,
-  ...MEMORY_EVENTS,
-  ...SKILL_EVENTS,
-  ...AGENT_EVENTS,
-  ...CRON_EVENTS,
-  ...COMPACTION_EVENTS,
-  ...ARRIVAL_EVENTS,
-  ...JOB_EVENTS,
-  ...TASK_EVENTS,
-};
+const EVENT_TABLE = Object.assign(
+  {},
+  ...PAYLOAD_FILES.flatMap((file) => Object.values(file).filter(isEventTable)),
+) as EventTable<ReinPayloads>;
+
+/** Whether an export of a payload file is its table of event types (`{ "todo.updated": true }`). */
+function isEventTable(value: unknown): value is Record<string, true> {
+  return typeof value === "object" && value !== null &&
+    Object.values(value).every((member) => member === true);
+}
 
 /**
  * The event types the kernel's own folds (the sessions and each agent's conversation, in

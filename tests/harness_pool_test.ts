@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Mechanism } from "../core/mechanism.ts";
 import { echo } from "../testing/scenarios.ts";
 import { startTestSession } from "../testing/test_session.ts";
-import { tallyAddTool, tallyMechanism, tallyOf } from "../testing/toy_mechanism.ts";
+import { tallyAddTool, tallyEverywhere as tallyMechanism, tallyOf } from "../testing/tally/mod.ts";
 
 /** Offers tally_add only once the tally has reached 3 (a pool that depends on the state). */
 const gated: Mechanism = {

@@ -17,11 +17,11 @@ import { startedData } from "../testing/event_factory.ts";
 import { isAlive, waitForDeath } from "../testing/tool_helpers.ts";
 import {
   TALLY_LIMIT,
-  tallyMechanism,
+  tallyEverywhere as tallyMechanism,
   tallyOf,
   workspaceTallyOf,
   workspaceTallyProjection,
-} from "../testing/toy_mechanism.ts";
+} from "../testing/tally/mod.ts";
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 

@@ -11,7 +11,7 @@ import { message, text, toolUse } from "../testing/fake_anthropic.ts";
 import type { FakeScriptFn } from "../testing/fake_replies.ts";
 import { echo, firstUserText, toolResultCount } from "../testing/scenarios.ts";
 import { startTestSession } from "../testing/test_session.ts";
-import { tallyMechanism, tallyOf } from "../testing/toy_mechanism.ts";
+import { tallyEverywhere as tallyMechanism, tallyOf } from "../testing/tally/mod.ts";
 
 declare module "../events/event_types.ts" {
   interface ExtensionPayloads {

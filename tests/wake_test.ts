@@ -15,7 +15,7 @@ import { CLI, runCli } from "./_cli.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { Runner } from "../core/runner/runner.ts";
 import { startTestSession } from "../testing/test_session.ts";
-import { tallyMechanism, tallyOf } from "../testing/toy_mechanism.ts";
+import { tallyEverywhere as tallyMechanism, tallyOf } from "../testing/tally/mod.ts";
 import { toolResultCount } from "../testing/scenarios.ts";
 import { text } from "../testing/fake_anthropic.ts";
 

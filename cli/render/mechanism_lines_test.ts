@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Envelope } from "../../events/event_types.ts";
 import { reinMechanisms } from "../../core/harness.ts";
 import { eventFactory } from "../../testing/event_factory.ts";
-import { tallyMechanism } from "../../testing/toy_mechanism.ts";
+import { tallyEverywhere as tallyMechanism } from "../../testing/tally/mod.ts";
 import { Renderer } from "./render.ts";
 import { createStyles } from "./style.ts";
 

@@ -23,6 +23,7 @@ export {
 } from "./tally_payloads.ts";
 export { TALLY_PEEK_INPUT_SCHEMA, type TallyPeekInput, tallyPeekTool } from "./tally_peek.ts";
 export {
+  type SessionTally,
   TALLY_SOURCE,
   type TallyAsk,
   tallyAsks,

@@ -16,31 +16,36 @@ export interface TallyAsk {
   seq: number;
 }
 
-/** What the tally folds of each session. */
-export interface TallySlice {
-  /** The tally of each session, by session id. */
-  totals: Record<string, number>;
-  /** Asks not yet put before their agent, by session id, in log order. */
-  asked: Record<string, TallyAsk[]>;
+/** What the tally folds of one session. */
+export interface SessionTally {
+  /** The session's tally. */
+  total: number;
+  /** Asks not yet put before their agent, in log order. */
+  asked: TallyAsk[];
 }
+
+/** What the tally folds, by session id (as every session's slice is kept). */
+export type TallySlice = Record<string, SessionTally>;
 
 /** The tally of each session, and what the session's agents were asked to add. */
 export const tallyProjection: Projection<TallySlice> = {
   key: "tally",
   canHandle: ["tally.added", "tally.asked", "arrival.injected"],
-  initial: () => ({ totals: {}, asked: {} }),
+  initial: () => ({}),
   evolve(slice, event: Envelope) {
-    if (event.type === "tally.added") slice.totals[event.session] = event.data.total;
+    if (event.type === "tally.added") {
+      (slice[event.session] ??= { total: 0, asked: [] }).total = event.data.total;
+    }
     if (event.type === "tally.asked") {
-      (slice.asked[event.session] ??= []).push({
+      (slice[event.session] ??= { total: 0, asked: [] }).asked.push({
         agent: event.agent,
         by: event.data.by,
         seq: event.seq,
       });
     }
-    if (event.type === "arrival.injected" && event.data.source === TALLY_SOURCE) {
-      const asked = slice.asked[event.session] ?? [];
-      slice.asked[event.session] = asked.filter((ask) => `${ask.seq}` !== event.data.key);
+    const session = slice[event.session];
+    if (event.type === "arrival.injected" && event.data.source === TALLY_SOURCE && session) {
+      session.asked = session.asked.filter((ask) => `${ask.seq}` !== event.data.key);
     }
     return slice;
   },
@@ -48,12 +53,12 @@ export const tallyProjection: Projection<TallySlice> = {
 
 /** The tally of `session` now. Pure. */
 export function tallyOf(state: State, session: string): number {
-  return sliceOf(state, tallyProjection).totals[session] ?? 0;
+  return sliceOf(state, tallyProjection)[session]?.total ?? 0;
 }
 
 /** What `scope`'s agent was asked to add and has not been told yet, oldest first. Pure. */
 export function tallyAsks(scope: PoolScope): Arrival[] {
-  const asked = sliceOf(scope.state, tallyProjection).asked[scope.session] ?? [];
+  const asked = sliceOf(scope.state, tallyProjection)[scope.session]?.asked ?? [];
   return asked.filter((ask) => ask.agent === scope.agent).map((ask) => ({
     source: TALLY_SOURCE,
     key: `${ask.seq}`,

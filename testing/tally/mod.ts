@@ -14,6 +14,7 @@ export {
   TALLY_LIMIT,
   tallyEverywhere,
   tallyMechanism,
+  type TallyOptions,
 } from "./tally_mechanism.ts";
 export {
   TALLY_EVENTS,

@@ -16,12 +16,22 @@ export const TALLY_LIMIT = 10;
 const TOOLS: readonly AnyTool[] = [tallyAddTool, tallyPeekTool];
 const NO_TOOLS: readonly AnyTool[] = [];
 
+/** How the tally is made. */
+export interface TallyOptions {
+  /**
+   * Tell the model the workspace's total too (a system prompt section from the workspace-wide
+   * slice, other sessions' events). Off for rein: `replay --verify` re-drives a session from its
+   * own events alone, so such a section in a session after another's additions would not replay.
+   */
+  workspaceSection?: boolean;
+}
+
 /**
  * The tally, active in the sessions `on` says: its tools, system prompt sections, arrivals,
  * wake-ups and gate. Its folds (the session's tally and the workspace's), render lines and report
  * are its own whatever the session.
  */
-export function createTallyMechanism(on: TallyOn): Mechanism {
+export function createTallyMechanism(on: TallyOn, options: TallyOptions = {}): Mechanism {
   return {
     name: "tally",
     eventTypes: TALLY_EVENT_TYPES,
@@ -47,7 +57,7 @@ export function createTallyMechanism(on: TallyOn): Mechanism {
     sections(scope) {
       if (!on(scope.state, scope.session)) return [];
       const total = tallyOf(scope.state, scope.session);
-      const workspace = workspaceTallyOf(scope.state).total;
+      const workspace = options.workspaceSection ? workspaceTallyOf(scope.state).total : total;
       return [
         ...(total === 0 ? [] : [{ id: "tally", stability: 2, text: `Tally so far: ${total}` }]),
         ...(workspace === total
@@ -81,5 +91,10 @@ export function createTallyMechanism(on: TallyOn): Mechanism {
  */
 export const tallyMechanism: Mechanism = createTallyMechanism(tallyEnabled);
 
-/** The tally on in every session, as a test registers it through `createHarness`. */
-export const tallyEverywhere: Mechanism = createTallyMechanism(() => true);
+/**
+ * The tally on in every session, telling the model the workspace's total, as the tests of a
+ * harness register it through `createHarness`.
+ */
+export const tallyEverywhere: Mechanism = createTallyMechanism(() => true, {
+  workspaceSection: true,
+});

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { BashSandbox } from "../core/tools/bash.ts";
 import {
+  confirmSandbox,
   resolveSandbox,
   type SandboxOptions,
   type SandboxResolution,
@@ -43,7 +44,7 @@ export async function sandboxForRun(
     (text) => JSON.parse(text)?.ok === true,
     () => false,
   );
-  const record = (resolution: SandboxResolution) =>
+  const record = (resolution: { ok: boolean; sandbox?: BashSandbox | undefined }) =>
     Deno.writeTextFile(file, `${JSON.stringify({ ok: resolution.ok && !!resolution.sandbox })}\n`)
       .catch(() => {});
   if (!trusted || options.settings.required || !options.settings.enabled) {
@@ -52,18 +53,28 @@ export async function sandboxForRun(
     const sandbox = resolution.ok ? resolution.sandbox : undefined;
     return { resolution, confirmed: Promise.resolve(sandbox) };
   }
+  const resolution = await resolveSandbox({ ...options, trustProbe: true });
+  // What the first command waits for: bwrap started once on the sandbox prepared above (its
+  // mounts and the credential paths found are not worked out twice).
+  const confirm = async (): Promise<BashSandbox | undefined> => {
+    const checked = resolution.ok && resolution.sandbox
+      ? await confirmSandbox(resolution.config)
+      : await resolveSandbox(options).then((again) =>
+        again.ok && again.sandbox
+          ? { ok: true as const, sandbox: again.sandbox }
+          : { ok: false as const, problem: again.ok ? again.notice ?? "" : again.error.message }
+      );
+    await record({ ok: checked.ok, sandbox: checked.ok ? checked.sandbox : undefined });
+    if (checked.ok) return checked.sandbox;
+    onNotice(`The sandbox worked on an earlier run but not now: ${checked.problem}`);
+    return undefined;
+  };
   let probing: Promise<BashSandbox | undefined> | undefined;
   const confirmed: PromiseLike<BashSandbox | undefined> = {
     then(onValue, onError) {
-      probing ??= resolveSandbox(options).then(async (resolution) => {
-        await record(resolution);
-        if (resolution.ok && resolution.sandbox) return resolution.sandbox;
-        const why = resolution.ok ? resolution.notice : resolution.error.message;
-        onNotice(`The sandbox worked on an earlier run but not now: ${why}`);
-        return undefined;
-      });
+      probing ??= confirm();
       return probing.then(onValue, onError);
     },
   };
-  return { resolution: await resolveSandbox({ ...options, trustProbe: true }), confirmed };
+  return { resolution, confirmed };
 }

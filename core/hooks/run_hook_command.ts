@@ -93,9 +93,10 @@ export async function runHookCommand(options: HookCommandOptions): Promise<HookR
   const written = writeInput(child.stdin, options.input);
 
   let ending: HookRunEnding = "exited";
+  const kills: Promise<boolean>[] = [];
   const stop = (why: HookRunEnding) => {
     ending = why;
-    killGroup(child.pid);
+    kills.push(killGroup(child.pid));
   };
   const timer = setTimeout(() => stop("timed_out"), options.timeoutMs);
   const onAbort = () => stop("cancelled");
@@ -108,7 +109,7 @@ export async function runHookCommand(options: HookCommandOptions): Promise<HookR
     options.signal?.removeEventListener("abort", onAbort);
   }
   if (!(await closesWithin(pumps, PIPE_DRAIN_MS))) {
-    killGroup(child.pid);
+    kills.push(killGroup(child.pid));
     // A process that left the group (setsid) may still hold a pipe: stop reading it.
     if (!(await closesWithin(pumps, PIPE_DRAIN_MS))) {
       await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
@@ -117,6 +118,7 @@ export async function runHookCommand(options: HookCommandOptions): Promise<HookR
   }
   // Only a process that escaped the group can still hold stdin; the write then stays pending.
   await closesWithin(written, PIPE_DRAIN_MS);
+  await Promise.all(kills);
   return {
     exitCode: ending === "exited" ? status.code : null,
     stdout: stdout.render(),

@@ -101,9 +101,10 @@ export class JobManager {
     };
     const readers = [child.stdout.getReader(), child.stderr.getReader()];
     const pumps = Promise.all(readers.map((reader) => pump(reader, write)));
+    const kills: Promise<boolean>[] = [];
     const stop = (why: JobEnding) => {
       if (ending === "exited") ending = why;
-      killGroup(child.pid);
+      kills.push(killGroup(child.pid));
     };
     const timer = setTimeout(() => stop("timed_out"), request.timeoutMs);
     const started: JobStarted = {
@@ -125,8 +126,7 @@ export class JobManager {
       }
       const durationMs = Math.round(monotonicMs() - began);
       // What it left running (unconfined, in its group) goes with it, as after a bash call.
-      killGroup(child.pid);
-      await drainPipes(pumps, readers);
+      await Promise.all([killGroup(child.pid), drainPipes(pumps, readers), ...kills]);
       const kept = await output.close();
       await spawned.release();
       const end: JobFinished = {

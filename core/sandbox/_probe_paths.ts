@@ -23,8 +23,13 @@ export async function probePaths(paths: readonly string[]): Promise<(ProbedPath 
   }));
   const asked = paths.filter((_, i) => results[i] === "ask");
   if (asked.length === 0) return results as (ProbedPath | undefined)[];
-  const script = 'for p; do if [ -e "$p" ]; then ' +
-    'if [ -d "$p" ]; then k=d; else k=f; fi; printf "%s %s\\0" "$k" "$(realpath -- "$p")"; ' +
+  // No program but bash itself for what is there (a fork costs more than the whole loop): `cd -P`
+  // leaves a directory's real path in $PWD; realpath only where cd is refused. A file's real
+  // path is not needed (as in the branch above).
+  const script = 'for p; do if [ -d "$p" ]; then ' +
+    'if cd -P -- "$p" 2>/dev/null; then r=$PWD; else r=$(realpath -- "$p"); fi; ' +
+    'printf "d %s\\0" "$r"; ' +
+    'elif [ -e "$p" ]; then printf "f %s\\0" "$p"; ' +
     'else printf -- "-\\0"; fi; done';
   const output = await new Deno.Command("bash", {
     args: ["-c", script, "rein-probe", ...asked],

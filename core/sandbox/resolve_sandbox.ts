@@ -148,6 +148,20 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig | s
   };
 }
 
+/**
+ * Checks a sandbox that {@link resolveSandbox} prepared trusting an earlier probe
+ * (`trustProbe`): starts it once (`bwrap … -- true`) without preparing it again. Resolves to
+ * the sandbox, or why it cannot run. Never throws.
+ */
+export async function confirmSandbox(
+  config: SandboxConfig,
+): Promise<{ ok: true; sandbox: BashSandbox } | { ok: false; problem: string }> {
+  const problem = await probe(config);
+  return problem === undefined
+    ? { ok: true, sandbox: bwrapSandbox(config) }
+    : { ok: false, problem: `${problem}: bash runs unconfined; ${INSTALL_HINT} to confine it` };
+}
+
 /** Runs `true` in the sandbox; returns what went wrong, or undefined when it worked. */
 async function probe(config: SandboxConfig): Promise<string | undefined> {
   try {

@@ -101,9 +101,10 @@ async function runCommand(
   const pumps = Promise.all([pumpText(outReader, stdout), pumpText(errReader, stderr)]);
 
   const run: { ending: Ending } = { ending: "exited" };
+  const kills: Promise<boolean>[] = [];
   const stop = (why: Ending) => {
     run.ending = why;
-    killGroup(child.pid);
+    kills.push(killGroup(child.pid));
   };
   const timer = setTimeout(() => stop("timed out"), timeoutMs);
   const onAbort = () => stop("cancelled");
@@ -120,8 +121,13 @@ async function runCommand(
   const { ending } = run;
   // In a sandbox the call's processes die with its PID namespace, which outlives bwrap by a
   // moment: killing the group still speeds that up, but cannot tell whether anything was left.
-  const leftBehind = ending === "exited" && killGroup(child.pid) && !sandboxed;
-  await drainPipes(pumps, [outReader, errReader]);
+  // The kill and the draining of the pipes (which a process left behind may hold) run at once.
+  const [killed] = await Promise.all([
+    ending === "exited" ? killGroup(child.pid) : false,
+    drainPipes(pumps, [outReader, errReader]),
+    ...kills,
+  ]);
+  const leftBehind = killed && !sandboxed;
 
   const output = (stdout.render() + stderr.render()).trimEnd();
   const notes = [output === "" ? "(No output)" : output];

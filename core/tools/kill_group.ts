@@ -1,19 +1,20 @@
 /**
- * SIGKILLs the process group led by `pid`; returns whether a process was there to kill. Under
+ * SIGKILLs the process group led by `pid`; resolves to whether a process was there to kill. Under
  * the launcher's narrowed `--allow-run` Deno refuses `Deno.kill`, so bash's `kill` does it then
- * (bash is a program rein may run).
+ * (bash is a program rein may run), without blocking the event loop while it runs: a caller
+ * that waits for other things (a call's pipes) waits for both at once.
  */
-export function killGroup(pid: number): boolean {
+export function killGroup(pid: number): Promise<boolean> {
   try {
     Deno.kill(-pid, "SIGKILL");
-    return true;
+    return Promise.resolve(true);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotCapable)) return false;
+    if (!(error instanceof Deno.errors.NotCapable)) return Promise.resolve(false);
   }
   return new Deno.Command("bash", {
     args: ["-c", 'kill -KILL -- "-$1" 2>/dev/null', "rein-kill", String(pid)],
     stdin: "null",
     stdout: "null",
     stderr: "null",
-  }).outputSync().success;
+  }).output().then((output) => output.success, () => false);
 }

@@ -42,22 +42,24 @@ export const CURRENT_VERSION = 2;
  * table only, so the files load at once; events/event_types_test.ts checks that every file of
  * payloads/ with a table is listed.
  */
-const PAYLOAD_FILES = await Promise.all([
-  import("./payloads/session.ts"),
-  import("./payloads/model.ts"),
-  import("./payloads/tool.ts"),
-  import("./payloads/permission.ts"),
-  import("./payloads/hook.ts"),
-  import("./payloads/todo.ts"),
-  import("./payloads/memory.ts"),
-  import("./payloads/skill.ts"),
-  import("./payloads/agent.ts"),
-  import("./payloads/cron.ts"),
-  import("./payloads/compaction.ts"),
-  import("./payloads/arrival.ts"),
-  import("./payloads/job.ts"),
-  import("./payloads/task.ts"),
-] as const);
+const PAYLOAD_FILES = await Promise.all(
+  [
+    import("./payloads/session.ts"),
+    import("./payloads/model.ts"),
+    import("./payloads/tool.ts"),
+    import("./payloads/permission.ts"),
+    import("./payloads/hook.ts"),
+    import("./payloads/todo.ts"),
+    import("./payloads/memory.ts"),
+    import("./payloads/skill.ts"),
+    import("./payloads/agent.ts"),
+    import("./payloads/cron.ts"),
+    import("./payloads/compaction.ts"),
+    import("./payloads/arrival.ts"),
+    import("./payloads/job.ts"),
+    import("./payloads/task.ts"),
+  ] as const,
+);
 
 /** The payload interface a module's event table is of, for each table the module exports. */
 type PayloadsOfFile<F> = F extends unknown
@@ -65,8 +67,7 @@ type PayloadsOfFile<F> = F extends unknown
   : never;
 
 /** The intersection of the members of the union `U`. */
-type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
-  ? I
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I
   : never;
 
 /** Every event type rein records and its payload: every payload file's, together. */

@@ -1,9 +1,10 @@
 /**
  * The closed union of everything rein records. Every type is a past-tense fact named
  * `noun.verb`, declared with its payload in `payloads/<mechanism>.ts` (an interface of payloads
- * and a table of its types, `EventTable`). A payload file joins rein with one line in
- * {@link PAYLOAD_FILES}: {@link ReinPayloads} and {@link EVENT_TYPES} derive from that list, and
- * every exhaustive `switch` then fails to compile until it decides about the new types.
+ * and a table of its types, `EventTable`). A payload file joins rein with a line in
+ * `PayloadFiles` and one in `PAYLOAD_FILES`: {@link ReinPayloads} and {@link EVENT_TYPES} derive
+ * from them, and every exhaustive `switch` then fails to compile until it decides about the new
+ * types.
  */
 import type { EventTable } from "./payloads/_payload.ts";
 import { AGENT_EVENTS, type AgentEvents } from "./payloads/agent.ts";
@@ -37,12 +38,33 @@ export type * from "./payloads/tool.ts";
 export const CURRENT_VERSION = 2;
 
 /**
- * Every payload file of rein, one line each: its module, whose `…_EVENTS` export (an
- * `EventTable` of its payload interface) lists its types. A payload file exports types and that
- * table only, so the files load at once; events/event_types_test.ts checks that every file of
- * payloads/ with a table is listed.
+ * Every payload file of rein: its module, whose `…_EVENTS` export (an `EventTable` of its payload
+ * interface) lists its types. Each file is named twice, here and in {@link PAYLOAD_FILES}, in the
+ * same order (the compiler holds the two lists together): `ReinPayloads` is public, so JSR's
+ * no-slow-types rule wants the type it derives from spelled out, not inferred from the imports.
  */
-const PAYLOAD_FILES = await Promise.all(
+type PayloadFiles = [
+  typeof import("./payloads/session.ts"),
+  typeof import("./payloads/model.ts"),
+  typeof import("./payloads/tool.ts"),
+  typeof import("./payloads/permission.ts"),
+  typeof import("./payloads/hook.ts"),
+  typeof import("./payloads/todo.ts"),
+  typeof import("./payloads/memory.ts"),
+  typeof import("./payloads/skill.ts"),
+  typeof import("./payloads/agent.ts"),
+  typeof import("./payloads/cron.ts"),
+  typeof import("./payloads/compaction.ts"),
+  typeof import("./payloads/arrival.ts"),
+  typeof import("./payloads/job.ts"),
+  typeof import("./payloads/task.ts"),
+];
+
+/**
+ * The payload files, loaded at once (a payload file exports types and its table only);
+ * events/event_types_test.ts checks that every file of payloads/ with a table is listed.
+ */
+const PAYLOAD_FILES: PayloadFiles = await Promise.all(
   [
     import("./payloads/session.ts"),
     import("./payloads/model.ts"),
@@ -71,7 +93,7 @@ type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: 
   : never;
 
 /** Every event type rein records and its payload: every payload file's, together. */
-export type ReinPayloads = Intersection<PayloadsOfFile<(typeof PAYLOAD_FILES)[number]>>;
+export type ReinPayloads = Intersection<PayloadsOfFile<PayloadFiles[number]>>;
 
 /**
  * Every payload file's table of event types, merged (a type declared twice would be kept once:

@@ -1,8 +1,9 @@
 /**
  * What adding a mechanism to rein takes, shown with the toy tally (testing/tally/): in a throwaway
  * worktree of HEAD, its folder copied to core/tally/ and its payload file to
- * events/payloads/tally.ts join rein with one line in events/event_types.ts and two in
- * core/harness.ts (the mechanism's import and its line in `reinMechanisms`), and nothing else
+ * events/payloads/tally.ts join rein with two lines in events/event_types.ts (the payload file in
+ * `PayloadFiles` and in `PAYLOAD_FILES`) and two in core/harness.ts (the mechanism's import and
+ * its line in `reinMechanisms`), and nothing else
  * changes; that tree type-checks, and rein run from it as a person runs it has the tally end to
  * end: its zod tool, its JSON-Schema-only tool (a bad input refused naming the member), its
  * workspace-wide slice in `rein state --json`, its wake source waking an idle `rein daemon` on an
@@ -87,7 +88,7 @@ const script: FakeScriptFn = (request) => {
   }
 };
 
-Deno.test("a mechanism folder joins rein with its payload file, one line in events/event_types.ts and one (and its import) in core/harness.ts, and runs end to end", async () => {
+Deno.test("a mechanism folder joins rein with its payload file, two lines in events/event_types.ts and two in core/harness.ts, and runs end to end", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-tally-e2e-" }));
   const tree = join(dir, "tree");
   const workspace = join(dir, "work");
@@ -102,8 +103,14 @@ Deno.test("a mechanism folder joins rein with its payload file, one line in even
       join(tree, "testing", "tally", "tally_payloads.ts"),
       join(tree, "events", "payloads", "tally.ts"),
     );
+    const eventTypes = join(tree, "events", "event_types.ts");
     await insertLine(
-      join(tree, "events", "event_types.ts"),
+      eventTypes,
+      /^\s*typeof import\("\.\/payloads\/\w+\.ts"\),$/,
+      `typeof import("./payloads/tally.ts"),`,
+    );
+    await insertLine(
+      eventTypes,
       /^\s*import\("\.\/payloads\/\w+\.ts"\),$/,
       `import("./payloads/tally.ts"),`,
     );
@@ -115,7 +122,7 @@ Deno.test("a mechanism folder joins rein with its payload file, one line in even
     );
     await insertLine(harness, /^\s+environmentMechanism,$/, "tallyMechanism,");
     const numstat = (await git(tree, ["diff", "--numstat"])).trim().split("\n").sort();
-    assert.deepEqual(numstat, ["1\t0\tevents/event_types.ts", "2\t0\tcore/harness.ts"].sort());
+    assert.deepEqual(numstat, ["2\t0\tevents/event_types.ts", "2\t0\tcore/harness.ts"].sort());
     const copied = [...Deno.readDirSync(join(tree, "testing", "tally"))].map((e) => e.name);
     const status = (await git(tree, ["status", "--porcelain", "--untracked-files=all"]))
       .split("\n").filter(Boolean).sort();

@@ -1,7 +1,7 @@
 /**
  * The tally: a toy mechanism, written as a mechanism folder of core/ is, to show what adding one
  * takes (see README.md). Copied to core/tally/, with tally_payloads.ts as events/payloads/tally.ts,
- * it joins rein with one line in events/event_types.ts and one in core/harness.ts
+ * it joins rein with two lines in events/event_types.ts and two in core/harness.ts
  * (tests/toy_mechanism_e2e_test.ts does that in a worktree and runs it).
  *
  * @module

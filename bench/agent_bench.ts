@@ -137,7 +137,7 @@ function floorLaunch(): Launch {
 
 const LAUNCHES: Launch[] = [
   floorLaunch(),
-  installedLaunch(await buildBundle("rein-bench-bundle-")),
+  installedLaunch(await buildBundle()),
   sourceLaunch(),
 ];
 const runs = new Map<string, RunStats[]>();

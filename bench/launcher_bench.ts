@@ -69,7 +69,7 @@ function launched(entry: string[]): Launch {
   return { program: "sh", argsFor: (agentArgs) => [LAUNCHER, ...entry, ...agentArgs] };
 }
 
-const bundle = await buildBundle("rein-launcher-bench-");
+const bundle = await buildBundle();
 const GROUPS = [
   { name: "source", direct: direct([]), launcher: launched([]) },
   { name: "bundle", direct: direct(["--entry", bundle]), launcher: launched(["--entry", bundle]) },

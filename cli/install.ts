@@ -10,7 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const bundle = join(root, "dist", "rein.js");
+// The entry of the bundle `deno task build` writes (split in chunks, loaded as they are needed).
+const bundle = join(root, "dist", "main.js");
 const home = Deno.env.get("HOME");
 const installRoot = Deno.env.get("DENO_INSTALL_ROOT") || (home ? join(home, ".deno") : undefined);
 if (installRoot === undefined) {

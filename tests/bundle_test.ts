@@ -2,21 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { sequentialBash } from "../testing/scenarios.ts";
+import { buildBundle, bundleDir } from "../testing/build_bundle.ts";
 import { childEnv, tempWorkspace } from "./_cli.ts";
-
-const ROOT = new URL("../", import.meta.url);
 
 Deno.test("the bundle that `deno task install` puts on the PATH runs a session and replays it", async () => {
   await using ws = await tempWorkspace();
-  const tasks = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT))).tasks;
-  const bundle = join(ws.path, "rein.js");
-  const args = String(tasks.build).split(/\s+/).slice(1).map((w, i, all) =>
-    all[i - 1] === "-o" ? bundle : w
-  );
-  const built = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, stderr: "piped" })
-    .output();
-  assert.ok(built.success, new TextDecoder().decode(built.stderr));
-
+  const dir = await bundleDir();
+  using _removed = { [Symbol.dispose]: () => Deno.removeSync(dir, { recursive: true }) };
+  const bundle = await buildBundle(dir);
   await using fake = await startFakeAnthropic({
     script: sequentialBash(2, (i) => `echo ${i} >> out.txt`),
   });
@@ -42,6 +35,8 @@ Deno.test("the bundle that `deno task install` puts on the PATH runs a session a
   assert.equal(result.code, 0, decode(result.stderr));
   assert.equal(decode(result.stdout), "Done: ran 2 commands\n");
   assert.equal(await Deno.readTextFile(join(project, "out.txt")), "1\n2\n");
+  // rein's own skills (skills/ beside the bundle's folder) reach the model from the bundle too.
+  assert.match(JSON.stringify(fake.requests[0]?.body?.system), /investigate-a-run/);
   const replay = await run(["replay", join(project, ".rein", "events.jsonl"), "--verify", "-q"], [
     "--allow-read",
     "--allow-env",

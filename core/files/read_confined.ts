@@ -1,5 +1,6 @@
-import { constants, type Stats } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { nodeFs } from "./node_fs.ts";
 import { resolve } from "node:path";
 import { isInside } from "./is_inside.ts";
 import { kernelPathOf } from "./kernel_path.ts";
@@ -44,8 +45,6 @@ export type ConfinedRead =
     why: string;
   };
 
-const { O_RDONLY, O_NONBLOCK } = constants;
-
 /**
  * Reads a file rein reads at start (CLAUDE.md, an `@import`, a SKILL.md, an agent definition)
  * without letting it lead anywhere else: the file's real path (every symbolic link resolved) must
@@ -69,7 +68,8 @@ export async function readConfined(path: string, limits: Confinement): Promise<C
   if (refusal !== undefined) return refusal;
   let handle: FileHandle;
   try {
-    handle = await open(path, O_RDONLY | O_NONBLOCK);
+    const { constants, open } = await nodeFs();
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === "ENOENT") return { ok: false, problem: "missing" };

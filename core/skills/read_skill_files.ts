@@ -1,5 +1,4 @@
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { readFolders, type Reading, type RootedFolder } from "../files/recorded_file.ts";
 import { realRoots, startBounds } from "../files/start_bounds.ts";
@@ -18,9 +17,20 @@ export function skillFolders(place: FilePlace, bundled: URL | string): string[] 
   const folders = [
     join(place.workspace, ".claude", "skills"),
     ...(place.home ? [join(place.home, ".claude", "skills")] : []),
-    typeof bundled === "string" ? resolve(bundled) : fileURLToPath(bundled),
+    typeof bundled === "string" ? resolve(bundled) : pathOfFileUrl(bundled),
   ].map((folder) => folder.replace(/\/+$/, ""));
   return [...new Set(folders)];
+}
+
+/**
+ * The path a `file:` URL names (POSIX), without loading `node:url` at start. Throws on another
+ * scheme, naming it.
+ */
+function pathOfFileUrl(url: URL): string {
+  if (url.protocol !== "file:") {
+    throw new Error(`Invalid skills folder: "${url.href}" is not a file: URL`);
+  }
+  return decodeURIComponent(url.pathname);
 }
 
 /**

@@ -1,5 +1,6 @@
-import { constants, type Stats } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { nodeFs } from "../files/node_fs.ts";
 import { resolve } from "node:path";
 import { errorMessage } from "./_format.ts";
 import { isInside } from "../files/is_inside.ts";
@@ -64,8 +65,6 @@ export type RefusalReason = "hard-links" | "moved" | "protected";
 /** The outcome of {@link openVerified}. */
 export type OpenVerified = ({ ok: true } & VerifiedFile) | ({ ok: false } & OpenProblem);
 
-const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
-
 /**
  * Opens `path` and checks what was opened, through the handle, never by opening the name again:
  * a symbolic link swapped in between a name check and the open, or a hard link to a file outside
@@ -83,6 +82,8 @@ const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = 
  */
 export async function openVerified(options: OpenVerifiedOptions): Promise<OpenVerified> {
   const { purpose, create = false } = options;
+  const { constants, open } = await nodeFs();
+  const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
   const access = purpose === "read" ? O_RDONLY : purpose === "write" ? O_WRONLY : O_RDWR;
   const flags = access | O_NOFOLLOW | O_NONBLOCK | (create ? O_CREAT | O_EXCL : 0);
   let handle: FileHandle;

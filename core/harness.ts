@@ -178,6 +178,12 @@ export interface HarnessOptions {
   hookEnv?: Record<string, string>;
   /** Mechanisms beyond rein's own (an embedder's, a test's), after them. */
   mechanisms?: readonly Mechanism[];
+  /**
+   * Wraps every mechanism, rein's own included, before the harness uses it: what a bench uses to
+   * time each mechanism's work (bench/mechanism_cost_bench.ts). Must keep what it wraps doing
+   * the same.
+   */
+  wrapMechanism?: (mechanism: Mechanism) => Mechanism;
   /** Turn an error thrown while folding `event` into the error to report (file and line). */
   foldError?: (error: unknown, event: Envelope) => Error;
   /**
@@ -246,7 +252,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       return opened.store;
     }),
     ...(options.mechanisms ?? []),
-  ].map(gatedByFeature);
+  ].map((mechanism) => gatedByFeature(options.wrapMechanism?.(mechanism) ?? mechanism));
   const projections = mechanisms.flatMap((m) => (m.projection ? [m.projection] : []));
   checkUnique(projections);
   const catalogProjections = catalogProjectionsOf(mechanisms);

@@ -28,6 +28,8 @@ export interface TestSessionOptions {
   /** The wall clock (the machine's unless given): session start, event times, cron readings. */
   clock?: () => Date;
   mechanisms?: readonly Mechanism[];
+  /** Wraps every mechanism before the harness uses it (`HarnessOptions.wrapMechanism`). */
+  wrapMechanism?: (mechanism: Mechanism) => Mechanism;
   /** Files written into the workspace before the session starts, by relative path. */
   workspaceFiles?: Record<string, string>;
   /**
@@ -84,6 +86,7 @@ export async function startTestSession(
       ...(options.clock ? { clock: options.clock } : {}),
     },
     ...(options.mechanisms ? { mechanisms: options.mechanisms } : {}),
+    ...(options.wrapMechanism ? { wrapMechanism: options.wrapMechanism } : {}),
   });
   const notices: string[] = [];
   const recorded = options.recordSettings;

@@ -119,15 +119,16 @@ async function runCommand(
     context.signal.removeEventListener("abort", onAbort);
   }
   const { ending } = run;
-  // In a sandbox the call's processes die with its PID namespace, which outlives bwrap by a
-  // moment: killing the group still speeds that up, but cannot tell whether anything was left.
-  // The kill and the draining of the pipes (which a process left behind may hold) run at once.
-  const [killed] = await Promise.all([
-    ending === "exited" ? killGroup(child.pid) : false,
+  // In a sandbox the call's processes died with its PID namespace: the kernel kills every one
+  // of them when the namespace's first process (bwrap's) exits, before bwrap's status comes, so
+  // there is nothing to kill (and starting a program to try costs the turn milliseconds).
+  // Unconfined, the kill and the draining of the pipes (which a process left behind may hold)
+  // run at once.
+  const [leftBehind] = await Promise.all([
+    ending === "exited" && !sandboxed ? killGroup(child.pid) : false,
     drainPipes(pumps, [outReader, errReader]),
     ...kills,
   ]);
-  const leftBehind = killed && !sandboxed;
 
   const output = (stdout.render() + stderr.render()).trimEnd();
   const notes = [output === "" ? "(No output)" : output];

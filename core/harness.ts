@@ -41,6 +41,7 @@ import { gatedByFeature } from "./feature_gate.ts";
 import { StartPointError } from "../events/start_point.ts";
 import { createBaseTools } from "./tools/base_tools.ts";
 import { placedBaseTools } from "./tools/placed_tools.ts";
+import { addToolFacts } from "./tools/tool_names.ts";
 import { agentCwd } from "./state/agent_place.ts";
 import { type CallRunner, executeCall } from "./tools/executor.ts";
 import type { BashSandbox } from "./tools/bash.ts";
@@ -253,6 +254,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     }),
     ...(options.mechanisms ?? []),
   ].map((mechanism) => gatedByFeature(options.wrapMechanism?.(mechanism) ?? mechanism));
+  addToolFacts(mechanisms.flatMap((mechanism) => mechanism.toolFacts ?? []));
   const projections = mechanisms.flatMap((m) => (m.projection ? [m.projection] : []));
   checkUnique(projections);
   const catalogProjections = catalogProjectionsOf(mechanisms);

@@ -9,6 +9,7 @@ import type { Projection } from "./state/projection.ts";
 import type { RenderedLine, ReportSection } from "./state/rendered_line.ts";
 import type { State } from "./state/state.ts";
 import type { PoolScope, ToolFilter, ToolSource } from "./tools/tool_pool.ts";
+import type { ToolFacts } from "./tools/tool.ts";
 
 export type { FilePlace } from "./files/file_place.ts";
 
@@ -47,6 +48,14 @@ export interface Mechanism {
    * function of the state: the harness asks again only once the state has changed.
    */
   tools?: ToolSource;
+  /**
+   * The names and classes of every tool `tools` may add (a tool is its own facts), for what names
+   * tools outside a pool: permission rules in settings, hook matchers, agent definitions'
+   * `tools`. rein's own tools are known without it (core/tools/rein_tool_facts.json); a
+   * mechanism of an embedder or a test declares its own here, and a harness makes them known
+   * (`addToolFacts`), so that `TallyPeek(workspace)` is a rule like `Bash(npm test)`.
+   */
+  toolFacts?: readonly ToolFacts[];
   /** Narrows an agent's pool (a subagent's subset of tools, a read-only mode); as `tools`. */
   filterTools?: ToolFilter;
   /** System prompt sections for an agent now: a function of the state, as `tools`. */

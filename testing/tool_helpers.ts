@@ -76,6 +76,17 @@ export async function readPid(file: string, ms = 5000): Promise<number> {
   throw new Error(`No pid was written to "${file}" within ${ms} ms`);
 }
 
+/** SIGKILLs every process whose working directory is `dir` (a test's leftovers). */
+export function killProcessesIn(dir: string): void {
+  for (const { pid } of processesIn(dir)) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
 /** Processes whose working directory is `dir` (Linux /proc), with their command lines. */
 export function processesIn(dir: string): { pid: number; command: string }[] {
   const found: { pid: number; command: string }[] = [];

@@ -19,7 +19,7 @@ import {
   startFakeAnthropic,
 } from "../testing/fake_anthropic.ts";
 import { sequentialBash, toolResultCount } from "../testing/scenarios.ts";
-import { processesIn } from "../testing/tool_helpers.ts";
+import { killProcessesIn, processesIn } from "../testing/tool_helpers.ts";
 
 const CALLS = 20;
 const DONE = `Done: ran ${CALLS} commands`;
@@ -231,13 +231,7 @@ class CrashRig implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await Promise.all(this.#agents.map((agent) => agent.kill()));
-    for (const { pid } of processesIn(this.workspace)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // It ended on its own meanwhile.
-      }
-    }
+    killProcessesIn(this.workspace);
     await this.fake.close();
     await Deno.remove(this.workspace, { recursive: true });
   }

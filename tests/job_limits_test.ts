@@ -20,7 +20,7 @@ import {
 } from "../testing/fake_anthropic.ts";
 import { toolResultCount } from "../testing/scenarios.ts";
 import { startTestSession, type TestSession } from "../testing/test_session.ts";
-import { processesIn, waitForDeath } from "../testing/tool_helpers.ts";
+import { killProcessesIn, waitForDeath } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
 import { CliProcess } from "./_cli_process.ts";
 
@@ -189,13 +189,7 @@ class Headless implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await Promise.all(this.#agents.map((agent) => agent.kill()));
-    for (const { pid } of processesIn(this.workspace)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Gone meanwhile.
-      }
-    }
+    killProcessesIn(this.workspace);
     await this.fake.close();
     await Deno.remove(this.workspace, { recursive: true });
   }

@@ -23,7 +23,7 @@ import {
 } from "../testing/fake_anthropic.ts";
 import { lastUserText, toolResultCount } from "../testing/scenarios.ts";
 import { startTestSession, type TestSession } from "../testing/test_session.ts";
-import { isAlive, processesIn, waitForDeath } from "../testing/tool_helpers.ts";
+import { isAlive, killProcessesIn, processesIn, waitForDeath } from "../testing/tool_helpers.ts";
 import { CLI, runCli } from "./_cli.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 import { CliProcess } from "./_cli_process.ts";
@@ -385,13 +385,7 @@ class CliRig implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await Promise.all(this.#agents.map((agent) => agent.kill()));
-    for (const { pid } of processesIn(this.workspace)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Gone meanwhile.
-      }
-    }
+    killProcessesIn(this.workspace);
     await this.fake.close();
     await Deno.remove(this.workspace, { recursive: true });
   }

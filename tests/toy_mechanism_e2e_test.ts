@@ -1,6 +1,6 @@
 /**
  * What adding a mechanism to rein takes, shown with the toy tally (testing/tally/): in a throwaway
- * worktree of HEAD, its folder copied to core/tally/ and its payload file to
+ * worktree of the working copy, its folder copied to core/tally/ and its payload file to
  * events/payloads/tally.ts join rein with two lines in events/event_types.ts (the payload file in
  * `PayloadFiles` and in `PAYLOAD_FILES`) and two in core/harness.ts (the mechanism's import and
  * its line in `reinMechanisms`), and nothing else
@@ -8,10 +8,9 @@
  * end: its zod tool, its JSON-Schema-only tool (a bad input refused naming the member), its
  * workspace-wide slice in `rein state --json`, its wake source waking an idle `rein daemon` on an
  * ask another process appends, its render lines; and the log replays with `--verify`.
- *
- * Not yet: a permission rule naming the tool (`TallyPeek`, or `tally_peek`) is refused as naming
- * an unknown tool, since rules are parsed against core/tools/rein_tool_facts.json, a snapshot of
- * rein's own tools' facts; so the runs here bypass permissions.
+ * Its tools are named by their Claude Code names (`Mechanism.toolFacts`) in the settings'
+ * permission rules (`TallyAdd`, `TallyPeek(session)` allowed, `TallyPeek(workspace)` denied) and
+ * in a PreToolUse hook's matcher (`TallyPeek`), as rein's own are.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -25,7 +24,7 @@ import {
   toolUse,
 } from "../testing/fake_anthropic.ts";
 import { toolResultCount } from "../testing/scenarios.ts";
-import { processesIn } from "../testing/tool_helpers.ts";
+import { killProcessesIn } from "../testing/tool_helpers.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
@@ -36,6 +35,28 @@ async function git(cwd: string, args: string[]): Promise<string> {
   const decoder = new TextDecoder();
   assert.equal(out.code, 0, `git ${args.join(" ")}: ${decoder.decode(out.stderr)}`);
   return decoder.decode(out.stdout);
+}
+
+/**
+ * A worktree at `tree` of the repository as it is on disk (HEAD, then the changed, new and
+ * removed files of the working copy, committed there), so that the test runs the code being
+ * worked on, committed or not.
+ */
+async function worktreeOfWorkingCopy(tree: string): Promise<void> {
+  await git(REPO, ["worktree", "add", "--detach", tree, "HEAD"]);
+  const listed = async (flags: string[]) =>
+    (await git(REPO, ["ls-files", "-z", "--exclude-standard", ...flags])).split("\0")
+      .filter(Boolean);
+  for (const path of await listed(["-m", "-o"])) {
+    const info = await Deno.lstat(join(REPO, path)).catch(() => undefined);
+    if (!info?.isFile) continue;
+    await Deno.mkdir(join(tree, path, ".."), { recursive: true });
+    await Deno.copyFile(join(REPO, path), join(tree, path));
+  }
+  for (const path of await listed(["-d"])) await Deno.remove(join(tree, path)).catch(() => {});
+  await git(tree, ["add", "-A"]);
+  const identity = ["-c", "user.name=rein test", "-c", "user.email=test@rein.invalid"];
+  await git(tree, [...identity, "commit", "-q", "--allow-empty", "-m", "the working copy"]);
 }
 
 /** Copy the files of `from` (a flat folder) into `to`. */
@@ -95,7 +116,7 @@ Deno.test("a mechanism folder joins rein with its payload file, two lines in eve
   const log = join(workspace, ".rein", "events.jsonl");
   const fake = await startFakeAnthropic({ script });
   let daemon: Deno.ChildProcess | undefined;
-  await git(REPO, ["worktree", "add", "--detach", tree, "HEAD"]);
+  await worktreeOfWorkingCopy(tree);
   try {
     // --- Registering the mechanism: its folder, its payload file, a line in each list. ---
     await copyFolder(join(tree, "testing", "tally"), join(tree, "core", "tally"));
@@ -195,9 +216,18 @@ Deno.test("a mechanism folder joins rein with its payload file, two lines in eve
       join(workspace, ".claude", "settings.json"),
       JSON.stringify({
         tally: { enabled: true },
+        permissions: { allow: ["TallyAdd", "TallyPeek(session)"], deny: ["TallyPeek(workspace)"] },
+        hooks: {
+          PreToolUse: [{
+            matcher: "TallyPeek",
+            hooks: [{
+              type: "command",
+              command: "jq -c '[.tool_name, .tool_input]' >> peeks.jsonl",
+            }],
+          }],
+        },
       }),
     );
-    // No permission rule can name the tally's tools yet (see above): the calls are not asked about.
     const counted = await deno([
       "run",
       "-A",
@@ -205,8 +235,6 @@ Deno.test("a mechanism folder joins rein with its payload file, two lines in eve
       cli,
       "-p",
       "count",
-      "--permission-mode",
-      "bypassPermissions",
       "--workspace",
       workspace,
     ]);
@@ -227,8 +255,19 @@ Deno.test("a mechanism folder joins rein with its payload file, two lines in eve
         'Invalid input for tally_peek: "scope" must be one of "session", "workspace"',
         true,
       ],
-      ["toolu_workspace", "The workspace's tally is 2", false],
+      [
+        "toolu_workspace",
+        `Permission denied: Permission rule "TallyPeek(workspace)" in "${
+          join(workspace, ".claude", "settings.json")
+        }" denies it`,
+        true,
+      ],
     ]);
+    // The hook matched by the Claude name saw it as tool_name, for each peek that got that far.
+    assert.equal(
+      await Deno.readTextFile(join(workspace, "peeks.jsonl")),
+      '["TallyPeek",{"scope":"session"}]\n["TallyPeek",{"scope":"workspace"}]\n',
+    );
     const first = fake.requests[0]?.body?.tools?.map((tool) => tool.name) ?? [];
     assert.ok(first.includes("tally_add") && first.includes("tally_peek"), first.join());
     const session = (await events()).find((e) => e.type === "session.started")?.session ?? "";
@@ -241,8 +280,6 @@ Deno.test("a mechanism folder joins rein with its payload file, two lines in eve
         "--quiet",
         cli,
         "daemon",
-        "--permission-mode",
-        "bypassPermissions",
         "--workspace",
         workspace,
       ],
@@ -311,13 +348,7 @@ Deno.test("a mechanism folder joins rein with its payload file, two lines in eve
       // Ended already.
     }
     await daemon?.status;
-    for (const { pid } of processesIn(workspace)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Gone meanwhile.
-      }
-    }
+    killProcessesIn(workspace);
     await fake.close();
     await git(REPO, ["worktree", "remove", "--force", tree]);
     await Deno.remove(dir, { recursive: true });

@@ -10,7 +10,7 @@ import type { Envelope } from "../events/event_types.ts";
 import { type FakeScriptFn, message, toolUse } from "../testing/fake_anthropic.ts";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { lastUserText } from "../testing/scenarios.ts";
-import { processesIn } from "../testing/tool_helpers.ts";
+import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { CLI, runCli } from "./_cli.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { Runner } from "../core/runner/runner.ts";
@@ -156,13 +156,7 @@ Deno.test("rein daemon: a background job a scheduled turn started wakes the idle
       // Ended already.
     }
     await daemon?.status;
-    for (const { pid } of processesIn(workspace)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Gone meanwhile.
-      }
-    }
+    killProcessesIn(workspace);
     await fake.close();
     await Deno.remove(dir, { recursive: true });
   }
@@ -261,13 +255,7 @@ Deno.test("rein -p waits for each background job its turn left running, saying w
     const replay = await runCli(["replay", log, "--verify", "--quiet"]);
     assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
   } finally {
-    for (const { pid } of processesIn(workspace)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Gone meanwhile.
-      }
-    }
+    killProcessesIn(workspace);
     await fake.close();
     await Deno.remove(workspace, { recursive: true });
   }

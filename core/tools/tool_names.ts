@@ -171,14 +171,26 @@ export class ToolNames {
   }
 }
 
-const known = new ToolNames(reinToolFacts as readonly ToolFacts[]);
+let known = new ToolNames(reinToolFacts as readonly ToolFacts[]);
 
 /**
  * rein's own tools' names, for what is decided where no pool is at hand (settings parsed at
  * start, hooks, agent definitions): the facts of every tool of rein's base tools and mechanisms,
  * as tests/tool_facts_test.ts derives them from the tools themselves into rein_tool_facts.json
- * (as the base tools' definitions are kept in base_tool_definitions.json), so no list drifts.
+ * (as the base tools' definitions are kept in base_tool_definitions.json), so no list drifts;
+ * and those {@link addToolFacts} added.
  */
 export function knownToolNames(): ToolNames {
   return known;
+}
+
+/**
+ * Makes the tools of `facts` known by their names from now on in this process (a harness adds
+ * its mechanisms' `toolFacts`): facts of code, as rein_tool_facts.json is, not of a session, so
+ * they only widen what a rule, a hook matcher or an agent definition may name; a tool known but
+ * in no agent's pool matches no call. A name rein knows keeps its facts.
+ */
+export function addToolFacts(facts: Iterable<ToolFacts>): void {
+  const added = [...facts].filter((tool) => known.facts(tool.name) === undefined);
+  if (added.length > 0) known = known.with(added);
 }

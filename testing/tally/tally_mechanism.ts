@@ -42,6 +42,8 @@ export function createTallyMechanism(on: TallyOn, options: TallyOptions = {}): M
     // An ask that reaches an idle agent wakes it for a turn on it.
     wake: tallyWake(on),
     tools: (scope) => on(scope.state, scope.session) ? TOOLS : NO_TOOLS,
+    // TallyAdd and TallyPeek, for permission rules, hook matchers and agent definitions.
+    toolFacts: TOOLS,
     render: renderTally,
     report(state, { session }) {
       const workspace = workspaceTallyOf(state);

@@ -9,7 +9,6 @@
  * refused saying why; so is an input array too long to check for repeats (`uniqueItems`). A
  * `$ref` into itself that never reaches the input ends in the validator's stack overflow, caught.
  */
-import safeRegex from "safe-regex2";
 import { plainInput } from "./_plain_input.ts";
 
 /** The outcome of a check: the input as taken, or what is wrong with it. */
@@ -83,7 +82,10 @@ export async function checkJsonSchemaInput(
 }
 
 async function makeChecker(schema: Record<string, unknown>): Promise<Checker | string> {
-  const walked = walkSchema(schema);
+  // Loaded with the first JSON-Schema-only tool's first call, not at start (with the regex
+  // parser it brings, Deno loads it through its CommonJS layer).
+  const { default: safeRegex } = await import("safe-regex2");
+  const walked = walkSchema(schema, safeRegex);
   if (typeof walked === "string") return `the tool's schema is not checked: ${walked}`;
   try {
     const { Validator } = await import("@cfworker/json-schema");
@@ -119,7 +121,10 @@ function longestArray(value: unknown): number {
  * into itself, recursion over the input, once), bounded in parts and depth; a `$ref` that does
  * not lead into the schema (another document) is not followed by rein, so the schema is refused.
  */
-function walkSchema(schema: Record<string, unknown>): string | { uniqueItems: boolean } {
+function walkSchema(
+  schema: Record<string, unknown>,
+  safeRegex: (pattern: string) => boolean,
+): string | { uniqueItems: boolean } {
   const anchors = schemaAnchors(schema);
   if (typeof anchors === "string") return anchors;
   let nodes = 0;

@@ -30,6 +30,7 @@ import { cronMechanism } from "./cron/cron_mechanism.ts";
 import { jobsMechanism } from "./jobs/jobs_mechanism.ts";
 import { pendingArrivals } from "./loop/arrivals.ts";
 import { tasksMechanism } from "./tasks/tasks_mechanism.ts";
+import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
 import { toolEventHooks } from "./hooks/tool_event_hooks.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
@@ -99,6 +100,8 @@ export function reinMechanisms(
       monotonicMs: effects.monotonicMs ?? (() => performance.now()),
     }),
     tasksMechanism({ hooks: toolEventHooks(hooks) }),
+    // Read before edit: the file tools check it; the mechanism is its fold and its feature.
+    { name: "read_before_edit", feature: READ_BEFORE_EDIT, projection: fileReadsProjection },
   ];
 }
 

@@ -131,7 +131,11 @@ Deno.test("bypassPermissions writes .git/config, as Claude Code does, and the de
   await writeFiles(ws.path, { ".git/config": GIT_CONFIG });
   const { log } = await headless(
     ws.path,
-    [["toolu_w", "write_file", { path: ".git/config", content: EVIL }]],
+    [
+      // Read first: write_file replaces an existing file only as the agent read it.
+      ["toolu_r", "read_file", { path: ".git/config" }],
+      ["toolu_w", "write_file", { path: ".git/config", content: EVIL }],
+    ],
     ["--permission-mode", "bypassPermissions"],
   );
   const decided = decisionOf(log, "toolu_w");
@@ -157,6 +161,7 @@ Deno.test("a committed symlink gc -> .git/config under acceptEdits is judged on 
     [
       ["toolu_gc", "write_file", { path: "gc", content: EVIL }],
       ["toolu_dir", "edit_file", { path: "g/config", old_string: "= 0", new_string: "= 1" }],
+      ["toolu_read", "read_file", { path: "src/a.ts" }],
       ["toolu_ok", "write_file", { path: "src/a.ts", content: "b\n" }],
     ],
     ["--permission-mode", "acceptEdits"],

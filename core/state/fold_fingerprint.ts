@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "d14a46ca4022b1c41dca771961f6f8ef";
+export const FOLD_FINGERPRINT = "26796e6dc07dfd341586823a550c2d1b";

@@ -8,6 +8,7 @@ import { decodeText, notTextMessage } from "./_text_file.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import { judgedProtectedPath } from "./_judged_path.ts";
+import { fileSeen, readBeforeEditRefusal, seenAfterWrite } from "./file_reads.ts";
 import {
   guardedFolder,
   guardedReason,
@@ -140,6 +141,9 @@ async function editFile(
   }
   // The one verified handle serves the read and the write: the name is never looked up again.
   await using file = opened;
+  // Claude Code's read before edit: the agent edits only what it has read as it is now.
+  const unread = readBeforeEditRefusal(context, fileSeen(resolved.path, file.stats));
+  if (unread !== undefined) return { content: unread, isError: true };
   let bytes: Uint8Array;
   try {
     bytes = await readAll(file.handle, file.stats.size, signal);
@@ -184,7 +188,7 @@ async function editFile(
   const content = count === 1
     ? `Replaced 1 occurrence in ${display} at line ${line}`
     : `Replaced ${plural(count, "occurrence")} in ${display}; the first is at line ${line}`;
-  return { content, isError: false };
+  return { content, isError: false, ...await seenAfterWrite(context, resolved.path, file.handle) };
 }
 
 interface PlannedEdit {

@@ -106,6 +106,7 @@ export function toolRun(
       isError: result.isError ?? false,
       durationMs,
       ...(result.cancelled ? { outcome: "cancelled" as const } : {}),
+      ...(result.file ? { file: result.file } : {}),
     },
     events: (result.events ?? []).map((event) =>
       ({ ...event, session: origin.session, agent: origin.agent }) as NewEvent

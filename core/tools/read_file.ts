@@ -7,7 +7,8 @@ import { openVerified } from "./_safe_open.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { looksBinary, notTextMessage } from "./_text_file.ts";
 import { lazySchema } from "./schema.ts";
-import type { Tool, ToolResult, Zod } from "./tool.ts";
+import { fileSeen, readBeforeEditOn } from "./file_reads.ts";
+import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
 
 const DEFAULT_LIMIT = 2000;
@@ -66,16 +67,17 @@ export function createReadFileTool(deps: ReadFileToolDeps): Tool<ReadFileInput> 
     pathFields: ["path"],
     permission: "read-only",
     summarize: (input) => input.path,
-    run: (input, context) => readFile(deps, input, context.signal),
+    run: (input, context) => readFile(deps, input, context),
   };
 }
 
 async function readFile(
   deps: ReadFileToolDeps,
   input: ReadFileInput,
-  signal: AbortSignal,
+  context: ToolCallContext,
 ): Promise<ToolResult> {
   const { workspace, protectedPaths = [], openPaths = [] } = deps;
+  const { signal } = context;
   const resolved = await resolveInWorkspace(workspace, input.path);
   if (!resolved.ok) return { content: resolved.message, isError: true };
   const refusal = await protectedPathMessage(
@@ -131,7 +133,11 @@ async function readFile(
     return { content: `Cannot read "${display}": ${errorMessage(error)}`, isError: true };
   }
   if (scan.kind !== "text") return { content: notTextMessage(display, scan.kind), isError: true };
-  if (scan.totalLines === 0) return { content: `File "${display}" is empty`, isError: false };
+  // What the agent saw, for a later edit of the file (read before edit).
+  const seen = readBeforeEditOn(context) ? { file: fileSeen(resolved.path, file.stats) } : {};
+  if (scan.totalLines === 0) {
+    return { content: `File "${display}" is empty`, isError: false, ...seen };
+  }
   if (offset > scan.totalLines) {
     return {
       content: `Offset ${offset} is past the end of "${display}", which has ${
@@ -140,7 +146,7 @@ async function readFile(
       isError: true,
     };
   }
-  return { content: render(scan, offset), isError: false };
+  return { content: render(scan, offset), isError: false, ...seen };
 }
 
 interface NumberedLine {

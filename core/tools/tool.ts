@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ReinEvent } from "../../events/event_types.ts";
+import type { FileSeen, ReinEvent } from "../../events/event_types.ts";
 import type { State } from "../state/state.ts";
 import type { SiblingAgent } from "./sibling_agent.ts";
 
@@ -11,6 +11,11 @@ export interface ToolResult {
   isError?: boolean;
   /** True when the tool stopped because the turn was cancelled (not when it finished first). */
   cancelled?: boolean;
+  /**
+   * The file the call read or wrote, as it was on disk when it ended (recorded in the call's
+   * `tool.completed`): what read before edit compares a later edit with.
+   */
+  file?: FileSeen;
   /**
    * Events the call records, appended in the same batch as its `tool.completed` (before it), so a
    * crash can never keep one without the other. The loop stamps their session and agent.

@@ -8,6 +8,7 @@ import { type OpenVerified, openVerified } from "./_safe_open.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import { judgedProtectedPath } from "./_judged_path.ts";
+import { fileSeen, readBeforeEditRefusal, seenAfterWrite } from "./file_reads.ts";
 import {
   guardedFolder,
   guardedReason,
@@ -138,6 +139,11 @@ async function writeFile(
     }
   }
   await using file = opened;
+  // Claude Code's read before edit: an existing file is replaced only as the agent read it.
+  const unread = existed
+    ? readBeforeEditRefusal(context, fileSeen(resolved.path, file.stats))
+    : undefined;
+  if (unread !== undefined) return { content: unread, isError: true };
   const bytes = new TextEncoder().encode(input.content);
   try {
     await replaceContent(file.handle, bytes);
@@ -150,6 +156,7 @@ async function writeFile(
       ? `Wrote ${size} to ${display}, replacing its previous content`
       : `Wrote ${size} to new file ${display}`,
     isError: false,
+    ...await seenAfterWrite(context, resolved.path, file.handle),
   };
 }
 

@@ -26,6 +26,20 @@ export interface ToolCompleted {
   durationMs: number;
   /** Set when the result was not produced by running the tool to its end. */
   outcome?: CallOutcome;
+  /**
+   * The file the call read or wrote, as it was on disk when the call ended (read_file, edit_file
+   * and write_file in a session with read before edit): what a later edit by the same agent
+   * compares with the file then.
+   */
+  file?: FileSeen;
+}
+
+/** A file as a tool saw it on disk: its absolute path, modification time and size. */
+export interface FileSeen {
+  path: string;
+  /** Modification time, in milliseconds since the epoch. */
+  mtimeMs: number;
+  size: number;
 }
 
 /** Tool calls: the intent (flushed before the tool runs) and the result. */

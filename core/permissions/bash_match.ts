@@ -12,6 +12,15 @@ export function bashRuleMatches(pattern: string, command: string): boolean {
   return compiled(pattern).test(command.trim());
 }
 
+/**
+ * Whether `pattern` is a legacy prefix with a space before its `:*` (`npm test :*`). Claude Code
+ * takes the space as part of the prefix, so such an allow rule matches no command there; rein
+ * allows nothing by it either, and still denies and asks by it as by `npm test *`. Pure.
+ */
+export function spacedLegacyPrefix(pattern: string): boolean {
+  return /\s:\*$/.test(pattern.trim());
+}
+
 /** Compiled patterns: a rule is checked on every call, compiled once. */
 const patterns = new Map<string, RegExp>();
 

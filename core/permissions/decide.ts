@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { lexCommand, type ShellToken, tokensText, unwrapTokens } from "./_shell_lex.ts";
-import { bashRuleMatches } from "./bash_match.ts";
+import { bashRuleMatches, spacedLegacyPrefix } from "./bash_match.ts";
 import { type PathContext, pathRuleMatches } from "./path_match.ts";
 import { isReadOnlyCommand } from "./read_only_command.ts";
 import type { Rule } from "./rule.ts";
@@ -46,7 +46,9 @@ type Verdict = PermissionDecision["decision"];
  * files; a `Read` deny also denies writes there. A bash command is cut into simple commands with
  * wrappers looked through: a deny or ask rule matching any part decides, while allowing needs
  * every part allowed by a rule or in the read-only set, and a complex command (`$(…)`, backticks,
- * subshells) is allowed only by a bare `Bash` rule. An assignment to a variable that changes what
+ * subshells) is allowed only by a bare `Bash` rule. A bare `Bash` ask rule does not ask about a
+ * command whose every part is read-only, and an allow rule with a space before a legacy `:*`
+ * (`Bash(npm test :*)`) allows nothing, both as in Claude Code. An assignment to a variable that changes what
  * runs (`PATH=…`, `LD_PRELOAD=…`) keeps a part from matching an allow rule through it.
  */
 export function decide<R extends Rule>(
@@ -200,10 +202,24 @@ function decideBash<R extends Rule>(
 
   const denied = rules.deny.find(matchesAny);
   if (denied !== undefined) return { decision: "deny", rule: denied };
-  const asked = rules.ask.find(matchesAny);
-  if (asked !== undefined) return { decision: "ask", rule: asked };
+  const asking = rules.ask.filter(matchesAny);
+  const asked = asking[0];
+  if (asked !== undefined) {
+    if (asking.some((rule) => rule.specifier !== undefined)) {
+      return { decision: "ask", rule: asked };
+    }
+    // A bare `Bash` ask rule lets read-only commands through, as in Claude Code (a Read deny rule
+    // still stops them).
+    const unruled = decideBash(command, { allow: [], ask: [], deny: rules.deny }, context, names);
+    if (unruled.decision === "deny") return unruled;
+    if (unruled.decision === "ask") return { decision: "ask", rule: asked };
+  }
 
-  const bashRules = rules.allow.filter((rule) => isShellRule(rule, names));
+  // `Bash(npm test :*)` allows nothing, as in Claude Code (see spacedLegacyPrefix).
+  const bashRules = rules.allow.filter((rule) =>
+    isShellRule(rule, names) &&
+    (rule.specifier === undefined || !spacedLegacyPrefix(rule.specifier))
+  );
   const everything = bashRules.find((rule) => rule.specifier === undefined);
   if (everything !== undefined) return { decision: "allow", rule: everything };
   if (rules.wholeLines) {

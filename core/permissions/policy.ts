@@ -3,6 +3,7 @@ import { recordedSettings } from "../settings/recorded_settings.ts";
 import type { PermissionMode, Settings } from "../settings/settings.ts";
 import type { PermissionRules } from "./decide.ts";
 import type { PathContext } from "./path_match.ts";
+import { spacedLegacyPrefix } from "./bash_match.ts";
 import { parseRule, type Rule } from "./rule.ts";
 
 /** A rule with where it came from: a settings file's path, a flag, or "this session". */
@@ -50,6 +51,10 @@ export function permissionPolicy(snapshot: SettingsSnapshot, workspace: string):
     const parsed = parseRule(text);
     if (parsed.ok) rules[list].push({ ...parsed.rule, file });
     else diagnostics.push(`${parsed.message} (in ${file})`);
+    const { specifier } = parsed.ok ? parsed.rule : {};
+    if (specifier !== undefined && spacedLegacyPrefix(specifier)) {
+      diagnostics.push(spacedPrefixWarning(text.trim(), list, file));
+    }
   };
   for (const text of splitToolList(snapshot.flags.allowedTools ?? [])) {
     add("allow", text, "--allowedTools");
@@ -94,4 +99,20 @@ export function splitToolList(values: readonly string[]): string[] {
     if (current !== "") rules.push(current);
   }
   return rules;
+}
+
+/**
+ * The one warning about a rule with a space before its legacy `:*`: Claude Code reads the space
+ * as part of the prefix, so the rule matches no command there. rein allows nothing by such an
+ * allow rule, as Claude Code, but denies or asks by a deny or ask rule as by `prefix *`: stricter
+ * on purpose, and said so.
+ */
+function spacedPrefixWarning(text: string, list: "allow" | "ask" | "deny", file: string): string {
+  const fixed = text.replace(/\s+:\*\)$/, " *)");
+  const what = list === "allow"
+    ? "rein allows nothing by it either"
+    : `rein is stricter on purpose and ${list === "deny" ? "denies" : "asks about"} what ` +
+      `${fixed} matches`;
+  return `Permission rule "${text}" (in ${file}): Claude Code reads the space before ":*" as ` +
+    `part of the prefix, so it matches no command there; ${what}. Write ${fixed}`;
 }

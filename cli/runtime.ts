@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { unusedSettingsNotice } from "../core/settings/unused_settings.ts";
 import { type JsonlStore, openJsonlStore } from "../events/jsonl_store.ts";
 import { StartPointError } from "../events/start_point.ts";
 import {
@@ -116,6 +117,12 @@ export async function openRuntime(options: {
     clock,
   };
   const [loaded, , machineId] = await Promise.all([settings, ignored, machine]);
+  // Every Claude Code setting and file rein does not use, named once, in one line.
+  const unused = unusedSettingsNotice(
+    loaded.items.sources,
+    (await existing([resolve(workspace, ".mcp.json")])).length > 0 ? [".mcp.json"] : [],
+  );
+  if (unused !== undefined) options.onNotice(unused);
   const merged = loaded.items.settings;
   // The snapshot sessions record; parsed once (recordedSettings caches by this object).
   const snapshot = settingsSnapshot({

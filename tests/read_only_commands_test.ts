@@ -18,7 +18,11 @@ async function headless(
   permissions: Record<string, string[]>,
   commands: readonly string[],
 ): Promise<{ log: LogLine[]; stderr: string }> {
-  await Deno.writeTextFile(`${workspace}/mine.json`, JSON.stringify({ permissions }));
+  const { statusLine, ...lists } = permissions;
+  await Deno.writeTextFile(
+    `${workspace}/mine.json`,
+    JSON.stringify({ permissions: lists, ...(statusLine ? { statusLine: {} } : {}) }),
+  );
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const n = toolResultCount(request.body);
@@ -78,4 +82,20 @@ Deno.test("Bash(npm test :*) allows nothing as in Claude Code, denies as a deny 
   assert.equal(warnings.length, 2, stderr);
   assert.match(stderr, /"Bash\(touch :\*\)".*rein allows nothing by it either/);
   assert.match(stderr, /"Bash\(mkdir :\*\)".*stricter on purpose and denies/);
+});
+
+Deno.test("settings and files rein does not use are named once, in one line", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.mkdir(`${ws.path}/.claude`, { recursive: true });
+  await Deno.writeTextFile(
+    `${ws.path}/.claude/settings.json`,
+    JSON.stringify({ enabledPlugins: { "x@y": true }, includeCoAuthoredBy: false }),
+  );
+  await Deno.writeTextFile(`${ws.path}/.mcp.json`, JSON.stringify({ mcpServers: {} }));
+  const { stderr } = await headless(ws.path, { allow: [], statusLine: [] }, []);
+  const lines = stderr.split("\n").filter((line) => line.includes("rein does not use"));
+  assert.deepEqual(lines.length, 1, stderr);
+  for (const name of ["enabledPlugins", "includeCoAuthoredBy", "statusLine", ".mcp.json"]) {
+    assert.equal(lines[0]?.split(name).length, 2, `${name} once in: ${lines[0]}`);
+  }
 });

@@ -3,6 +3,7 @@ import type { OutputFormat } from "./headless.ts";
 import { type CommandIo, readStdin, stdinLines } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
 import { openRuntime } from "./runtime.ts";
+import { askOnTerminal } from "./_trust.ts";
 import { permissionFlagsOf, type PermissionOptions, requireCredentials } from "./run_flags.ts";
 import { type HeadlessResult, headlessResult } from "./claude_output.ts";
 import { chooseModel, thinkingBudget } from "./model_choice.ts";
@@ -53,6 +54,8 @@ export interface AgentFlags extends PermissionOptions {
   printSystemPrompt?: boolean | undefined;
   /** `--settings FILE`: a settings file above all others. */
   settings?: string | undefined;
+  /** `--trust`: apply the folder's own settings without it being trusted (cli/_trust.ts). */
+  trust?: boolean | undefined;
   /** `--setting-sources`: which of the user's, project's and local settings files to read. */
   settingSources?: string | undefined;
   systemPrompt?: string | undefined;
@@ -201,6 +204,11 @@ async function runAgent(
     permissionFlags,
     // A program that answers permission prompts asks as a person would.
     interactive: !headless || promptTool === "stdio",
+    trust: flags.trust,
+    // The REPL in a terminal asks once whether to trust the folder; headless runs do not.
+    askTrust: !headless && io.stdinIsTerminal
+      ? askOnTerminal(workspace, (text) => io.stdout.write(text))
+      : undefined,
   });
   let chosen: ChosenSession | undefined;
   const stopDebugging = flags.debug

@@ -65,6 +65,11 @@ export async function buildProgram(
     )
     .option("--settings <file>", "a settings file above all others (Claude Code's format)")
     .option(
+      "--trust",
+      "apply this folder's own settings (allow rules, hooks, env) without it being trusted " +
+        "(for automation that checked the repository; see rein trust)",
+    )
+    .option(
       "--setting-sources <sources>",
       "which settings files to read: user, project, local, comma-separated (default: all)",
     )
@@ -148,6 +153,19 @@ export async function buildProgram(
     .action(async (flags) => {
       const { daemonCommand } = await import("./daemon_command.ts");
       exit(await daemonCommand(flags, env, io));
+    });
+
+  program.command("trust")
+    .description(
+      "Trust a folder, as Claude Code's trust dialog does (~/.claude.json): its settings' allow " +
+        "rules, hooks, env and MCP servers apply",
+    )
+    .argument("[dir]", "the folder (default: where you are)")
+    .option("--list", "list the trusted folders")
+    .option("--revoke", "take the folder's trust back")
+    .action(async (dir, flags) => {
+      const { trustCommand } = await import("./trust_command.ts");
+      exit(await trustCommand(dir, flags, env, io));
     });
 
   program.command("sessions")

@@ -31,7 +31,9 @@ import {
 } from "../core/settings/recorded_settings.ts";
 import { sandboxForRun } from "./_sandbox_probe.ts";
 import { settingsSnapshot } from "../core/runner/settings_snapshot.ts";
-import { commandEnv } from "../core/tools/command_env.ts";
+import { exportSettingsEnv } from "../core/tools/command_env.ts";
+import { claudeJsonPath } from "../core/settings/trust.ts";
+import { decideTrust } from "./_trust.ts";
 import { DEFAULT_MEMORY_DIRECTORY } from "../core/memory/memory_files.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
@@ -85,6 +87,10 @@ export async function openRuntime(options: {
   permissionFlags?: PermissionFlags;
   /** Whether a person can be asked about calls (the REPL). */
   interactive?: boolean;
+  /** `--trust`: apply the repository's own settings without asking (see cli/_trust.ts). */
+  trust?: boolean | undefined;
+  /** Asks the person whether to trust the workspace (the REPL in a terminal). */
+  askTrust?: ((what: string) => Promise<boolean>) | undefined;
 }): Promise<Runtime> {
   const { workspace, env, logPath } = options;
   const home = env.get("HOME");
@@ -123,11 +129,17 @@ export async function openRuntime(options: {
     (await existing([resolve(workspace, ".mcp.json")])).length > 0 ? [".mcp.json"] : [],
   );
   if (unused !== undefined) options.onNotice(unused);
-  const merged = loaded.items.settings;
+  const trusted = await decideTrust({
+    workspace,
+    claudeJson: claudeJsonPath(home, env.get("CLAUDE_CONFIG_DIR")),
+    sources: loaded.items.sources,
+    flag: options.trust === true,
+    ask: options.askTrust,
+    onNotice: options.onNotice,
+  });
   // The snapshot sessions record; parsed once (recordedSettings caches by this object).
   const snapshot = settingsSnapshot({
     sources: loaded.items.sources,
-    settingsEnv: merged.env,
     ...(options.permissionFlags ? { flags: options.permissionFlags } : {}),
     home,
     interactive: options.interactive ?? false,
@@ -135,8 +147,13 @@ export async function openRuntime(options: {
     machine: machineId,
     features: reinFeatures(),
     onNotice: options.onNotice,
+    trusted,
   });
   const recorded = recordedSettings(snapshot);
+  // What the settings' `env` sets (the person's, and a trusted repository's) reaches every
+  // command rein starts (bash, hooks), as in Claude Code.
+  const settingsEnv = recorded.settings.env ?? {};
+  exportSettingsEnv(settingsEnv);
   const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
   // Resolved while the log opens and folds; bwrap itself is probed when a command first needs
@@ -184,14 +201,16 @@ export async function openRuntime(options: {
     protectedPaths: [logPath, resolve(logPath, ".."), resolve(workspace, ".rein")],
     openPaths: [resolve(workspace, DEFAULT_MEMORY_DIRECTORY)],
     effects,
-    settings: merged,
-    // Asked for by the first bash call or project hook, not before.
+    settings: recorded.settings,
+    // Asked for by the first bash call, not before.
     sandbox: {
       then: (onValue, onError) =>
         probing.then((probed) => probed.confirmed, () => undefined).then(onValue, onError),
     },
     transcriptPath: logPath,
-    hookEnv: commandEnv(env.toObject()),
+    // Hooks are the person's own or a trusted repository's: they run as the person, with the
+    // whole environment, as Claude Code runs them (the agent's bash gets it without secrets).
+    hookEnv: { ...env.toObject(), ...settingsEnv },
     ask: (question, signal) => {
       if (asker.current === undefined) throw new Error("No one to ask about a call");
       return asker.current(question, signal);

@@ -79,7 +79,8 @@ export function reinMechanisms(
     workspace,
     transcriptPath: options.transcriptPath ?? "",
     env: options.hookEnv ?? {},
-    ...(sandbox ? { sandbox } : {}),
+    // No sandbox: hooks that run are the person's own or a trusted repository's, and run as the
+    // person, as in Claude Code (an untrusted repository's hooks do not run at all).
   };
   return [
     environmentMechanism,

@@ -8,8 +8,11 @@ export interface HooksOptions {
   /** The environment hook commands run with (secrets removed by the caller). */
   env: Record<string, string>;
   /**
-   * The sandbox bash runs in: hooks from the project's files (`.claude/settings*.json`, which a
-   * cloned repository brings) run in it too; the person's own (`~/.claude`, `--settings`) do not.
+   * A sandbox to confine the project's hooks (`.claude/settings*.json`) to; the person's own
+   * (`~/.claude`, `--settings`) never are. rein sets none: a repository's hooks run only once
+   * the person trusted the folder, and then as the person's own do, with their environment and
+   * able to keep state in `.claude/`, `~/.claude/`, caches and `/tmp`, as in Claude Code. An
+   * embedder may still set one.
    */
   sandbox?: BashSandbox | PromiseLike<BashSandbox | undefined>;
 }

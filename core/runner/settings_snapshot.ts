@@ -5,13 +5,17 @@ import type {
 } from "../../events/event_types.ts";
 import { COMPACTION_ENV } from "../compaction/compaction_config.ts";
 import { jobSettings } from "../jobs/job_settings.ts";
+import { recordedSettings } from "../settings/recorded_settings.ts";
 
 /** What a settings snapshot is made of, as read at start. */
 export interface SettingsSnapshotInput {
   /** Every settings file read, highest precedence first. */
   sources: SettingsFileRead[];
-  /** The merged settings files' `env` block (a value there counts as the environment's). */
-  settingsEnv?: Record<string, string> | undefined;
+  /**
+   * Whether the workspace is trusted (cli/_trust.ts): when false, the repository's own files'
+   * allow rules, permissive mode, hooks and `env` are not applied. Recorded.
+   */
+  trusted: boolean;
   /** Permission flags from the command line. */
   flags?: PermissionFlags;
   /** The home directory; `/` when unknown. */
@@ -35,10 +39,20 @@ export interface SettingsSnapshotInput {
  * the machine. The sandbox's description is added once it is known. Pure apart from `env`.
  */
 export function settingsSnapshot(input: SettingsSnapshotInput): SettingsSnapshot {
-  const { env, settingsEnv } = input;
+  const { env } = input;
+  const flags = input.flags ?? {};
+  // The settings files' `env` block as applied (a trusted repository's, and the person's)
+  // counts as the environment for jobs' settings.
+  const settingsEnv = recordedSettings({
+    sources: input.sources,
+    flags,
+    home: "/",
+    interactive: false,
+    trusted: input.trusted,
+  }).settings.env;
   return {
     sources: input.sources,
-    flags: input.flags ?? {},
+    flags,
     home: input.home ?? "/",
     interactive: input.interactive,
     env: Object.fromEntries(
@@ -52,5 +66,6 @@ export function settingsSnapshot(input: SettingsSnapshotInput): SettingsSnapshot
     requestDigest: "messages-last",
     wholeCommandRules: true,
     machine: input.machine,
+    trusted: input.trusted,
   };
 }

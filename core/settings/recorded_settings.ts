@@ -1,7 +1,12 @@
 import type { SettingsFileRead, SettingsSnapshot } from "../../events/event_types.ts";
 import { mergeSettings } from "./merge_settings.ts";
 import { parseSettings } from "./parse_settings.ts";
-import { PERMISSION_MODES, type PermissionMode, type Settings } from "./settings.ts";
+import {
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PermissionSettings,
+  type Settings,
+} from "./settings.ts";
 
 /** The settings of a recorded snapshot: each file's, merged, the starting mode, the problems. */
 export interface RecordedSettings {
@@ -18,6 +23,12 @@ export interface RecordedSettings {
   mode: PermissionMode;
   /** Every problem found, each naming its file (or flag) and quoting the text. */
   diagnostics: string[];
+  /**
+   * What the repository's own files set and an untrusted workspace did not apply (see
+   * {@link untrustedSettings}), each once, as `permissions.allow`, `hooks`, `env`; empty when
+   * trusted.
+   */
+  ignored: string[];
 }
 
 const cache = new WeakMap<SettingsSnapshot, RecordedSettings>();
@@ -30,10 +41,14 @@ export function recordedSettings(snapshot: SettingsSnapshot): RecordedSettings {
   const cached = cache.get(snapshot);
   if (cached !== undefined) return cached;
   const diagnostics: string[] = [];
+  const ignored = new Set<string>();
   const files = snapshot.sources.map((source) => {
     const parsed = parseSettings(source);
     diagnostics.push(...parsed.diagnostics.map((d) => d.message));
-    return { path: source.path, scope: source.scope, settings: parsed.settings };
+    const settings = snapshot.trusted === false && !isPersonal(source.scope)
+      ? untrustedSettings(parsed.settings, ignored)
+      : parsed.settings;
+    return { path: source.path, scope: source.scope, settings };
   });
   const settings = mergeSettings(files.map((file) => file.settings));
   const additionalDirectories: string[] = [];
@@ -68,6 +83,7 @@ export function recordedSettings(snapshot: SettingsSnapshot): RecordedSettings {
     additionalDirectories: [...new Set(additionalDirectories)],
     mode,
     diagnostics,
+    ignored: [...ignored],
   };
   cache.set(snapshot, recorded);
   return recorded;
@@ -76,4 +92,49 @@ export function recordedSettings(snapshot: SettingsSnapshot): RecordedSettings {
 /** The person's own settings (user, `--settings`), as against a repository's (project, local). */
 export function isPersonal(scope: SettingsFileRead["scope"]): boolean {
   return scope === "user" || scope === "cli";
+}
+
+/** Modes a repository's files may set without trust: none lets more run than `default`. */
+const UNTRUSTED_MODES: readonly string[] = ["default", "plan", "dontAsk"];
+
+/** Keys of `other` that let a repository's MCP servers start (Claude Code's approvals). */
+const MCP_APPROVALS = ["enableAllProjectMcpServers", "enabledMcpjsonServers"];
+
+/**
+ * A repository's file (project or local) as an untrusted workspace applies it: without
+ * `permissions.allow`, a `defaultMode` that lets more run than `default`, `hooks`, `env` and the
+ * approval of its MCP servers; its deny and ask rules and everything else stay. What was dropped
+ * is added to `ignored`. Pure apart from `ignored`.
+ */
+export function untrustedSettings(
+  settings: Partial<Settings>,
+  ignored: Set<string>,
+): Partial<Settings> {
+  const kept: Partial<Settings> = { ...settings };
+  const permissions = settings.permissions;
+  if (permissions !== undefined) {
+    const { allow, defaultMode, ...rest } = permissions;
+    const narrowed: PermissionSettings = { ...rest };
+    if (allow !== undefined && allow.length > 0) ignored.add("permissions.allow");
+    if (defaultMode !== undefined && UNTRUSTED_MODES.includes(defaultMode)) {
+      narrowed.defaultMode = defaultMode;
+    } else if (defaultMode !== undefined) ignored.add(`defaultMode "${defaultMode}"`);
+    kept.permissions = narrowed;
+  }
+  if (settings.hooks !== undefined) {
+    delete kept.hooks;
+    if (Object.keys(settings.hooks).length > 0) ignored.add("hooks");
+  }
+  if (settings.env !== undefined) {
+    delete kept.env;
+    if (Object.keys(settings.env).length > 0) ignored.add("env");
+  }
+  const other = settings.other;
+  if (other !== undefined && MCP_APPROVALS.some((key) => key in other)) {
+    kept.other = Object.fromEntries(
+      Object.entries(other).filter(([key]) => !MCP_APPROVALS.includes(key)),
+    );
+    for (const key of MCP_APPROVALS) if (key in other) ignored.add(key);
+  }
+  return kept;
 }

@@ -53,3 +53,24 @@ export function commandEnv(env: Readonly<Record<string, string>>): Record<string
   }
   return kept;
 }
+
+/**
+ * Sets the settings' `env` block (Claude Code's `"env": {"FOO": "bar"}`: the person's files, and
+ * a trusted repository's) in rein's own environment, as Claude Code does, so every command it
+ * starts from then on gets it: bash and background jobs (through {@linkcode commandEnv}, so a
+ * secret-looking name still stays out of the agent's bash) and MCP servers. A value there wins
+ * over the shell's.
+ */
+export function exportSettingsEnv(
+  env: Readonly<Record<string, string>>,
+  target: { set(name: string, value: string): void } = Deno.env,
+): void {
+  for (const [name, value] of Object.entries(env)) {
+    // A name the OS refuses (empty, with "=" or NUL) is left out rather than stopping rein.
+    try {
+      target.set(name, value);
+    } catch {
+      // Left out.
+    }
+  }
+}

@@ -68,6 +68,13 @@ export interface SettingsSnapshot {
    * only when the part before it was recorded on the same machine.
    */
   machine?: string | null;
+  /**
+   * Whether the person trusted the workspace (Claude Code's `hasTrustDialogAccepted`, or
+   * `--trust`). False: the repository's own files (project and local) had their allow rules,
+   * permissive `defaultMode`, hooks and `env` ignored. Absent in sessions recorded before trust,
+   * which applied every file as trusted.
+   */
+  trusted?: boolean;
 }
 
 /** One settings file as read. */

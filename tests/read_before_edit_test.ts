@@ -116,3 +116,34 @@ Deno.test("a file changed on disk between the read and the edit is refused until
   assert.equal(await Deno.readTextFile(file), "const a = 20;\n");
   await replayVerifies(ws.path);
 });
+
+Deno.test("a file whose time alone changed since a full read is edited; after a partial read it is refused", async () => {
+  await using ws = await tempWorkspace();
+  const full = `${ws.path}/full.ts`;
+  const part = `${ws.path}/part.ts`;
+  await Deno.writeTextFile(full, "const a = 1;\n");
+  await Deno.writeTextFile(part, "const b = 1;\n");
+  const log = await headless(
+    ws.path,
+    [
+      ["toolu_rf", "read_file", { path: "full.ts" }],
+      ["toolu_rp", "read_file", { path: "part.ts", offset: 1, limit: 1 }],
+      ["toolu_ef", "edit_file", { path: "full.ts", old_string: "1", new_string: "2" }],
+      ["toolu_ep", "edit_file", { path: "part.ts", old_string: "1", new_string: "2" }],
+      ["toolu_wf", "write_file", { path: "full.ts", content: "const a = 3;\n" }],
+    ],
+    // Something touches both files (a formatter that changed nothing, a checkout).
+    async (results) => {
+      if (results !== 2 && results !== 4) return;
+      const later = new Date(Date.now() + results * 5_000);
+      await Deno.utime(full, later, later);
+      await Deno.utime(part, later, later);
+    },
+  );
+  assert.equal(resultOf(log, "toolu_ef").isError, false, resultOf(log, "toolu_ef").content);
+  assert.deepEqual(resultOf(log, "toolu_ep"), { content: MODIFIED, isError: true });
+  assert.equal(resultOf(log, "toolu_wf").isError, false, resultOf(log, "toolu_wf").content);
+  assert.equal(await Deno.readTextFile(full), "const a = 3;\n");
+  assert.equal(await Deno.readTextFile(part), "const b = 1;\n");
+  await replayVerifies(ws.path);
+});

@@ -141,9 +141,6 @@ async function editFile(
   }
   // The one verified handle serves the read and the write: the name is never looked up again.
   await using file = opened;
-  // Claude Code's read before edit: the agent edits only what it has read as it is now.
-  const unread = readBeforeEditRefusal(context, fileSeen(resolved.path, file.stats));
-  if (unread !== undefined) return { content: unread, isError: true };
   let bytes: Uint8Array;
   try {
     bytes = await readAll(file.handle, file.stats.size, signal);
@@ -153,6 +150,14 @@ async function editFile(
     }
     return { content: `Cannot read "${display}": ${errorMessage(error)}`, isError: true };
   }
+  // Claude Code's read before edit: the agent edits only what it has read as it is now.
+  const current = bytes;
+  const unread = await readBeforeEditRefusal(
+    context,
+    fileSeen(resolved.path, file.stats),
+    () => Promise.resolve(current),
+  );
+  if (unread !== undefined) return { content: unread, isError: true };
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { content: notTextMessage(display, decoded.reason), isError: true };
   const text = decoded.text;
@@ -178,8 +183,9 @@ async function editFile(
   if (signal.aborted) {
     return { content: `Editing "${display}" was cancelled`, isError: true, cancelled: true };
   }
+  const written = new TextEncoder().encode(updated);
   try {
-    await replaceContent(file.handle, new TextEncoder().encode(updated));
+    await replaceContent(file.handle, written);
   } catch (error) {
     return { content: `Cannot write "${display}": ${errorMessage(error)}`, isError: true };
   }
@@ -188,7 +194,11 @@ async function editFile(
   const content = count === 1
     ? `Replaced 1 occurrence in ${display} at line ${line}`
     : `Replaced ${plural(count, "occurrence")} in ${display}; the first is at line ${line}`;
-  return { content, isError: false, ...await seenAfterWrite(context, resolved.path, file.handle) };
+  return {
+    content,
+    isError: false,
+    ...await seenAfterWrite(context, resolved.path, file.handle, written),
+  };
 }
 
 interface PlannedEdit {

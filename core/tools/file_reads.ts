@@ -1,5 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Envelope, FileSeen } from "../../events/event_types.ts";
+import { contentHash } from "./_content_hash.ts";
 import { hasFeature } from "../settings/session_features.ts";
 import type { Projection } from "../state/projection.ts";
 import type { State } from "../state/state.ts";
@@ -52,41 +53,56 @@ export function seenFile(state: State, session: string, agent: string, path: str
   return slice?.[session]?.[agent]?.[path];
 }
 
-/** A file as it is on disk now, from its handle's stat. */
-export function fileSeen(path: string, stats: { mtime: Date | null; size: number }): FileSeen {
-  return { path, mtimeMs: stats.mtime?.getTime() ?? 0, size: stats.size };
+/** A file as it is on disk now, from its handle's stat (and its content's hash, when known). */
+export function fileSeen(
+  path: string,
+  stats: { mtime: Date | null; size: number },
+  hash?: string,
+): FileSeen {
+  return { path, mtimeMs: stats.mtime?.getTime() ?? 0, size: stats.size, ...hash ? { hash } : {} };
 }
 
 /**
  * Why the calling agent may not change the existing file at `path` (absolute), whose stat now is
  * `now`: Claude Code's "not read yet" when its agent never read it (nor wrote it) in this session,
- * its "modified since read" when its modification time or size differ from what the agent saw.
- * Undefined when the change may go ahead, and always in a session without read before edit.
+ * its "modified since read" when its modification time or size differ from what the agent saw,
+ * unless the agent saw the whole file and `content` (the file's bytes now, read only then) still
+ * hashes the same, as Claude Code lets an edit through when only the time changed. Undefined when
+ * the change may go ahead, and always in a session without read before edit.
  */
-export function readBeforeEditRefusal(
+export async function readBeforeEditRefusal(
   context: Pick<ToolCallContext, "view" | "session" | "agent">,
   now: FileSeen,
-): string | undefined {
+  content?: () => Promise<Uint8Array>,
+): Promise<string | undefined> {
   if (!readBeforeEditOn(context)) return undefined;
   const seen = seenFile(context.view(), context.session, context.agent, now.path);
   if (seen === undefined) return NOT_READ_MESSAGE;
-  if (seen.mtimeMs !== now.mtimeMs || seen.size !== now.size) return MODIFIED_MESSAGE;
-  return undefined;
+  if (seen.mtimeMs === now.mtimeMs && seen.size === now.size) return undefined;
+  if (seen.hash !== undefined && seen.size === now.size && content !== undefined) {
+    try {
+      if (contentHash(await content()) === seen.hash) return undefined;
+    } catch {
+      // Unreadable now: changed, as far as the agent can tell.
+    }
+  }
+  return MODIFIED_MESSAGE;
 }
 
 /**
- * What the calling agent has seen of the file at `path` after writing it through `handle` (its
- * own write counts as a read, as in Claude Code), as a result's `file`; nothing in a session
+ * What the calling agent has seen of the file at `path` after writing `written` through `handle`
+ * (its own write counts as a full read, as in Claude Code), as a result's `file`; nothing in a session
  * without read before edit, or when the handle cannot be read.
  */
 export async function seenAfterWrite(
   context: Pick<ToolCallContext, "view" | "session">,
   path: string,
   handle: FileHandle,
+  written: Uint8Array,
 ): Promise<{ file?: FileSeen }> {
   if (!readBeforeEditOn(context)) return {};
   try {
-    return { file: fileSeen(path, await handle.stat()) };
+    return { file: fileSeen(path, await handle.stat(), contentHash(written)) };
   } catch {
     return {};
   }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Envelope } from "../../events/event_types.ts";
 import { foldEvents } from "../state/state.ts";
+import { contentHash } from "./_content_hash.ts";
 import {
   fileReadsProjection,
   MODIFIED_MESSAGE,
@@ -56,7 +57,7 @@ Deno.test("the fold keeps what each agent saw of each file, and nothing from a f
   assert.equal(seenFile(state, "s", "sub", "/w/b.ts"), undefined);
 });
 
-Deno.test("an edit is refused unread or changed, and never in a session without the feature", () => {
+Deno.test("an edit is refused unread or changed, and never in a session without the feature", async () => {
   const on = foldEvents([started([READ_BEFORE_EDIT]), completed(2, "main", seen)], [
     fileReadsProjection,
   ]);
@@ -65,11 +66,35 @@ Deno.test("an edit is refused unread or changed, and never in a session without 
     session: "s",
     agent,
   });
-  assert.equal(readBeforeEditRefusal(context(on), seen), undefined);
-  assert.equal(readBeforeEditRefusal(context(on), { ...seen, mtimeMs: 6 }), MODIFIED_MESSAGE);
-  assert.equal(readBeforeEditRefusal(context(on), { ...seen, size: 4 }), MODIFIED_MESSAGE);
-  assert.equal(readBeforeEditRefusal(context(on), { ...seen, path: "/w/c.ts" }), NOT_READ_MESSAGE);
-  assert.equal(readBeforeEditRefusal(context(on, "sub"), seen), NOT_READ_MESSAGE);
+  assert.equal(await readBeforeEditRefusal(context(on), seen), undefined);
+  assert.equal(await readBeforeEditRefusal(context(on), { ...seen, mtimeMs: 6 }), MODIFIED_MESSAGE);
+  assert.equal(await readBeforeEditRefusal(context(on), { ...seen, size: 4 }), MODIFIED_MESSAGE);
+  assert.equal(
+    await readBeforeEditRefusal(context(on), { ...seen, path: "/w/c.ts" }),
+    NOT_READ_MESSAGE,
+  );
+  assert.equal(await readBeforeEditRefusal(context(on, "sub"), seen), NOT_READ_MESSAGE);
   const off = foldEvents([started(["todos"])], [fileReadsProjection]);
-  assert.equal(readBeforeEditRefusal(context(off), { ...seen, path: "/w/c.ts" }), undefined);
+  assert.equal(await readBeforeEditRefusal(context(off), { ...seen, path: "/w/c.ts" }), undefined);
+});
+
+Deno.test("a file whose time alone changed since a full read may be edited, as in Claude Code", async () => {
+  const bytes = new TextEncoder().encode("abc");
+  const full = { ...seen, hash: contentHash(bytes) };
+  const state = foldEvents([started([READ_BEFORE_EDIT]), completed(2, "main", full)], [
+    fileReadsProjection,
+  ]);
+  const context = { view: () => state, session: "s", agent: "main" };
+  const touched = { ...seen, mtimeMs: 9 };
+  assert.equal(
+    await readBeforeEditRefusal(context, touched, () => Promise.resolve(bytes)),
+    undefined,
+  );
+  const other = new TextEncoder().encode("abd");
+  assert.equal(
+    await readBeforeEditRefusal(context, touched, () => Promise.resolve(other)),
+    MODIFIED_MESSAGE,
+  );
+  // Without the content to compare, a changed time is a change.
+  assert.equal(await readBeforeEditRefusal(context, touched), MODIFIED_MESSAGE);
 });

@@ -7,6 +7,7 @@ import { openVerified } from "./_safe_open.ts";
 import { fileNotFoundMessage } from "./_suggest.ts";
 import { looksBinary, notTextMessage } from "./_text_file.ts";
 import { lazySchema } from "./schema.ts";
+import { ContentHash } from "./_content_hash.ts";
 import { fileSeen, readBeforeEditOn } from "./file_reads.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import { protectedPathMessage, resolveInWorkspace } from "./workspace_path.ts";
@@ -124,8 +125,14 @@ async function readFile(
   const offset = input.offset ?? 1;
   const limit = input.limit ?? DEFAULT_LIMIT;
   let scan: LineScan;
+  // A full read (no offset, no limit) records a hash of the bytes for read before edit, which
+  // lets an edit through when only the modification time changed since, as Claude Code does.
+  const hash = readBeforeEditOn(context) && input.offset === undefined &&
+      input.limit === undefined
+    ? new ContentHash()
+    : undefined;
   try {
-    scan = await scanLines(file.handle, offset, limit, signal);
+    scan = await scanLines(file.handle, offset, limit, signal, hash);
   } catch (error) {
     if (error instanceof ReadCancelled) {
       return { content: `Reading "${display}" was cancelled`, isError: true, cancelled: true };
@@ -134,7 +141,9 @@ async function readFile(
   }
   if (scan.kind !== "text") return { content: notTextMessage(display, scan.kind), isError: true };
   // What the agent saw, for a later edit of the file (read before edit).
-  const seen = readBeforeEditOn(context) ? { file: fileSeen(resolved.path, file.stats) } : {};
+  const seen = readBeforeEditOn(context)
+    ? { file: fileSeen(resolved.path, file.stats, hash?.digest()) }
+    : {};
   if (scan.totalLines === 0) {
     return { content: `File "${display}" is empty`, isError: false, ...seen };
   }
@@ -168,6 +177,7 @@ async function scanLines(
   offset: number,
   limit: number,
   signal: AbortSignal,
+  hash?: ContentHash,
 ): Promise<LineScan> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   const lines: NumberedLine[] = [];
@@ -199,6 +209,7 @@ async function scanLines(
   };
 
   for await (const chunk of readChunks(handle, signal)) {
+    hash?.update(chunk);
     if (sniffed < 8192 && looksBinary(chunk.subarray(0, 8192 - sniffed))) return { kind: "binary" };
     sniffed += chunk.length;
     try {

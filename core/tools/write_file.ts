@@ -2,7 +2,7 @@ import { basename, dirname, join, relative } from "node:path";
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { countLines, errorMessage, plural } from "./_format.ts";
-import { replaceContent } from "./_handle_io.ts";
+import { readAll, replaceContent } from "./_handle_io.ts";
 import { isInside } from "../files/is_inside.ts";
 import { type OpenVerified, openVerified } from "./_safe_open.ts";
 import { lazySchema } from "./schema.ts";
@@ -141,7 +141,11 @@ async function writeFile(
   await using file = opened;
   // Claude Code's read before edit: an existing file is replaced only as the agent read it.
   const unread = existed
-    ? readBeforeEditRefusal(context, fileSeen(resolved.path, file.stats))
+    ? await readBeforeEditRefusal(
+      context,
+      fileSeen(resolved.path, file.stats),
+      () => currentBytes({ ...target, path: resolved.path, purpose: "read" }, context.signal),
+    )
     : undefined;
   if (unread !== undefined) return { content: unread, isError: true };
   const bytes = new TextEncoder().encode(input.content);
@@ -156,7 +160,7 @@ async function writeFile(
       ? `Wrote ${size} to ${display}, replacing its previous content`
       : `Wrote ${size} to new file ${display}`,
     isError: false,
-    ...await seenAfterWrite(context, resolved.path, file.handle),
+    ...await seenAfterWrite(context, resolved.path, file.handle, bytes),
   };
 }
 
@@ -179,4 +183,18 @@ async function realParent(root: string, path: string): Promise<string | ToolResu
   } catch (error) {
     return { content: `Cannot write "${shown}": ${errorMessage(error)}`, isError: true };
   }
+}
+
+/**
+ * The file's bytes now, through a handle of its own opened for reading (the write handle is
+ * write-only): what read before edit hashes when only the file's modification time changed.
+ */
+async function currentBytes(
+  options: Parameters<typeof openVerified>[0],
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  const opened = await openVerified(options);
+  if (!opened.ok) throw new Error(`Cannot read the file again: ${opened.problem}`);
+  await using file = opened;
+  return await readAll(file.handle, file.stats.size, signal);
 }

@@ -40,6 +40,8 @@ export interface FileSeen {
   /** Modification time, in milliseconds since the epoch. */
   mtimeMs: number;
   size: number;
+  /** A hash of the whole content, when the call saw all of it (a read without offset or limit). */
+  hash?: string;
 }
 
 /** Tool calls: the intent (flushed before the tool runs) and the result. */

@@ -68,7 +68,7 @@ Deno.test("PreToolUse hooks block rm and rewrite npm to pnpm, a Stop hook forces
   });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
   const run = await runCli(
-    ["-p", "clean up", "--allowedTools", "Bash", "--workspace", ws.path],
+    ["--trust", "-p", "clean up", "--allowedTools", "Bash", "--workspace", ws.path],
     { env },
   );
   assert.equal(run.code, 0, run.stderr);
@@ -123,7 +123,7 @@ Deno.test("a hanging PreToolUse hook is stopped at its timeout with its processe
   });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
   const run = await runCli(
-    ["-p", "write", "--permission-mode", "acceptEdits", "--workspace", ws.path],
+    ["--trust", "-p", "write", "--permission-mode", "acceptEdits", "--workspace", ws.path],
     { env },
   );
   assert.equal(run.code, 0, run.stderr);
@@ -148,7 +148,9 @@ Deno.test("a UserPromptSubmit hook that exits 2 drops the prompt before the mode
   });
   await using fake = await startFakeAnthropic({ script: () => message("Hi.") });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
-  const run = await runCli(["-p", "my password is hunter2", "--workspace", ws.path], { env });
+  const run = await runCli(["--trust", "-p", "my password is hunter2", "--workspace", ws.path], {
+    env,
+  });
   assert.equal(run.code, 1);
   assert.match(run.stderr, /The prompt was blocked: Prompts must not contain passwords/);
   assert.equal(fake.requests.length, 0);
@@ -166,7 +168,7 @@ Deno.test("replay --verify fails where the recorded rules no longer allow what t
   });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
   const run = await runCli(
-    ["-p", "make it", "--allowedTools", "Bash(mkdir *)", "--workspace", ws.path],
+    ["--trust", "-p", "make it", "--allowedTools", "Bash(mkdir *)", "--workspace", ws.path],
     { env },
   );
   assert.equal(run.code, 0, run.stderr);
@@ -183,16 +185,11 @@ Deno.test("replay --verify fails where the recorded rules no longer allow what t
   assert.match(tampered.stdout + tampered.stderr, /permission\.decided/);
 });
 
-Deno.test("the project's hooks run in the sandbox; the person's own hooks from ~/.claude do not", async () => {
-  if (!(await new Deno.Command("bwrap", { args: ["--version"] }).output().catch(() => null))) {
-    return;
-  }
+Deno.test("an untrusted project's hooks do not run, a trusted project's run as the person's own do; the person's own hooks from ~/.claude always run", async () => {
   await using ws = await tempWorkspace();
   await using elsewhere = await tempWorkspace();
   const home = `${elsewhere.path}/home`;
   await Deno.mkdir(`${home}/.claude`, { recursive: true });
-  // A folder the sandbox's private /tmp lacks, even where it makes the parents of a hidden path
-  // (the machine key under this test's home, which lies in /tmp too).
   await Deno.mkdir(`${elsewhere.path}/out`);
   const touch = (name: string) => ({
     hooks: [{ type: "command", command: `touch "${elsewhere.path}/out/${name}"` }],
@@ -215,15 +212,10 @@ Deno.test("the project's hooks run in the sandbox; the person's own hooks from ~
   assert.equal(run.code, 0, run.stderr);
   assert.ok(await Deno.stat(`${elsewhere.path}/out/from-user-hook`));
   await assert.rejects(Deno.stat(`${elsewhere.path}/out/from-project-hook`));
-  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
-  const project = log.find((e) =>
-    e.type === "hook.ran" && String(e.data.command).includes("project")
-  );
-  assert.match(
-    String(project?.data.stderr),
-    /Read-only file system|Permission denied|No such file/,
-    JSON.stringify(project),
-  );
+  assert.match(run.stderr, /Ignored in this untrusted folder: hooks/);
+  const trusted = await runCli(["--trust", "-p", "hello", "--workspace", ws.path], { env });
+  assert.equal(trusted.code, 0, trusted.stderr);
+  assert.ok(await Deno.stat(`${elsewhere.path}/out/from-project-hook`));
 });
 
 Deno.test("SessionStart adds context before the first prompt and SessionEnd runs when the run ends; both replay", async () => {
@@ -240,7 +232,7 @@ Deno.test("SessionStart adds context before the first prompt and SessionEnd runs
   });
   await using fake = await startFakeAnthropic({ script: () => message("Hi.") });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
-  const run = await runCli(["-p", "hello", "--workspace", ws.path], { env });
+  const run = await runCli(["--trust", "-p", "hello", "--workspace", ws.path], { env });
   assert.equal(run.code, 0, run.stderr);
   const first = fake.requests[0]?.body?.messages[0]?.content;
   assert.match(JSON.stringify(first), /Session [0-9a-f-]+ \(startup\)/);
@@ -265,12 +257,22 @@ Deno.test("SessionStart runs with source resume when a session is resumed with a
   });
   await using fake = await startFakeAnthropic({ script: () => message("Hi.") });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
-  assert.equal((await runCli(["-p", "one", "--workspace", ws.path], { env })).code, 0);
-  const again = await runCli(["--continue", "-p", "two", "--workspace", ws.path], { env });
+  assert.equal((await runCli(["--trust", "-p", "one", "--workspace", ws.path], { env })).code, 0);
+  const again = await runCli(["--continue", "--trust", "-p", "two", "--workspace", ws.path], {
+    env,
+  });
   assert.equal(again.code, 0, again.stderr);
   const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
   const session = log[0]?.session;
-  const forked = await runCli(["--fork", `${session}@3`, "-p", "three", "--workspace", ws.path], {
+  const forked = await runCli([
+    "--fork",
+    `${session}@3`,
+    "--trust",
+    "-p",
+    "three",
+    "--workspace",
+    ws.path,
+  ], {
     env,
   });
   assert.equal(forked.code, 0, forked.stderr);

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
-import { toolResultCount } from "../testing/scenarios.ts";
+import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
 type Call = [id: string, tool: string, input: Record<string, unknown>];
@@ -145,5 +145,46 @@ Deno.test("a file whose time alone changed since a full read is edited; after a 
   assert.equal(resultOf(log, "toolu_wf").isError, false, resultOf(log, "toolu_wf").content);
   assert.equal(await Deno.readTextFile(full), "const a = 3;\n");
   assert.equal(await Deno.readTextFile(part), "const b = 1;\n");
+  await replayVerifies(ws.path);
+});
+
+Deno.test("a subagent's reads are its own: the parent's read does not let it edit, its own does", async () => {
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(`${ws.path}/a.ts`, "const a = 1;\n");
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const done = toolResultCount(request.body);
+      if (firstUserText(request.body?.messages ?? []) === "edit a.ts") {
+        const calls: Call[] = [
+          ["toolu_sub_e1", "edit_file", { path: "a.ts", old_string: "1", new_string: "2" }],
+          ["toolu_sub_r", "read_file", { path: "a.ts" }],
+          ["toolu_sub_e2", "edit_file", { path: "a.ts", old_string: "1", new_string: "2" }],
+        ];
+        const call = calls[done];
+        return call === undefined ? message("child done") : message([toolUse(...call)]);
+      }
+      const calls: Call[] = [
+        ["toolu_r", "read_file", { path: "a.ts" }],
+        ["toolu_t", "task", {
+          description: "edit",
+          prompt: "edit a.ts",
+          subagent_type: "general-purpose",
+        }],
+        // The subagent changed the file since the parent read it.
+        ["toolu_e", "edit_file", { path: "a.ts", old_string: "2", new_string: "3" }],
+      ];
+      const call = calls[done];
+      return call === undefined ? message("Done.") : message([toolUse(...call)]);
+    },
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-test" };
+  const args = ["-p", "go", "--allowedTools", "Edit Write Read Task", "--workspace", ws.path];
+  const run = await runCli(args, { env });
+  assert.equal(run.code, 0, run.stderr);
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  assert.deepEqual(resultOf(log, "toolu_sub_e1"), { content: NOT_READ, isError: true });
+  assert.equal(resultOf(log, "toolu_sub_e2").isError, false, resultOf(log, "toolu_sub_e2").content);
+  assert.deepEqual(resultOf(log, "toolu_e"), { content: MODIFIED, isError: true });
+  assert.equal(await Deno.readTextFile(`${ws.path}/a.ts`), "const a = 2;\n");
   await replayVerifies(ws.path);
 });

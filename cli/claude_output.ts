@@ -144,6 +144,8 @@ export function initLine(init: {
   apiKeySource: string;
   /** The session's permission mode (`default` for a session without permissions). */
   permissionMode?: string;
+  /** What the person can run with `/` beyond rein's own: custom commands and skills. */
+  slashCommands?: readonly string[];
 }) {
   return {
     type: "system",
@@ -154,7 +156,7 @@ export function initLine(init: {
     mcp_servers: [],
     model: init.model,
     permissionMode: init.permissionMode ?? "default",
-    slash_commands: [],
+    slash_commands: [...init.slashCommands ?? []],
     apiKeySource: init.apiKeySource,
     agents: [],
     skills: [],

@@ -23,6 +23,13 @@ import { Renderer } from "./render/render.ts";
 import { createStyles } from "./render/style.ts";
 import { useColor } from "./io.ts";
 import { type ControlReply, StdioAsker } from "./_stdio_asker.ts";
+import {
+  invokeSlash,
+  type SlashCommandInfo,
+  slashInfo,
+  slashNames,
+  withCommandModel,
+} from "./slash_command.ts";
 
 /**
  * Output formats of `-p`: the answer as text, Claude Code's `json` result or `stream-json` lines,
@@ -71,16 +78,29 @@ export async function runHeadless(
   let result: TurnResult | null;
   try {
     const { reopened } = chosen;
+    // `-p "/name args"`: a custom command or a skill of the session, recorded, becomes the prompt.
+    const slash = !reopened && prompt?.trimStart().startsWith("/")
+      ? await invokeSlash(runtime.harness, session, prompt, new AbortController().signal)
+      : undefined;
+    if (slash?.kind === "refused") {
+      output.progress.line(slash.message);
+      return 1;
+    }
+    const text = slash?.kind === "prompt" ? slash.prompt : prompt;
     output.begin();
     const active = runner.run(session, ({ signal }) => {
       const run = runOptions(signal, options);
       return reopened
-        ? session.resume(reopened, prompt, {
+        ? session.resume(reopened, text, {
           ...run,
           settings: runtime.settings,
           files: runtime.files,
         })
-        : session.prompt(prompt as string, run);
+        : withCommandModel(
+          session,
+          slash?.kind === "prompt" ? slash.model : undefined,
+          () => session.prompt(text as string, run),
+        );
     });
     result = await active.done;
     if (result === null) output.progress.line(`Nothing to continue in session ${session.id}`);
@@ -141,7 +161,7 @@ export async function runStreamInput(
         queue.push(message);
       } else if (message.kind === "control") {
         if (message.subtype === "interrupt") interrupted = true;
-        output.print(controlResponse(message, runner));
+        output.print(controlResponse(message, runner, slashInfo(runtime.harness, session.id)));
       } else if (message.kind === "reply") {
         if (!asker?.receive(message)) {
           output.progress.line(`Ignored a control_response to no request: "${message.requestId}"`);
@@ -175,13 +195,27 @@ export async function runStreamInput(
       const left = options.maxBudgetUsd === undefined
         ? {}
         : { maxBudgetUsd: Math.max(0, options.maxBudgetUsd - output.spentUsd) };
+      // A user message `/name args` runs a custom command or a skill (not a reopening one).
+      const slash = !how && next.trimStart().startsWith("/")
+        ? await invokeSlash(runtime.harness, session, next, new AbortController().signal)
+        : undefined;
+      if (slash?.kind === "refused") {
+        output.progress.line(slash.message);
+        code = 1;
+        continue;
+      }
+      const text = slash?.kind === "prompt" ? slash.prompt : next;
       const active = runner.run(session, ({ signal }) => {
         // One budget for the whole input: each turn gets what the earlier ones left.
         const run = runOptions(signal, { ...options, ...left });
         // The first message of a reopened session resumes it: unfinished work is closed first.
         return how
-          ? session.resume(how, next, { ...run, settings: runtime.settings, files: runtime.files })
-          : session.prompt(next, run);
+          ? session.resume(how, text, { ...run, settings: runtime.settings, files: runtime.files })
+          : withCommandModel(
+            session,
+            slash?.kind === "prompt" ? slash.model : undefined,
+            () => session.prompt(text, run),
+          );
       });
       interrupted = false;
       const result = await active.done;
@@ -271,11 +305,15 @@ export function parseInputLine(line: string): InputLine {
 type ControlRequest = Extract<InputLine, { kind: "control" }>;
 
 /** The answer to a control request answered at once. Pure but for the interrupt it makes. */
-function controlResponse(message: ControlRequest, runner: Runner) {
+function controlResponse(
+  message: ControlRequest,
+  runner: Runner,
+  commands: readonly SlashCommandInfo[] = [],
+) {
   switch (message.subtype) {
     case "initialize":
       return controlSuccess(message, {
-        commands: [],
+        commands,
         agents: [],
         models: MODELS.map((m) => ({ value: m.id, displayName: m.id, description: m.family })),
       });
@@ -381,6 +419,7 @@ class HeadlessOutput {
         model: session.conversation.model,
         apiKeySource: options.apiKeySource,
         permissionMode: permissionsOf(harness.state, session.id)?.policy.mode ?? "default",
+        slashCommands: slashNames(harness, session.id),
       }));
     }
     this.#unsubscribe = harness.store.subscribe((event) => this.#event(event));

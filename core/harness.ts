@@ -22,6 +22,9 @@ import { credentialPaths } from "./sandbox/credential_paths.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
 import { environmentMechanism } from "./environment/environment_mechanism.ts";
 import { skillsMechanism } from "./skills/skills_mechanism.ts";
+import { skillRules } from "./skills/skill_set.ts";
+import { commandsMechanism } from "./commands/commands_mechanism.ts";
+import { grantedRules } from "./commands/command_grants.ts";
 import { memoryMechanism } from "./memory/memory_mechanism.ts";
 import { todosMechanism } from "./todos/todos_mechanism.ts";
 import { agentsMechanism } from "./agents/agents_mechanism.ts";
@@ -86,11 +89,16 @@ export function reinMechanisms(
     environmentMechanism,
     cronMechanism(clock ? { clock } : {}),
     hooksMechanism(hooks),
-    permissionsMechanism(options),
+    // A custom command's or a skill's allowed-tools pre-approve while its turn runs.
+    permissionsMechanism({
+      ...options,
+      granted: (state, session, agent) => grantedRules(state, session, agent, skillRules),
+    }),
     recoveryMechanism,
     todosMechanism(),
     memoryMechanism(),
     skillsMechanism(new URL("../skills/", import.meta.url)),
+    commandsMechanism(),
     agentsMechanism(),
     // A large tool output kept out of the context is written live only (replay writes nothing).
     compactionMechanism(writeFile && ((path, text) => writeFile(join(workspace, path), text))),

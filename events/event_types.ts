@@ -23,6 +23,7 @@ export type * from "./payloads/hook.ts";
 export type * from "./payloads/job.ts";
 export type * from "./payloads/memory.ts";
 export type * from "./payloads/skill.ts";
+export type * from "./payloads/command.ts";
 export type * from "./payloads/task.ts";
 export type * from "./payloads/todo.ts";
 export type * from "./payloads/model.ts";
@@ -58,6 +59,7 @@ type PayloadFiles = [
   typeof import("./payloads/arrival.ts"),
   typeof import("./payloads/job.ts"),
   typeof import("./payloads/task.ts"),
+  typeof import("./payloads/command.ts"),
 ];
 
 /**
@@ -80,6 +82,7 @@ const PAYLOAD_FILES: PayloadFiles = await Promise.all(
     import("./payloads/arrival.ts"),
     import("./payloads/job.ts"),
     import("./payloads/task.ts"),
+    import("./payloads/command.ts"),
   ] as const,
 );
 

@@ -16,7 +16,7 @@ import { permissionsOf } from "../../core/permissions/session_permissions.ts";
 import { PERMISSION_MODES } from "../../core/settings/settings.ts";
 import { memoryReport, saveNote } from "../../core/memory/mod.ts";
 import { jobsOf, jobsReport } from "../../core/jobs/mod.ts";
-import { expandSkill, skillsOf } from "../../core/skills/mod.ts";
+import { invokeSlash, slashHelp, withCommandModel } from "../slash_command.ts";
 import type { PermissionAnswer } from "../../core/permissions/permissions_mechanism.ts";
 import { WorkingLine } from "./_working_line.ts";
 import { Renderer } from "../render/render.ts";
@@ -36,7 +36,7 @@ const HELP = [
   "  /compact [focus]  summarise the conversation so far to free context",
   "  /memory    show the instructions and memory loaded, and from where",
   "  # note     save a note to memory (.rein/memory/MEMORY.md)",
-  "  /<skill> [args]  run a skill by name (the skills the session loaded; see the system prompt)",
+  "  /<name> [args]  run a custom command (.claude/commands/) or a skill by name (listed below)",
   "  /permissions [mode]  show the mode and the rules with their files; or switch the mode",
   "  /jobs      list this session's background jobs (bash with run_in_background)",
   "  /clear     start a new session (as /new)",
@@ -229,8 +229,9 @@ export async function runRepl(
       if (input.startsWith("/")) {
         const command = input.split(/\s+/)[0];
         if (command === "/exit" || command === "/quit") break;
-        if (command === "/help") renderer.line(HELP);
-        else if (command === "/session") {
+        if (command === "/help") {
+          renderer.line([HELP, ...slashHelp(harness, session.id)].join("\n"));
+        } else if (command === "/session") {
           renderer.line(`session ${session.id}\nlog     ${runtime.logPath}`);
         } else if (command === "/cost") {
           renderer.line(costReport(session.view));
@@ -301,23 +302,24 @@ export async function runRepl(
           session = await harness.startSession(setup);
           renderer.line(styles.dim(`new session ${session.id}`));
         } else {
-          // A skill invoked by name (rein's own commands come first): on the record, then its
-          // body, with the arguments, is the prompt.
-          const name = (command ?? "").slice(1);
-          const skill = skillsOf(harness.state, session.id).find((s) => s.name === name);
-          if (skill === undefined) {
+          // A skill or a custom command invoked by name (rein's own commands come first): on
+          // the record, then its prompt (with the arguments, a command's shell output and
+          // files) is the prompt.
+          const outcome = await invokeSlash(harness, session, input, new AbortController().signal);
+          if (outcome.kind === "unknown") {
             renderer.line(styles.red(`Unknown command "${command}". Type /help for the list`));
             continue;
           }
-          const args = input.slice((command ?? "").length).trim();
-          await harness.store.append([{
-            type: "skill.invoked",
-            data: { name: skill.name, arguments: args, path: skill.path },
-            session: session.id,
-            agent: session.agent,
-          }]);
-          const prompt = expandSkill(skill, args);
-          await run((run) => session.prompt(prompt, run));
+          if (outcome.kind === "refused") {
+            renderer.line(styles.red(outcome.message));
+            continue;
+          }
+          const { prompt } = outcome;
+          await withCommandModel(
+            session,
+            outcome.model,
+            () => run((run) => session.prompt(prompt, run)),
+          );
         }
         continue;
       }

@@ -14,7 +14,9 @@ import { loadPathMatcher } from "./path_match.ts";
 import { permissionsProjection } from "./permissions_projection.ts";
 import { resolveCallPath } from "./resolve_call_path.ts";
 import { agentCwd } from "../state/agent_place.ts";
-import type { PermissionPolicy } from "./policy.ts";
+import type { PermissionPolicy, SourcedRule } from "./policy.ts";
+import { parseRule } from "./rule.ts";
+import type { State } from "../state/state.ts";
 import { agentOf } from "../state/sessions.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../settings/settings.ts";
 import { permissionsOf } from "./session_permissions.ts";
@@ -58,6 +60,18 @@ export interface PermissionsOptions {
   ask?: PermissionAsker;
   /** Where "don't ask again" rules are saved (`.claude/settings.local.json` under it). */
   workspace: string;
+  /**
+   * Rules pre-approved for an agent's calls now, each with the file that wrote it (a custom
+   * command's or a skill's `allowed-tools` while its turn runs): allow rules beside the
+   * session's own. Pure over the state, so replay decides alike.
+   */
+  granted?: (state: State, session: string, agent: string) => readonly GrantedRule[];
+}
+
+/** A rule pre-approved for a while (see `PermissionsOptions.granted`), and its file. */
+export interface GrantedRule {
+  rule: string;
+  file: string;
 }
 
 /**
@@ -111,7 +125,7 @@ async function gate(
   const judged = judgeCall(
     { tool: call.name, input },
     policy,
-    permissions.sessionRules,
+    [...permissions.sessionRules, ...grantedSourced(context, options)],
     hookSay(context, call.id),
     resolved,
   );
@@ -130,6 +144,15 @@ async function gate(
   // Allowed with the input the one who answered gave it instead (recorded: replay runs the same).
   const changed = decided.source.kind === "user" ? decided.source.input : undefined;
   return changed === undefined ? { run: true, events } : { run: true, events, input: changed };
+}
+
+/** The rules `options.granted` pre-approves for the calling agent now, parsed. */
+function grantedSourced(context: StageContext, options: PermissionsOptions): SourcedRule[] {
+  const granted = options.granted?.(context.view(), context.session, context.agent) ?? [];
+  return granted.flatMap(({ rule, file }) => {
+    const parsed = parseRule(rule);
+    return parsed.ok ? [{ ...parsed.rule, file }] : [];
+  });
 }
 
 function askFor(

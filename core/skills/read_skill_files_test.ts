@@ -57,7 +57,7 @@ Deno.test("a bad SKILL.md is reported with its path and not recorded; the others
   await using root = await tempDir();
   const project = join(root.path, ".claude", "skills");
   const bad = await writeSkill(project, "bad", "# no frontmatter\n");
-  const broken = await writeSkill(project, "broken", "---\ndescription: [oops\n---\n");
+  const broken = await writeSkill(project, "broken", "---\ndescription: d\n: [oops\n---\n");
   await writeSkill(project, "good", "---\ndescription: fine\n---\n");
   const notices: string[] = [];
   const files = await readSkillFiles(

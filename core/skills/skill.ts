@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { load } from "js-yaml";
+import { readFrontmatter } from "../files/frontmatter.ts";
 
 /** A skill: a SKILL.md's frontmatter and its instructions. */
 export interface Skill {
@@ -29,11 +29,16 @@ export type ParsedSkill = { ok: true; skill: Skill } | { ok: false; message: str
 const MAX_NAME = 64;
 /** Names `/name` can invoke: letters, digits, `-`, `_`, `.`, `:`; no spaces or slashes. */
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N}._:-]*$/u;
-const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n?^---[ \t]*(?:\r?\n|$)/m;
+
+/** Whether `name` is one `/name` can invoke. Pure. */
+function invocable(name: string): boolean {
+  return NAME.test(name) && name.length <= MAX_NAME;
+}
 
 /**
  * Parse the SKILL.md at `path` (absolute) whose text is `text`: YAML frontmatter between `---`
- * lines with `description` (required), `name` (defaults to the directory's name), `when_to_use`,
+ * lines with `description` (required), `name` (defaults to the directory's name, which is used
+ * too when `name` is a title `/name` cannot invoke, as Claude Code does), `when_to_use`,
  * `allowed-tools` (a list or a comma- or space-separated string), `disable-model-invocation` and
  * `argument-hint`; other keys are ignored. Pure; never throws: a file that cannot be used comes
  * back with a message naming its path and what is wrong.
@@ -43,27 +48,20 @@ export function parseSkill(path: string, text: string): ParsedSkill {
     ok: false,
     message: `Skipped the skill at "${path}": ${why}`,
   });
-  const match = FRONTMATTER.exec(text);
-  if (!match || match.index !== 0) {
+  const read = readFrontmatter(text);
+  if (!read.ok) return fail(read.why);
+  if (!read.found) {
     return fail("it has no frontmatter (a --- line, YAML with a description, a --- line)");
   }
-  const yaml = match[1] ?? "";
-  let data: unknown = {};
-  try {
-    // js-yaml refuses a document with nothing in it; for a skill that is only "no description".
-    if (yaml.replace(/^\s*#.*$/gm, "").trim() !== "") data = load(yaml);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    return fail(`its frontmatter is not valid YAML: ${reason}`);
-  }
-  if (data === null || data === undefined) data = {};
-  if (typeof data !== "object" || Array.isArray(data)) {
-    return fail("its frontmatter is not a YAML mapping of keys to values");
-  }
-  const fields = data as Record<string, unknown>;
+  const { fields } = read;
   const directory = dirname(path);
-  const name = fields["name"] ?? basename(directory);
-  if (typeof name !== "string" || !NAME.test(name) || name.length > MAX_NAME) {
+  const folder = basename(directory);
+  const written = fields["name"] ?? folder;
+  // A title ("My Skill") is no name /name can invoke: Claude Code loads the skill by its folder's.
+  const name = typeof written === "string" && !NAME.test(written) && invocable(folder)
+    ? folder
+    : written;
+  if (typeof name !== "string" || !invocable(name)) {
     return fail(
       `its name ${JSON.stringify(name)} is not a name /name can invoke (letters, digits, ` +
         `"-", "_", ".", ":"; at most ${MAX_NAME} characters)`,
@@ -91,7 +89,7 @@ export function parseSkill(path: string, text: string): ParsedSkill {
   }
   const argumentHint = hint(fields["argument-hint"]);
   if (argumentHint === null) return fail("its argument-hint is not a text");
-  const body = text.slice(match[0].length).replace(/^(?:[ \t]*\r?\n)+/, "");
+  const body = read.body.replace(/^(?:[ \t]*\r?\n)+/, "");
   return {
     ok: true,
     skill: {

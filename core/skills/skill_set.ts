@@ -73,3 +73,16 @@ export function modelSkillsOf(state: State, session: string): readonly Skill[] {
 
 /** The skills of each parsed set the model may load (asked for by the pool, several times a round). */
 const modelSets = new WeakMap<readonly Skill[], readonly Skill[]>();
+
+/**
+ * The `allowed-tools` of `session`'s skill `name` and its SKILL.md, or undefined for no such
+ * skill: what the skill pre-approves while it runs. Pure.
+ */
+export function skillRules(
+  state: State,
+  session: string,
+  name: string,
+): { rules: readonly string[]; file: string } | undefined {
+  const skill = skillsOf(state, session).find((s) => s.name === name);
+  return skill && { rules: skill.allowedTools, file: skill.path };
+}

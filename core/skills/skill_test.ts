@@ -69,7 +69,7 @@ const MALFORMED: { name: string; text: string; message: RegExp }[] = [
   { name: "unclosed frontmatter", text: "---\ndescription: d\n", message: /has no frontmatter/ },
   {
     name: "YAML that does not parse",
-    text: "---\ndescription: [unclosed\n---\n",
+    text: "---\ndescription: d\n: [unclosed\n---\n",
     message: /frontmatter is not valid YAML: /,
   },
   {
@@ -88,11 +88,6 @@ const MALFORMED: { name: string; text: string; message: RegExp }[] = [
     name: "a description that is a list",
     text: "---\ndescription: [a, b]\n---\n",
     message: /description is not a non-empty text/,
-  },
-  {
-    name: "a name with a space",
-    text: "---\nname: my skill\ndescription: d\n---\n",
-    message: /name "my skill" is not a name \/name can invoke/,
   },
   {
     name: "a name that is a number",
@@ -135,3 +130,25 @@ for (const { name, text, message } of MALFORMED) {
     assert.match(parsed.message, message);
   });
 }
+
+Deno.test("a skill whose name is a title is loaded by its folder's name, as Claude Code does", () => {
+  const parsed = parseSkill(PATH, "---\nname: PDF Tools\ndescription: d\n---\nBody\n");
+  assert.equal(parsed.ok, true);
+  if (parsed.ok) assert.equal(parsed.skill.name, "pdf");
+  const nowhere = "/work/app/.claude/skills/my skill/SKILL.md";
+  const refused = parseSkill(nowhere, "---\nname: My Skill\ndescription: d\n---\n");
+  assert.equal(refused.ok, false);
+  if (!refused.ok) assert.match(refused.message, /name "My Skill" is not a name \/name can invoke/);
+});
+
+Deno.test("frontmatter Claude Code users write that YAML refuses is read line by line", () => {
+  const parsed = parseSkill(
+    PATH,
+    "---\ndescription: Fill [forms] in: PDFs\nargument-hint: [file] [pages]\nallowed-tools:\n  - Read\n  - Bash(pdftk:*)\n---\nBody\n",
+  );
+  assert.equal(parsed.ok, true);
+  if (!parsed.ok) return;
+  assert.equal(parsed.skill.description, "Fill [forms] in: PDFs");
+  assert.equal(parsed.skill.argumentHint, "[file] [pages]");
+  assert.deepEqual(parsed.skill.allowedTools, ["Read", "Bash(pdftk:*)"]);
+});

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "26796e6dc07dfd341586823a550c2d1b";
+export const FOLD_FINGERPRINT = "e023e77cc6f3c92cf74bdd803b92a6c3";

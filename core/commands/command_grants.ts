@@ -1,0 +1,102 @@
+import type { Envelope } from "../../events/event_types.ts";
+import { hasFeature } from "../settings/session_features.ts";
+import type { Projection } from "../state/projection.ts";
+import type { State } from "../state/state.ts";
+
+/** The session feature of custom commands and of `allowed-tools` pre-approval. */
+export const COMMANDS_FEATURE = "commands";
+
+/** What pre-approves calls while an agent's turn runs: a command, or a skill, by name. */
+export type Grant =
+  | { kind: "command"; name: string; path: string; rules: string[] }
+  | { kind: "skill"; name: string };
+
+/** A session's grants: per agent, those of the turn it runs (or is about to run). */
+export interface SessionGrants {
+  byAgent: Record<string, Grant[]>;
+  /** The load_skill calls requested and not completed yet: the skill's name, by call id. */
+  loading: Record<string, string>;
+}
+
+/** Grants per session id. */
+export type CommandGrants = Record<string, SessionGrants>;
+
+/** A rule pre-approved now, and the file that wrote it (its `allowed-tools`). */
+export interface GrantedRule {
+  rule: string;
+  file: string;
+}
+
+/** A skill's `allowed-tools` and its SKILL.md, by the skill's name, from the session's record. */
+export type SkillRules = (
+  state: State,
+  session: string,
+  name: string,
+) => { rules: readonly string[]; file: string } | undefined;
+
+/**
+ * What pre-approves an agent's calls now, folded from the log: a command the person ran
+ * (`command.invoked`, not refused) or a skill invoked by `/name` (`skill.invoked`) or loaded by
+ * the model (a `load_skill` call that completed without error) grants its `allowed-tools` to the
+ * agent until its turn ends (`turn.ended`), as Claude Code does. Pure.
+ */
+export const commandGrantsProjection: Projection<CommandGrants> = {
+  key: "commands",
+  canHandle: ["command.invoked", "skill.invoked", "tool.requested", "tool.completed", "turn.ended"],
+  initial: () => ({}),
+  evolve(sessions, event: Envelope) {
+    const session = () => sessions[event.session] ??= { byAgent: {}, loading: {} };
+    const add = (grant: Grant) => (session().byAgent[event.agent] ??= []).push(grant);
+    if (event.type === "command.invoked") {
+      if (event.data.refused !== undefined || event.data.allowedTools.length === 0) return sessions;
+      const { name, path, allowedTools } = event.data;
+      add({ kind: "command", name, path, rules: allowedTools });
+    } else if (event.type === "skill.invoked") {
+      add({ kind: "skill", name: event.data.name });
+    } else if (event.type === "tool.requested" && event.data.name === "load_skill") {
+      const input = event.data.input as { skill?: unknown; file?: unknown } | null;
+      if (typeof input?.skill !== "string" || input.file !== undefined) return sessions;
+      const name = input.skill.trim().replace(/^\//, "");
+      session().loading[event.data.callId] = name;
+    } else if (event.type === "tool.completed" && event.data.name === "load_skill") {
+      const { loading } = session();
+      const name = loading[event.data.callId];
+      delete loading[event.data.callId];
+      if (name !== undefined && !event.data.isError && event.data.outcome === undefined) {
+        add({ kind: "skill", name });
+      }
+    } else if (event.type === "turn.ended") {
+      const mine = sessions[event.session];
+      if (mine) delete mine.byAgent[event.agent];
+    }
+    return sessions;
+  },
+};
+
+/**
+ * The rules pre-approved for `agent`'s calls now (see {@link commandGrantsProjection}), each with
+ * the file that wrote it: a command's `allowed-tools`, a skill's (`skillRules`: from the
+ * session's recorded skills). None in a session recorded without the `commands` feature, so
+ * older sessions decide as they did. Pure.
+ */
+export function grantedRules(
+  state: State,
+  session: string,
+  agent: string,
+  skillRules: SkillRules,
+): GrantedRule[] {
+  if (!hasFeature(state, session, COMMANDS_FEATURE)) return [];
+  const slice = state.extensions[commandGrantsProjection.key] as CommandGrants | undefined;
+  const grants = slice?.[session]?.byAgent[agent];
+  if (!grants || grants.length === 0) return [];
+  const rules: GrantedRule[] = [];
+  for (const grant of grants) {
+    if (grant.kind === "command") {
+      for (const rule of grant.rules) rules.push({ rule, file: grant.path });
+    } else {
+      const skill = skillRules(state, session, grant.name);
+      for (const rule of skill?.rules ?? []) rules.push({ rule, file: skill?.file ?? "" });
+    }
+  }
+  return rules;
+}

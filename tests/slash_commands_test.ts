@@ -1,0 +1,190 @@
+/**
+ * Custom slash commands end to end, in Claude Code's format: `.claude/commands/**\/*.md` (and
+ * `~/.claude/commands/`) with frontmatter, `$ARGUMENTS` and `$1`, a `` !`git status --short` ``
+ * line and an `@file`, run as `-p "/name args"` against the fake model; the stream-json `init`
+ * lists them; the command's `allowed-tools` lets a bash call run headless for its turn only; a
+ * shell line no rule allows refuses the command; and the log replays with `--verify`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
+import type { RecordedRequest } from "../testing/fake_anthropic.ts";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-commands-test";
+/** Deno's cache, kept when HOME moves to a temp directory. */
+const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
+
+function firstUserText(request: RecordedRequest | undefined): string {
+  return JSON.stringify(request?.body?.messages?.[0] ?? null);
+}
+
+async function git(cwd: string, ...args: string[]): Promise<void> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+    cwd,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+}
+
+/** A git workspace with a project command, a namespaced one and a user command; HOME beside it. */
+async function setUp(root: string): Promise<{ project: string; home: string; review: string }> {
+  const home = join(root, "home");
+  const project = join(root, "project");
+  await Deno.mkdir(join(home, ".claude", "commands"), { recursive: true });
+  await Deno.mkdir(join(project, ".claude", "commands", "frontend"), { recursive: true });
+  await Deno.writeTextFile(
+    join(home, ".claude.json"),
+    JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }),
+  );
+  await git(project, "init", "-q");
+  await Deno.writeTextFile(join(project, "a.ts"), "export const a = 1;\n");
+  await git(project, "add", "a.ts");
+  await git(project, "commit", "-q", "-m", "a");
+  await Deno.writeTextFile(join(project, "a.ts"), "export const a = 2;\n");
+  await Deno.writeTextFile(join(project, "notes.md"), "Remember the NOTES-MARKER.\n");
+  const review = join(project, ".claude", "commands", "review.md");
+  await Deno.writeTextFile(
+    review,
+    [
+      "---",
+      "description: Review a file with a focus",
+      "argument-hint: [file] [focus]",
+      "allowed-tools: Bash(git status:*), Bash(touch made.txt)",
+      "---",
+      "Review $1 with a focus on $2 (all: $ARGUMENTS).",
+      "",
+      "Changes:",
+      "!`git status --short`",
+      "",
+      "Read @notes.md first.",
+      "",
+    ].join("\n"),
+  );
+  await Deno.writeTextFile(
+    join(project, ".claude", "commands", "frontend", "component.md"),
+    "---\ndescription: Make a component\n---\nMake the component $ARGUMENTS.\n",
+  );
+  await Deno.writeTextFile(
+    join(project, ".claude", "commands", "sneaky.md"),
+    "Look:\n!`touch sneaked.txt`\n",
+  );
+  await Deno.writeTextFile(
+    join(home, ".claude", "commands", "hello.md"),
+    "Say hello to $ARGUMENTS.\n",
+  );
+  return { project, home, review };
+}
+
+Deno.test('-p "/review a.ts security" expands a project command (arguments, git status, @file), its allowed-tools let a bash call run for its turn only, init lists the commands, and the log replays', async () => {
+  await using ws = await tempWorkspace();
+  const { project, home, review } = await setUp(ws.path);
+  await using fake = await startFakeAnthropic({
+    script: [
+      message([toolUse("toolu_1", "bash", { command: "touch made.txt" })]),
+      message("Reviewed."),
+      message([toolUse("toolu_2", "bash", { command: "touch made.txt" })]),
+      message("Not allowed now."),
+    ],
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR };
+  const first = await runCli(
+    [
+      "-p",
+      "/review a.ts security",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--workspace",
+      project,
+    ],
+    { env },
+  );
+  assert.equal(first.code, 0, first.stderr);
+  const lines = first.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const init = lines.find((line) => line.subtype === "init");
+  assert.ok(init, first.stdout);
+  for (const name of ["review", "component", "hello"]) {
+    assert.ok(init.slash_commands.includes(name), `${name} in ${init.slash_commands}`);
+  }
+  const prompt = firstUserText(fake.requests[0]);
+  assert.match(prompt, /Review a\.ts with a focus on security \(all: a\.ts security\)\./);
+  assert.match(prompt, / M a\.ts/, "the git status line ran and its output is inlined");
+  assert.doesNotMatch(prompt, /!`git status/);
+  assert.match(prompt, /Contents of notes\.md:\\n\\nRemember the NOTES-MARKER\./);
+  await Deno.stat(join(project, "made.txt"));
+
+  const log = join(project, ".rein", "events.jsonl");
+  const events = await readLogLines(log);
+  const invoked = events.find((e) => e.type === "command.invoked");
+  assert.equal(invoked?.data.name, "review");
+  assert.equal(invoked?.data.path, review);
+  const allowed = events.find((e) =>
+    e.type === "permission.decided" && (e.data as { callId?: string }).callId === "toolu_1"
+  );
+  assert.equal(allowed?.data.decision, "allow");
+  assert.deepEqual(allowed?.data.source, {
+    kind: "rule",
+    rule: "Bash(touch made.txt)",
+    file: review,
+  });
+  const started = events.find((e) => e.type === "session.started");
+  const files = (started?.data.files as { source: string; path: string }[])
+    .filter((file) => file.source === "commands").map((file) => file.path);
+  assert.deepEqual(
+    files.sort(),
+    [
+      join(home, ".claude", "commands", "hello.md"),
+      join(project, ".claude", "commands", "frontend", "component.md"),
+      review,
+      join(project, ".claude", "commands", "sneaky.md"),
+    ].sort(),
+  );
+
+  // The next turn is no command's: the same call is denied headless.
+  await Deno.remove(join(project, "made.txt"));
+  const second = await runCli(["--continue", "-p", "again", "--workspace", project], { env });
+  assert.equal(second.code, 0, second.stderr);
+  await assert.rejects(Deno.stat(join(project, "made.txt")));
+  const denied = (await readLogLines(log)).find((e) =>
+    e.type === "permission.decided" && (e.data as { callId?: string }).callId === "toolu_2"
+  );
+  assert.equal(denied?.data.decision, "deny");
+
+  // Replay serves the recorded command text and shell output, whatever the disk says now.
+  await Deno.writeTextFile(review, "Changed: $ARGUMENTS\n");
+  const replay = await runCli(["replay", "--verify", "-q", "--workspace", project], {
+    permissions: ["--allow-read", "--allow-env"],
+    env: { HOME: home, DENO_DIR },
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+  assert.match(replay.stdout, /all match the log/);
+});
+
+Deno.test("a namespaced project command and a user command run by name; a shell line no rule allows refuses its command", async () => {
+  await using ws = await tempWorkspace();
+  const { project, home } = await setUp(ws.path);
+  await using fake = await startFakeAnthropic({
+    script: [message("Component made."), message("Hello.")],
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR };
+  const component = await runCli(["-p", "/component Button", "--workspace", project], { env });
+  assert.equal(component.code, 0, component.stderr);
+  assert.match(firstUserText(fake.requests[0]), /Make the component Button\./);
+  const hello = await runCli(["-p", "/hello Ada", "--workspace", project], { env });
+  assert.equal(hello.code, 0, hello.stderr);
+  assert.match(firstUserText(fake.requests[1]), /Say hello to Ada\./);
+
+  const sneaky = await runCli(["-p", "/sneaky", "--workspace", project], { env });
+  assert.equal(sneaky.code, 1, sneaky.stderr);
+  assert.match(sneaky.stderr, /Cannot run \/sneaky: its line !`touch sneaked\.txt` is not allowed/);
+  await assert.rejects(Deno.stat(join(project, "sneaked.txt")));
+  assert.equal(fake.requests.length, 2, "a refused command asks the model nothing");
+  const refused = (await readLogLines(join(project, ".rein", "events.jsonl")))
+    .filter((e) => e.type === "command.invoked").at(-1);
+  assert.equal(refused?.data.name, "sneaky");
+  assert.match(String(refused?.data.refused), /not allowed/);
+});

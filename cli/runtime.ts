@@ -126,7 +126,7 @@ export async function openRuntime(options: {
   // Every Claude Code setting and file rein does not use, named once, in one line.
   const unused = unusedSettingsNotice(
     loaded.items.sources,
-    (await existing([resolve(workspace, ".mcp.json")])).length > 0 ? [".mcp.json"] : [],
+    await Deno.stat(resolve(workspace, ".mcp.json")).then(() => [".mcp.json"], () => []),
   );
   if (unused !== undefined) options.onNotice(unused);
   const trusted = await decideTrust({

@@ -49,7 +49,7 @@ function decided(log: readonly LogLine[], callId: string): string {
 Deno.test('ask: ["Bash"] still runs read-only commands headless, and asks (denied headless) about the others', async () => {
   await using ws = await tempWorkspace();
   await Deno.writeTextFile(`${ws.path}/b.txt`, "b\na\n");
-  const { log } = await headless(ws.path, { ask: ["Bash"] }, [
+  const { log, stderr } = await headless(ws.path, { ask: ["Bash"] }, [
     "ls",
     "sort b.txt",
     "rg -n a b.txt",
@@ -64,6 +64,9 @@ Deno.test('ask: ["Bash"] still runs read-only commands headless, and asks (denie
   for (const id of ["toolu_4", "toolu_5", "toolu_6"]) assert.equal(decided(log, id), "deny", id);
   await assert.rejects(Deno.stat(`${ws.path}/made.txt`));
   assert.equal(await Deno.readTextFile(`${ws.path}/b.txt`), "b\na\n");
+  // With every setting used and no .mcp.json, nothing is said about unused ones (nor made).
+  assert.doesNotMatch(stderr, /rein does not use/);
+  await assert.rejects(Deno.stat(`${ws.path}/.mcp.json`));
 });
 
 Deno.test("Bash(npm test :*) allows nothing as in Claude Code, denies as a deny rule, and says so once", async () => {

@@ -17,6 +17,7 @@ import { assembleRequest } from "./request/assemble_request.ts";
 import type { FilePlace, Mechanism } from "./mechanism.ts";
 import { type PermissionAsker, permissionsMechanism } from "./permissions/permissions_mechanism.ts";
 import { readDeniedJudge } from "./permissions/read_denied.ts";
+import { CLAUDE_BASH_RULES } from "./permissions/policy.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { credentialPaths } from "./sandbox/credential_paths.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
@@ -111,6 +112,8 @@ export function reinMechanisms(
     tasksMechanism({ hooks: toolEventHooks(hooks) }),
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.
     { name: "read_before_edit", feature: READ_BEFORE_EDIT, projection: fileReadsProjection },
+    // Bash rules read as Claude Code reads them: a feature the permission policy reads.
+    { name: "claude_bash_rules", feature: CLAUDE_BASH_RULES },
   ];
 }
 

@@ -164,3 +164,12 @@ for (const [part, expected] of readOnly) {
     assert.equal(isReadOnlyCommand(part), expected);
   });
 }
+
+Deno.test("sessions recorded before keep the smaller read-only set", () => {
+  for (const part of ["rg -n TODO", "find . -name x", "sort a", "diff a b", "git describe"]) {
+    assert.equal(isReadOnlyCommand(part, false), false, part);
+  }
+  for (const part of ["ls -la", "cat a", "git status", "git branch"]) {
+    assert.equal(isReadOnlyCommand(part, false), true, part);
+  }
+});

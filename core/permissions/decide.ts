@@ -23,6 +23,13 @@ export interface PermissionRules<R extends Rule = Rule> {
    * simple command of a line needs a rule of its own, as in sessions recorded before this.
    */
   wholeLines?: boolean;
+  /**
+   * Whether bash rules read as Claude Code's (sessions recorded with the `claude_bash_rules`
+   * feature): its larger read-only set (`rg`, `find` without `-exec`, `sort` without `-o`, …), a
+   * bare `Bash` ask rule that lets read-only commands through, and an allow rule with a space
+   * before a legacy `:*` that allows nothing. Otherwise the rules of sessions recorded before.
+   */
+  claudeBash?: boolean;
 }
 
 /** What the rules say about a call, and the rule that said it. */
@@ -202,15 +209,22 @@ function decideBash<R extends Rule>(
 
   const denied = rules.deny.find(matchesAny);
   if (denied !== undefined) return { decision: "deny", rule: denied };
+  const claude = rules.claudeBash === true;
   const asking = rules.ask.filter(matchesAny);
   const asked = asking[0];
+  if (asked !== undefined && !claude) return { decision: "ask", rule: asked };
   if (asked !== undefined) {
     if (asking.some((rule) => rule.specifier !== undefined)) {
       return { decision: "ask", rule: asked };
     }
     // A bare `Bash` ask rule lets read-only commands through, as in Claude Code (a Read deny rule
     // still stops them).
-    const unruled = decideBash(command, { allow: [], ask: [], deny: rules.deny }, context, names);
+    const unruled = decideBash(
+      command,
+      { allow: [], ask: [], deny: rules.deny, claudeBash: true },
+      context,
+      names,
+    );
     if (unruled.decision === "deny") return unruled;
     if (unruled.decision === "ask") return { decision: "ask", rule: asked };
   }
@@ -218,7 +232,7 @@ function decideBash<R extends Rule>(
   // `Bash(npm test :*)` allows nothing, as in Claude Code (see spacedLegacyPrefix).
   const bashRules = rules.allow.filter((rule) =>
     isShellRule(rule, names) &&
-    (rule.specifier === undefined || !spacedLegacyPrefix(rule.specifier))
+    (rule.specifier === undefined || !claude || !spacedLegacyPrefix(rule.specifier))
   );
   const everything = bashRules.find((rule) => rule.specifier === undefined);
   if (everything !== undefined) return { decision: "allow", rule: everything };
@@ -243,7 +257,7 @@ function decideBash<R extends Rule>(
       // (`.en?`, `$HOME/…`) cannot be checked against those rules, so it asks.
       const expands = part.operands.some((operand) => /[*?[\]{}$`]/.test(operand)) &&
         rules.deny.some((rule) => isReadRule(rule, names));
-      if (!part.unsafe && !expands && isReadOnlyCommand(part.text)) {
+      if (!part.unsafe && !expands && isReadOnlyCommand(part.text, claude)) {
         // A read-only command may not read what a Read rule denies (`cat ~/.ssh/id_rsa`).
         const denied = readDenial(part.operands, rules, context, names);
         if (denied !== undefined) return { decision: "deny", rule: denied };

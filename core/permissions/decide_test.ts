@@ -260,3 +260,12 @@ Deno.test("an exact rule naming a whole command line allows that line, in sessio
     assert.equal(of(line, rules).decision, "allow", `${suggested} allows ${line}`);
   }
 });
+
+Deno.test("sessions recorded before Claude Code's Bash rules keep the rules they ran with", () => {
+  const earlier = (lists: Parameters<typeof rulesOf>[0], command: string) =>
+    decide({ tool: "bash", input: { command } }, rulesOf(lists, false), CONTEXT).decision;
+  assert.equal(earlier({ ask: ["Bash"] }, "ls -la"), "ask");
+  assert.equal(earlier({}, "rg -n TODO"), "ask");
+  assert.equal(earlier({ allow: ["Bash(npm test :*)"] }, "npm test"), "allow");
+  assert.equal(earlier({}, "ls -la"), "allow");
+});

@@ -135,7 +135,9 @@ export function judgeCall(
   if (guarded !== undefined) return settleGuarded(call, policy, guarded, names);
   const readOnly = names.permission(call.tool) === "read-only" ||
     (verdict.decision === "allow" && rule === undefined) ||
-    (shell && decide(call, NO_RULES, policy.context, names).decision === "allow");
+    (shell &&
+      decide(call, { ...NO_RULES, claudeBash: rules.claudeBash === true }, policy.context, names)
+          .decision === "allow");
   if (mode === "plan" && !readOnly) {
     return {
       decision: "deny",

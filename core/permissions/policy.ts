@@ -6,6 +6,12 @@ import type { PathContext } from "./path_match.ts";
 import { spacedLegacyPrefix } from "./bash_match.ts";
 import { parseRule, type Rule } from "./rule.ts";
 
+/**
+ * The session feature of Bash rules read as Claude Code reads them (see
+ * `PermissionRules.claudeBash`); sessions recorded before it keep the rules they ran with.
+ */
+export const CLAUDE_BASH_RULES = "claude_bash_rules";
+
 /** A rule with where it came from: a settings file's path, a flag, or "this session". */
 export interface SourcedRule extends Rule {
   readonly file: string;
@@ -37,6 +43,7 @@ const LISTS = ["allow", "ask", "deny"] as const;
 export function permissionPolicy(snapshot: SettingsSnapshot, workspace: string): PermissionPolicy {
   const recorded = recordedSettings(snapshot);
   const diagnostics: string[] = [];
+  const claudeBash = snapshot.features?.includes(CLAUDE_BASH_RULES) === true;
   const rules: PermissionRules<SourcedRule> & {
     allow: SourcedRule[];
     ask: SourcedRule[];
@@ -46,13 +53,14 @@ export function permissionPolicy(snapshot: SettingsSnapshot, workspace: string):
     ask: [],
     deny: [],
     ...(snapshot.wholeCommandRules ? { wholeLines: true } : {}),
+    ...(claudeBash ? { claudeBash: true } : {}),
   };
   const add = (list: typeof LISTS[number], text: string, file: string) => {
     const parsed = parseRule(text);
     if (parsed.ok) rules[list].push({ ...parsed.rule, file });
     else diagnostics.push(`${parsed.message} (in ${file})`);
     const { specifier } = parsed.ok ? parsed.rule : {};
-    if (specifier !== undefined && spacedLegacyPrefix(specifier)) {
+    if (claudeBash && specifier !== undefined && spacedLegacyPrefix(specifier)) {
       diagnostics.push(spacedPrefixWarning(text.trim(), list, file));
     }
   };

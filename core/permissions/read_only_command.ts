@@ -48,6 +48,18 @@ const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
   "false",
 ]); // deno-fmt-ignore
 
+/** The read-only set of sessions recorded before Claude Code's (a subset of the one above). */
+const EARLIER_PROGRAMS: ReadonlySet<string> = new Set([
+  "ls", "cat", "pwd", "echo", "printf", "head", "tail", "wc", "which", "type", "whoami", "id",
+  "uname", "basename", "dirname", "realpath", "readlink", "stat", "du", "df", "grep", "egrep",
+  "fgrep", "true", "false",
+]); // deno-fmt-ignore
+
+/** The git subcommands of sessions recorded before Claude Code's set. */
+const EARLIER_GIT: ReadonlySet<string> = new Set([
+  "status", "diff", "log", "show", "rev-parse", "ls-files", "blame",
+]); // deno-fmt-ignore
+
 /**
  * Commands that only read unless given one of their writing (or program-running) options, each
  * with the test that says an argument list is safe: `find` without `-exec`, `-delete` or
@@ -96,6 +108,9 @@ const READ_ONLY_GIT: ReadonlySet<string> = new Set([
 /** Options that make a reading git subcommand write a file, run a program or open a pager. */
 const GIT_WRITING_OPTION = /^(--output|--ext-diff|--exec|-o$|-O|--open-files-in-pager)/;
 
+/** The writing options of sessions recorded before Claude Code's set. */
+const EARLIER_GIT_WRITING_OPTION = /^(--output|--ext-diff|--exec|-o$)/;
+
 /** `git tag` options that list (with patterns after `-l`), never create or delete. */
 const GIT_TAG_LISTING =
   /^(-l|--list|-n\d*|--sort=.*|--contains.*|--merged.*|--no-merged.*|--points-at.*|--column.*|--format=.*)$/;
@@ -108,9 +123,11 @@ const GIT_TAG_LISTING =
  * `git diff`, `git log`, `git show`, `git blame`, `git describe`, … (without `--output`),
  * `git branch` and `git tag` listing only, `git remote -v`. Wrappers are looked through. False
  * for a compound or complex command, one with variable assignments in front, and one that
- * redirects output anywhere but `/dev/null` or another descriptor. Pure.
+ * redirects output anywhere but `/dev/null` or another descriptor. `claude` false: the smaller
+ * set of sessions recorded before rein read Claude Code's (see `PermissionRules.claudeBash`).
+ * Pure.
  */
-export function isReadOnlyCommand(part: string): boolean {
+export function isReadOnlyCommand(part: string, claude = true): boolean {
   const lexed = lexCommand(part);
   const [tokens, ...rest] = lexed.parts;
   if (lexed.complex || tokens === undefined || rest.length > 0) return false;
@@ -119,16 +136,17 @@ export function isReadOnlyCommand(part: string): boolean {
   const words = unwrapped.tokens.flatMap((token) => token.kind === "word" ? [token.value] : []);
   const [program, subcommand, ...args] = words;
   if (program === undefined) return false;
-  if (READ_ONLY_PROGRAMS.has(program)) return true;
-  const safe = READ_ONLY_UNLESS.get(program);
+  if ((claude ? READ_ONLY_PROGRAMS : EARLIER_PROGRAMS).has(program)) return true;
+  const safe = claude ? READ_ONLY_UNLESS.get(program) : undefined;
   if (safe !== undefined) return safe(words.slice(1));
   if (program !== "git" || subcommand === undefined) return false;
-  if (args.some((arg) => GIT_WRITING_OPTION.test(arg))) return false;
-  if (READ_ONLY_GIT.has(subcommand)) return true;
+  const writing = claude ? GIT_WRITING_OPTION : EARLIER_GIT_WRITING_OPTION;
+  if (args.some((arg) => writing.test(arg))) return false;
+  if ((claude ? READ_ONLY_GIT : EARLIER_GIT).has(subcommand)) return true;
   if (subcommand === "branch") {
     return args.every((arg) => ["--list", "-a", "-r", "-v", "-vv", "--show-current"].includes(arg));
   }
-  if (subcommand === "tag") {
+  if (subcommand === "tag" && claude) {
     const listing = args.some((arg) => arg === "-l" || arg === "--list");
     return args.every((arg) => GIT_TAG_LISTING.test(arg) || (listing && !arg.startsWith("-")));
   }

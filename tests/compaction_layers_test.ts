@@ -33,6 +33,7 @@ async function runHeadless(
   const result = await runCli(
     [
       "agent",
+      ...(hooks ? ["--trust"] : []),
       "-p",
       "look at the config",
       "--workspace",

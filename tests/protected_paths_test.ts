@@ -39,7 +39,7 @@ async function headless(
     },
   });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-test" };
-  const run = await runCli(["-p", "go", ...args, "--workspace", workspace], { env });
+  const run = await runCli(["--trust", "-p", "go", ...args, "--workspace", workspace], { env });
   assert.equal(run.code, 0, run.stderr);
   return { stderr: run.stderr, log: await readLogLines(`${workspace}/.rein/events.jsonl`) };
 }

@@ -242,7 +242,7 @@ Deno.test("TaskCreated and TaskCompleted hooks get Claude Code's fields and exit
     message([toolUse("k", "claim_task", { task_id: 1 })]),
     message([toolUse("d", "complete_task", { task_id: 1 })]),
     message("Fixed."),
-  ]);
+  ], ["--trust", "-p", "work on the tasks"]);
   const events = await logOf(ws.path);
   const said = results(events);
   assert.equal(

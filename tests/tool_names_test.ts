@@ -55,7 +55,7 @@ Deno.test("a MultiEdit|Write hook matcher runs for edit_file and write_file, a r
     ]),
   });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-tool-names" };
-  const run = await runCli(["-p", "write, edit, list", "--workspace", ws.path], { env });
+  const run = await runCli(["--trust", "-p", "write, edit, list", "--workspace", ws.path], { env });
   assert.equal(run.code, 0, run.stderr);
   assert.equal(await Deno.readTextFile(`${ws.path}/a.txt`), "two");
 

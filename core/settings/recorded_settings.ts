@@ -94,8 +94,11 @@ export function isPersonal(scope: SettingsFileRead["scope"]): boolean {
   return scope === "user" || scope === "cli";
 }
 
-/** Modes a repository's files may set without trust: none lets more run than `default`. */
-const UNTRUSTED_MODES: readonly string[] = ["default", "plan", "dontAsk"];
+/**
+ * Modes a repository's files may set without trust: none lets more run than `default`
+ * (`bypassPermissions` never applies from a repository's file, trusted or not: see above).
+ */
+const UNTRUSTED_MODES: readonly string[] = ["default", "plan", "dontAsk", "bypassPermissions"];
 
 /** Keys of `other` that let a repository's MCP servers start (Claude Code's approvals). */
 const MCP_APPROVALS = ["enableAllProjectMcpServers", "enabledMcpjsonServers"];

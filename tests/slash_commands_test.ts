@@ -188,3 +188,104 @@ Deno.test("a namespaced project command and a user command run by name; a shell 
   assert.equal(refused?.data.name, "sneaky");
   assert.match(String(refused?.data.refused), /not allowed/);
 });
+
+Deno.test("a skill whose name is a title loads by its folder's name, and its allowed-tools let a bash call run headless once it is loaded or invoked", async () => {
+  await using ws = await tempWorkspace();
+  const home = join(ws.path, "home");
+  const project = join(ws.path, "project");
+  const skill = join(project, ".claude", "skills", "pdf-helper", "SKILL.md");
+  await Deno.mkdir(join(home, ".claude"), { recursive: true });
+  await Deno.mkdir(join(project, ".claude", "skills", "pdf-helper"), { recursive: true });
+  await Deno.writeTextFile(
+    skill,
+    "---\nname: PDF Helper\ndescription: Helps with PDFs\nallowed-tools: Bash(touch skill-made.txt)\n---\nMake the file for $ARGUMENTS.\n",
+  );
+  await using fake = await startFakeAnthropic({
+    script: [
+      message([toolUse("toolu_s1", "load_skill", { skill: "pdf-helper" })]),
+      message([toolUse("toolu_s2", "bash", { command: "touch skill-made.txt" })]),
+      message("Loaded and made."),
+      message([toolUse("toolu_s3", "bash", { command: "touch skill-made.txt" })]),
+      message("Invoked and made."),
+    ],
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR };
+  const loaded = await runCli(["-p", "use the pdf skill", "--workspace", project], { env });
+  assert.equal(loaded.code, 0, loaded.stderr);
+  assert.doesNotMatch(loaded.stderr, /Skipped the skill/);
+  await Deno.stat(join(project, "skill-made.txt"));
+  await Deno.remove(join(project, "skill-made.txt"));
+
+  const invoked = await runCli(["-p", "/pdf-helper report.pdf", "--workspace", project], { env });
+  assert.equal(invoked.code, 0, invoked.stderr);
+  assert.match(firstUserText(fake.requests[3]), /Make the file for report\.pdf\./);
+  await Deno.stat(join(project, "skill-made.txt"));
+
+  const log = join(project, ".rein", "events.jsonl");
+  const decided = (await readLogLines(log)).filter((e) => e.type === "permission.decided");
+  for (const callId of ["toolu_s2", "toolu_s3"]) {
+    const decision = decided.find((e) => (e.data as { callId?: string }).callId === callId);
+    assert.deepEqual(decision?.data.source, {
+      kind: "rule",
+      rule: "Bash(touch skill-made.txt)",
+      file: skill,
+    });
+  }
+  const replay = await runCli(["replay", "--verify", "-q", "--workspace", project], {
+    permissions: ["--allow-read", "--allow-env"],
+    env: { HOME: home, DENO_DIR },
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test(".claude/rules: rules without paths are instructions from the start; a rule with paths joins once when a file it names is read", async () => {
+  await using ws = await tempWorkspace();
+  const home = join(ws.path, "home");
+  const project = join(ws.path, "project");
+  await Deno.mkdir(join(home, ".claude", "rules"), { recursive: true });
+  await Deno.mkdir(join(project, ".claude", "rules", "lang"), { recursive: true });
+  await Deno.mkdir(join(project, "src"), { recursive: true });
+  await Deno.writeTextFile(join(project, "README.md"), "readme\n");
+  await Deno.writeTextFile(join(project, "src", "a.ts"), "export const a = 1;\n");
+  await Deno.writeTextFile(join(project, "src", "b.ts"), "export const b = 1;\n");
+  await Deno.writeTextFile(
+    join(project, ".claude", "rules", "style.md"),
+    "Use tabs: RULE-ALWAYS.\n",
+  );
+  const tsRule = join(project, ".claude", "rules", "lang", "typescript.md");
+  await Deno.writeTextFile(
+    tsRule,
+    '---\npaths:\n  - "src/**/*.ts"\n---\n# TypeScript\nNo any: TS-RULE-MARKER.\n',
+  );
+  await Deno.writeTextFile(join(home, ".claude", "rules", "mine.md"), "Be brief: USER-RULE.\n");
+  await using fake = await startFakeAnthropic({
+    script: [
+      message([toolUse("toolu_r1", "read_file", { path: "README.md" })]),
+      message([toolUse("toolu_r2", "read_file", { path: "src/a.ts" })]),
+      message([toolUse("toolu_r3", "read_file", { path: "src/b.ts" })]),
+      message("Read."),
+    ],
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR };
+  const run = await runCli(["-p", "read things", "--workspace", project], { env });
+  assert.equal(run.code, 0, run.stderr);
+  const system = JSON.stringify(fake.requests[0]?.body?.system ?? "");
+  assert.match(system, /RULE-ALWAYS/);
+  assert.match(system, /USER-RULE/);
+  assert.doesNotMatch(system, /TS-RULE-MARKER/);
+  const messages = (n: number) => JSON.stringify(fake.requests[n]?.body?.messages ?? []);
+  assert.doesNotMatch(messages(1), /TS-RULE-MARKER/, "README.md is no file the rule names");
+  assert.match(messages(2), /TS-RULE-MARKER/, "reading src/a.ts brings the rule in");
+  assert.equal(messages(3).split("TS-RULE-MARKER").length - 1, 1, "once per session");
+
+  const events = await readLogLines(join(project, ".rein", "events.jsonl"));
+  const reminders = events.filter((e) =>
+    e.type === "reminder.added" && String(e.data.source).startsWith("memory.rule:")
+  );
+  assert.deepEqual(reminders.map((e) => e.data.source), [`memory.rule:${tsRule}`]);
+  const replay = await runCli(["replay", "--verify", "-q", "--workspace", project], {
+    permissions: ["--allow-read", "--allow-env"],
+    env: { HOME: home, DENO_DIR },
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

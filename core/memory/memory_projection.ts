@@ -7,10 +7,15 @@ export interface SessionNotes {
   notes: (MemoryNoted & { agent: string })[];
   /** Per agent: how many of its notes a memory reminder has covered. */
   reminded: Record<string, number>;
+  /** The `.claude/rules/` files with `paths:` that joined the context already (their paths). */
+  rulesShown?: string[];
 }
 
 /** Notes per session id. */
 export type MemoryNotes = Record<string, SessionNotes>;
+
+/** The reminder source of a path rule that joined the context: this, then the rule's path. */
+export const PATH_RULE_REMINDER = "memory.rule:";
 
 /** The `source` of the reminders that tell an agent about notes saved during its session. */
 export const NOTE_REMINDER_SOURCE = "memory";
@@ -28,6 +33,11 @@ export const memoryProjection: Projection<MemoryNotes> = {
     if (event.type === "memory.noted") {
       const session = sessions[event.session] ??= { notes: [], reminded: {} };
       session.notes.push({ ...event.data, agent: event.agent });
+    } else if (
+      event.type === "reminder.added" && event.data.source.startsWith(PATH_RULE_REMINDER)
+    ) {
+      const session = sessions[event.session] ??= { notes: [], reminded: {} };
+      (session.rulesShown ??= []).push(event.data.source.slice(PATH_RULE_REMINDER.length));
     } else if (event.type === "reminder.added" && event.data.source === NOTE_REMINDER_SOURCE) {
       const session = sessions[event.session];
       if (session) {

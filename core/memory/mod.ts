@@ -11,5 +11,6 @@ export * from "./memory_mechanism.ts";
 export * from "./memory_projection.ts";
 export * from "./memory_report.ts";
 export * from "./memory_sections.ts";
+export * from "./path_rules.ts";
 export * from "./read_memory_files.ts";
 export * from "./save_note.ts";

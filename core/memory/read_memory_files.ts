@@ -1,10 +1,11 @@
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { isInside } from "../files/is_inside.ts";
 import { type ConfinedRead, readConfined } from "../files/read_confined.ts";
 import { realRoots, type StartBounds, startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { importReferences } from "./import_references.ts";
+import { PATH_RULE_SOURCE, ruleGlobs } from "./path_rules.ts";
 import { instructionPaths, projectDirectories } from "./instruction_paths.ts";
 import {
   byteLength,
@@ -69,11 +70,24 @@ export async function readMemoryFiles(
   const dirs = await projectDirectories(place.workspace, place.home);
   const rootOf = await repositoryRoots(dirs);
   const personal = place.home === undefined ? undefined : join(place.home, ".claude", "CLAUDE.md");
-  for (const path of instructionPaths(dirs, place.home)) {
+  const paths = instructionPaths(dirs, place.home);
+  // `.claude/rules/` as Claude Code reads it: the person's after ~/.claude/CLAUDE.md, the
+  // project's after its CLAUDE.md files and before the personal CLAUDE.local.md ones.
+  const firstLocal = paths.findIndex((path) => basename(path) === "CLAUDE.local.md");
+  for (const [index, path] of paths.entries()) {
+    if (index === firstLocal) {
+      for (const dir of dirs) {
+        const rules = join(dir, ".claude", "rules");
+        await readRules(reading, rules, { roots: await rootOf(rules), personal: false });
+      }
+    }
     const owner = path === personal
       ? { roots: bounds.personal, personal: true }
       : { roots: await rootOf(path), personal: false };
     await visit(reading, path, owner, []);
+    if (path === personal && place.home !== undefined) {
+      await readRules(reading, join(place.home, ".claude", "rules"), owner);
+    }
   }
   const index = memoryIndexPath(place.workspace, options);
   const indexRoots = isInside(resolve(place.workspace), index)
@@ -181,6 +195,76 @@ async function visit(
       continue;
     }
     await visit(reading, target, owner, [...chain, real], next);
+  }
+}
+
+/** How deep subfolders of `.claude/rules/` are looked into. */
+const MAX_RULE_DEPTH = 4;
+
+/**
+ * The `.md` files under `folder` (a `.claude/rules/`, subfolders too, names in order): a rule
+ * with `paths:` in its frontmatter is recorded as it is (source `memory.rule`: it joins the
+ * context when a file it names is read); one without is an instruction file like CLAUDE.md
+ * (its imports followed, within the caps). A folder leading out of `owner`'s roots is skipped
+ * with a notice; a missing one quietly.
+ */
+async function readRules(reading: Reading, folder: string, owner: Owner, depth = 0) {
+  const { onNotice } = reading.place;
+  let names: { name: string; directory: boolean }[] = [];
+  try {
+    const real = await Deno.realPath(folder);
+    if (!owner.roots.some((root) => isInside(root, real))) {
+      onNotice(
+        `Skipped the rules in "${folder}": it leads to "${real}", outside "${owner.roots[0]}"`,
+      );
+      return;
+    }
+    for await (const entry of Deno.readDir(folder)) {
+      const directory = entry.isDirectory ||
+        (entry.isSymlink && await isDirectory(join(folder, entry.name)));
+      if (directory ? !entry.name.startsWith(".") : entry.name.toLowerCase().endsWith(".md")) {
+        names.push({ name: entry.name, directory });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
+      onNotice(`Cannot read the rules in "${folder}": ${(error as Error).message}`);
+    }
+    return;
+  }
+  names = names.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  for (const { name, directory } of names) {
+    if (directory) continue;
+    const path = join(folder, name);
+    const read = await readConfined(path, {
+      roots: owner.roots,
+      credentials: reading.bounds.credentials,
+      maxBytes: reading.fileCap,
+    });
+    if (!read.ok) {
+      if (read.problem !== "missing") onNotice(`Skipped the rule "${path}": ${read.why}`);
+      continue;
+    }
+    const text = new TextDecoder().decode(read.bytes);
+    if (ruleGlobs(text) === undefined) {
+      await visit(reading, path, owner, []);
+    } else if (read.bytes.length > reading.fileCap || text.includes("\0")) {
+      onNotice(`Skipped the rule "${path}": it is over ${kilobytes(reading.fileCap)} or not text`);
+    } else {
+      reading.recorded.push({ source: PATH_RULE_SOURCE, path, text });
+    }
+  }
+  if (depth >= MAX_RULE_DEPTH) return;
+  for (const { name, directory } of names) {
+    if (directory) await readRules(reading, join(folder, name), owner, depth + 1);
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
   }
 }
 

@@ -21,6 +21,7 @@ import { CLAUDE_BASH_RULES } from "./permissions/policy.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { credentialPaths } from "./sandbox/credential_paths.ts";
 import { hooksMechanism } from "./hooks/hooks_mechanism.ts";
+import { claudeTranscriptWriter } from "./hooks/claude_transcript.ts";
 import { environmentMechanism } from "./environment/environment_mechanism.ts";
 import { skillsMechanism } from "./skills/skills_mechanism.ts";
 import { skillRules } from "./skills/skill_set.ts";
@@ -86,10 +87,14 @@ export function reinMechanisms(
     // No sandbox: hooks that run are the person's own or a trusted repository's, and run as the
     // person, as in Claude Code (an untrusted repository's hooks do not run at all).
   };
+  // The Claude Code transcript hooks read is written live only (replay writes no file).
+  const transcripts = writeFile && hooks.transcriptPath !== ""
+    ? claudeTranscriptWriter(hooks.transcriptPath)
+    : undefined;
   return [
     environmentMechanism,
     cronMechanism(clock ? { clock } : {}),
-    hooksMechanism(hooks),
+    hooksMechanism(hooks, transcripts),
     // A custom command's or a skill's allowed-tools pre-approve while its turn runs.
     permissionsMechanism({
       ...options,
@@ -109,7 +114,7 @@ export function reinMechanisms(
       log,
       monotonicMs: effects.monotonicMs ?? (() => performance.now()),
     }),
-    tasksMechanism({ hooks: toolEventHooks(hooks) }),
+    tasksMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.
     { name: "read_before_edit", feature: READ_BEFORE_EDIT, projection: fileReadsProjection },
     // Bash rules read as Claude Code reads them: a feature the permission policy reads.

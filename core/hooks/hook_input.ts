@@ -29,7 +29,7 @@ export type SessionEndReason = "clear" | "logout" | "prompt_input_exit" | "other
 /** What every hook is told about the session. */
 export interface HookSession {
   sessionId: string;
-  /** rein's event log, where Claude Code gives its transcript. */
+  /** The session's Claude Code–shaped transcript, written from the log (`claude_transcript.ts`). */
   transcriptPath: string;
   /** The workspace root: rein's relative tool paths start here. */
   cwd: string;
@@ -44,8 +44,10 @@ export type HookEventData =
     tool: string;
     input: Record<string, unknown>;
     toolUseId: string;
-    /** What the tool returned; must be JSON-serializable. */
+    /** What the tool returned, as Claude Code gives it (`claudeToolResponse`); JSON data. */
     response: unknown;
+    /** How long the call took, in milliseconds, as recorded. */
+    durationMs?: number;
   }
   | {
     event: "PostToolUseFailure";
@@ -56,6 +58,8 @@ export type HookEventData =
     error: string;
     /** Whether the user interrupted the call. */
     isInterrupt?: boolean;
+    /** How long the call took, in milliseconds, as recorded. */
+    durationMs?: number;
   }
   | { event: "UserPromptSubmit"; prompt: string }
   | {
@@ -98,11 +102,16 @@ interface ToolFields {
 /** The JSON object a hook reads on stdin, as Claude Code writes it; by `hook_event_name`. */
 export type HookInput =
   | HookInputBase & ToolFields & { hook_event_name: "PreToolUse" }
-  | HookInputBase & ToolFields & { hook_event_name: "PostToolUse"; tool_response: unknown }
+  | HookInputBase & ToolFields & {
+    hook_event_name: "PostToolUse";
+    tool_response: unknown;
+    duration_ms?: number;
+  }
   | HookInputBase & ToolFields & {
     hook_event_name: "PostToolUseFailure";
     error: string;
     is_interrupt?: boolean;
+    duration_ms?: number;
   }
   | HookInputBase & { hook_event_name: "UserPromptSubmit"; prompt: string }
   | HookInputBase & {
@@ -150,6 +159,7 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
         hook_event_name: data.event,
         ...toolFields(data, session.cwd),
         tool_response: data.response,
+        ...(data.durationMs === undefined ? {} : { duration_ms: data.durationMs }),
       };
     case "PostToolUseFailure":
       return {
@@ -158,6 +168,7 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
         ...toolFields(data, session.cwd),
         error: data.error,
         ...(data.isInterrupt === undefined ? {} : { is_interrupt: data.isInterrupt }),
+        ...(data.durationMs === undefined ? {} : { duration_ms: data.durationMs }),
       };
     case "UserPromptSubmit":
       return { ...base, hook_event_name: data.event, prompt: data.prompt };

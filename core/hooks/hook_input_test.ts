@@ -130,3 +130,11 @@ Deno.test("TaskCreated and TaskCompleted hooks get the task's id, subject and de
     { ...common, hook_event_name: "TaskCompleted", task_id: "5", task_subject: "Ship it" },
   );
 });
+
+Deno.test("PostToolUse and PostToolUseFailure inputs carry the call's duration_ms", () => {
+  const call = { tool: "bash", input: { command: "ls" }, toolUseId: "t", durationMs: 42 };
+  const post = buildHookInput(session, { event: "PostToolUse", ...call, response: {} });
+  assert.equal((post as { duration_ms?: number }).duration_ms, 42);
+  const failed = buildHookInput(session, { event: "PostToolUseFailure", ...call, error: "x" });
+  assert.equal((failed as { duration_ms?: number }).duration_ms, 42);
+});

@@ -74,6 +74,9 @@ const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set([
   "PostToolUseFailure",
   "UserPromptSubmit",
   "SessionStart",
+  // As Claude Code: the agent goes on with it, as with a block's reason.
+  "Stop",
+  "SubagentStop",
 ]);
 const PERMISSION_DECISIONS: readonly string[] = ["allow", "deny", "ask"];
 

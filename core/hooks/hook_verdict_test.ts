@@ -331,3 +331,13 @@ function errorOf(action: () => unknown): string {
   }
   return "";
 }
+
+Deno.test("interpretHookRun: a Stop or SubagentStop hook's additionalContext is context for the model", () => {
+  for (const event of ["Stop", "SubagentStop"] as const) {
+    const out = json({ hookSpecificOutput: { hookEventName: event, additionalContext: "Go on" } });
+    assert.deepEqual(
+      interpretHookRun(event, exited(0, out)),
+      verdict({ additionalContext: ["Go on"] }),
+    );
+  }
+});

@@ -21,8 +21,17 @@ import { hooksProjection, runKey } from "./hooks_projection.ts";
 import { personalCommands, runHook } from "./tool_event_hooks.ts";
 import { selectHooks } from "./run_hooks.ts";
 import type { HooksOptions } from "./hooks_options.ts";
+import { claudeToolResponse, type ToolResponseFacts } from "./claude_tool_response.ts";
+import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
+import { todosProjection } from "../todos/todos_projection.ts";
+import type { State } from "../state/state.ts";
 
 export type { HooksOptions } from "./hooks_options.ts";
+
+/** The hooks' options and, live, the writer of the Claude Code transcripts hooks read. */
+interface HooksWiring extends HooksOptions {
+  transcripts?: TranscriptWriter;
+}
 
 /** How many times a turn may be continued because Stop hooks said "not done yet". */
 export const MAX_STOP_CONTINUATIONS = 5;
@@ -37,7 +46,8 @@ export const MAX_STOP_CONTINUATIONS = 5;
  * `hook.ran`, after `hook.started` is flushed: a crash while a PreToolUse hook runs leaves its
  * call unrun. What a run decided is re-derived from its record, so `--verify` checks it.
  */
-export function hooksMechanism(options: HooksOptions): Mechanism {
+export function hooksMechanism(hooks: HooksOptions, transcripts?: TranscriptWriter): Mechanism {
+  const options: HooksWiring = transcripts === undefined ? hooks : { ...hooks, transcripts };
   return {
     name: "hooks",
     render: renderHookEvent,
@@ -101,7 +111,7 @@ async function runSelected(
   context: StageContext,
   data: HookEventData,
   matchValue: string | undefined,
-  options: HooksOptions,
+  options: HooksWiring,
   callId?: string,
   recordNow = true,
 ): Promise<Ran | undefined> {
@@ -121,7 +131,7 @@ async function runSelected(
   if (recordNow) await context.record([started]);
   const input = buildHookInput({
     sessionId: context.session,
-    transcriptPath: options.transcriptPath,
+    transcriptPath: hookTranscriptPath(options, context.session),
     cwd: view.workspace,
     permissionMode: recorded.mode,
   }, data);
@@ -129,7 +139,11 @@ async function runSelected(
     context.observe(
       "hook.ran",
       (ran) => ran.hookEvent === hookEvent && ran.callId === callId && ran.command === hook.command,
-      () => runHook(hook, { input, callId, trusted, sandbox, signal: context.signal }, options),
+      // Live only (replay serves the run): the transcript is brought up to date first.
+      async () => {
+        await options.transcripts?.(context.view(), context.session);
+        return runHook(hook, { input, callId, trusted, sandbox, signal: context.signal }, options);
+      },
     )
   ));
   const ran: ReinEvent[] = runs.map((data) => ({ type: "hook.ran", data }));
@@ -148,7 +162,7 @@ async function beforePrompt(
   context: StageContext,
   prompt: string,
   opening: "resume" | undefined,
-  options: HooksOptions,
+  options: HooksWiring,
 ): Promise<PromptStage> {
   const events: ReinEvent[] = [];
   const view = context.view().sessions.byId[context.session]!;
@@ -198,7 +212,7 @@ async function beforePrompt(
 async function gate(
   context: StageContext,
   call: PendingCall,
-  options: HooksOptions,
+  options: HooksWiring,
 ): Promise<GateDecision> {
   const hooks = sliceOf(context.view(), hooksProjection)[context.session];
   if (hooks?.running[runKey("PreToolUse", call.id)] !== undefined) {
@@ -245,7 +259,7 @@ async function afterCall(
   context: StageContext,
   call: PendingCall,
   run: ToolRun,
-  options: HooksOptions,
+  options: HooksWiring,
 ): Promise<ReinEvent[]> {
   const input = isRecord(call.input) ? call.input : {};
   const { completed } = run;
@@ -256,6 +270,7 @@ async function afterCall(
       input,
       toolUseId: call.id,
       error: completed.content,
+      durationMs: completed.durationMs,
       ...(completed.outcome === "cancelled" ? { isInterrupt: true } : {}),
     }
     : {
@@ -263,7 +278,14 @@ async function afterCall(
       tool: call.name,
       input,
       toolUseId: call.id,
-      response: completed.content,
+      response: claudeToolResponse(
+        call.name,
+        input,
+        completed,
+        options.workspace,
+        responseFacts(context.view(), context.session, context.agent, call),
+      ),
+      durationMs: completed.durationMs,
     };
   const ran = await runSelected(context, data, call.name, options, call.id);
   if (ran === undefined) return [];
@@ -278,7 +300,7 @@ async function afterCall(
 async function onStop(
   context: StageContext,
   continued: number,
-  options: HooksOptions,
+  options: HooksWiring,
 ): Promise<{ events: ReinEvent[]; continueTurn: boolean }> {
   const state = context.view();
   const agent = agentOf(state.sessions.byId[context.session]!, context.agent);
@@ -293,7 +315,10 @@ async function onStop(
     undefined,
     options,
   );
-  const reason = ran?.verdict.block?.reason;
+  // A block's reason, or (as Claude Code) additionalContext: the agent goes on with it.
+  const context_ = ran?.verdict.additionalContext.filter((text) => text.trim() !== "") ?? [];
+  const reason = ran?.verdict.block?.reason ??
+    (context_.length > 0 ? context_.join("\n") : undefined);
   if (reason === undefined || ran?.verdict.stop !== undefined) {
     return { events: [], continueTurn: false };
   }
@@ -325,4 +350,34 @@ function contextEvents(hookEvent: string, texts: readonly string[]): ReinEvent[]
     type: "hook.context",
     data: { hookEvent, text },
   }));
+}
+
+/** What a call's `tool_response` needs from the log beyond its input and result. Pure. */
+function responseFacts(
+  state: State,
+  session: string,
+  agent: string,
+  call: PendingCall,
+): ToolResponseFacts {
+  if (call.name === "todo_write") {
+    const writes = sliceOf(state, todosProjection)[session]?.[agent]?.writes ?? [];
+    return { oldTodos: writes.at(-2)?.todos ?? [] };
+  }
+  if (call.name === "task") {
+    const view = state.sessions.byId[session];
+    const child = Object.values(view?.agents ?? {}).find((a) => a.spawn?.callId === call.id);
+    if (child === undefined) return {};
+    const usage = { ...child.usage };
+    const totalTokens = Object.values(usage).reduce((sum, n) => sum + n, 0);
+    const totalToolUseCount = child.messages.reduce(
+      (sum, message) =>
+        sum +
+        (message.role === "assistant"
+          ? message.content.filter((block) => block.type === "tool_use").length
+          : 0),
+      0,
+    );
+    return { subagent: { totalTokens, totalToolUseCount, usage } };
+  }
+  return {};
 }

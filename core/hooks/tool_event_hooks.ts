@@ -6,6 +6,7 @@ import { buildHookInput, type HookEventData } from "./hook_input.ts";
 import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
 import type { HooksOptions } from "./hooks_options.ts";
 import { runHookCommand } from "./run_hook_command.ts";
+import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
 import { type SelectedHook, selectHooks } from "./run_hooks.ts";
 
 /** The call a tool fires hooks of its own for (TaskCreated, TaskCompleted). */
@@ -33,6 +34,8 @@ export interface ToolEventHooks {
  */
 export function toolEventHooks(
   options: HooksOptions,
+  /** Live: brings the session's Claude Code transcript up to date before the hooks run. */
+  transcripts?: TranscriptWriter,
 ): (call: HookCall, data: HookEventData) => Promise<ToolEventHooks> {
   return async (call, data) => {
     const view = call.view().sessions.byId[call.session];
@@ -44,10 +47,11 @@ export function toolEventHooks(
     const sandbox = await options.sandbox;
     const input = buildHookInput({
       sessionId: call.session,
-      transcriptPath: options.transcriptPath,
+      transcriptPath: hookTranscriptPath(options, call.session),
       cwd: view.workspace,
       permissionMode: recorded.mode,
     }, data);
+    await transcripts?.(call.view(), call.session);
     const runs = await Promise.all(
       selected.map((hook) =>
         runHook(

@@ -1,0 +1,130 @@
+/**
+ * The hook contract as Claude Code gives it, end to end: hook scripts written for Claude Code
+ * (bash+jq and Python, tests/hook_contract/) read `.tool_response.stdout`,
+ * `.tool_response.filePath` and parse `transcript_path`; a Stop hook sends the agent back once
+ * with `hookSpecificOutput.additionalContext` (its state in `.claude/`). Headless rein runs
+ * against the fake model, then replays with --verify.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import {
+  type FakeScriptFn,
+  message,
+  startFakeAnthropic,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-hook-contract-test";
+const SCRIPTS = fileURLToPath(new URL("./hook_contract/", import.meta.url));
+
+async function writeSettings(workspace: string, settings: unknown): Promise<void> {
+  await Deno.mkdir(`${workspace}/.claude/hooks`, { recursive: true });
+  for await (const entry of Deno.readDir(SCRIPTS)) {
+    await Deno.copyFile(`${SCRIPTS}${entry.name}`, `${workspace}/.claude/hooks/${entry.name}`);
+  }
+  await Deno.writeTextFile(`${workspace}/.claude/settings.json`, JSON.stringify(settings, null, 2));
+}
+
+/** The model's n-th answer of the turn (counting its earlier answers in the request). */
+function answers(steps: (() => ReturnType<FakeScriptFn>)[]): FakeScriptFn {
+  return (request) => {
+    const n = (request.body?.messages ?? []).filter((m) => m.role === "assistant").length;
+    return (steps[n] ?? (() => message("Nothing more.")))();
+  };
+}
+
+const hook = (command: string) => ({ type: "command", command });
+
+Deno.test("hooks written for Claude Code read tool_response and the transcript, and a Stop hook's additionalContext continues the turn once", async () => {
+  await using ws = await tempWorkspace();
+  await writeSettings(ws.path, {
+    hooks: {
+      PostToolUse: [
+        { matcher: "Bash", hooks: [hook('bash "$CLAUDE_PROJECT_DIR/.claude/hooks/post_bash.sh"')] },
+        {
+          matcher: "Write|Edit",
+          hooks: [hook('python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/post_write.py"')],
+        },
+      ],
+      Stop: [{ hooks: [hook('python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/stop_transcript.py"')] }],
+    },
+  });
+  await using fake = await startFakeAnthropic({
+    script: answers([
+      () => message([toolUse("toolu_echo", "bash", { command: "echo hello-from-bash" })]),
+      () => message([toolUse("toolu_w", "write_file", { path: "notes/a.txt", content: "a\n" })]),
+      () =>
+        message([
+          toolUse("toolu_e", "edit_file", {
+            path: "notes/a.txt",
+            old_string: "a",
+            new_string: "b",
+          }),
+        ]),
+      () => message("All done."),
+      () => message("Continued after the hook."),
+    ]),
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(
+    ["--trust", "-p", "go", "--allowedTools", "Bash,Write,Edit,Read", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Continued after the hook.");
+
+  // bash+jq: .tool_response.stdout is the command's output; duration_ms is a number.
+  const bashOut = await Deno.readTextFile(`${ws.path}/.claude/bash_out.txt`);
+  assert.equal(bashOut, "hello-from-bash\nBash interrupted=false duration=number\n");
+
+  // Python: .tool_response.filePath is the absolute path; Write says it created the file.
+  const files = await Deno.readTextFile(`${ws.path}/.claude/files.txt`);
+  assert.equal(
+    files,
+    `Write create ${ws.path}/notes/a.txt\nEdit edit ${ws.path}/notes/a.txt\n`,
+  );
+
+  // The Stop hook parsed the transcript and its additionalContext went to the model, once.
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  const context = log.filter((e) => e.type === "hook.context").map((e) => e.data.text);
+  assert.deepEqual(context, [
+    "Stop hook feedback: Transcript: 8 lines, tools Bash,Write,Edit, last said: All done.",
+  ]);
+  const stops = log.filter((e) => e.type === "hook.ran" && e.data.hookEvent === "Stop");
+  assert.equal(stops.length, 2);
+  assert.equal(fake.requests.length, 5);
+
+  // The transcript beside the log: Claude Code's line shape, each line's parent the one before.
+  const session = String(log.find((e) => e.type === "session.started")?.session);
+  const transcript = `${ws.path}/.rein/transcripts/${session}.jsonl`;
+  const lines = (await Deno.readTextFile(transcript)).trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.type), [
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+  ]);
+  assert.equal(lines[0].message.content, "go");
+  assert.equal(lines[0].parentUuid, null);
+  for (const [i, line] of lines.entries()) {
+    assert.equal(line.sessionId, session);
+    assert.equal(line.cwd, ws.path);
+    assert.match(line.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+    if (i > 0) assert.equal(line.parentUuid, lines[i - 1].uuid);
+  }
+  assert.equal(lines[2].message.content[0].type, "tool_result");
+  assert.equal(lines[2].message.content[0].tool_use_id, "toolu_echo");
+
+  // Replay serves the runs and writes no transcript.
+  await Deno.remove(`${ws.path}/.rein/transcripts`, { recursive: true });
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+  await assert.rejects(Deno.stat(`${ws.path}/.rein/transcripts`), Deno.errors.NotFound);
+});

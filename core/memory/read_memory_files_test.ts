@@ -162,3 +162,30 @@ Deno.test("a file that cannot be read is reported, not fatal", async () => {
     /^Not importing "@dir.md" at line 2 of ".*CLAUDE.md": it is a directory, not a regular file$/,
   );
 });
+
+Deno.test(".claude/rules: the person's follow ~/.claude/CLAUDE.md, the project's come before CLAUDE.local.md; a rule with paths is recorded apart", async () => {
+  await using t = await tree({
+    "home/.claude/CLAUDE.md": "user\n",
+    "home/.claude/rules/mine.md": "my rule\n",
+    "home/repo/CLAUDE.md": "root\n",
+    "home/repo/CLAUDE.local.md": "local\n",
+    "home/repo/.claude/rules/style.md": "---\ndescription: style\n---\nstyle rule\n",
+    "home/repo/.claude/rules/lang/ts.md": '---\npaths: "src/**/*.ts"\n---\nts rule\n',
+    "home/repo/.claude/rules/notes.txt": "not a rule\n",
+    "home/repo/app/.claude/rules/app.md": "app rule\n@../../../README.md\n",
+    "home/repo/README.md": "readme\n",
+  });
+  const files = await readMemoryFiles(t.place);
+  assert.deepEqual(paths(t.root, files), [
+    "memory home/.claude/CLAUDE.md",
+    "memory home/.claude/rules/mine.md",
+    "memory home/repo/CLAUDE.md",
+    "memory home/repo/.claude/rules/style.md",
+    "memory.rule home/repo/.claude/rules/lang/ts.md",
+    "memory home/repo/app/.claude/rules/app.md",
+    "memory home/repo/README.md",
+    "memory home/repo/CLAUDE.local.md",
+    "memory.index home/repo/app/.rein/memory/MEMORY.md",
+  ]);
+  assert.deepEqual(t.notices, []);
+});

@@ -24,6 +24,8 @@ export interface LaunchArgs {
    */
   salvage: boolean;
   logArgument: string | undefined;
+  /** Whether the command is `rein trust`, which reads anything and writes `~/.claude.json` only. */
+  trust: boolean;
   /** Whether `--show-permissions` was given: print the flags instead of starting rein. */
   showPermissions: boolean;
   /** The last `--workspace` given, as given. */
@@ -61,6 +63,7 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
     readOnly: !salvage && (READ_ONLY_COMMANDS.has(first) || READ_ONLY_FLAGS.has(first)),
     salvage,
     logArgument: salvage ? words[2] : undefined,
+    trust: first === "trust",
     showPermissions,
     workspace: lastValue(options, "--workspace"),
     log: lastValue(options, "--log"),

@@ -41,6 +41,20 @@ export function salvagePermissions(logDirs: readonly string[]): string[] {
 }
 
 /**
+ * Flags of `rein trust`: read anything (the folder to trust may be anywhere), and write only
+ * `files`: Claude Code's `~/.claude.json` and the temporary file renamed over it. Throws when a
+ * path contains a comma, which a Deno flag list cannot hold.
+ */
+export function trustPermissions(files: readonly string[]): string[] {
+  return [
+    "--allow-read",
+    `--allow-write=${pathList(unique(files))}`,
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR",
+    "--no-prompt",
+  ];
+}
+
+/**
  * Variables Deno passes to a child only under unrestricted `--allow-run` (it matches the
  * prefixes case-insensitively).
  */

@@ -5,7 +5,12 @@
  * @module
  */
 import { parentOf, parseLaunchArgs, resolvePath } from "./_launch_args.ts";
-import { agentPermissions, READ_ONLY_PERMISSIONS, salvagePermissions } from "./_launch_flags.ts";
+import {
+  agentPermissions,
+  READ_ONLY_PERMISSIONS,
+  salvagePermissions,
+  trustPermissions,
+} from "./_launch_flags.ts";
 
 /** V8 flags of the agent process (a small young generation: less memory, no slower here). */
 const V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
@@ -73,6 +78,8 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     permissions = salvagePermissions(
       named(log === undefined ? `${workspace}/.rein` : parentOf(resolvePath(caller, log))),
     );
+  } else if (parsed.trust) {
+    permissions = trustPermissions(claudeJsonFiles(env).flatMap(named));
   } else if (!parsed.readOnly) {
     const home = env.HOME ?? "";
     // The repository the workspace is in, when it is a subdirectory of one: its CLAUDE.md files
@@ -89,6 +96,9 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
         ...named(resolvePath(context.cwd, env.TMPDIR || "/tmp")),
         // The machine key (core/effects/machine_key.ts), made on the first run.
         ...machineStateDir(env).flatMap(named),
+        // Claude Code's workspace trust, read at start and written when the REPL's question is
+        // answered yes (core/settings/trust.ts).
+        ...claudeJsonFiles(env).flatMap(named),
       ],
       read: [
         ...(home.startsWith("/") ? named(resolvePath(home, ".claude")) : []),
@@ -143,4 +153,16 @@ function repositoryAbove(
     if (realPath(`${dir}/.git`) !== undefined) return dir;
   }
   return undefined;
+}
+
+/**
+ * Claude Code's `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json` when set), where workspace
+ * trust is kept, and the temporary file rein renames over it (core/settings/trust.ts); none
+ * without an absolute HOME or config dir. Pure.
+ */
+function claudeJsonFiles(env: Readonly<Record<string, string | undefined>>): string[] {
+  const dir = env.CLAUDE_CONFIG_DIR || env.HOME || "";
+  if (!dir.startsWith("/")) return [];
+  const file = resolvePath(dir, ".claude.json");
+  return [file, `${file}.rein.tmp`];
 }

@@ -134,6 +134,27 @@ case $first in
   state | replay | sessions | tasks | help | log | -h | --help | -V | --version) read_only=1 ;;
   *) read_only=0 ;;
 esac
+# Claude Code's ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json when set), where workspace trust
+# is kept, and the temporary file rein renames over it (core/settings/trust.ts), added to $1.
+add_claude_json() {
+  dir=${CLAUDE_CONFIG_DIR:-${HOME-}}
+  case $dir in
+    /*)
+      resolve_path "$dir" .claude.json
+      file=$REPLY
+      add_named "$1" "$file"
+      add_named "$1" "$file.rein.tmp"
+      ;;
+  esac
+}
+
+trust=0
+if [ "$first" = trust ]; then
+  # `rein trust`: read anything, write ~/.claude.json only.
+  trust=1
+  readwrite=""
+  add_claude_json readwrite
+fi
 salvage=0
 if [ "$first" = log ] && [ "$word2" = salvage ]; then
   read_only=0 salvage=1
@@ -153,7 +174,7 @@ if [ "$first" = log ] && [ "$word2" = salvage ]; then
   add_named readwrite "$log_dir"
 fi
 
-if [ $read_only = 0 ] && [ $salvage = 0 ]; then
+if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
   case "$(export -p)" in
     *"export LD_"* | *"export ld_"* | *"export DYLD_"* | *"export dyld_"* | *" LD_"*=* | *" DYLD_"*=*)
       full_launcher ${entry:+--entry "$entry"} "$@" ;;
@@ -198,6 +219,9 @@ if [ $read_only = 0 ] && [ $salvage = 0 ]; then
       esac
       ;;
   esac
+  # Claude Code's workspace trust, read at start and written when the REPL's question is
+  # answered yes.
+  add_claude_json readwrite
   read=$readwrite
   case ${HOME-} in
     /*)
@@ -235,6 +259,9 @@ if [ $show = 1 ]; then
   elif [ $salvage = 1 ]; then
     printf '%s\n' --allow-read "--allow-write=$readwrite" \
       --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt
+  elif [ $trust = 1 ]; then
+    printf '%s\n' --allow-read "--allow-write=$readwrite" \
+      --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR --no-prompt
   else
     printf '%s\n' "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" \
       --allow-env --allow-run=bash,bwrap,setpriv,rg --no-prompt
@@ -257,6 +284,9 @@ if [ $read_only = 1 ]; then
 elif [ $salvage = 1 ]; then
   set -- --v8-flags=--max-semi-space-size=8 "$config" --allow-read "--allow-write=$readwrite" \
     --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt "$@"
+elif [ $trust = 1 ]; then
+  set -- --v8-flags=--max-semi-space-size=1 "$config" --allow-read "--allow-write=$readwrite" \
+    --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR --no-prompt "$@"
 else
   set -- --v8-flags=--max-semi-space-size=1 "$config" "--allow-read=$read" \
     "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,rg \

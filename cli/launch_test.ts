@@ -77,6 +77,7 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
       readOnly: false,
       salvage: false,
       logArgument: undefined,
+      trust: false,
       showPermissions: false,
       workspace: "b",
       log: undefined,
@@ -154,6 +155,21 @@ Deno.test("log salvage may write only its log's directory; log check and stats o
   }
 });
 
+Deno.test("rein trust reads anything and writes only ~/.claude.json and the file renamed over it", () => {
+  const context = { cwd: "/w", root: "/rein", realPath: () => undefined, argv: ["trust", "/x"] };
+  const expected = (dir: string) => [
+    "--allow-read",
+    `--allow-write=${dir}/.claude.json,${dir}/.claude.json.rein.tmp`,
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR",
+    "--no-prompt",
+  ];
+  assert.deepEqual(planLaunch({ ...context, env: { HOME: "/h" } }).permissions, expected("/h"));
+  assert.deepEqual(
+    planLaunch({ ...context, env: { HOME: "/h", CLAUDE_CONFIG_DIR: "/cfg" } }).permissions,
+    expected("/cfg"),
+  );
+});
+
 Deno.test("resolvePath agrees with node:path resolve", () => {
   const segment = fc.constantFrom("a", "b", ".", "..", "", "c d");
   const path = fc.array(segment, { maxLength: 6 }).map((parts) => parts.join("/"));
@@ -218,8 +234,9 @@ Deno.test("a launch starts cli/main.ts with the root's config, or an --entry wit
     "hi",
   ]);
   assert.deepEqual(source.permissions.slice(0, 2), [
-    "--allow-read=/w,/tmp,/h/.local/state/rein,/h/.claude,/rein/skills",
-    "--allow-write=/w,/tmp,/h/.local/state/rein",
+    "--allow-read=/w,/tmp,/h/.local/state/rein,/h/.claude.json,/h/.claude.json.rein.tmp," +
+    "/h/.claude,/rein/skills",
+    "--allow-write=/w,/tmp,/h/.local/state/rein,/h/.claude.json,/h/.claude.json.rein.tmp",
   ]);
   const bundle = planLaunch({ ...context, argv: ["--entry", "dist/rein.js", "state"] });
   assert.deepEqual(bundle.denoArgs, [

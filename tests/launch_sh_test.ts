@@ -67,6 +67,9 @@ Deno.test("the shell launcher computes the flags the launch plan does", async ()
       [["log", "salvage", "--workspace", "sub"], { REIN_CALLER_DIR: join(base, "linked") }],
       [["log", "salvage", "--", "/z.jsonl"], {}],
       [["log", "salvage"], {}],
+      [["trust", "sub"], { HOME: home }],
+      [["trust", "--list"], { HOME: home, CLAUDE_CONFIG_DIR: join(base, "linked") }],
+      [["agent"], { HOME: home, CLAUDE_CONFIG_DIR: join(base, "linked") }],
       [["--version"], {}],
     ];
     const cwd = join(base, "my project");
@@ -151,6 +154,7 @@ Deno.test("the shell launcher starts Deno with the arguments the launch plan doe
         ["state", "x.jsonl", "--at", "3"],
         ["log", "stats"],
         ["log", "salvage", "x.jsonl"],
+        ["trust"],
         ["--entry", "dist/rein.js", "replay", "--verify"],
       ]
     ) {

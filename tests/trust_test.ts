@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
-import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { CLI, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
 const KEY = "sk-ant-trust-test";
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache/deno");
@@ -231,5 +232,57 @@ Deno.test("a trusted project's hooks run as the person: a stateful hook keeps it
     assert.equal(await Deno.readTextFile(scratch), "2\n");
   } finally {
     await Deno.remove(scratch).catch(() => {});
+  }
+});
+
+Deno.test("the REPL asks once whether to trust a folder whose settings need it, remembers yes in ~/.claude.json, and does not ask again", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  await hostileRepository(ws.path, home.path);
+  await using fake = await echoX();
+  const start = () =>
+    Terminal.start(
+      `sh -c ${
+        shellQuote(
+          [
+            `env -u NO_COLOR HOME=${shellQuote(home.path)} DENO_DIR=${shellQuote(DENO_DIR)}`,
+            `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=${KEY}`,
+            `${shellQuote(Deno.execPath())} run -A ${shellQuote(CLI)} --workspace ${
+              shellQuote(ws.path)
+            }`,
+          ].join(" "),
+        )
+      }`,
+    );
+  const atPrompt = (s: Screen) => s.cursorLine === ">" && s.cursorX === 2;
+  {
+    await using terminal = await start();
+    const asked = await terminal.waitFor(
+      "the trust question",
+      (s) => /Do you trust the files in .*\[y\/N\]/.test(s.text),
+    );
+    assert.match(asked.text, /permissions\.allow, hooks, env/);
+    await terminal.type("y");
+    await terminal.press("Enter");
+    await terminal.waitFor("the prompt", atPrompt);
+    await terminal.type("go");
+    await terminal.press("Enter");
+    await terminal.waitFor("the answer", (s) => atPrompt(s) && /Done\./.test(s.text));
+    assert.equal(await Deno.readTextFile(join(home.path, "hook-marker")), "ran\n");
+    assert.match(await Deno.readTextFile(join(ws.path, ".rein", "events.jsonl")), /X=1/);
+    await terminal.press("C-d");
+  }
+  const claudeJson = JSON.parse(await Deno.readTextFile(join(home.path, ".claude.json")));
+  assert.equal(claudeJson.projects[ws.path].hasTrustDialogAccepted, true);
+  await Deno.remove(join(home.path, "hook-marker"));
+  {
+    await using terminal = await start();
+    const screen = await terminal.waitFor("the prompt", atPrompt);
+    assert.doesNotMatch(screen.text, /Do you trust/);
+    await terminal.type("go");
+    await terminal.press("Enter");
+    await terminal.waitFor("the answer", (s) => atPrompt(s) && /Done\./.test(s.text));
+    assert.equal(await Deno.readTextFile(join(home.path, "hook-marker")), "ran\n");
+    await terminal.press("C-d");
   }
 });

@@ -59,10 +59,19 @@ export async function trustedFolders(path: string): Promise<string[]> {
 }
 
 /**
+ * The temporary file {@link writeTrust} writes before renaming it over `path`: one fixed name,
+ * so the launcher can allow writing exactly it (cli/_launch_plan.ts).
+ */
+export function trustTemporary(path: string): string {
+  return `${path}.rein.tmp`;
+}
+
+/**
  * Records that `folder` is trusted (or, with `trusted` false, no longer is) in the file at
  * `path`, keeping every other key of the file as it was. Written atomically (a temporary file in
- * the same folder, renamed over it) with the file's mode kept (0600 for a new one, as it holds
- * account state). A malformed file is never overwritten: this throws saying why.
+ * the same folder, {@link trustTemporary}, renamed over it) with the file's mode kept (0600 for a
+ * new one, as it holds account state). A malformed file is never overwritten: this throws saying
+ * why.
  */
 export async function writeTrust(path: string, folder: string, trusted: boolean): Promise<void> {
   const read = await readClaudeJson(path);
@@ -81,11 +90,10 @@ export async function writeTrust(path: string, folder: string, trusted: boolean)
   json["projects"] = projects;
   const mode = await Deno.stat(path).then((info) => info.mode ?? 0o600, () => 0o600);
   await Deno.mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.rein-${crypto.randomUUID()}.tmp`;
+  const temporary = trustTemporary(path);
   try {
     await Deno.writeTextFile(temporary, `${JSON.stringify(json, null, 2)}\n`, {
       mode: mode & 0o777,
-      createNew: true,
     });
     await Deno.chmod(temporary, mode & 0o7777);
     await Deno.rename(temporary, path);

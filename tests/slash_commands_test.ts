@@ -66,7 +66,7 @@ async function setUp(root: string): Promise<{ project: string; home: string; rev
   );
   await Deno.writeTextFile(
     join(project, ".claude", "commands", "frontend", "component.md"),
-    "---\ndescription: Make a component\n---\nMake the component $ARGUMENTS.\n",
+    "---\ndescription: Make a component\nmodel: haiku\n---\nMake the component $ARGUMENTS.\n",
   );
   await Deno.writeTextFile(
     join(project, ".claude", "commands", "sneaky.md"),
@@ -174,9 +174,11 @@ Deno.test("a namespaced project command and a user command run by name; a shell 
   const component = await runCli(["-p", "/component Button", "--workspace", project], { env });
   assert.equal(component.code, 0, component.stderr);
   assert.match(firstUserText(fake.requests[0]), /Make the component Button\./);
+  assert.equal(fake.requests[0]?.body?.model, "claude-haiku-4-5", "the command's model");
   const hello = await runCli(["-p", "/hello Ada", "--workspace", project], { env });
   assert.equal(hello.code, 0, hello.stderr);
   assert.match(firstUserText(fake.requests[1]), /Say hello to Ada\./);
+  assert.notEqual(fake.requests[1]?.body?.model, "claude-haiku-4-5");
 
   const sneaky = await runCli(["-p", "/sneaky", "--workspace", project], { env });
   assert.equal(sneaky.code, 1, sneaky.stderr);
@@ -187,6 +189,11 @@ Deno.test("a namespaced project command and a user command run by name; a shell 
     .filter((e) => e.type === "command.invoked").at(-1);
   assert.equal(refused?.data.name, "sneaky");
   assert.match(String(refused?.data.refused), /not allowed/);
+  const replay = await runCli(["replay", "--verify", "-q", "--workspace", project], {
+    permissions: ["--allow-read", "--allow-env"],
+    env: { HOME: home, DENO_DIR },
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
 
 Deno.test("a skill whose name is a title loads by its folder's name, and its allowed-tools let a bash call run headless once it is loaded or invoked", async () => {

@@ -9,6 +9,7 @@ import {
 } from "./memory_files.ts";
 import { type MemoryNotes, memoryProjection } from "./memory_projection.ts";
 import { shownPath } from "./memory_sections.ts";
+import { pathRulesOf } from "./path_rules.ts";
 
 /**
  * What `/memory` prints: the instruction files and the memory index a session loaded, where from
@@ -20,7 +21,7 @@ export function memoryReport(state: State, session: string): string {
   if (!view) return `No session "${session}" in the log`;
   const instructions = view.files.filter((f) => f.source === INSTRUCTIONS_SOURCE);
   const index = view.files.findLast((f) => f.source === MEMORY_INDEX_SOURCE);
-  if (instructions.length === 0 && index === undefined) {
+  if (instructions.length === 0 && index === undefined && pathRulesOf(view.files).length === 0) {
     return "No memory files were recorded for this session";
   }
   const shown = (path: string) => shownPath(path, view.workspace);
@@ -32,6 +33,11 @@ export function memoryReport(state: State, session: string): string {
       : `Project instructions: ${count(instructions.length, "file")}, ${kilobytes(total)}`,
     ...instructions.map((f) => `  ${shown(f.path)}  ${size(f)}`),
   ];
+  const pathRules = pathRulesOf(view.files);
+  if (pathRules.length > 0) {
+    lines.push(`Rules for some files (they join when such a file is read): ${pathRules.length}`);
+    lines.push(...pathRules.map((r) => `  ${shown(r.path)}  (${r.globs.join(", ")})`));
+  }
   if (index) lines.push(`Memory index: ${shown(index.path)}  ${indexSize(index)}`);
   const notes = (state.extensions[memoryProjection.key] as MemoryNotes | undefined)?.[session];
   if (notes && notes.notes.length > 0) {

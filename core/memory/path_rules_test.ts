@@ -3,6 +3,7 @@ import { eventFactory, startedData } from "../../testing/event_factory.ts";
 import { foldEvents } from "../state/state.ts";
 import { pathRuleReminders } from "./memory_mechanism.ts";
 import { memoryProjection } from "./memory_projection.ts";
+import { memoryReport } from "./memory_report.ts";
 import { pathRulesOf, ruleGlobs, ruleMatches } from "./path_rules.ts";
 
 Deno.test("a rule's paths: a list, one glob, or several separated by commas (braces kept); none without", () => {
@@ -41,6 +42,10 @@ Deno.test("reading a file a path rule names brings it in once per session, from 
   assert.equal(pathRulesOf(files).length, 1);
   const start = [e("session.started", startedData({ workspace: "/w", files }))];
   const state = foldEvents(start, [memoryProjection]);
+  assert.match(
+    memoryReport(state, "s1"),
+    /Rules for some files \(they join when such a file is read\): 1\n  \.claude\/rules\/ts\.md  \(src\/\*\*\)/,
+  );
   const read = (path: string) => ({ id: "t", name: "read_file", input: { path } });
   assert.deepEqual(await pathRuleReminders(state, "s1", "lead", read("README.md")), []);
   const [reminder, ...rest] = await pathRuleReminders(state, "s1", "lead", read("src/a.ts"));

@@ -9,7 +9,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
 import type { RecordedRequest } from "../testing/fake_anthropic.ts";
-import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { CLI, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { lastUserText } from "../testing/scenarios.ts";
+import { shellQuote, Terminal } from "./_tmux.ts";
 
 const KEY = "sk-ant-commands-test";
 /** Deno's cache, kept when HOME moves to a temp directory. */
@@ -290,6 +292,60 @@ Deno.test(".claude/rules: rules without paths are instructions from the start; a
     e.type === "reminder.added" && String(e.data.source).startsWith("memory.rule:")
   );
   assert.deepEqual(reminders.map((e) => e.data.source), [`memory.rule:${tsRule}`]);
+  const replay = await runCli(["replay", "--verify", "-q", "--workspace", project], {
+    permissions: ["--allow-read", "--allow-env"],
+    env: { HOME: home, DENO_DIR },
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("in the REPL, /help lists the custom commands and /greet Ada runs one", async () => {
+  await using ws = await tempWorkspace();
+  const home = join(ws.path, "home");
+  const project = join(ws.path, "project");
+  await Deno.mkdir(join(home, ".claude"), { recursive: true });
+  await Deno.mkdir(join(project, ".claude", "commands"), { recursive: true });
+  await Deno.writeTextFile(
+    join(home, ".claude.json"),
+    JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }),
+  );
+  await Deno.writeTextFile(
+    join(project, ".claude", "commands", "greet.md"),
+    "---\ndescription: Greet someone\nargument-hint: [name]\n---\nSay hi to $1.\n",
+  );
+  await using fake = await startFakeAnthropic({
+    script: (request) => message(`You said: ${lastUserText(request.body)}`),
+  });
+  const exitFile = join(ws.path, "exitcode");
+  const command = [
+    `HOME=${shellQuote(home)} DENO_DIR=${shellQuote(DENO_DIR)}`,
+    `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=${KEY}`,
+    `${shellQuote(Deno.execPath())} run -A ${shellQuote(CLI)} agent`,
+    `--workspace ${shellQuote(project)}; echo $? > ${shellQuote(exitFile)}`,
+  ].join(" ");
+  await using terminal = await Terminal.start(`sh -c ${shellQuote(command)}`);
+  const atPrompt = (s: { cursorLine: string; cursorX: number }) =>
+    s.cursorLine === ">" && s.cursorX === 2;
+  await terminal.waitFor("the prompt", atPrompt, 20_000);
+  await terminal.type("/help");
+  await terminal.press("Enter");
+  await terminal.waitFor(
+    "/help with the custom commands",
+    (s) => atPrompt(s) && /\/greet \[name\] {2}Greet someone \(project\)/.test(s.text),
+  );
+  await terminal.type("/greet Ada");
+  await terminal.press("Enter");
+  await terminal.waitFor(
+    "the command's answer",
+    (s) => atPrompt(s) && s.text.includes("You said: Say hi to Ada."),
+  );
+  await terminal.press("C-d");
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !(await Deno.readTextFile(exitFile).catch(() => ""))) {
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  const events = await readLogLines(join(project, ".rein", "events.jsonl"));
+  assert.equal(events.filter((e) => e.type === "command.invoked").length, 1);
   const replay = await runCli(["replay", "--verify", "-q", "--workspace", project], {
     permissions: ["--allow-read", "--allow-env"],
     env: { HOME: home, DENO_DIR },

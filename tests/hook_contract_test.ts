@@ -35,12 +35,17 @@ function answers(steps: (() => ReturnType<FakeScriptFn>)[]): FakeScriptFn {
 }
 
 const hook = (command: string) => ({ type: "command", command });
+/** Keeps each hook's `prompt_id` and event name. */
+const PROMPT_ID =
+  `jq -r '"\\(.hook_event_name) \\(.prompt_id)"' >> "$CLAUDE_PROJECT_DIR/.claude/prompt_ids.txt"`;
 
 Deno.test("hooks written for Claude Code read tool_response and the transcript, and a Stop hook's additionalContext continues the turn once", async () => {
   await using ws = await tempWorkspace();
   await writeSettings(ws.path, {
     hooks: {
+      UserPromptSubmit: [{ hooks: [hook(PROMPT_ID)] }],
       PostToolUse: [
+        { matcher: "Write", hooks: [hook(PROMPT_ID)] },
         { matcher: "Bash", hooks: [hook('bash "$CLAUDE_PROJECT_DIR/.claude/hooks/post_bash.sh"')] },
         {
           matcher: "Write|Edit",
@@ -84,6 +89,13 @@ Deno.test("hooks written for Claude Code read tool_response and the transcript, 
     files,
     `Write create ${ws.path}/notes/a.txt\nEdit edit ${ws.path}/notes/a.txt\n`,
   );
+
+  // prompt_id: the same for the prompt's own hook and the hooks of its turn.
+  const ids = (await Deno.readTextFile(`${ws.path}/.claude/prompt_ids.txt`)).trim().split("\n");
+  assert.deepEqual(ids.map((line) => line.split(" ")[0]), ["UserPromptSubmit", "PostToolUse"]);
+  const [promptId] = ids.map((line) => line.split(" ")[1]);
+  assert.match(String(promptId), /^[0-9a-f]{8}-/);
+  assert.equal(new Set(ids.map((line) => line.split(" ")[1])).size, 1);
 
   // The Stop hook parsed the transcript and its additionalContext went to the model, once.
   const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);

@@ -34,6 +34,10 @@ export interface HookSession {
   /** The workspace root: rein's relative tool paths start here. */
   cwd: string;
   permissionMode: PermissionMode;
+  /** The user prompt whose turn this is (the same for every hook of the turn). */
+  promptId?: string;
+  /** The session's effort level (`--effort`, `effortLevel`), when thinking is on. */
+  effort?: string;
 }
 
 /** The event a hook runs for, in rein's terms; tools by rein's name and input. */
@@ -91,6 +95,8 @@ export interface HookInputBase {
   transcript_path: string;
   cwd: string;
   permission_mode: PermissionMode;
+  prompt_id?: string;
+  effort?: string;
 }
 
 interface ToolFields {
@@ -149,6 +155,8 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
     transcript_path: session.transcriptPath,
     cwd: session.cwd,
     permission_mode: session.permissionMode,
+    ...(session.promptId === undefined ? {} : { prompt_id: session.promptId }),
+    ...(session.effort === undefined ? {} : { effort: session.effort }),
   };
   switch (data.event) {
     case "PreToolUse":

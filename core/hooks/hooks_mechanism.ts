@@ -23,6 +23,7 @@ import { selectHooks } from "./run_hooks.ts";
 import type { HooksOptions } from "./hooks_options.ts";
 import { claudeToolResponse, type ToolResponseFacts } from "./claude_tool_response.ts";
 import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
+import { hookSessionFacts } from "./hook_session_facts.ts";
 import { todosProjection } from "../todos/todos_projection.ts";
 import type { State } from "../state/state.ts";
 
@@ -134,6 +135,13 @@ async function runSelected(
     transcriptPath: hookTranscriptPath(options, context.session),
     cwd: view.workspace,
     permissionMode: recorded.mode,
+    // Before a prompt is recorded, its hooks are told the id it will have.
+    ...hookSessionFacts(
+      context.view(),
+      context.session,
+      data.event === "UserPromptSubmit" ||
+        (data.event === "SessionStart" && data.source !== "compact"),
+    ),
   }, data);
   const runs = await Promise.all(selected.map((hook) =>
     context.observe(

@@ -7,6 +7,8 @@ export interface SessionHooks {
   byCall: Record<string, HookRan[]>;
   /** Hooks started and not all finished, by `hookEvent:callId`: a crash left them unknown. */
   running: Record<string, HooksStarted & { finished: number }>;
+  /** Prompts recorded (`user.prompted`, refused ones too), by agent: hooks' `prompt_id`. */
+  prompts: Record<string, number>;
 }
 
 /** By session id. */
@@ -20,11 +22,16 @@ export function runKey(hookEvent: string, callId: string | undefined): string {
 /** Folds hook runs by session and call. Pure. */
 export const hooksProjection: Projection<HooksSlice> = {
   key: "hooks",
-  canHandle: ["hook.started", "hook.ran"],
+  canHandle: ["hook.started", "hook.ran", "user.prompted"],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
+    if (event.type === "user.prompted") {
+      const session = slice[event.session] ??= { byCall: {}, running: {}, prompts: {} };
+      session.prompts[event.agent] = (session.prompts[event.agent] ?? 0) + 1;
+      return slice;
+    }
     if (event.type !== "hook.started" && event.type !== "hook.ran") return slice;
-    const session = slice[event.session] ??= { byCall: {}, running: {} };
+    const session = slice[event.session] ??= { byCall: {}, running: {}, prompts: {} };
     const key = runKey(event.data.hookEvent, event.data.callId);
     if (event.type === "hook.started") {
       session.running[key] = { ...event.data, finished: 0 };

@@ -6,6 +6,7 @@ import { buildHookInput, type HookEventData } from "./hook_input.ts";
 import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
 import type { HooksOptions } from "./hooks_options.ts";
 import { runHookCommand } from "./run_hook_command.ts";
+import { hookSessionFacts } from "./hook_session_facts.ts";
 import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
 import { type SelectedHook, selectHooks } from "./run_hooks.ts";
 
@@ -50,6 +51,7 @@ export function toolEventHooks(
       transcriptPath: hookTranscriptPath(options, call.session),
       cwd: view.workspace,
       permissionMode: recorded.mode,
+      ...hookSessionFacts(call.view(), call.session),
     }, data);
     await transcripts?.(call.view(), call.session);
     const runs = await Promise.all(

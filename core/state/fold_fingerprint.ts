@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "1e853a8f09e34a448ac577215472b8f3";
+export const FOLD_FINGERPRINT = "91c64b13643c4970f3d820034113ba7b";

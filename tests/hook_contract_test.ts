@@ -140,3 +140,48 @@ Deno.test("hooks written for Claude Code read tool_response and the transcript, 
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
   await assert.rejects(Deno.stat(`${ws.path}/.rein/transcripts`), Deno.errors.NotFound);
 });
+
+Deno.test("a Stop hook is told the background jobs still running and the session's cron jobs", async () => {
+  await using ws = await tempWorkspace();
+  const record = `jq -c '{tasks: [.background_tasks[] | {type, command, status}], ` +
+    `crons: [.session_crons[] | {cron, prompt, recurring}]}' ` +
+    `>> "$CLAUDE_PROJECT_DIR/.claude/stop_input.jsonl"`;
+  await writeSettings(ws.path, { hooks: { Stop: [{ hooks: [hook(record)] }] } });
+  await using fake = await startFakeAnthropic({
+    script: answers([
+      () =>
+        message([
+          toolUse("toolu_bg", "bash", { command: "sleep 5", run_in_background: true }),
+          toolUse("toolu_cron", "schedule_cron", {
+            cron: "0 9 * * 1",
+            prompt: "Weekly standup notes",
+            recurring: true,
+          }),
+        ]),
+      () => message("Started."),
+    ]),
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(
+    [
+      "--trust",
+      "-p",
+      "go",
+      "--allowedTools",
+      "Bash,CronCreate",
+      "--workspace",
+      ws.path,
+    ],
+    { env },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const lines = (await Deno.readTextFile(`${ws.path}/.claude/stop_input.jsonl`)).trim().split("\n");
+  // Headless rein waits for the job and tells the agent of its end: the second Stop sees none.
+  const crons = [{ cron: "0 9 * * 1", prompt: "Weekly standup notes", recurring: true }];
+  assert.deepEqual(lines.map((line) => JSON.parse(line)), [
+    { tasks: [{ type: "bash", command: "sleep 5", status: "running" }], crons },
+    { tasks: [], crons },
+  ]);
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

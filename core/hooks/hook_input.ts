@@ -72,6 +72,10 @@ export type HookEventData =
     /** Whether the agent is already going on because a Stop hook blocked. */
     stopHookActive: boolean;
     lastAssistantMessage?: string;
+    /** Background jobs still running (Stop only). */
+    backgroundTasks?: readonly unknown[];
+    /** Cron jobs that fire in the session (Stop only). */
+    sessionCrons?: readonly unknown[];
   }
   | { event: "SessionStart"; source: SessionStartSource; model?: string }
   | { event: "SessionEnd"; reason: SessionEndReason }
@@ -124,6 +128,8 @@ export type HookInput =
     hook_event_name: "Stop" | "SubagentStop";
     stop_hook_active: boolean;
     last_assistant_message?: string;
+    background_tasks?: readonly unknown[];
+    session_crons?: readonly unknown[];
   }
   | HookInputBase & { hook_event_name: "SessionStart"; source: SessionStartSource; model?: string }
   | HookInputBase & { hook_event_name: "SessionEnd"; reason: SessionEndReason }
@@ -189,6 +195,8 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
         ...(data.lastAssistantMessage === undefined
           ? {}
           : { last_assistant_message: data.lastAssistantMessage }),
+        ...(data.backgroundTasks === undefined ? {} : { background_tasks: data.backgroundTasks }),
+        ...(data.sessionCrons === undefined ? {} : { session_crons: data.sessionCrons }),
       };
     case "SessionStart":
       return {

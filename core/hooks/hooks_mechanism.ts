@@ -23,7 +23,7 @@ import { selectHooks } from "./run_hooks.ts";
 import type { HooksOptions } from "./hooks_options.ts";
 import { claudeToolResponse, type ToolResponseFacts } from "./claude_tool_response.ts";
 import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
-import { hookSessionFacts } from "./hook_session_facts.ts";
+import { hookSessionFacts, sliceMaybe, stopFacts } from "./hook_session_facts.ts";
 import { todosProjection } from "../todos/todos_projection.ts";
 import type { State } from "../state/state.ts";
 
@@ -319,6 +319,7 @@ async function onStop(
       event,
       stopHookActive: continued > 0,
       lastAssistantMessage: lastAssistantText(agent),
+      ...(event === "Stop" ? stopFacts(state, context.session) : {}),
     },
     undefined,
     options,
@@ -368,7 +369,7 @@ function responseFacts(
   call: PendingCall,
 ): ToolResponseFacts {
   if (call.name === "todo_write") {
-    const writes = sliceOf(state, todosProjection)[session]?.[agent]?.writes ?? [];
+    const writes = sliceMaybe(state, todosProjection)?.[session]?.[agent]?.writes ?? [];
     return { oldTodos: writes.at(-2)?.todos ?? [] };
   }
   if (call.name === "task") {

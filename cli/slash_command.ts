@@ -76,7 +76,8 @@ export async function invokeSlash(
 
 /**
  * Why the command's shell line `line` may not run, or undefined: judged as a bash call of the
- * agent by the session's rules and mode, with the command's `allowed-tools` as allow rules.
+ * agent by the session's rules and mode, with the command's `allowed-tools` as allow rules (not
+ * a project command's in a session that did not trust the folder).
  */
 function refusal(
   harness: Harness,
@@ -86,7 +87,10 @@ function refusal(
 ): string | undefined {
   const permissions = permissionsOf(harness.state, session.id);
   if (permissions === undefined) return undefined;
-  const granted = command.allowedTools.flatMap((text) => {
+  // An untrusted repository's command pre-approves nothing, as its allow rules are not applied.
+  const view = harness.state.sessions.byId[session.id];
+  const untrusted = view?.settings?.trusted === false && command.scope === "project";
+  const granted = (untrusted ? [] : command.allowedTools).flatMap((text) => {
     const parsed = parseRule(text);
     return parsed.ok ? [{ ...parsed.rule, file: command.path }] : [];
   });
@@ -95,8 +99,11 @@ function refusal(
     permissions.policy,
     [...permissions.sessionRules, ...granted],
   );
-  if (judged.decision === "ask") return judged.asked;
-  return judged.decision === "deny" ? judged.reason : undefined;
+  const hint = untrusted && command.allowedTools.length > 0
+    ? "; this folder is not trusted, so its commands' allowed-tools do not apply (rein trust)"
+    : "";
+  if (judged.decision === "ask") return `${judged.asked}${hint}`;
+  return judged.decision === "deny" ? `${judged.reason}${hint}` : undefined;
 }
 
 /**

@@ -166,6 +166,36 @@ Deno.test('-p "/review a.ts security" expands a project command (arguments, git 
   assert.match(replay.stdout, /all match the log/);
 });
 
+Deno.test("in a folder not trusted, a repository's command pre-approves nothing; with --trust its allowed-tools apply", async () => {
+  await using ws = await tempWorkspace();
+  const { project, home } = await setUp(ws.path);
+  await Deno.remove(join(home, ".claude.json"));
+  await Deno.writeTextFile(
+    join(project, ".claude", "commands", "make.md"),
+    "---\nallowed-tools: Bash(touch made.txt)\n---\nMake it.\n",
+  );
+  await using fake = await startFakeAnthropic({
+    script: [
+      message([toolUse("toolu_u1", "bash", { command: "touch made.txt" })]),
+      message("Could not."),
+      message([toolUse("toolu_u2", "bash", { command: "touch made.txt" })]),
+      message("Made."),
+    ],
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR };
+  const untrusted = await runCli(["-p", "/make", "--workspace", project], { env });
+  assert.equal(untrusted.code, 0, untrusted.stderr);
+  await assert.rejects(Deno.stat(join(project, "made.txt")));
+  const sneaky = await runCli(["-p", "/sneaky", "--workspace", project], { env });
+  assert.equal(sneaky.code, 1);
+  const trusted = await runCli(["-p", "/make", "--trust", "--workspace", project], { env });
+  assert.equal(trusted.code, 0, trusted.stderr);
+  await Deno.stat(join(project, "made.txt"));
+  const decided = (await readLogLines(join(project, ".rein", "events.jsonl")))
+    .filter((e) => e.type === "permission.decided").map((e) => e.data.decision);
+  assert.deepEqual(decided, ["deny", "allow"]);
+});
+
 Deno.test("a namespaced project command and a user command run by name; a shell line no rule allows refuses its command", async () => {
   await using ws = await tempWorkspace();
   const { project, home } = await setUp(ws.path);
@@ -219,13 +249,20 @@ Deno.test("a skill whose name is a title loads by its folder's name, and its all
     ],
   });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR };
-  const loaded = await runCli(["-p", "use the pdf skill", "--workspace", project], { env });
+  const loaded = await runCli(["-p", "use the pdf skill", "--trust", "--workspace", project], {
+    env,
+  });
   assert.equal(loaded.code, 0, loaded.stderr);
   assert.doesNotMatch(loaded.stderr, /Skipped the skill/);
   await Deno.stat(join(project, "skill-made.txt"));
   await Deno.remove(join(project, "skill-made.txt"));
 
-  const invoked = await runCli(["-p", "/pdf-helper report.pdf", "--workspace", project], { env });
+  const invoked = await runCli(
+    ["-p", "/pdf-helper report.pdf", "--trust", "--workspace", project],
+    {
+      env,
+    },
+  );
   assert.equal(invoked.code, 0, invoked.stderr);
   assert.match(firstUserText(fake.requests[3]), /Make the file for report\.pdf\./);
   await Deno.stat(join(project, "skill-made.txt"));

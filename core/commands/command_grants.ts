@@ -1,4 +1,5 @@
 import type { Envelope } from "../../events/event_types.ts";
+import { isInside } from "../files/is_inside.ts";
 import { hasFeature } from "../settings/session_features.ts";
 import type { Projection } from "../state/projection.ts";
 import type { State } from "../state/state.ts";
@@ -76,8 +77,9 @@ export const commandGrantsProjection: Projection<CommandGrants> = {
 /**
  * The rules pre-approved for `agent`'s calls now (see {@link commandGrantsProjection}), each with
  * the file that wrote it: a command's `allowed-tools`, a skill's (`skillRules`: from the
- * session's recorded skills). None in a session recorded without the `commands` feature, so
- * older sessions decide as they did. Pure.
+ * session's recorded skills). None from the repository's own files (inside the workspace) when
+ * the session did not trust it (`settings.trusted` false), and none in a session recorded
+ * without the `commands` feature, so older sessions decide as they did. Pure.
  */
 export function grantedRules(
   state: State,
@@ -89,13 +91,19 @@ export function grantedRules(
   const slice = state.extensions[commandGrantsProjection.key] as CommandGrants | undefined;
   const grants = slice?.[session]?.byAgent[agent];
   if (!grants || grants.length === 0) return [];
+  const view = state.sessions.byId[session];
+  // An untrusted repository's own files grant nothing, as its allow rules are not applied.
+  const untrusted = view?.settings?.trusted === false;
+  const applies = (file: string) => !(untrusted && view && isInside(view.workspace, file));
   const rules: GrantedRule[] = [];
   for (const grant of grants) {
     if (grant.kind === "command") {
+      if (!applies(grant.path)) continue;
       for (const rule of grant.rules) rules.push({ rule, file: grant.path });
     } else {
       const skill = skillRules(state, session, grant.name);
-      for (const rule of skill?.rules ?? []) rules.push({ rule, file: skill?.file ?? "" });
+      if (skill === undefined || !applies(skill.file)) continue;
+      for (const rule of skill.rules) rules.push({ rule, file: skill.file });
     }
   }
   return rules;

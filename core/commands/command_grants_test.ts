@@ -86,3 +86,18 @@ Deno.test("a session recorded without the commands feature gets no pre-approval 
   ], [commandGrantsProjection]);
   assert.deepEqual(grantedRules(state, "s1", "lead", skills), []);
 });
+
+Deno.test("in a session that did not trust its folder, the repository's commands and skills grant nothing; the person's still do", () => {
+  const e = eventFactory();
+  const untrusted = { ...settings(["commands"]), trusted: false };
+  const personal = { ...invoked(["Bash(ls)"]), path: "/h/.claude/commands/mine.md" };
+  const state = foldEvents([
+    e("session.started", startedData({ workspace: "/w", settings: untrusted })),
+    e("command.invoked", invoked(["Bash(git status:*)"])),
+    e("command.invoked", personal),
+    e("skill.invoked", { name: "pdf", arguments: "", path: "/w/.claude/skills/pdf/SKILL.md" }),
+  ], [commandGrantsProjection]);
+  assert.deepEqual(grantedRules(state, "s1", "lead", skills), [
+    { rule: "Bash(ls)", file: "/h/.claude/commands/mine.md" },
+  ]);
+});

@@ -389,3 +389,48 @@ Deno.test("in the REPL, /help lists the custom commands and /greet Ada runs one"
   });
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("stream-json input (the Agent SDK's): initialize lists the commands, and a user message /hello Ada runs one", async () => {
+  await using ws = await tempWorkspace();
+  const { project, home } = await setUp(ws.path);
+  await using fake = await startFakeAnthropic({
+    script: (request) => message(`You said: ${lastUserText(request.body)}`),
+  });
+  const input = [
+    { type: "control_request", request_id: "init-1", request: { subtype: "initialize" } },
+    {
+      type: "user",
+      session_id: "",
+      message: { role: "user", content: "/hello Ada" },
+      parent_tool_use_id: null,
+    },
+  ].map((line) => JSON.stringify(line)).join("\n") + "\n";
+  const out = await runCli(
+    [
+      "-p",
+      "--input-format",
+      "stream-json",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--workspace",
+      project,
+    ],
+    {
+      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR },
+      stdin: input,
+    },
+  );
+  assert.equal(out.code, 0, out.stderr);
+  const lines = out.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const answer = lines.find((l) =>
+    l.type === "control_response" && l.response.request_id === "init-1"
+  );
+  const commands = answer?.response.response.commands as { name: string; description: string }[];
+  assert.deepEqual(
+    commands.find((c) => c.name === "review"),
+    { name: "review", description: "Review a file with a focus", argumentHint: "[file] [focus]" },
+  );
+  const results = lines.filter((l) => l.type === "result").map((r) => r.result);
+  assert.deepEqual(results, ["You said: Say hello to Ada."]);
+});

@@ -7,10 +7,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
-import { CLI, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { fileURLToPath } from "node:url";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
 const KEY = "sk-ant-trust-test";
+const LAUNCHER = fileURLToPath(new URL("../cli/launch.sh", import.meta.url));
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache/deno");
 
 /** A home of its own for the person, with Deno's cache kept where it is. */
@@ -69,6 +71,22 @@ async function bashCall(workspace: string): Promise<{ ran: boolean; output: stri
   const log = await readLogLines(join(workspace, ".rein", "events.jsonl"));
   const done = log.find((e) => e.type === "tool.completed" && e.data.callId === "toolu_x");
   return { ran: await exists(join(workspace, "bash-ran")), output: JSON.stringify(done?.data) };
+}
+
+/** `rein ARGS` through the launcher, under the permissions an installed rein has. */
+async function launched(args: string[], env: Record<string, string>) {
+  const output = await new Deno.Command("sh", {
+    args: [LAUNCHER, ...args],
+    env: { PATH: Deno.env.get("PATH") ?? "", REIN_DENO: Deno.execPath(), NO_COLOR: "1", ...env },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -140,7 +158,7 @@ Deno.test("rein trust writes Claude Code's hasTrustDialogAccepted keeping the re
   await Deno.writeTextFile(claudeJson, JSON.stringify(before));
   await Deno.chmod(claudeJson, 0o600);
 
-  const trust = await runCli(["trust", ws.path], { env: home.env });
+  const trust = await launched(["trust", ws.path], home.env);
   assert.equal(trust.code, 0, trust.stderr);
   const after = JSON.parse(await Deno.readTextFile(claudeJson));
   assert.deepEqual(after, {
@@ -148,7 +166,7 @@ Deno.test("rein trust writes Claude Code's hasTrustDialogAccepted keeping the re
     projects: { ...before.projects, [ws.path]: { hasTrustDialogAccepted: true } },
   });
   assert.equal((await Deno.stat(claudeJson)).mode! & 0o777, 0o600);
-  const list = await runCli(["trust", "--list"], { env: home.env });
+  const list = await launched(["trust", "--list"], home.env);
   assert.deepEqual(list.stdout.trim().split("\n"), ["/elsewhere", ws.path].sort());
 
   await using fake = await echoX();
@@ -247,7 +265,8 @@ Deno.test("the REPL asks once whether to trust a folder whose settings need it, 
           [
             `env -u NO_COLOR HOME=${shellQuote(home.path)} DENO_DIR=${shellQuote(DENO_DIR)}`,
             `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=${KEY}`,
-            `${shellQuote(Deno.execPath())} run -A ${shellQuote(CLI)} --workspace ${
+            // Through the launcher, under the permissions an installed rein has.
+            `REIN_DENO=${shellQuote(Deno.execPath())} sh ${shellQuote(LAUNCHER)} --workspace ${
               shellQuote(ws.path)
             }`,
           ].join(" "),

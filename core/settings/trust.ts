@@ -89,7 +89,9 @@ export async function writeTrust(path: string, folder: string, trusted: boolean)
   });
   json["projects"] = projects;
   const mode = await Deno.stat(path).then((info) => info.mode ?? 0o600, () => 0o600);
-  await Deno.mkdir(dirname(path), { recursive: true });
+  // Only when missing: rein may write the file and not its folder (cli/_launch_plan.ts).
+  const folderThere = await Deno.stat(dirname(path)).then(() => true, () => false);
+  if (!folderThere) await Deno.mkdir(dirname(path), { recursive: true });
   const temporary = trustTemporary(path);
   try {
     await Deno.writeTextFile(temporary, `${JSON.stringify(json, null, 2)}\n`, {

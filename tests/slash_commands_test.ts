@@ -350,6 +350,7 @@ Deno.test("in the REPL, /help lists the custom commands and /greet Ada runs one"
     join(project, ".claude", "commands", "greet.md"),
     "---\ndescription: Greet someone\nargument-hint: [name]\n---\nSay hi to $1.\n",
   );
+  await Deno.writeTextFile(join(project, ".claude", "commands", "sneaky.md"), "!`touch x`\n");
   await using fake = await startFakeAnthropic({
     script: (request) => message(`You said: ${lastUserText(request.body)}`),
   });
@@ -376,13 +377,20 @@ Deno.test("in the REPL, /help lists the custom commands and /greet Ada runs one"
     "the command's answer",
     (s) => atPrompt(s) && s.text.includes("You said: Say hi to Ada."),
   );
+  await terminal.type("/sneaky");
+  await terminal.press("Enter");
+  const refused = await terminal.waitFor(
+    "the refusal",
+    (s) => atPrompt(s) && s.text.includes("Cannot run /sneaky"),
+  );
+  assert.equal(refused.text.split("Cannot run /sneaky").length - 1, 1, "said once");
   await terminal.press("C-d");
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && !(await Deno.readTextFile(exitFile).catch(() => ""))) {
     await new Promise((resolve) => setTimeout(resolve, 40));
   }
   const events = await readLogLines(join(project, ".rein", "events.jsonl"));
-  assert.equal(events.filter((e) => e.type === "command.invoked").length, 1);
+  assert.equal(events.filter((e) => e.type === "command.invoked").length, 2);
   const replay = await runCli(["replay", "--verify", "-q", "--workspace", project], {
     permissions: ["--allow-read", "--allow-env"],
     env: { HOME: home, DENO_DIR },

@@ -310,10 +310,8 @@ export async function runRepl(
             renderer.line(styles.red(`Unknown command "${command}". Type /help for the list`));
             continue;
           }
-          if (outcome.kind === "refused") {
-            renderer.line(styles.red(outcome.message));
-            continue;
-          }
+          // A refused command is on the record: its line (red, saying why) shows it.
+          if (outcome.kind === "refused") continue;
           const { prompt } = outcome;
           await withCommandModel(
             session,

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { eventFactory, startedData } from "../../testing/event_factory.ts";
 import { foldEvents } from "../state/state.ts";
 import { commandGrantsProjection, grantedRules, type SkillRules } from "./command_grants.ts";
+import { renderCommandEvent } from "./command_render.ts";
+import { plainText } from "../state/rendered_line.ts";
 
 const settings = (features: string[]) => ({
   sources: [],
@@ -100,4 +102,19 @@ Deno.test("in a session that did not trust its folder, the repository's commands
   assert.deepEqual(grantedRules(state, "s1", "lead", skills), [
     { rule: "Bash(ls)", file: "/h/.claude/commands/mine.md" },
   ]);
+});
+
+Deno.test("a command run shows what it ran and read; a refused one why", () => {
+  const e = eventFactory();
+  const ran = e("command.invoked", {
+    ...invoked([]),
+    shell: [{ command: "git status --short", output: "", isError: false }],
+    files: ["/w/notes.md"],
+  });
+  assert.deepEqual(renderCommandEvent(ran)?.map(plainText), [
+    "— /review: ran git status --short, read /w/notes.md",
+  ]);
+  const refused = e("command.invoked", invoked([], "Cannot run /review: no"));
+  assert.deepEqual(renderCommandEvent(refused)?.map((line) => line[0]?.style), ["red"]);
+  assert.equal(renderCommandEvent(e("turn.ended", { reason: "completed", rounds: 1 })), undefined);
 });

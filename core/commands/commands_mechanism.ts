@@ -1,5 +1,6 @@
 import type { Mechanism } from "../mechanism.ts";
 import { commandGrantsProjection, COMMANDS_FEATURE } from "./command_grants.ts";
+import { renderCommandEvent } from "./command_render.ts";
 import { readCommandFiles } from "./read_command_files.ts";
 
 /**
@@ -17,6 +18,7 @@ export function commandsMechanism(): Mechanism {
     feature: COMMANDS_FEATURE,
     fedTypes: ["command.invoked"],
     projection: commandGrantsProjection,
+    render: renderCommandEvent,
     readFiles: (place) => readCommandFiles(place),
   };
 }

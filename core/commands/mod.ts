@@ -6,6 +6,7 @@
  */
 export * from "./command.ts";
 export * from "./command_grants.ts";
+export * from "./command_render.ts";
 export * from "./command_set.ts";
 export * from "./commands_mechanism.ts";
 export * from "./expand_command.ts";

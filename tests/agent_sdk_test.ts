@@ -347,6 +347,11 @@ Deno.test(
         join(where.workspace, ".claude", "settings.json"),
         JSON.stringify({ permissions: { allow: ["Write"] } }),
       );
+      // The person trusted the folder, as Claude Code records it, so its allow rule applies.
+      await Deno.writeTextFile(
+        join(where.home, ".claude.json"),
+        JSON.stringify({ projects: { [where.workspace]: { hasTrustDialogAccepted: true } } }),
+      );
       const asked: string[] = [];
       await run("write a file", where, fake.url, {
         ...(settingSources === undefined ? {} : { settingSources }),

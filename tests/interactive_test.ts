@@ -498,7 +498,8 @@ Deno.test("the permission question is answered yes, no with a reason, and always
   const refused = log.find((e) => e.type === "tool.completed" && e.data.callId === "toolu_mkdir_2");
   assert.match(String(refused?.data.content), /not in this repo/);
 
-  await using next = await startAgent(fake, { workspace });
+  // The saved rule is in the folder's settings: the person trusted it (a question otherwise).
+  await using next = await startAgent(fake, { workspace, args: ["--trust"] });
   await waitForPrompt(next.terminal);
   const fifth = await exchange(next.terminal, "mkdir 5");
   assert.doesNotMatch(fifth, /Allow this/);

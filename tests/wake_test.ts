@@ -62,6 +62,11 @@ Deno.test("rein daemon: a background job a scheduled turn started wakes the idle
     join(workspace, ".claude", "settings.json"),
     JSON.stringify({ permissions: { allow: ["Bash"] } }),
   );
+  // The person trusted the folder, as Claude Code records it, so its allow rule applies.
+  await Deno.writeTextFile(
+    join(dir, "home", ".claude.json"),
+    JSON.stringify({ projects: { [workspace]: { hasTrustDialogAccepted: true } } }),
+  );
   const clock = join(dir, "clock");
   const setClock = async (iso: string) => {
     await Deno.writeTextFile(`${clock}.tmp`, iso);

@@ -82,10 +82,8 @@ export async function runHeadless(
     const slash = !reopened && prompt?.trimStart().startsWith("/")
       ? await invokeSlash(runtime.harness, session, prompt, new AbortController().signal)
       : undefined;
-    if (slash?.kind === "refused") {
-      output.progress.line(slash.message);
-      return 1;
-    }
+    // A refused command is on the record; its progress line says why.
+    if (slash?.kind === "refused") return 1;
     const text = slash?.kind === "prompt" ? slash.prompt : prompt;
     output.begin();
     const active = runner.run(session, ({ signal }) => {
@@ -200,7 +198,6 @@ export async function runStreamInput(
         ? await invokeSlash(runtime.harness, session, next, new AbortController().signal)
         : undefined;
       if (slash?.kind === "refused") {
-        output.progress.line(slash.message);
         code = 1;
         continue;
       }
@@ -561,10 +558,11 @@ function describeDenial(data: PermissionDecided): string {
 }
 
 /**
- * Events shown on stderr while a headless run works: retries, model switches, background jobs
- * ending or found lost, how it ended.
+ * Events shown on stderr while a headless run works: a custom command run (or refused), retries,
+ * model switches, background jobs ending or found lost, how it ended.
  */
 const PROGRESS: ReadonlySet<string> = new Set([
+  "command.invoked",
   "model.failed",
   "model.switched",
   "turn.ended",

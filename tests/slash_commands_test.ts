@@ -215,6 +215,8 @@ Deno.test("a namespaced project command and a user command run by name; a shell 
   const sneaky = await runCli(["-p", "/sneaky", "--workspace", project], { env });
   assert.equal(sneaky.code, 1, sneaky.stderr);
   assert.match(sneaky.stderr, /Cannot run \/sneaky: its line !`touch sneaked\.txt` is not allowed/);
+  assert.equal(sneaky.stderr.split("Cannot run /sneaky").length - 1, 1, "said once");
+  assert.match(component.stderr, /— \/component\n/);
   await assert.rejects(Deno.stat(join(project, "sneaked.txt")));
   assert.equal(fake.requests.length, 2, "a refused command asks the model nothing");
   const refused = (await readLogLines(join(project, ".rein", "events.jsonl")))

@@ -42,6 +42,7 @@ const IDLE: { [K in keyof Required<StageHandlers>]: () => ReturnType<Required<St
     modelFailed: () => Promise.resolve([]),
     gateCall: () => Promise.resolve({ run: true }),
     afterCall: () => Promise.resolve([]),
+    permissionRequest: () => Promise.resolve({}),
     turnEnded: () => Promise.resolve([]),
     resumed: () => Promise.resolve([]),
     sessionEnding: () => Promise.resolve([]),

@@ -185,3 +185,67 @@ Deno.test("a Stop hook is told the background jobs still running and the session
   const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("a PermissionRequest hook answers in the person's place, and a SubagentStart hook's context reaches the subagent", async () => {
+  await using ws = await tempWorkspace();
+  // Allows mkdir, denies anything else the gate would ask about (Claude Code's decision shape).
+  const decide = `jq -c 'if (.tool_input.command | startswith("mkdir")) ` +
+    `then {hookSpecificOutput: {hookEventName: "PermissionRequest", decision: {behavior: "allow"}}} ` +
+    `else {hookSpecificOutput: {hookEventName: "PermissionRequest", decision: {behavior: "deny", ` +
+    `message: "Only mkdir, said the hook"}}} end'`;
+  const started =
+    `jq -r '"\\(.hook_event_name) \\(.agent_type)"' >> "$CLAUDE_PROJECT_DIR/.claude/started.txt"; ` +
+    `echo '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Subagent rule: be brief"}}'`;
+  await writeSettings(ws.path, {
+    hooks: {
+      PermissionRequest: [{ matcher: "Bash", hooks: [hook(decide)] }],
+      SubagentStart: [{ matcher: "Explore", hooks: [hook(started)] }],
+    },
+  });
+  const texts = (request: Parameters<FakeScriptFn>[0]) =>
+    JSON.stringify(request.body?.messages?.[0]?.content ?? "");
+  await using fake = await startFakeAnthropic({
+    script: (request, index) => {
+      if (texts(request).includes("look around")) return message("Subagent done.");
+      return answers([
+        () =>
+          message([
+            toolUse("toolu_ok", "bash", { command: "mkdir made-by-hook" }),
+            toolUse("toolu_no", "bash", { command: "touch nope.txt" }),
+          ]),
+        () =>
+          message([
+            toolUse("toolu_task", "task", {
+              description: "Look around",
+              prompt: "look around",
+              subagent_type: "Explore",
+            }),
+          ]),
+        () => message("Finished."),
+      ])(request, index);
+    },
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(["--trust", "-p", "go", "--workspace", ws.path], { env });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Finished.");
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  const decided = (id: string) =>
+    log.find((e) => e.type === "permission.decided" && e.data.callId === id)?.data;
+  assert.equal(decided("toolu_ok")?.decision, "allow");
+  assert.equal((decided("toolu_ok")?.source as { kind: string }).kind, "hook");
+  assert.equal(decided("toolu_no")?.decision, "deny");
+  assert.equal(decided("toolu_no")?.reason, "Only mkdir, said the hook");
+  assert.ok((await Deno.stat(`${ws.path}/made-by-hook`)).isDirectory);
+  await assert.rejects(Deno.stat(`${ws.path}/nope.txt`), Deno.errors.NotFound);
+
+  assert.equal(
+    await Deno.readTextFile(`${ws.path}/.claude/started.txt`),
+    "SubagentStart Explore\n",
+  );
+  const sub = fake.requests.find((r) => texts(r).includes("look around"));
+  assert.match(texts(sub!), /Subagent rule: be brief/);
+
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

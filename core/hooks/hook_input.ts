@@ -4,10 +4,12 @@ import { toClaudeCall } from "./claude_tool_names.ts";
 /** The hook events rein runs, in the order Claude Code documents them. */
 export const HOOK_EVENT_NAMES = [
   "PreToolUse",
+  "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
   "UserPromptSubmit",
   "Stop",
+  "SubagentStart",
   "SubagentStop",
   "SessionStart",
   "SessionEnd",
@@ -43,6 +45,21 @@ export interface HookSession {
 /** The event a hook runs for, in rein's terms; tools by rein's name and input. */
 export type HookEventData =
   | { event: "PreToolUse"; tool: string; input: Record<string, unknown>; toolUseId: string }
+  | {
+    /** The gate is about to ask a person about a call. */
+    event: "PermissionRequest";
+    tool: string;
+    input: Record<string, unknown>;
+    toolUseId: string;
+    /** The rule "always" would save (`Bash(npm test *)`). */
+    suggestion: string;
+  }
+  | {
+    /** A subagent starts (a `task` call): its id and type. */
+    event: "SubagentStart";
+    agentId: string;
+    agentType: string;
+  }
   | {
     event: "PostToolUse";
     tool: string;
@@ -112,6 +129,11 @@ interface ToolFields {
 /** The JSON object a hook reads on stdin, as Claude Code writes it; by `hook_event_name`. */
 export type HookInput =
   | HookInputBase & ToolFields & { hook_event_name: "PreToolUse" }
+  | HookInputBase & Omit<ToolFields, "tool_use_id"> & {
+    hook_event_name: "PermissionRequest";
+    permission_suggestions: PermissionSuggestion[];
+  }
+  | HookInputBase & { hook_event_name: "SubagentStart"; agent_id: string; agent_type: string }
   | HookInputBase & ToolFields & {
     hook_event_name: "PostToolUse";
     tool_response: unknown;
@@ -150,6 +172,14 @@ export type HookInput =
     task_description?: string;
   };
 
+/** A rule a PermissionRequest hook may answer with, as Claude Code suggests it. */
+export interface PermissionSuggestion {
+  type: "addRules";
+  rules: { toolName: string; ruleContent?: string }[];
+  behavior: "allow";
+  destination: "localSettings";
+}
+
 /**
  * The stdin object for a hook: the session's fields and the event's, in Claude Code's names,
  * with tools named and shaped as Claude Code's (`bash` → `Bash`, `path` → absolute
@@ -167,6 +197,23 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
   switch (data.event) {
     case "PreToolUse":
       return { ...base, hook_event_name: data.event, ...toolFields(data, session.cwd) };
+    case "PermissionRequest": {
+      const { tool_name, tool_input } = toolFields(data, session.cwd);
+      return {
+        ...base,
+        hook_event_name: data.event,
+        tool_name,
+        tool_input,
+        permission_suggestions: [suggestionOf(data.suggestion)],
+      };
+    }
+    case "SubagentStart":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        agent_id: data.agentId,
+        agent_type: data.agentType,
+      };
     case "PostToolUse":
       return {
         ...base,
@@ -239,4 +286,13 @@ function toolFields(
 ): ToolFields {
   const { tool_name, tool_input } = toClaudeCall(data.tool, data.input, cwd);
   return { tool_name, tool_input, tool_use_id: data.toolUseId };
+}
+
+/** A rule as written (`Bash(npm test *)`, `Read`) as Claude Code's permission suggestion. Pure. */
+function suggestionOf(rule: string): PermissionSuggestion {
+  const match = /^([^(]+)\((.*)\)$/s.exec(rule);
+  const rules = match
+    ? [{ toolName: match[1] ?? rule, ruleContent: match[2] ?? "" }]
+    : [{ toolName: rule }];
+  return { type: "addRules", rules, behavior: "allow", destination: "localSettings" };
 }

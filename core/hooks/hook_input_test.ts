@@ -138,3 +138,31 @@ Deno.test("PostToolUse and PostToolUseFailure inputs carry the call's duration_m
   const failed = buildHookInput(session, { event: "PostToolUseFailure", ...call, error: "x" });
   assert.equal((failed as { duration_ms?: number }).duration_ms, 42);
 });
+
+Deno.test("PermissionRequest input names the tool as Claude Code does and suggests the rule; SubagentStart names the agent", () => {
+  assert.deepEqual(
+    buildHookInput(session, {
+      event: "PermissionRequest",
+      tool: "bash",
+      input: { command: "npm test" },
+      toolUseId: "t",
+      suggestion: "Bash(npm test *)",
+    }),
+    {
+      ...common,
+      hook_event_name: "PermissionRequest",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      permission_suggestions: [{
+        type: "addRules",
+        rules: [{ toolName: "Bash", ruleContent: "npm test *" }],
+        behavior: "allow",
+        destination: "localSettings",
+      }],
+    },
+  );
+  assert.deepEqual(
+    buildHookInput(session, { event: "SubagentStart", agentId: "explore-1", agentType: "Explore" }),
+    { ...common, hook_event_name: "SubagentStart", agent_id: "explore-1", agent_type: "Explore" },
+  );
+});

@@ -74,6 +74,7 @@ const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set([
   "PostToolUseFailure",
   "UserPromptSubmit",
   "SessionStart",
+  "SubagentStart",
   // As Claude Code: the agent goes on with it, as with a block's reason.
   "Stop",
   "SubagentStop",
@@ -116,8 +117,9 @@ export function interpretHookRun(
   }
   if (run.exitCode === 2) {
     const reason = stderr === "" ? `Blocked by ${hook} (exit code 2, no message)` : stderr;
-    if (event === "PreToolUse") verdict.permission = { decision: "deny", reason };
-    else if (event === "SessionStart" || event === "SessionEnd" || event === "PostCompact") {
+    if (event === "PreToolUse" || event === "PermissionRequest") {
+      verdict.permission = { decision: "deny", reason };
+    } else if (event === "SessionStart" || event === "SessionEnd" || event === "PostCompact") {
       verdict.userMessages.push(`${hook} exited with code 2: ${reason}`);
     } else verdict.block = { reason };
     return verdict;
@@ -229,6 +231,22 @@ function readJsonOutput(event: HookEventName, hook: string, stdout: string): Hoo
     }
     const updatedInput = inner.record("updatedInput");
     if (updatedInput !== undefined) verdict.updatedInput = updatedInput;
+  }
+  if (event === "PermissionRequest") {
+    // Claude Code's `decision: {behavior: "allow" | "deny", message}` in the person's place.
+    const decision = inner.record("decision");
+    if (decision !== undefined) {
+      const answer = new FieldReader(
+        decision,
+        hook,
+        verdict.userMessages,
+        "hookSpecificOutput.decision.",
+      );
+      const behavior = answer.oneOf("behavior", ["allow", "deny"]);
+      if (behavior !== undefined) {
+        verdict.permission = { decision: behavior, reason: answer.string("message") ?? "" };
+      }
+    }
   }
   if (CONTEXT_EVENTS.has(event)) {
     const context = inner.string("additionalContext");

@@ -341,3 +341,20 @@ Deno.test("interpretHookRun: a Stop or SubagentStop hook's additionalContext is 
     );
   }
 });
+
+Deno.test("interpretHookRun: a PermissionRequest hook's decision answers in the person's place; exit 2 denies", () => {
+  const answer = (decision: unknown) =>
+    exited(0, json({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } }));
+  assert.deepEqual(
+    interpretHookRun("PermissionRequest", answer({ behavior: "allow" })),
+    verdict({ permission: { decision: "allow", reason: "" } }),
+  );
+  assert.deepEqual(
+    interpretHookRun("PermissionRequest", answer({ behavior: "deny", message: "No" })),
+    verdict({ permission: { decision: "deny", reason: "No" } }),
+  );
+  assert.deepEqual(
+    interpretHookRun("PermissionRequest", exited(2, "", "never")),
+    verdict({ permission: { decision: "deny", reason: "never" } }),
+  );
+});

@@ -1,6 +1,11 @@
 import { isRecord } from "../settings/is_record.ts";
 import type { HookRan, ReinEvent } from "../../events/event_types.ts";
-import type { GateDecision, PromptStage, StageContext } from "../loop/stages.ts";
+import type {
+  GateDecision,
+  PermissionRequestAnswer,
+  PromptStage,
+  StageContext,
+} from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { renderHookEvent } from "./hooks_render.ts";
 import { recordedSettings } from "../settings/recorded_settings.ts";
@@ -56,6 +61,8 @@ export function hooksMechanism(hooks: HooksOptions, transcripts?: TranscriptWrit
     stages: {
       beforePrompt: (context, prompt, opening) => beforePrompt(context, prompt, opening, options),
       gateCall: (context, call) => gate(context, call, options),
+      permissionRequest: (context, call, request) =>
+        permissionRequest(context, call, request.suggestion, options),
       afterCall: (context, call, run) => afterCall(context, call, run, options),
       // An answer cut off at the output limit is continued by recovery, not stopped.
       afterModel: (context, reply, continued) =>
@@ -176,8 +183,26 @@ async function beforePrompt(
   const view = context.view().sessions.byId[context.session]!;
   const agent = agentOf(view, context.agent);
   // A subagent's prompt is its parent's call, not the person's: Claude Code runs neither
-  // SessionStart nor UserPromptSubmit for it.
-  if (agent.spawn !== null) return { events };
+  // SessionStart nor UserPromptSubmit for it, but SubagentStart, whose context the subagent gets.
+  if (agent.spawn !== null) {
+    if (agent.rounds > 0) return { events };
+    const data: HookEventData = {
+      event: "SubagentStart",
+      agentId: context.agent,
+      agentType: agent.spawn.type,
+    };
+    const ran = await runSelected(
+      context,
+      data,
+      agent.spawn.type,
+      options,
+      undefined,
+      false,
+    );
+    events.push(...ran?.events ?? []);
+    events.push(...contextEvents("SubagentStart", ran?.verdict.additionalContext ?? []));
+    return { events };
+  }
   // SessionStart before a session's first prompt (a fork's too) and with a resume's prompt.
   const source = opening === "resume"
     ? "resume"
@@ -261,6 +286,27 @@ async function gate(
     };
   }
   return { run: true, events };
+}
+
+/** PermissionRequest hooks, when the gate is about to ask a person: their decision, if any. */
+async function permissionRequest(
+  context: StageContext,
+  call: PendingCall,
+  suggestion: string,
+  options: HooksWiring,
+): Promise<PermissionRequestAnswer> {
+  const input = isRecord(call.input) ? call.input : {};
+  const ran = await runSelected(
+    context,
+    { event: "PermissionRequest", tool: call.name, input, toolUseId: call.id, suggestion },
+    call.name,
+    options,
+    call.id,
+  );
+  const permission = ran?.verdict.permission;
+  if (permission === undefined || permission.decision === "ask") return {};
+  const command = ran?.runs.map((run) => run.command).join(" · ") ?? "";
+  return { decision: { behavior: permission.decision, message: permission.reason, command } };
 }
 
 async function afterCall(

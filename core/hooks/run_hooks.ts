@@ -8,6 +8,7 @@ import { HOOK_DEFAULT_TIMEOUT_MS, type HookRun, runHookCommand } from "./run_hoo
 /** Tool events: their matchers are tested against every name of the tool. */
 const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
   "PreToolUse",
+  "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
 ]);

@@ -106,6 +106,17 @@ export type GateDecision =
   | { run: true; events?: ReinEvent[]; input?: unknown }
   | { run: false; outcome: "denied" | "blocked"; reason: string; events?: ReinEvent[] };
 
+/** What the gate would ask a person about a call: why, and the rule "always" would save. */
+export interface PermissionRequest {
+  asked: string;
+  suggestion: string;
+}
+
+/** A decision in the person's place (a PermissionRequest hook's), with who made it; or none. */
+export interface PermissionRequestAnswer {
+  decision?: { behavior: "allow" | "deny"; message: string; command: string };
+}
+
 /** What the prompt stage decided: events to record first, and a reason to refuse the prompt. */
 export interface PromptStage {
   events: ReinEvent[];
@@ -146,6 +157,15 @@ export interface StageHandlers {
   gateCall?(context: StageContext, call: PendingCall): Promise<GateDecision>;
   /** After a call's result is recorded: events that follow it (post-call hooks). */
   afterCall?(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
+  /**
+   * The gate is about to ask a person about a call (PermissionRequest hooks): a decision in the
+   * person's place, or none. The first handler that decides wins.
+   */
+  permissionRequest?(
+    context: StageContext,
+    call: PendingCall,
+    request: PermissionRequest,
+  ): Promise<PermissionRequestAnswer>;
   /** The turn ended: events after its end (memory extraction, idle behaviour). */
   turnEnded?(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
   /**
@@ -185,6 +205,11 @@ export interface Stages {
   modelFailed(context: StageContext, failure: ModelFailed): Promise<ReinEvent[]>;
   gateCall(context: StageContext, call: PendingCall): Promise<GateDecision>;
   afterCall(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
+  permissionRequest(
+    context: StageContext,
+    call: PendingCall,
+    request: PermissionRequest,
+  ): Promise<PermissionRequestAnswer>;
   turnEnded(context: StageContext, result: TurnResult): Promise<ReinEvent[]>;
   resumed(context: StageContext): Promise<ReinEvent[]>;
   sessionEnding(context: StageContext, reason: SessionEnded["reason"]): Promise<ReinEvent[]>;
@@ -229,6 +254,14 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     beforeModel: (context) => each((h) => h.beforeModel, context),
     modelFailed: (context, failure) => each((h) => h.modelFailed, context, failure),
     afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
+    async permissionRequest(context, call, request) {
+      for (const handler of handlers) {
+        if (!handler.permissionRequest) continue;
+        const answer = await handler.permissionRequest(context, call, request);
+        if (answer.decision !== undefined) return answer;
+      }
+      return {};
+    },
     turnEnded: (context, result) => each((h) => h.turnEnded, context, result),
     resumed: (context) => each((h) => h.resumed, context),
     sessionEnding: (context, reason) => each((h) => h.sessionEnding, context, reason),

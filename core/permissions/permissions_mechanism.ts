@@ -181,6 +181,49 @@ function askFor(
         "--permission-mode bypassPermissions",
     });
   }
+  // A write under .claude/ or .git/ is for a person only: no hook decides it.
+  if (protectedPath !== undefined) {
+    return askPerson(context, call, input, judged, options, interactive, base);
+  }
+  return decidedByHooks(context, call, judged, base).then((byHooks) => {
+    if (byHooks !== undefined) return byHooks;
+    return askPerson(context, call, input, judged, options, interactive, base);
+  });
+}
+
+/** A PermissionRequest hook's decision in the person's place, recorded as the hook's; or none. */
+async function decidedByHooks(
+  context: StageContext,
+  call: PendingCall,
+  judged: Extract<Judgement, { decision: "ask" }>,
+  base: Omit<PermissionDecided, "decision" | "source" | "reason">,
+): Promise<PermissionDecided | undefined> {
+  const { decision } = await context.stages.permissionRequest(context, call, {
+    asked: judged.asked,
+    suggestion: judged.suggestion,
+  });
+  if (decision === undefined) return undefined;
+  const source = { kind: "hook" as const, command: decision.command };
+  return decision.behavior === "allow"
+    ? { ...base, decision: "allow", source, reason: decision.message || "A hook allowed it" }
+    : {
+      ...base,
+      decision: "deny",
+      source,
+      reason: decision.message || "A PermissionRequest hook denied it",
+    };
+}
+
+function askPerson(
+  context: StageContext,
+  call: PendingCall,
+  input: Record<string, unknown>,
+  judged: Extract<Judgement, { decision: "ask" }>,
+  options: PermissionsOptions,
+  interactive: boolean,
+  base: Omit<PermissionDecided, "decision" | "source" | "reason">,
+): Promise<PermissionDecided> {
+  const { protectedPath } = judged;
   if (!interactive) {
     return Promise.resolve({
       ...base,

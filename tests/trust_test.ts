@@ -15,11 +15,26 @@ const KEY = "sk-ant-trust-test";
 const LAUNCHER = fileURLToPath(new URL("../cli/launch.sh", import.meta.url));
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache/deno");
 
-/** A home of its own for the person, with Deno's cache kept where it is. */
+/**
+ * A home of its own for the person, with Deno's cache kept where it is, and the person's own
+ * settings: an env variable `Y` and a SessionStart hook that writes it to `~/user-hook`.
+ */
 async function tempHome(): Promise<
   { path: string; env: Record<string, string> } & AsyncDisposable
 > {
   const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-trust-home-" }));
+  await Deno.mkdir(join(path, ".claude"));
+  await Deno.writeTextFile(
+    join(path, ".claude", "settings.json"),
+    JSON.stringify({
+      env: { Y: "2" },
+      hooks: {
+        SessionStart: [{
+          hooks: [{ type: "command", command: 'echo "Y=$Y" > "$HOME/user-hook"' }],
+        }],
+      },
+    }),
+  );
   return {
     path,
     env: { HOME: path, DENO_DIR },
@@ -61,7 +76,7 @@ function echoX() {
       const done = (request.body?.messages ?? []).some((m) => m.role === "assistant");
       return done
         ? message("Done.")
-        : message([toolUse("toolu_x", "bash", { command: 'touch bash-ran && echo "X=$X"' })]);
+        : message([toolUse("toolu_x", "bash", { command: 'touch bash-ran && echo "X=$X Y=$Y"' })]);
     },
   });
 }
@@ -120,6 +135,8 @@ Deno.test("a hostile repository's allow rules, hooks, env and MCP servers do not
   assert.equal(untrusted.ran, false, untrusted.output);
   assert.equal(await exists(join(home.path, "hook-marker")), false);
   assert.equal(await exists(join(home.path, ".claude.json")), false);
+  // The person's own settings apply in any folder: their hooks run, with their env.
+  assert.equal(await Deno.readTextFile(join(home.path, "user-hook")), "Y=2\n");
   // Replay applies what the run applied: nothing of the repository's.
   const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
@@ -137,7 +154,7 @@ Deno.test("--trust applies a repository's settings for one run without rememberi
   assert.doesNotMatch(run.stderr, /untrusted/);
   const trusted = await bashCall(ws.path);
   assert.equal(trusted.ran, true, trusted.output);
-  assert.match(trusted.output, /X=1/);
+  assert.match(trusted.output, /X=1 Y=2/);
   assert.equal(await Deno.readTextFile(join(home.path, "hook-marker")), "ran\n");
   assert.equal(await exists(join(home.path, ".claude.json")), false);
   const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });
@@ -176,7 +193,7 @@ Deno.test("rein trust writes Claude Code's hasTrustDialogAccepted keeping the re
   assert.doesNotMatch(run.stderr, /untrusted/);
   const trusted = await bashCall(ws.path);
   assert.equal(trusted.ran, true, trusted.output);
-  assert.match(trusted.output, /X=1/);
+  assert.match(trusted.output, /X=1 Y=2/);
   assert.equal(await Deno.readTextFile(join(home.path, "hook-marker")), "ran\n");
 
   const revoke = await runCli(["trust", "--revoke", ws.path], { env: home.env });

@@ -228,6 +228,12 @@ Deno.test("a mechanism folder joins rein with its payload file, two lines in eve
         },
       }),
     );
+    // The person trusted the folder, as Claude Code records it, so its settings apply.
+    await Deno.mkdir(join(dir, "home"), { recursive: true });
+    await Deno.writeTextFile(
+      join(dir, "home", ".claude.json"),
+      JSON.stringify({ projects: { [workspace]: { hasTrustDialogAccepted: true } } }),
+    );
     const counted = await deno([
       "run",
       "-A",

@@ -97,8 +97,9 @@ export type TranscriptWriter = (state: State, session: string) => Promise<string
 /**
  * A live writer of Claude Code transcripts beside the log at `logPath`: the first write in this
  * process writes a session's file whole, later ones append only the new lines. Writes to one
- * session are serialized. Gives the file's absolute path. Never used in replay (which writes no
- * file).
+ * session are serialized. Gives the file's absolute path; never throws (a file that cannot be
+ * written is left as it is, and written whole the next time). Never used in replay (which writes
+ * no file).
  */
 export function claudeTranscriptWriter(
   logPath: string,
@@ -125,7 +126,14 @@ export function claudeTranscriptWriter(
       marks.set(session, mark);
       return path;
     };
-    const queued = (queues.get(session) ?? Promise.resolve()).then(write, write);
+    // A transcript that cannot be written leaves the hooks to run without it (they are told its
+    // path; the next write starts the file again).
+    const safe = () =>
+      write().catch(() => {
+        marks.delete(session);
+        return path;
+      });
+    const queued = (queues.get(session) ?? Promise.resolve()).then(safe, safe);
     queues.set(session, queued);
     return queued;
   };

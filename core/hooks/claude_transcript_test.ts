@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import type { ConversationMessage } from "../../events/event_types.ts";
-import { EMPTY_MARK, lineUuid, transcriptLines } from "./claude_transcript.ts";
+import type { State } from "../state/state.ts";
+import {
+  claudeTranscriptWriter,
+  EMPTY_MARK,
+  lineUuid,
+  transcriptLines,
+} from "./claude_transcript.ts";
 
 const META = { sessionId: "s1", cwd: "/ws", timestamp: "2026-11-29T00:00:00.000Z" };
 
@@ -65,4 +71,36 @@ Deno.test("transcriptLines: past a mark, only what is new: a grown user message'
   // The same log gives the same lines.
   const whole = transcriptLines(conversation(grown, [1, 4]), META, EMPTY_MARK);
   assert.deepEqual(whole.lines.map((l) => l.uuid), [...one.lines, ...two.lines].map((l) => l.uuid));
+});
+
+Deno.test("claudeTranscriptWriter writes a session's file whole once, then appends; a failed write throws nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const messages: ConversationMessage[] = [
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+    ];
+    const messageSeqs = [1];
+    const state = {
+      sessions: {
+        byId: {
+          s1: { workspace: "/ws", mainAgent: "main", agents: { main: { messages, messageSeqs } } },
+        },
+      },
+    } as unknown as State;
+    const write = claudeTranscriptWriter(`${dir}/events.jsonl`, () => new Date(0));
+    const path = await write(state, "s1");
+    assert.equal(path, `${dir}/transcripts/s1.jsonl`);
+    assert.equal((await Deno.readTextFile(path)).trim().split("\n").length, 1);
+    messages.push({ role: "assistant", content: [{ type: "text", text: "yo" }] });
+    messageSeqs.push(3);
+    await Promise.all([write(state, "s1"), write(state, "s1")]);
+    const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.type), ["user", "assistant"]);
+
+    await Deno.writeTextFile(`${dir}/file`, "");
+    const blocked = claudeTranscriptWriter(`${dir}/file/events.jsonl`);
+    assert.equal(await blocked(state, "s1"), `${dir}/file/transcripts/s1.jsonl`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -29,6 +29,8 @@ export interface DaemonFlags extends PermissionOptions {
   resume?: string | undefined;
   /** Start a new session even when the workspace has a daemon session. */
   newSession?: boolean | undefined;
+  /** `--trust`: apply the folder's own settings without it being trusted (cli/_trust.ts). */
+  trust?: boolean | undefined;
   maxTurns?: number | undefined;
 }
 
@@ -79,6 +81,7 @@ export async function daemonCommand(
     settingsFile: flags.settings,
     permissionFlags,
     interactive: false,
+    trust: flags.trust,
   });
   let lease: SessionLease | undefined;
   try {

@@ -149,6 +149,11 @@ export async function buildProgram(
     .option("--disallowedTools, --disallowed-tools <rules>", "rules that deny calls", collect)
     .option("-r, --resume <id>", "run this session (a prefix is enough) instead")
     .option("--new-session", "start a new session even if the workspace has a daemon session")
+    .option(
+      "--trust",
+      "apply this folder's own settings (allow rules, hooks, env) without it being trusted " +
+        "(for automation that checked the repository; see rein trust)",
+    )
     .option("--max-turns <n>", "stop each scheduled run after n model turns", positiveInt)
     .action(async (flags) => {
       const { daemonCommand } = await import("./daemon_command.ts");

@@ -206,7 +206,7 @@ async function runAgent(
     interactive: !headless || promptTool === "stdio",
     trust: flags.trust,
     // The REPL in a terminal asks once whether to trust the folder; headless runs do not.
-    askTrust: !headless && io.stdinIsTerminal
+    askTrust: !headless && io.stdinIsTerminal && !flags.printSystemPrompt
       ? askOnTerminal(workspace, (text) => io.stdout.write(text))
       : undefined,
   });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { commandEnv, isSecretEnvName } from "./command_env.ts";
+import { commandEnv, exportSettingsEnv, isSecretEnvName } from "./command_env.ts";
 
 const SECRET = [
   "ANTHROPIC_API_KEY",
@@ -76,4 +76,15 @@ Deno.test("commandEnv drops secrets, REIN_SECRET_ENV and the variables it names"
     HOME: "/home/u",
     OTHER: "x",
   });
+});
+
+Deno.test("exportSettingsEnv sets each variable of the settings' env, skipping a name the OS refuses", () => {
+  const set = new Map<string, string>();
+  exportSettingsEnv({ FOO: "bar", "A=B": "x", EMPTY: "" }, {
+    set(name, value) {
+      if (name.includes("=")) throw new TypeError("Key contains invalid characters");
+      set.set(name, value);
+    },
+  });
+  assert.deepEqual(Object.fromEntries(set), { FOO: "bar", EMPTY: "" });
 });

@@ -43,6 +43,7 @@ const IDLE: { [K in keyof Required<StageHandlers>]: () => ReturnType<Required<St
     gateCall: () => Promise.resolve({ run: true }),
     afterCall: () => Promise.resolve([]),
     permissionRequest: () => Promise.resolve({}),
+    stopAfterCalls: () => Promise.resolve(undefined),
     turnEnded: () => Promise.resolve([]),
     resumed: () => Promise.resolve([]),
     sessionEnding: () => Promise.resolve([]),

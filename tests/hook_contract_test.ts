@@ -249,3 +249,30 @@ Deno.test("a PermissionRequest hook answers in the person's place, and a Subagen
   const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("a PostToolUse hook's continue:false ends the turn after the call, with its stopReason", async () => {
+  await using ws = await tempWorkspace();
+  const halt = `echo '{"continue": false, "stopReason": "Build broke, stopping"}'`;
+  await writeSettings(ws.path, {
+    hooks: { PostToolUse: [{ matcher: "Write", hooks: [hook(halt)] }] },
+  });
+  await using fake = await startFakeAnthropic({
+    script: answers([
+      () => message([toolUse("toolu_w", "write_file", { path: "a.txt", content: "a\n" })]),
+      () => message("Should not be asked."),
+    ]),
+  });
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(
+    ["--trust", "-p", "go", "--allowedTools", "Write", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(fake.requests.length, 1, "the model is not asked again");
+  const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+  const ended = log.find((e) => e.type === "turn.ended");
+  assert.equal(ended?.data.message, "Stopped by a hook: Build broke, stopping");
+  assert.equal(await Deno.readTextFile(`${ws.path}/a.txt`), "a\n");
+  assert.equal(run.code, 0, run.stderr);
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

@@ -28,6 +28,7 @@ import { selectHooks } from "./run_hooks.ts";
 import type { HooksOptions } from "./hooks_options.ts";
 import { claudeToolResponse, type ToolResponseFacts } from "./claude_tool_response.ts";
 import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
+import { hasFeature } from "../settings/session_features.ts";
 import { hookSessionFacts, sliceMaybe, stopFacts } from "./hook_session_facts.ts";
 import { todosProjection } from "../todos/todos_projection.ts";
 import type { State } from "../state/state.ts";
@@ -38,6 +39,12 @@ export type { HooksOptions } from "./hooks_options.ts";
 interface HooksWiring extends HooksOptions {
   transcripts?: TranscriptWriter;
 }
+
+/**
+ * The session feature under which a tool hook's `continue: false` ends the turn once the round's
+ * calls have run, as Claude Code stops (sessions recorded before it went on asking the model).
+ */
+export const HOOK_CONTINUE = "hook_continue";
 
 /** How many times a turn may be continued because Stop hooks said "not done yet". */
 export const MAX_STOP_CONTINUATIONS = 5;
@@ -61,6 +68,7 @@ export function hooksMechanism(hooks: HooksOptions, transcripts?: TranscriptWrit
     stages: {
       beforePrompt: (context, prompt, opening) => beforePrompt(context, prompt, opening, options),
       gateCall: (context, call) => gate(context, call, options),
+      stopAfterCalls: (context, calls) => Promise.resolve(stopAfterCalls(context, calls)),
       permissionRequest: (context, call, request) =>
         permissionRequest(context, call, request.suggestion, options),
       afterCall: (context, call, run) => afterCall(context, call, run, options),
@@ -286,6 +294,21 @@ async function gate(
     };
   }
   return { run: true, events };
+}
+
+/**
+ * The `stopReason` of a PreToolUse, PostToolUse or PostToolUseFailure hook of `calls` that said
+ * `continue: false`, from their recorded runs, in a session with {@linkcode HOOK_CONTINUE}. Pure.
+ */
+function stopAfterCalls(context: StageContext, calls: readonly PendingCall[]): string | undefined {
+  const state = context.view();
+  if (!hasFeature(state, context.session, HOOK_CONTINUE)) return undefined;
+  const byCall = sliceOf(state, hooksProjection)[context.session]?.byCall ?? {};
+  const runs = calls.flatMap((call) => byCall[call.id] ?? []);
+  const stop = verdictOf(runs).stop;
+  return stop === undefined
+    ? undefined
+    : `Stopped by a hook${stop.reason ? `: ${stop.reason}` : ""}`;
 }
 
 /** PermissionRequest hooks, when the gate is about to ask a person: their decision, if any. */

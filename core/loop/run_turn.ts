@@ -66,6 +66,9 @@ export async function runTurn(
       const pending = context.agentView().pendingCalls;
       if (pending.length > 0) {
         await runCalls(context, pending, signal, options.continuing);
+        await context.settle();
+        const stop = await stages.stopAfterCalls(stage, pending);
+        if (stop !== undefined) return await end("completed", stop);
         continue;
       }
       if (signal.aborted) return await end("cancelled", "Cancelled by the user");

@@ -158,6 +158,14 @@ export interface StageHandlers {
   /** After a call's result is recorded: events that follow it (post-call hooks). */
   afterCall?(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
   /**
+   * A round's calls have run: a reason to end the turn now, without asking the model again (a
+   * hook said `continue: false`), or undefined. The first handler that gives one wins.
+   */
+  stopAfterCalls?(
+    context: StageContext,
+    calls: readonly PendingCall[],
+  ): Promise<string | undefined>;
+  /**
    * The gate is about to ask a person about a call (PermissionRequest hooks): a decision in the
    * person's place, or none. The first handler that decides wins.
    */
@@ -205,6 +213,7 @@ export interface Stages {
   modelFailed(context: StageContext, failure: ModelFailed): Promise<ReinEvent[]>;
   gateCall(context: StageContext, call: PendingCall): Promise<GateDecision>;
   afterCall(context: StageContext, call: PendingCall, run: ToolRun): Promise<ReinEvent[]>;
+  stopAfterCalls(context: StageContext, calls: readonly PendingCall[]): Promise<string | undefined>;
   permissionRequest(
     context: StageContext,
     call: PendingCall,
@@ -254,6 +263,13 @@ export function composeStages(handlers: readonly StageHandlers[]): Stages {
     beforeModel: (context) => each((h) => h.beforeModel, context),
     modelFailed: (context, failure) => each((h) => h.modelFailed, context, failure),
     afterCall: (context, call, run) => each((h) => h.afterCall, context, call, run),
+    async stopAfterCalls(context, calls) {
+      for (const handler of handlers) {
+        const reason = await handler.stopAfterCalls?.(context, calls);
+        if (reason !== undefined) return reason;
+      }
+      return undefined;
+    },
     async permissionRequest(context, call, request) {
       for (const handler of handlers) {
         if (!handler.permissionRequest) continue;

@@ -44,7 +44,7 @@ Deno.test("reading a file a path rule names brings it in once per session, from 
   const state = foldEvents(start, [memoryProjection]);
   assert.match(
     memoryReport(state, "s1"),
-    /Rules for some files \(they join when such a file is read\): 1\n  \.claude\/rules\/ts\.md  \(src\/\*\*\)/,
+    /Rules for some files \(they join when such a file is read\): 1\n {2}\.claude\/rules\/ts\.md {2}\(src\/\*\*\)/,
   );
   const read = (path: string) => ({ id: "t", name: "read_file", input: { path } });
   assert.deepEqual(await pathRuleReminders(state, "s1", "lead", read("README.md")), []);

@@ -20,7 +20,7 @@ import { readDeniedJudge } from "./permissions/read_denied.ts";
 import { CLAUDE_BASH_RULES } from "./permissions/policy.ts";
 import { recoveryMechanism } from "./recovery/recovery.ts";
 import { credentialPaths } from "./sandbox/credential_paths.ts";
-import { HOOK_CONTINUE, hooksMechanism } from "./hooks/hooks_mechanism.ts";
+import { CLAUDE_HOOK_EVENTS, hooksMechanism } from "./hooks/hooks_mechanism.ts";
 import { claudeTranscriptWriter } from "./hooks/claude_transcript.ts";
 import { environmentMechanism } from "./environment/environment_mechanism.ts";
 import { skillsMechanism } from "./skills/skills_mechanism.ts";
@@ -115,8 +115,8 @@ export function reinMechanisms(
       monotonicMs: effects.monotonicMs ?? (() => performance.now()),
     }),
     tasksMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
-    // A tool hook's continue:false ends the turn (the hooks mechanism reads the feature).
-    { name: HOOK_CONTINUE, feature: HOOK_CONTINUE },
+    // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).
+    { name: CLAUDE_HOOK_EVENTS, feature: CLAUDE_HOOK_EVENTS },
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.
     { name: "read_before_edit", feature: READ_BEFORE_EDIT, projection: fileReadsProjection },
     // Bash rules read as Claude Code reads them: a feature the permission policy reads.

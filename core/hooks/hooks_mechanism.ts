@@ -41,10 +41,12 @@ interface HooksWiring extends HooksOptions {
 }
 
 /**
- * The session feature under which a tool hook's `continue: false` ends the turn once the round's
- * calls have run, as Claude Code stops (sessions recorded before it went on asking the model).
+ * The session feature under which hooks do what Claude Code's do beyond rein's first hooks: a tool
+ * hook's `continue: false` ends the turn once the round's calls have run, a Stop hook's
+ * `additionalContext` sends the agent on, PermissionRequest and SubagentStart hooks run. Sessions
+ * recorded before it replay as they ran, without these.
  */
-export const HOOK_CONTINUE = "hook_continue";
+export const CLAUDE_HOOK_EVENTS = "claude_hook_events";
 
 /** How many times a turn may be continued because Stop hooks said "not done yet". */
 export const MAX_STOP_CONTINUATIONS = 5;
@@ -193,7 +195,9 @@ async function beforePrompt(
   // A subagent's prompt is its parent's call, not the person's: Claude Code runs neither
   // SessionStart nor UserPromptSubmit for it, but SubagentStart, whose context the subagent gets.
   if (agent.spawn !== null) {
-    if (agent.rounds > 0) return { events };
+    if (agent.rounds > 0 || !hasFeature(context.view(), context.session, CLAUDE_HOOK_EVENTS)) {
+      return { events };
+    }
     const data: HookEventData = {
       event: "SubagentStart",
       agentId: context.agent,
@@ -298,11 +302,11 @@ async function gate(
 
 /**
  * The `stopReason` of a PreToolUse, PostToolUse or PostToolUseFailure hook of `calls` that said
- * `continue: false`, from their recorded runs, in a session with {@linkcode HOOK_CONTINUE}. Pure.
+ * `continue: false`, from their recorded runs, in a session with {@linkcode CLAUDE_HOOK_EVENTS}. Pure.
  */
 function stopAfterCalls(context: StageContext, calls: readonly PendingCall[]): string | undefined {
   const state = context.view();
-  if (!hasFeature(state, context.session, HOOK_CONTINUE)) return undefined;
+  if (!hasFeature(state, context.session, CLAUDE_HOOK_EVENTS)) return undefined;
   const byCall = sliceOf(state, hooksProjection)[context.session]?.byCall ?? {};
   const runs = calls.flatMap((call) => byCall[call.id] ?? []);
   const stop = verdictOf(runs).stop;
@@ -318,6 +322,7 @@ async function permissionRequest(
   suggestion: string,
   options: HooksWiring,
 ): Promise<PermissionRequestAnswer> {
+  if (!hasFeature(context.view(), context.session, CLAUDE_HOOK_EVENTS)) return {};
   const input = isRecord(call.input) ? call.input : {};
   const ran = await runSelected(
     context,
@@ -394,9 +399,11 @@ async function onStop(
     options,
   );
   // A block's reason, or (as Claude Code) additionalContext: the agent goes on with it.
-  const context_ = ran?.verdict.additionalContext.filter((text) => text.trim() !== "") ?? [];
-  const reason = ran?.verdict.block?.reason ??
-    (context_.length > 0 ? context_.join("\n") : undefined);
+  const contexts = hasFeature(state, context.session, CLAUDE_HOOK_EVENTS)
+    ? ran?.verdict.additionalContext.filter((text) => text.trim() !== "") ?? []
+    : [];
+  const said = [...(ran?.verdict.block ? [ran.verdict.block.reason] : []), ...contexts];
+  const reason = said.length > 0 ? said.join("\n") : undefined;
   if (reason === undefined || ran?.verdict.stop !== undefined) {
     return { events: [], continueTurn: false };
   }

@@ -200,6 +200,13 @@ Deno.test("a PermissionRequest hook answers in the person's place, and a Subagen
     hooks: {
       PermissionRequest: [{ matcher: "Bash", hooks: [hook(decide)] }],
       SubagentStart: [{ matcher: "Explore", hooks: [hook(started)] }],
+      SubagentStop: [{
+        hooks: [
+          hook(
+            `jq -r '"\\(.hook_event_name) \\(.agent_type)"' >> "$CLAUDE_PROJECT_DIR/.claude/started.txt"`,
+          ),
+        ],
+      }],
     },
   });
   const texts = (request: Parameters<FakeScriptFn>[0]) =>
@@ -241,7 +248,7 @@ Deno.test("a PermissionRequest hook answers in the person's place, and a Subagen
 
   assert.equal(
     await Deno.readTextFile(`${ws.path}/.claude/started.txt`),
-    "SubagentStart Explore\n",
+    "SubagentStart Explore\nSubagentStop Explore\n",
   );
   const sub = fake.requests.find((r) => texts(r).includes("look around"));
   assert.match(texts(sub!), /Subagent rule: be brief/);

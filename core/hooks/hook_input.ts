@@ -93,6 +93,9 @@ export type HookEventData =
     backgroundTasks?: readonly unknown[];
     /** Cron jobs that fire in the session (Stop only). */
     sessionCrons?: readonly unknown[];
+    /** The subagent's id and type (SubagentStop only). */
+    agentId?: string;
+    agentType?: string;
   }
   | { event: "SessionStart"; source: SessionStartSource; model?: string }
   | { event: "SessionEnd"; reason: SessionEndReason }
@@ -152,6 +155,8 @@ export type HookInput =
     last_assistant_message?: string;
     background_tasks?: readonly unknown[];
     session_crons?: readonly unknown[];
+    agent_id?: string;
+    agent_type?: string;
   }
   | HookInputBase & { hook_event_name: "SessionStart"; source: SessionStartSource; model?: string }
   | HookInputBase & { hook_event_name: "SessionEnd"; reason: SessionEndReason }
@@ -244,6 +249,8 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
           : { last_assistant_message: data.lastAssistantMessage }),
         ...(data.backgroundTasks === undefined ? {} : { background_tasks: data.backgroundTasks }),
         ...(data.sessionCrons === undefined ? {} : { session_crons: data.sessionCrons }),
+        ...(data.agentId === undefined ? {} : { agent_id: data.agentId }),
+        ...(data.agentType === undefined ? {} : { agent_type: data.agentType }),
       };
     case "SessionStart":
       return {

@@ -393,7 +393,9 @@ async function onStop(
       event,
       stopHookActive: continued > 0,
       lastAssistantMessage: lastAssistantText(agent),
-      ...(event === "Stop" ? stopFacts(state, context.session) : {}),
+      ...(agent.spawn === null
+        ? stopFacts(state, context.session)
+        : { agentId: context.agent, agentType: agent.spawn.type }),
     },
     undefined,
     options,

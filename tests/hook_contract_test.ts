@@ -133,6 +133,8 @@ Deno.test("hooks written for Claude Code read tool_response and the transcript, 
   }
   assert.equal(lines[2].message.content[0].type, "tool_result");
   assert.equal(lines[2].message.content[0].tool_use_id, "toolu_echo");
+  assert.equal(lines[2].toolUseResult.stdout, "hello-from-bash");
+  assert.equal(lines[1].message.content[0].name, "Bash");
 
   // Replay serves the runs and writes no transcript.
   await Deno.remove(`${ws.path}/.rein/transcripts`, { recursive: true });

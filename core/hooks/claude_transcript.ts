@@ -4,6 +4,8 @@ import type { Conversation } from "../state/conversation.ts";
 import { mainAgentOf } from "../state/sessions.ts";
 import type { State } from "../state/state.ts";
 import { toClaudeCall } from "./claude_tool_names.ts";
+import { claudeToolResponse } from "./claude_tool_response.ts";
+import { isRecord } from "../settings/is_record.ts";
 
 /** How far a session's transcript has been written: the last message's seq and blocks, and uuid. */
 export interface TranscriptMark {
@@ -48,7 +50,16 @@ export function transcriptLines(
   let next = { ...mark };
   // Blocks written so far of the messages that began at each seq (a forked history's share 0).
   const written = new Map<number, number>();
+  // Every call by id, for its result's `toolUseResult` (Claude Code's object for the tool).
+  const calls = new Map<string, { name: string; input: Record<string, unknown> }>();
   conversation.messages.forEach((message, index) => {
+    if (message.role === "assistant") {
+      for (const block of message.content) {
+        if (block.type === "tool_use" && typeof block.id === "string") {
+          calls.set(block.id, { name: String(block.name), input: recordOf(block.input) });
+        }
+      }
+    }
     const seq = conversation.messageSeqs[index] ?? 0;
     const blocks = message.role === "assistant"
       ? [message.content]
@@ -73,6 +84,7 @@ export function transcriptLines(
         message: lineMessage(message, blocks[block] ?? [], meta.cwd),
         uuid,
         timestamp: meta.timestamp,
+        ...toolUseResult(blocks[block] ?? [], calls, meta.cwd),
       });
       next = { ...next, lastUuid: uuid };
     }
@@ -156,6 +168,34 @@ function lineMessage(
     return { role: "user", content: block.text };
   }
   return { role: "user", content: [...blocks] };
+}
+
+/** A tool result line's `toolUseResult`: the call's result as Claude Code gives it. Pure. */
+function toolUseResult(
+  blocks: ConversationMessage["content"],
+  calls: ReadonlyMap<string, { name: string; input: Record<string, unknown> }>,
+  cwd: string,
+): { toolUseResult?: unknown } {
+  const [block] = blocks;
+  if (block?.type !== "tool_result" || blocks.length !== 1) return {};
+  const content = typeof block.content === "string"
+    ? block.content
+    : Array.isArray(block.content)
+    ? block.content.map((
+      part,
+    ) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
+      .join("")
+    : "";
+  if (block.is_error === true) return { toolUseResult: `Error: ${content}` };
+  const call = calls.get(String(block.tool_use_id));
+  if (call === undefined) return { toolUseResult: content };
+  return {
+    toolUseResult: claudeToolResponse(call.name, call.input, { content, durationMs: 0 }, cwd),
+  };
+}
+
+function recordOf(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
 }
 
 function claudeToolUse(block: Record<string, unknown>, cwd: string): Record<string, unknown> {

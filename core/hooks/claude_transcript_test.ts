@@ -48,6 +48,11 @@ Deno.test("transcriptLines: Claude Code's lines, a line per user block, tools by
   assert.deepEqual((lines[2]?.message as { content: unknown[] }).content, [
     { type: "tool_result", tool_use_id: "t1", content: "x" },
   ]);
+  // A result's line carries Claude Code's object for the call (`toolUseResult`).
+  assert.deepEqual(lines[2]?.toolUseResult, {
+    type: "text",
+    file: { filePath: "/ws/a.ts", content: "x", numLines: 1, startLine: 1, totalLines: 1 },
+  });
   lines.slice(1).forEach((line, i) => assert.equal(line.parentUuid, lines[i]?.uuid));
   assert.deepEqual(mark, { seq: 5, blocks: 2, lastUuid: lines[3]?.uuid });
 });

@@ -1,4 +1,29 @@
-import isSafeRegex from "safe-regex2";
+/**
+ * safe-regex2, loaded by {@link loadHookMatchers} only where a matcher is a regular expression:
+ * with the regex parser it brings, Deno loads it through its CommonJS layer, which a start whose
+ * matchers are names (`Bash`, `Edit|Write`) never needs.
+ */
+let isSafeRegex: ((regex: RegExp) => boolean) | undefined;
+
+/**
+ * Makes `matchers` usable by {@link matcherSelects} and {@link checkMatcher}: loads what a
+ * regular-expression matcher among them needs, once. Never throws.
+ */
+export async function loadHookMatchers(matchers: Iterable<string | undefined>): Promise<void> {
+  if (isSafeRegex) return;
+  for (const matcher of matchers) {
+    if (matcherKind(matcher) === "regex") {
+      isSafeRegex = (await import("safe-regex2")).default;
+      return;
+    }
+  }
+}
+
+/** How `matcher` is read, before it is compiled. Pure. */
+function matcherKind(matcher: string | undefined): "all" | "names" | "regex" {
+  if (matcher === undefined || matcher === "" || matcher === "*") return "all";
+  return EXACT_NAMES.test(matcher) ? "names" : "regex";
+}
 
 /** Matchers read as a list of exact names: letters, digits, `_` and `|` only. */
 const EXACT_NAMES = /^[A-Za-z0-9_|]+$/;
@@ -11,7 +36,8 @@ type CompiledMatcher =
 
 /**
  * Whether a hook matcher selects `value` (a tool name, a SessionStart source, …), or any of
- * `value` when given several names for one thing. Pure; never throws.
+ * `value` when given several names for one thing. Pure; a regular-expression matcher needs
+ * {@link loadHookMatchers} first (it throws otherwise, a mistake of the caller's).
  *
  * As in Claude Code: an empty, `*` or absent matcher selects everything; a matcher of only
  * letters, digits, `_` and `|` is a list of exact, case-sensitive names (`Edit|Write`); anything
@@ -52,8 +78,9 @@ export function checkMatcher(matcher: string | undefined): string | undefined {
 }
 
 function compileMatcher(matcher: string | undefined): CompiledMatcher {
-  if (matcher === undefined || matcher === "" || matcher === "*") return { kind: "all" };
-  if (EXACT_NAMES.test(matcher)) {
+  const kind = matcherKind(matcher);
+  if (kind === "all" || matcher === undefined) return { kind: "all" };
+  if (kind === "names") {
     return { kind: "names", names: new Set(matcher.split("|").filter((name) => name !== "")) };
   }
   let regex: RegExp;
@@ -68,6 +95,9 @@ function compileMatcher(matcher: string | undefined): CompiledMatcher {
     };
   }
   // The matcher comes from a repository's settings, and no signal can interrupt a running match.
+  if (!isSafeRegex) {
+    throw new Error("A regular-expression hook matcher needs `await loadHookMatchers(…)` first");
+  }
   if (!isSafeRegex(regex)) {
     return {
       kind: "unusable",

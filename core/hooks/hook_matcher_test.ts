@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { checkMatcher, matcherSelects } from "./hook_matcher.ts";
+import { checkMatcher, loadHookMatchers, matcherSelects } from "./hook_matcher.ts";
+
+// What a regular-expression matcher needs, loaded as the hooks stages load it.
+await loadHookMatchers(["Bash.*"]);
 
 const cases: [matcher: string | undefined, value: string | string[], selects: boolean][] = [
   [undefined, "Bash", true],
@@ -58,4 +61,14 @@ Deno.test("a catastrophic matcher returns at once on a long hostile value", () =
   const started = performance.now();
   assert.equal(matcherSelects("^(\\w+\\s?)*$", `${"a".repeat(5000)}!`), false);
   assert.ok(performance.now() - started < 500);
+});
+
+Deno.test("loadHookMatchers loads nothing for matchers that are names, lists or wildcards", async () => {
+  // A fresh module: what this file's own load did does not count.
+  const fresh = await import(`./hook_matcher.ts?fresh=${crypto.randomUUID()}`);
+  await fresh.loadHookMatchers(["Bash", "Edit|Write", "*", "", undefined]);
+  assert.equal(fresh.matcherSelects("Edit|Write", "Write"), true);
+  assert.throws(() => fresh.matcherSelects("Bash.*", "BashOutput"), /loadHookMatchers/);
+  await fresh.loadHookMatchers(["Bash.*"]);
+  assert.equal(fresh.matcherSelects("Bash.*", "BashOutput"), true);
 });

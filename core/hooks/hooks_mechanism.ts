@@ -24,7 +24,7 @@ import {
 import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
 import { hooksProjection, runKey } from "./hooks_projection.ts";
 import { personalCommands, runHook } from "./tool_event_hooks.ts";
-import { selectHooks } from "./run_hooks.ts";
+import { hookMatchersReady, selectHooks } from "./run_hooks.ts";
 import type { HooksOptions } from "./hooks_options.ts";
 import { claudeToolResponse, type ToolResponseFacts } from "./claude_tool_response.ts";
 import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
@@ -136,6 +136,7 @@ async function runSelected(
   const view = context.view().sessions.byId[context.session];
   if (!view?.settings) return undefined;
   const recorded = recordedSettings(view.settings);
+  await hookMatchersReady(recorded.settings.hooks);
   const selected = selectHooks(recorded.settings.hooks, data.event, matchValue);
   if (selected.length === 0) return undefined;
   const trusted = personalCommands(view.settings, recorded);

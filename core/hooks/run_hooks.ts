@@ -1,7 +1,7 @@
 import type { Settings } from "../settings/mod.ts";
 import { hookMatchNames } from "./claude_tool_names.ts";
 import type { HookEventName } from "./hook_input.ts";
-import { matcherSelects } from "./hook_matcher.ts";
+import { loadHookMatchers, matcherSelects } from "./hook_matcher.ts";
 import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
 import { HOOK_DEFAULT_TIMEOUT_MS, type HookRun, runHookCommand } from "./run_hook_command.ts";
 
@@ -43,6 +43,14 @@ export interface RunHooksOptions {
   /** The commands' whole environment, without `CLAUDE_PROJECT_DIR` (added). */
   env: Record<string, string>;
   signal?: AbortSignal;
+}
+
+/**
+ * Loads what the matchers of `hooks` need (see `loadHookMatchers`): call before
+ * {@linkcode selectHooks}. Never throws.
+ */
+export function hookMatchersReady(hooks: Settings["hooks"]): Promise<void> {
+  return loadHookMatchers(Object.values(hooks ?? {}).flat().map((group) => group.matcher));
 }
 
 /**
@@ -89,6 +97,7 @@ export function selectHooks(
 export async function runHooks(
   options: RunHooksOptions,
 ): Promise<{ runs: HookRunRecord[]; verdict: HookVerdict }> {
+  await hookMatchersReady(options.hooks);
   const selected = selectHooks(options.hooks, options.event, options.matchValue);
   const runs = await Promise.all(selected.map(async (hook): Promise<HookRunRecord> => {
     const run = await runHookCommand({

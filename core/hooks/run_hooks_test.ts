@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Settings } from "../settings/mod.ts";
-import { runHooks, selectHooks } from "./run_hooks.ts";
+import { hookMatchersReady, runHooks, selectHooks } from "./run_hooks.ts";
 
 const hooks: NonNullable<Settings["hooks"]> = {
   PreToolUse: [
@@ -17,7 +17,8 @@ const hooks: NonNullable<Settings["hooks"]> = {
   Stop: [{ matcher: "Bash", hooks: [{ type: "command", command: "check" }] }],
 };
 
-Deno.test("selectHooks picks a tool's hooks by its Claude Code or rein name, once each", () => {
+Deno.test("selectHooks picks a tool's hooks by its Claude Code or rein name, once each", async () => {
+  await hookMatchersReady(hooks);
   const expected = [
     { event: "PreToolUse", matcher: "Bash", command: "bash-guard", timeoutMs: 5000 },
     { event: "PreToolUse", command: "log", timeoutMs: 60_000 },

@@ -8,7 +8,7 @@ import type { HooksOptions } from "./hooks_options.ts";
 import { runHookCommand } from "./run_hook_command.ts";
 import { hookSessionFacts } from "./hook_session_facts.ts";
 import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
-import { type SelectedHook, selectHooks } from "./run_hooks.ts";
+import { hookMatchersReady, type SelectedHook, selectHooks } from "./run_hooks.ts";
 
 /** The call a tool fires hooks of its own for (TaskCreated, TaskCompleted). */
 export interface HookCall {
@@ -42,6 +42,7 @@ export function toolEventHooks(
     const view = call.view().sessions.byId[call.session];
     if (!view?.settings) return { runs: [] };
     const recorded = recordedSettings(view.settings);
+    await hookMatchersReady(recorded.settings.hooks);
     const selected = selectHooks(recorded.settings.hooks, data.event, undefined);
     if (selected.length === 0) return { runs: [] };
     const trusted = personalCommands(view.settings, recorded);

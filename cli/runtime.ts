@@ -123,12 +123,6 @@ export async function openRuntime(options: {
     clock,
   };
   const [loaded, , machineId] = await Promise.all([settings, ignored, machine]);
-  // Every Claude Code setting and file rein does not use, named once, in one line.
-  const unused = unusedSettingsNotice(
-    loaded.items.sources,
-    await Deno.stat(resolve(workspace, ".mcp.json")).then(() => [".mcp.json"], () => []),
-  );
-  if (unused !== undefined) options.onNotice(unused);
   const trusted = await decideTrust({
     workspace,
     claudeJson: claudeJsonPath(home, env.get("CLAUDE_CONFIG_DIR")),
@@ -137,6 +131,15 @@ export async function openRuntime(options: {
     ask: options.askTrust,
     onNotice: options.onNotice,
   });
+  // Every Claude Code setting and file rein does not use, named once, in one line (an untrusted
+  // folder's .mcp.json is named by the trust notice already).
+  const unused = unusedSettingsNotice(
+    loaded.items.sources,
+    trusted
+      ? await Deno.stat(resolve(workspace, ".mcp.json")).then(() => [".mcp.json"], () => [])
+      : [],
+  );
+  if (unused !== undefined) options.onNotice(unused);
   // The snapshot sessions record; parsed once (recordedSettings caches by this object).
   const snapshot = settingsSnapshot({
     sources: loaded.items.sources,

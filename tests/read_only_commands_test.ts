@@ -98,7 +98,10 @@ Deno.test("settings and files rein does not use are named once, in one line", as
   const { stderr } = await headless(ws.path, { allow: [], statusLine: [] }, []);
   const lines = stderr.split("\n").filter((line) => line.includes("rein does not use"));
   assert.deepEqual(lines.length, 1, stderr);
-  for (const name of ["enabledPlugins", "includeCoAuthoredBy", "statusLine", ".mcp.json"]) {
+  for (const name of ["enabledPlugins", "includeCoAuthoredBy", "statusLine"]) {
     assert.equal(lines[0]?.split(name).length, 2, `${name} once in: ${lines[0]}`);
   }
+  // The folder is not trusted: its .mcp.json is named once, by the trust notice, not twice.
+  assert.equal(stderr.split(".mcp.json").length, 2, stderr);
+  assert.match(stderr, /untrusted folder: .*MCP servers \(\.mcp\.json\)/);
 });

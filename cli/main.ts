@@ -3,6 +3,7 @@ import { type CommandIo, processIo } from "./io.ts";
 import type { RuntimeEnv } from "./paths.ts";
 import { PERMISSION_MODES } from "../core/settings/settings.ts";
 import { logWayOut } from "./log_way_out.ts";
+import { REIN_VERSION } from "./version.ts";
 
 /** Values of `--output-format`. */
 const OUTPUT_FORMATS = ["text", "json", "stream-json", "events"] as const;
@@ -31,7 +32,7 @@ export async function buildProgram(
   };
   const program = new Command("rein")
     .description("An event-sourced coding agent: every step is logged, any run can be replayed")
-    .version("0.1.0")
+    .version(REIN_VERSION)
     .showHelpAfterError();
 
   const agentProgram = program.command("agent", { isDefault: true })

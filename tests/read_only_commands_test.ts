@@ -18,10 +18,10 @@ async function headless(
   permissions: Record<string, string[]>,
   commands: readonly string[],
 ): Promise<{ log: LogLine[]; stderr: string }> {
-  const { statusLine, ...lists } = permissions;
+  const { outputStyle, ...lists } = permissions;
   await Deno.writeTextFile(
     `${workspace}/mine.json`,
-    JSON.stringify({ permissions: lists, ...(statusLine ? { statusLine: {} } : {}) }),
+    JSON.stringify({ permissions: lists, ...(outputStyle ? { outputStyle: "Explanatory" } : {}) }),
   );
   await using fake = await startFakeAnthropic({
     script: (request) => {
@@ -95,10 +95,10 @@ Deno.test("settings and files rein does not use are named once, in one line", as
     JSON.stringify({ enabledPlugins: { "x@y": true }, includeCoAuthoredBy: false }),
   );
   await Deno.writeTextFile(`${ws.path}/.mcp.json`, JSON.stringify({ mcpServers: {} }));
-  const { stderr } = await headless(ws.path, { allow: [], statusLine: [] }, []);
+  const { stderr } = await headless(ws.path, { allow: [], outputStyle: [] }, []);
   const lines = stderr.split("\n").filter((line) => line.includes("rein does not use"));
   assert.deepEqual(lines.length, 1, stderr);
-  for (const name of ["enabledPlugins", "includeCoAuthoredBy", "statusLine"]) {
+  for (const name of ["enabledPlugins", "includeCoAuthoredBy", "outputStyle"]) {
     assert.equal(lines[0]?.split(name).length, 2, `${name} once in: ${lines[0]}`);
   }
   // The folder is not trusted: its .mcp.json is named once, by the trust notice, not twice.

@@ -11,6 +11,9 @@ import type { CommandIo } from "../io.ts";
 import { useColor } from "../io.ts";
 import { LineReader } from "./_line_reader.ts";
 import { parseAnswer, questionLines } from "./permission_prompt.ts";
+import { runStatusLine, statusLineInput, statusLineSetting } from "./status_line.ts";
+import { REIN_VERSION } from "../version.ts";
+import { recordedSettings } from "../../core/settings/recorded_settings.ts";
 import { permissionsReport } from "./permissions_report.ts";
 import { permissionsOf } from "../../core/permissions/session_permissions.ts";
 import { PERMISSION_MODES } from "../../core/settings/settings.ts";
@@ -174,6 +177,10 @@ export async function runRepl(
       renderer.line(styles.bold(`> ${first}`));
       await run((run) => session.prompt(first, run));
     }
+    // Claude Code's statusLine (the person's, or a trusted folder's): shown above each prompt.
+    const setting = statusLineSetting(recordedSettings(runtime.settings).settings.other);
+    if (typeof setting === "string") renderer.line(styles.red(setting));
+    const statusLine = typeof setting === "string" ? undefined : setting;
     // Cron: due jobs fire while the REPL runs (during turns too, joining the turn).
     sources = runner.startWakeSources({
       scope: () => ({ session: session.id, agent: session.agent }),
@@ -183,6 +190,14 @@ export async function runRepl(
     let typed: Promise<string | null> | undefined;
     while (true) {
       renderer.gap();
+      if (typed === undefined && statusLine !== undefined) {
+        const shown = await runStatusLine(
+          statusLine,
+          statusLineInput(session.view, runtime.workspace, REIN_VERSION),
+          runtime.workspace,
+        );
+        if (shown !== undefined) renderer.line(shown);
+      }
       typed ??= reader.next(styles.bold("> "));
       const idle = new AbortController();
       // What wakes the idle agent (a cron firing, a background job's end) starts a turn as a

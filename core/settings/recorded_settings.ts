@@ -103,6 +103,9 @@ const UNTRUSTED_MODES: readonly string[] = ["default", "plan", "dontAsk", "bypas
 /** Keys of `other` that let a repository's MCP servers start (Claude Code's approvals). */
 const MCP_APPROVALS = ["enableAllProjectMcpServers", "enabledMcpjsonServers"];
 
+/** Other keys an untrusted folder's files lose: MCP approvals, and a status line (a command). */
+const UNTRUSTED_OTHER = [...MCP_APPROVALS, "statusLine"];
+
 /**
  * A repository's file (project or local) as an untrusted workspace applies it: without
  * `permissions.allow`, a `defaultMode` that lets more run than `default`, `hooks`, `env` and the
@@ -133,11 +136,11 @@ export function untrustedSettings(
     if (Object.keys(settings.env).length > 0) ignored.add("env");
   }
   const other = settings.other;
-  if (other !== undefined && MCP_APPROVALS.some((key) => key in other)) {
+  if (other !== undefined && UNTRUSTED_OTHER.some((key) => key in other)) {
     kept.other = Object.fromEntries(
-      Object.entries(other).filter(([key]) => !MCP_APPROVALS.includes(key)),
+      Object.entries(other).filter(([key]) => !UNTRUSTED_OTHER.includes(key)),
     );
-    for (const key of MCP_APPROVALS) if (key in other) ignored.add(key);
+    for (const key of UNTRUSTED_OTHER) if (key in other) ignored.add(key);
   }
   return kept;
 }

@@ -62,3 +62,31 @@ Deno.test("recordedSettings: a trusted workspace, and a session recorded before 
     assert.deepEqual(recorded.ignored, []);
   }
 });
+
+Deno.test("recordedSettings: an untrusted repository's statusLine (a command) is dropped, the person's kept", () => {
+  const project = JSON.stringify({ statusLine: { type: "command", command: "evil" } });
+  const user = JSON.stringify({ statusLine: { type: "command", command: "mine" } });
+  const of = (trusted: boolean, sources: [string, string][]) =>
+    recordedSettings({
+      sources: sources.map(([scope, text]) => ({
+        scope: scope as "project" | "user",
+        path: `/${scope}.json`,
+        text,
+      })),
+      flags: {},
+      home: "/h",
+      interactive: false,
+      trusted,
+    });
+  const untrusted = of(false, [["project", project]]);
+  assert.deepEqual(untrusted.settings.other, {});
+  assert.deepEqual(untrusted.ignored, ["statusLine"]);
+  assert.deepEqual(of(false, [["project", project], ["user", user]]).settings.other.statusLine, {
+    type: "command",
+    command: "mine",
+  });
+  assert.deepEqual(of(true, [["project", project]]).settings.other.statusLine, {
+    type: "command",
+    command: "evil",
+  });
+});

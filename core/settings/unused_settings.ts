@@ -20,12 +20,13 @@ export const USED_SETTINGS: ReadonlySet<string> = new Set([
   "autoCompactEnabled",
   "autoCompactWindow",
   "tally",
+  "statusLine",
 ]);
 
 /**
  * The one line that names every setting, file and folder rein does not use, each once, or
  * undefined when there is none: the top-level keys of `sources` not in {@link USED_SETTINGS}
- * (`enabledPlugins`, `includeCoAuthoredBy`, `statusLine`, `outputStyle`, …) and the `unusedFiles`
+ * (`enabledPlugins`, `includeCoAuthoredBy`, `outputStyle`, …) and the `unusedFiles`
  * present (`.mcp.json` until MCP lands). A file that does not parse is left to its own error.
  * Pure.
  */

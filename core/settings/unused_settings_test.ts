@@ -24,14 +24,16 @@ Deno.test("every unused setting and file is named once, in one line", () => {
   assert.equal(
     notice,
     "rein does not use these Claude Code settings and files, so they do nothing here: " +
-      "enabledPlugins, statusLine, includeCoAuthoredBy, outputStyle, .mcp.json",
+      "enabledPlugins, includeCoAuthoredBy, outputStyle, .mcp.json",
   );
   assert.equal(notice?.includes("\n"), false);
 });
 
 Deno.test("settings rein uses give no notice", () => {
   assert.equal(
-    unusedSettingsNotice([source("/p/s.json", { permissions: {}, hooks: {}, sandbox: {} })]),
+    unusedSettingsNotice([
+      source("/p/s.json", { permissions: {}, hooks: {}, sandbox: {}, statusLine: {} }),
+    ]),
     undefined,
   );
 });

@@ -55,6 +55,10 @@ interface Expect {
   readonly system?: readonly string[];
   /** Regular expressions some later request's messages (as JSON) must match. */
   readonly laterRequest?: readonly string[];
+  /** Regular expressions no request's messages may match (what must never reach the model). */
+  readonly neverSent?: readonly string[];
+  /** Regular expressions the system prompt of some request must match (a subagent's). */
+  readonly anySystem?: readonly string[];
   /** How many model requests the run made. */
   readonly requests?: number;
 }
@@ -189,6 +193,16 @@ async function runCase(name: string): Promise<void> {
     assert.ok(
       requests.slice(1).some((r) => new RegExp(pattern).test(r)),
       `a later request should match /${pattern}/`,
+    );
+  }
+  for (const pattern of expect.neverSent ?? []) {
+    for (const request of requests) assert.doesNotMatch(request, new RegExp(pattern));
+  }
+  const systems = fake.requests.map((r) => JSON.stringify(r.body?.system ?? null));
+  for (const pattern of expect.anySystem ?? []) {
+    assert.ok(
+      systems.some((system) => new RegExp(pattern).test(system)),
+      `some system prompt should match /${pattern}/`,
     );
   }
   if (expect.requests !== undefined) assert.equal(fake.requests.length, expect.requests, seen);

@@ -130,7 +130,7 @@ async function setUp(name: string, root: string, kase: Case) {
   await Deno.writeTextFile(claudeJson, JSON.stringify(trust));
   if (kase.git) {
     await git(project, "init", "-q");
-    // The identity in the repository: the agent's sandboxed bash does not see ~/.gitconfig.
+    // The identity in the repository: the sandbox gives bash an empty /tmp, where this HOME is.
     await git(project, "config", "user.email", "casey@example.com");
     await git(project, "config", "user.name", "Casey Example");
     await git(project, "add", "-A");
@@ -169,12 +169,14 @@ async function runCase(name: string): Promise<void> {
   for (const [file, pattern] of Object.entries(expect.files ?? {})) {
     const path = join(project, file);
     assert.ok(await exists(path), `${file} should exist\n${seen}`);
-    assert.match(await Deno.readTextFile(path), new RegExp(pattern), `${file}`);
+    const text = await Deno.readTextFile(path);
+    assert.match(text, new RegExp(pattern), `${file} should match /${pattern}/:\n${text}`);
   }
   for (const [file, pattern] of Object.entries(expect.homeFiles ?? {})) {
     const path = join(home, file);
     assert.ok(await exists(path), `~/${file} should exist\n${seen}`);
-    assert.match(await Deno.readTextFile(path), new RegExp(pattern), `~/${file}`);
+    const text = await Deno.readTextFile(path);
+    assert.match(text, new RegExp(pattern), `~/${file} should match /${pattern}/:\n${text}`);
   }
   for (const file of expect.absent ?? []) {
     assert.ok(!(await exists(join(project, file))), `${file} should not exist\n${seen}`);

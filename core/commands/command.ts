@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { readFrontmatter } from "../files/frontmatter.ts";
+import { frontmatterHint, frontmatterToolList, readFrontmatter } from "../files/frontmatter.ts";
 
 /** A custom slash command: a `.claude/commands/**\/*.md` file's frontmatter and prompt. */
 export interface Command {
@@ -57,11 +57,11 @@ export function parseCommand(path: string, text: string, workspace: string): Par
   if (description !== undefined && description !== null && typeof description !== "string") {
     return fail("its description is not a text");
   }
-  const allowedTools = toolList(fields["allowed-tools"]);
+  const allowedTools = frontmatterToolList(fields["allowed-tools"]);
   if (allowedTools === undefined) {
     return fail("its allowed-tools is neither a list of tool rules nor a text");
   }
-  const argumentHint = hint(fields["argument-hint"]);
+  const argumentHint = frontmatterHint(fields["argument-hint"]);
   if (argumentHint === null) return fail("its argument-hint is not a text");
   const model = fields["model"];
   if (model !== undefined && model !== null && typeof model !== "string") {
@@ -92,22 +92,4 @@ export function parseCommand(path: string, text: string, workspace: string): Par
 function firstLine(body: string): string {
   const line = body.split("\n").map((l) => l.replace(/^#+\s*/, "").trim()).find(Boolean) ?? "";
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
-}
-
-/** `allowed-tools` as Claude Code reads it: a list, or a text split at commas and spaces. */
-export function toolList(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return [];
-  if (typeof value === "string") return value.split(/[,\s]+(?![^(]*\))/).filter(Boolean);
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
-  return undefined;
-}
-
-/** `argument-hint: [file]` is a YAML list; Claude Code users write it so and mean the text. */
-function hint(value: unknown): string | undefined | null {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.every((item) => typeof item !== "object")) {
-    return value.map((item) => `[${item}]`).join(" ");
-  }
-  return null;
 }

@@ -65,3 +65,28 @@ function unquote(value: string): string {
   const quoted = /^"(.*)"$/.exec(value) ?? /^'(.*)'$/.exec(value);
   return quoted ? quoted[1] ?? "" : value;
 }
+
+/**
+ * `allowed-tools` as Claude Code reads it in a skill or a command: a list, or a text split at
+ * commas and spaces (not inside a rule's parentheses); `[]` when absent, undefined when neither.
+ * Pure.
+ */
+export function frontmatterToolList(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return [];
+  if (typeof value === "string") return value.split(/[,\s]+(?![^(]*\))/).filter(Boolean);
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
+  return undefined;
+}
+
+/**
+ * `argument-hint` as its author meant it: `argument-hint: [file]` is a YAML list, and Claude Code
+ * users write it so and mean the text. Undefined when absent, null when it cannot be a hint. Pure.
+ */
+export function frontmatterHint(value: unknown): string | undefined | null {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((item) => typeof item !== "object")) {
+    return value.map((item) => `[${item}]`).join(" ");
+  }
+  return null;
+}

@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { readFrontmatter } from "../files/frontmatter.ts";
+import { frontmatterHint, frontmatterToolList, readFrontmatter } from "../files/frontmatter.ts";
 
 /** A skill: a SKILL.md's frontmatter and its instructions. */
 export interface Skill {
@@ -79,7 +79,7 @@ export function parseSkill(path: string, text: string): ParsedSkill {
   if (whenToUse !== undefined && typeof whenToUse !== "string") {
     return fail("its when_to_use is not a text");
   }
-  const allowedTools = toolList(fields["allowed-tools"]);
+  const allowedTools = frontmatterToolList(fields["allowed-tools"]);
   if (allowedTools === undefined) {
     return fail("its allowed-tools is neither a list of tool names nor a text");
   }
@@ -87,7 +87,7 @@ export function parseSkill(path: string, text: string): ParsedSkill {
   if (typeof disabled !== "boolean") {
     return fail("its disable-model-invocation is not true or false");
   }
-  const argumentHint = hint(fields["argument-hint"]);
+  const argumentHint = frontmatterHint(fields["argument-hint"]);
   if (argumentHint === null) return fail("its argument-hint is not a text");
   const body = read.body.replace(/^(?:[ \t]*\r?\n)+/, "");
   return {
@@ -104,21 +104,4 @@ export function parseSkill(path: string, text: string): ParsedSkill {
       directory,
     },
   };
-}
-
-function toolList(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return [];
-  if (typeof value === "string") return value.split(/[,\s]+(?![^(]*\))/).filter(Boolean);
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
-  return undefined;
-}
-
-/** `argument-hint: [file]` is a YAML list; Claude Code users write it so and mean the text. */
-function hint(value: unknown): string | undefined | null {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.every((item) => typeof item !== "object")) {
-    return value.map((item) => `[${item}]`).join(" ");
-  }
-  return null;
 }

@@ -220,6 +220,18 @@ Deno.test("a headless call that would ask is denied, listed in permission_denial
   const closed = log.find((e) => e.type === "tool.completed");
   assert.equal(closed?.data.outcome, "denied");
   assert.match(String(closed?.data.content), /nobody can be asked in a headless run/);
+  // The folder is not trusted: the message says a settings rule needs that, and how.
+  assert.match(String(closed?.data.content), /applies once the folder is trusted: rein trust/);
+  const trusted = await runCli(
+    ["-p", "publish", "--trust", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(trusted.code, 0, trusted.stderr);
+  const after = (await readLogLines(`${ws.path}/.rein/events.jsonl`))
+    .filter((e) => e.type === "tool.completed");
+  assert.equal(after.length, 2);
+  assert.doesNotMatch(String(after[1]?.data.content), /once the folder is trusted/);
+  assert.match(String(after[1]?.data.content), /a permissions.allow rule in \.claude/);
 });
 
 Deno.test("settings that are not JSON stop rein with the file, line and column", async () => {

@@ -225,13 +225,16 @@ function askPerson(
 ): Promise<PermissionDecided> {
   const { protectedPath } = judged;
   if (!interactive) {
+    // In an untrusted folder the repository's allow rules do nothing until it is trusted.
+    const untrusted = context.view().sessions.byId[context.session]?.settings?.trusted === false;
     return Promise.resolve({
       ...base,
       decision: "deny",
       source: { kind: "headless", suggestion: judged.suggestion },
       reason: `This call needs permission (${judged.asked}) and nobody can be asked in a ` +
         `headless run, so it was denied. The user can allow it with --allowedTools ` +
-        `"${judged.suggestion}" or a permissions.allow rule in .claude/settings.json`,
+        `"${judged.suggestion}" or a permissions.allow rule in .claude/settings.json` +
+        (untrusted ? " (which applies once the folder is trusted: rein trust, or --trust)" : ""),
     });
   }
   return context.observe("permission.decided", (data) => data.callId === call.id, async () => {

@@ -1,0 +1,1 @@
+export type { PluginRoot } from "../files/plugin_root.ts";

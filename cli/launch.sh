@@ -264,7 +264,7 @@ if [ $show = 1 ]; then
       --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR --no-prompt
   else
     printf '%s\n' "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" \
-      --allow-env --allow-run=bash,bwrap,setpriv,rg --no-prompt
+      --allow-env --allow-run=bash,bwrap,setpriv,setsid,rg --no-prompt
   fi
   exit 0
 fi
@@ -289,7 +289,7 @@ elif [ $trust = 1 ]; then
     --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR --no-prompt "$@"
 else
   set -- --v8-flags=--max-semi-space-size=1 "$config" "--allow-read=$read" \
-    "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,rg \
+    "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,setsid,rg \
     --no-prompt "$@"
 fi
 exec "$deno" run --quiet "$@"

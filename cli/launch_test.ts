@@ -30,7 +30,7 @@ Deno.test("the agent reads and writes its paths, reads the others, and reaches o
     "--allow-write=/work/app,/tmp",
     "--allow-net=127.0.0.1:8080",
     "--allow-env",
-    "--allow-run=bash,bwrap,setpriv,rg",
+    "--allow-run=bash,bwrap,setpriv,setsid,rg",
     "--no-prompt",
   ]);
   assert.deepEqual(notices, []);

@@ -42,7 +42,11 @@ Deno.test("the person's statusLine command shows above each prompt, fed Claude C
     `${shellQuote(Deno.execPath())} run -A ${shellQuote(CLI)} agent --model claude-test-model`,
     `--workspace ${shellQuote(project)}`,
   ].join(" ");
-  await using terminal = await Terminal.start(`sh -c ${shellQuote(command)}`);
+  // The marker file says the agent has exited, so nothing writes in the workspace as it is removed.
+  const exited = join(ws.path, "exited");
+  await using terminal = await Terminal.start(
+    `sh -c ${shellQuote(`${command}; touch ${shellQuote(exited)}`)}`,
+  );
   const atPrompt = (s: { cursorLine: string; cursorX: number }) =>
     s.cursorLine === ">" && s.cursorX === 2;
   const first = await terminal.waitFor(
@@ -60,6 +64,10 @@ Deno.test("the person's statusLine command shows above each prompt, fed Claude C
       s.text.split("STATUS claude-test-model").length - 1 === 2,
   );
   await terminal.press("C-d");
+  for (let waited = 0; !(await Deno.stat(exited).then(() => true, () => false)); waited += 50) {
+    if (waited > 20_000) throw new Error("The agent did not exit within 20 s of Ctrl-D");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const inputs = (await Deno.readTextFile(seen)).trim().split("\n").map((line) => JSON.parse(line));
   assert.equal(inputs.length, 2);
   const [, after] = inputs;

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { totalCost } from "../../core/models/cost.ts";
 import { killGroup } from "../../core/tools/kill_group.ts";
+import { spawnInOwnSession } from "../../core/tools/own_session_command.ts";
 import type { SessionView } from "../../core/state/sessions.ts";
 
 /** How long a status line command may take before it is stopped and shows nothing. */
@@ -79,14 +80,13 @@ export async function runStatusLine(
   try {
     // Its own process group (setsid), killed whole at the timeout: a `sleep` it started must not
     // hold its output open, and the prompt, after it.
-    const child = new Deno.Command("bash", {
+    const child = spawnInOwnSession("bash", {
       args: ["-c", setting.command],
       cwd,
       stdin: "piped",
       stdout: "piped",
       stderr: "null",
-      detached: true,
-    }).spawn();
+    });
     let late = false;
     timer = setTimeout(() => {
       late = true;

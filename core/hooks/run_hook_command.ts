@@ -1,5 +1,6 @@
 import { pumpText } from "../tools/pump_text.ts";
 import { killGroup } from "../tools/kill_group.ts";
+import { spawnInOwnSession } from "../tools/own_session_command.ts";
 /** The timeout of a hook whose settings give none, as in Claude Code. */
 export const HOOK_DEFAULT_TIMEOUT_MS = 60_000;
 /** The most characters of stdout, and of stderr, kept from one run; the head is kept. */
@@ -61,11 +62,11 @@ export async function runHookCommand(options: HookCommandOptions): Promise<HookR
   }
   let child: Deno.ChildProcess;
   try {
-    // detached: true makes bash call setsid(), so it leads a process group that killGroup
-    // reaches in full; Ctrl-C in rein's terminal does not reach it either.
+    // In a session of its own, it leads a process group that killGroup reaches in full; Ctrl-C
+    // in rein's terminal does not reach it either.
     const [program, ...args] = options.argv?.(["-c", options.command]) ??
       ["bash", "-c", options.command];
-    child = new Deno.Command(program as string, {
+    child = spawnInOwnSession(program as string, {
       args,
       cwd: options.cwd,
       env: { ...options.env, CLAUDE_PROJECT_DIR: options.projectDir },
@@ -73,8 +74,7 @@ export async function runHookCommand(options: HookCommandOptions): Promise<HookR
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      detached: true,
-    }).spawn();
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {

@@ -1,5 +1,6 @@
 import type { BashToolDeps } from "./bash_sandbox.ts";
 import { commandEnv } from "./command_env.ts";
+import { spawnInOwnSession } from "./own_session_command.ts";
 
 /**
  * Runs `bash "$@"` as a child and exits with its status; on SIGTERM (sent by the kernel when
@@ -30,9 +31,9 @@ export type SpawnBash = (command: string) => Promise<SpawnedBash>;
  * How the bash tool starts a command, for every command that must run as it does (a background
  * job's too): `bash -c` in the workspace with stderr sent into stdout (`exec 2>&1`, on the
  * command's line 1 so bash's "line N" messages keep the user's numbering), stdin closed, the
- * environment rebuilt without secrets, in a session and process group of its own (`detached`:
- * Ctrl-C in the terminal does not reach it, and killing the group reaches everything it
- * started). In the sandbox, bwrap runs straight over bash: the command's PID namespace dies with
+ * environment rebuilt without secrets, in a session and process group of its own
+ * (`spawnInOwnSession`: Ctrl-C in the terminal does not reach it, and killing the group reaches
+ * everything it started). In the sandbox, bwrap runs straight over bash: the command's PID namespace dies with
  * it, and `--die-with-parent` kills it with the agent. Unconfined, a supervisor bash started by
  * `setpriv --pdeathsig` kills the group when the agent dies (even by SIGKILL); the death signal
  * is not inherited by forked children, so putting it on the command's own bash would leave its
@@ -70,7 +71,7 @@ export function bashLauncher(deps: BashToolDeps): SpawnBash {
         program = "bash";
         args = bashArgs;
       }
-      const child = new Deno.Command(program, {
+      const child = spawnInOwnSession(program, {
         args,
         cwd: deps.workspace,
         clearEnv: true,
@@ -78,8 +79,7 @@ export function bashLauncher(deps: BashToolDeps): SpawnBash {
         stdin: "null",
         stdout: "piped",
         stderr: "piped",
-        detached: true,
-      }).spawn();
+      });
       return { child, sandboxed: sandbox !== undefined, release };
     } catch (error) {
       await release();

@@ -26,6 +26,7 @@ import { environmentMechanism } from "./environment/environment_mechanism.ts";
 import { skillsMechanism } from "./skills/skills_mechanism.ts";
 import { skillRules } from "./skills/skill_set.ts";
 import { commandsMechanism } from "./commands/commands_mechanism.ts";
+import { pluginsMechanism } from "./plugins/plugins_mechanism.ts";
 import { grantedRules } from "./commands/command_grants.ts";
 import { memoryMechanism } from "./memory/memory_mechanism.ts";
 import { todosMechanism } from "./todos/todos_mechanism.ts";
@@ -106,6 +107,8 @@ export function reinMechanisms(
     skillsMechanism(new URL("../skills/", import.meta.url)),
     commandsMechanism(),
     agentsMechanism(),
+    // Plugin folders: their manifests are recorded (their parts are read by the mechanisms above).
+    pluginsMechanism(),
     // A large tool output kept out of the context is written live only (replay writes nothing).
     compactionMechanism(writeFile && ((path, text) => writeFile(join(workspace, path), text))),
     jobsMechanism({

@@ -54,6 +54,11 @@ export interface RecordedFile {
   /** Absolute path. */
   path: string;
   text: string;
+  /**
+   * The plugin whose file it is (`--plugin-dir`, an enabled plugin): its parts are named
+   * `<plugin>:<name>`. Absent for the project's and the person's files, and in older logs.
+   */
+  plugin?: string;
 }
 
 export interface SessionResumed {

@@ -70,8 +70,12 @@ export async function callModel(
     try {
       const options = onText ? { signal, onText, origin } : { signal, origin };
       const reply = await effects.model.send(body, options);
+      // A reply with calls is flushed by the intent record that follows it (design §1: sync at
+      // turn boundaries and after every tool intent), a flush per round saved; only a power
+      // loss before that could lose it, and a resume then asks again.
+      const calls = reply.content.some((block) => block.type === "tool_use");
       await context.append([context.event("model.responded", { ...reply, ...purpose })], {
-        sync: true,
+        sync: !calls,
       });
       return reply;
     } catch (error) {

@@ -58,6 +58,8 @@ export interface AgentFlags extends PermissionOptions {
   trust?: boolean | undefined;
   /** `--setting-sources`: which of the user's, project's and local settings files to read. */
   settingSources?: string | undefined;
+  /** `--plugin-dir DIR` (repeatable): Claude Code plugin folders to use. */
+  pluginDir?: string[] | undefined;
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   sessionId?: string | undefined;
@@ -201,6 +203,7 @@ async function runAgent(
     onNotice: (message) => io.stderr.write(`${message}\n`),
     settingsFile: flags.settings,
     settingSources: settingSourcesOf(flags.settingSources),
+    pluginDirs: (flags.pluginDir ?? []).map((dir) => userPath(dir, env, Deno.cwd())),
     permissionFlags,
     // A program that answers permission prompts asks as a person would.
     interactive: !headless || promptTool === "stdio",

@@ -146,6 +146,8 @@ export function initLine(init: {
   permissionMode?: string;
   /** What the person can run with `/` beyond rein's own: custom commands and skills. */
   slashCommands?: readonly string[];
+  /** The plugins the session uses, as Claude Code lists them: name and folder. */
+  plugins?: readonly { name: string; path: string }[];
 }) {
   return {
     type: "system",
@@ -160,7 +162,7 @@ export function initLine(init: {
     apiKeySource: init.apiKeySource,
     agents: [],
     skills: [],
-    plugins: [],
+    plugins: (init.plugins ?? []).map(({ name, path }) => ({ name, path })),
     uuid: crypto.randomUUID(),
   };
 }

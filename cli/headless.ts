@@ -1,4 +1,5 @@
 import type { Envelope, PermissionDecided } from "../events/event_types.ts";
+import { pluginsOf } from "../core/plugins/plugin_set.ts";
 import { toClaudeCall } from "../core/hooks/claude_tool_names.ts";
 import {
   assistantLine,
@@ -417,6 +418,10 @@ class HeadlessOutput {
         apiKeySource: options.apiKeySource,
         permissionMode: permissionsOf(harness.state, session.id)?.policy.mode ?? "default",
         slashCommands: slashNames(harness, session.id),
+        plugins: pluginsOf(harness.state, session.id).map(({ name, root }) => ({
+          name,
+          path: root,
+        })),
       }));
     }
     this.#unsubscribe = harness.store.subscribe((event) => this.#event(event));

@@ -74,6 +74,11 @@ export async function buildProgram(
       "--setting-sources <sources>",
       "which settings files to read: user, project, local, comma-separated (default: all)",
     )
+    .option(
+      "--plugin-dir <dir>",
+      "a Claude Code plugin folder to use: its commands, agents, skills and hooks (repeatable)",
+      collect,
+    )
     .addOption(
       new Option(
         "--input-format <format>",

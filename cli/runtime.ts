@@ -40,6 +40,8 @@ import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
 import { secretValues } from "./secrets.ts";
 import { cronTickMs, wallClock } from "./clock.ts";
 import { thisMachine } from "./machine.ts";
+import { usedPlugins } from "./_plugins.ts";
+import type { PluginRoot } from "../core/plugins/plugin_root.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
 export interface Runtime {
@@ -65,6 +67,8 @@ export interface Runtime {
   machine: string | null;
   /** Says something to the person (stderr), as the runtime's own notices. */
   notice?: (message: string) => void;
+  /** The plugins the sessions use (`--plugin-dir`), in order, with where each came from. */
+  plugins?: readonly PluginRoot[];
   close(): Promise<void>;
 }
 
@@ -91,6 +95,8 @@ export async function openRuntime(options: {
   trust?: boolean | undefined;
   /** Asks the person whether to trust the workspace (the REPL in a terminal). */
   askTrust?: ((what: string) => Promise<boolean>) | undefined;
+  /** `--plugin-dir DIR`s, resolved: Claude Code plugin folders the sessions use, in order. */
+  pluginDirs?: readonly string[] | undefined;
 }): Promise<Runtime> {
   const { workspace, env, logPath } = options;
   const home = env.get("HOME");
@@ -131,18 +137,29 @@ export async function openRuntime(options: {
     ask: options.askTrust,
     onNotice: options.onNotice,
   });
+  // The plugins the person gave (--plugin-dir): theirs, so their hooks run as the person's do.
+  const credentials = credentialPaths(home, env.toObject());
+  const plugins = await usedPlugins(options.pluginDirs ?? [], {
+    workspace,
+    home,
+    credentials,
+    onNotice: options.onNotice,
+  });
   // Every Claude Code setting and file rein does not use, named once, in one line (an untrusted
   // folder's .mcp.json is named by the trust notice already).
   const unused = unusedSettingsNotice(
     loaded.items.sources,
-    trusted
-      ? await Deno.stat(resolve(workspace, ".mcp.json")).then(() => [".mcp.json"], () => [])
-      : [],
+    [
+      ...trusted
+        ? await Deno.stat(resolve(workspace, ".mcp.json")).then(() => [".mcp.json"], () => [])
+        : [],
+      ...plugins.unusedFiles,
+    ],
   );
   if (unused !== undefined) options.onNotice(unused);
   // The snapshot sessions record; parsed once (recordedSettings caches by this object).
   const snapshot = settingsSnapshot({
-    sources: loaded.items.sources,
+    sources: [...loaded.items.sources, ...plugins.hooks],
     ...(options.permissionFlags ? { flags: options.permissionFlags } : {}),
     home,
     interactive: options.interactive ?? false,
@@ -269,9 +286,11 @@ export async function openRuntime(options: {
     files: await harness.readFiles({
       workspace,
       home,
-      credentials: credentialPaths(home, env.toObject()),
+      credentials,
+      plugins: plugins.plugins,
       onNotice: options.onNotice,
     }),
+    plugins: plugins.plugins,
     asker,
     maxAttempts,
     clock,

@@ -1,6 +1,6 @@
 import type { Harness } from "../core/harness.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
-import { type Command, commandsOf, expandCommand } from "../core/commands/mod.ts";
+import { type Command, commandsOf, expandCommand, findCommand } from "../core/commands/mod.ts";
 import { expandSkill, skillsOf } from "../core/skills/mod.ts";
 import { judgeCall } from "../core/permissions/judge.ts";
 import { permissionsOf } from "../core/permissions/session_permissions.ts";
@@ -44,7 +44,8 @@ export async function invokeSlash(
     }]);
     return { kind: "prompt", prompt: expandSkill(skill, args) };
   }
-  const command = commandsOf(harness.state, session.id).find((c) => c.name === name);
+  // A plugin's command answers to `/<plugin>:name`, and to `/name` while no other command has it.
+  const command = findCommand(commandsOf(harness.state, session.id), name);
   if (command === undefined) return { kind: "unknown" };
   const workspace = session.view.workspace;
   const permissions = permissionsOf(harness.state, session.id);
@@ -128,12 +129,15 @@ export async function withCommandModel<T>(
 
 /**
  * The `/help` lines of the session's custom commands and skills a person can run by name:
- * `/name [hint]`, its description, and whose it is (`project`, `user:frontend`). Pure.
+ * `/name [hint]`, its description, and whose it is (`project`, `user:frontend`,
+ * `plugin:formatter`). Pure.
  */
 export function slashHelp(harness: Harness, session: string): string[] {
   const commands = commandsOf(harness.state, session).map((c) =>
     `  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}  ${c.description} ` +
-    `(${c.scope}${c.namespace ? `:${c.namespace}` : ""})`
+    `(${c.plugin === undefined ? c.scope : `plugin:${c.plugin}`}${
+      c.namespace ? `:${c.namespace}` : ""
+    })`
   );
   const skills = skillsOf(harness.state, session).map((s) =>
     `  /${s.name}${s.argumentHint ? ` ${s.argumentHint}` : ""}  ${s.description} (skill)`

@@ -15,6 +15,7 @@ import { runStatusLine, statusLineInput, statusLineSetting } from "./status_line
 import { REIN_VERSION } from "../version.ts";
 import { recordedSettings } from "../../core/settings/recorded_settings.ts";
 import { permissionsReport } from "./permissions_report.ts";
+import { pluginsReport } from "./plugins_report.ts";
 import { permissionsOf } from "../../core/permissions/session_permissions.ts";
 import { PERMISSION_MODES } from "../../core/settings/settings.ts";
 import { memoryReport, saveNote } from "../../core/memory/mod.ts";
@@ -38,6 +39,7 @@ const HELP = [
   "  /context   show how the context window is spent, and where it is compacted",
   "  /compact [focus]  summarise the conversation so far to free context",
   "  /memory    show the instructions and memory loaded, and from where",
+  "  /plugin    list the plugins in use (--plugin-dir) and what each contributes",
   "  # note     save a note to memory (.rein/memory/MEMORY.md)",
   "  /<name> [args]  run a custom command (.claude/commands/) or a skill by name (listed below)",
   "  /permissions [mode]  show the mode and the rules with their files; or switch the mode",
@@ -273,6 +275,8 @@ export async function runRepl(
           );
         } else if (command === "/memory") {
           renderer.line(memoryReport(harness.state, session.id));
+        } else if (command === "/plugin" || command === "/plugins") {
+          renderer.line(pluginsReport(harness.state, session.id, runtime.plugins));
         } else if (command === "/permissions") {
           const mode = input.slice(command.length).trim();
           if (mode === "") {

@@ -29,7 +29,10 @@ export function agentSet(files: readonly RecordedFile[]): AgentSet {
       diagnostics.push(parsed.message);
       continue;
     }
-    const { definition } = parsed;
+    // A plugin's agent is the subagent type `<plugin>:<name>`, as in Claude Code.
+    const definition = file.plugin === undefined
+      ? parsed.definition
+      : { ...parsed.definition, name: `${file.plugin}:${parsed.definition.name}` };
     const taken = defined.get(definition.name);
     if (taken) {
       diagnostics.push(

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { RecordedFile } from "../../events/event_types.ts";
-import { readFolders, type Reading } from "../files/recorded_file.ts";
-import { startBounds } from "../files/start_bounds.ts";
+import { pluginPartPaths } from "../files/plugin_root.ts";
+import { readFolders, type Reading, readRecordedFile } from "../files/recorded_file.ts";
+import { realRoots, startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { AGENTS_SOURCE, agentSet } from "./agent_set.ts";
 
@@ -18,7 +19,8 @@ export function agentFolders(place: FilePlace): string[] {
 }
 
 /**
- * Read every `*.md` of {@link agentFolders} from disk, live only, in name order, and return the
+ * Read every `*.md` of {@link agentFolders}, then of each of `place.plugins` (its `agents/` and the
+ * paths its manifest adds, confined to its folder, recorded with its name), from disk, live only, in name order, and return the
  * text to record (source `agents`) of the definitions that can be used. A missing folder is
  * skipped quietly. Reported through `place.onNotice` with their path and never recorded: a file
  * that cannot be read, that leads (through a symbolic link) out of its root (the workspace for the
@@ -38,15 +40,27 @@ export async function readAgentFiles(place: FilePlace): Promise<RecordedFile[]> 
     onNotice: place.onNotice,
   };
   const [project, personal] = agentFolders(place);
+  const markdown = (entry: Deno.DirEntry) =>
+    (entry.isFile || entry.isSymlink) && entry.name.endsWith(".md");
   const files = await readFolders(
     [
       { folder: project!, roots: bounds.workspace },
       ...personal === undefined ? [] : [{ folder: personal, roots: bounds.personal }],
     ],
-    (entry) => (entry.isFile || entry.isSymlink) && entry.name.endsWith(".md"),
+    markdown,
     join,
     reading,
   );
+  // Each plugin's definitions, confined to its folder, named `<plugin>:<name>`.
+  for (const plugin of place.plugins ?? []) {
+    const roots = await realRoots(plugin.root);
+    for (const path of pluginPartPaths(plugin, "agents")) {
+      const read = path.endsWith(".md")
+        ? await readRecordedFile(path, roots, reading).then((file) => file ? [file] : [])
+        : await readFolders([{ folder: path, roots }], markdown, join, reading);
+      files.push(...read.map((file) => ({ ...file, plugin: plugin.name })));
+    }
+  }
   const set = agentSet(files);
   for (const message of set.diagnostics) place.onNotice(message);
   const used = new Set(set.items.flatMap((agent) => agent.path === undefined ? [] : [agent.path]));

@@ -5,8 +5,13 @@ import { frontmatterHint, frontmatterToolList, readFrontmatter } from "../files/
 export interface Command {
   /** What `/name` calls it: the file's name without `.md` (subfolders do not change it). */
   name: string;
-  /** Whose it is: the project's `.claude/commands/` or the person's `~/.claude/commands/`. */
-  scope: "project" | "user";
+  /**
+   * Whose it is: the project's `.claude/commands/`, the person's `~/.claude/commands/`, or a
+   * plugin's (named `<plugin>:<file name>`).
+   */
+  scope: "project" | "user" | "plugin";
+  /** The plugin it comes from, for a plugin's command. */
+  plugin?: string;
   /** The subfolders it sits in under `commands/` (`frontend/api`), shown beside it; or "". */
   namespace: string;
   /** What `/help` shows (`description`, else the body's first line). */

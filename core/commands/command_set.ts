@@ -13,7 +13,7 @@ export interface CommandSet {
 
 /**
  * The commands of `files` (the recorded command files, in precedence order: the project's, then
- * the person's in `~/.claude/commands/`). A file that cannot be parsed is left out with a
+ * the person's in `~/.claude/commands/`, then each plugin's, named `<plugin>:<name>`). A file that cannot be parsed is left out with a
  * diagnostic naming its path; so is a command whose name an earlier file already took (a project
  * command shadows a user command of the same name, as in Claude Code). Pure.
  */
@@ -28,12 +28,18 @@ export function commandSet(files: readonly RecordedFile[], workspace: string): C
       diagnostics.push(parsed.message);
       continue;
     }
+    if (file.plugin !== undefined) {
+      const { name } = parsed.command;
+      parsed.command = { ...parsed.command, name: `${file.plugin}:${name}`, scope: "plugin" };
+      parsed.command.plugin = file.plugin;
+      parsed.command.namespace = pluginNamespace(file.path);
+    }
     const taken = byName.get(parsed.command.name);
     if (taken) {
       diagnostics.push(
         `Skipped the command at "${file.path}": the command "/${taken.name}" at ` +
           `"${taken.path}" has the same name and takes precedence (project commands over ` +
-          `~/.claude commands)`,
+          `~/.claude commands over plugins')`,
       );
       continue;
     }
@@ -59,4 +65,27 @@ export function commandsOf(state: State, session: string): readonly Command[] {
     parsedSets.set(files, commands);
   }
   return commands;
+}
+
+/**
+ * The command `/name` runs among `commands`: the one of that name, else the one plugin command
+ * whose name without its `<plugin>:` is `name` (Claude Code's plugin prefix is optional while no
+ * other command has the name); undefined when none, or several plugins have it. Pure.
+ */
+export function findCommand(commands: readonly Command[], name: string): Command | undefined {
+  const exact = commands.find((command) => command.name === name);
+  if (exact !== undefined || name.includes(":")) return exact;
+  const bare = commands.filter((command) =>
+    command.plugin !== undefined && command.name === `${command.plugin}:${name}`
+  );
+  return bare.length === 1 ? bare[0] : undefined;
+}
+
+/** The subfolders a plugin's command sits in under its `commands/` (`review`), or "". Pure. */
+function pluginNamespace(path: string): string {
+  const at = path.lastIndexOf("/commands/");
+  if (at < 0) return "";
+  const rest = path.slice(at + "/commands/".length);
+  const slash = rest.lastIndexOf("/");
+  return slash < 0 ? "" : rest.slice(0, slash);
 }

@@ -6,7 +6,8 @@ import {
   readRecordedFile,
   type RootedFolder,
 } from "../files/recorded_file.ts";
-import { startBounds } from "../files/start_bounds.ts";
+import { pluginPartPaths } from "../files/plugin_root.ts";
+import { realRoots, startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { COMMANDS_SOURCE, commandSet } from "./command_set.ts";
 
@@ -30,7 +31,8 @@ export function commandFolders(place: FilePlace): string[] {
 
 /**
  * Read every `*.md` file under {@link commandFolders} (subfolders too, at most four deep, names
- * in order) from disk, live only, and return the text to record (source `commands`) of the
+ * in order), then those of each of `place.plugins` (its `commands/` and the paths its manifest
+ * adds, confined to the plugin's folder, recorded with its name) from disk, live only, and return the text to record (source `commands`) of the
  * commands that can be used. A missing folder is skipped quietly; reported through
  * `place.onNotice` and never recorded: a folder or file that cannot be read, that leads (through
  * a symbolic link) out of its root (the workspace for the project's, the home directory or
@@ -52,6 +54,15 @@ export async function readCommandFiles(place: FilePlace): Promise<RecordedFile[]
   for (const [index, folder] of commandFolders(place).entries()) {
     const roots = index === 0 ? bounds.workspace : bounds.personal;
     files.push(...await readTree({ folder, roots }, reading, 0));
+  }
+  for (const plugin of place.plugins ?? []) {
+    const roots = await realRoots(plugin.root);
+    for (const path of pluginPartPaths(plugin, "commands")) {
+      const read = path.toLowerCase().endsWith(".md")
+        ? await readRecordedFile(path, roots, reading).then((file) => file ? [file] : [])
+        : await readTree({ folder: path, roots }, reading, 0);
+      files.push(...read.map((file) => ({ ...file, plugin: plugin.name })));
+    }
   }
   for (const message of notices) place.onNotice(message);
   const set = commandSet(files, place.workspace);

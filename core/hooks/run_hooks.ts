@@ -20,6 +20,8 @@ export interface SelectedHook {
   matcher?: string;
   command: string;
   timeoutMs: number;
+  /** What its environment has beyond the hooks' (a plugin's hook: `CLAUDE_PLUGIN_ROOT`). */
+  env?: Record<string, string>;
 }
 
 /** One hook command's run: which it was, and what it did. Plain JSON data. */
@@ -83,6 +85,7 @@ export function selectHooks(
         ...(group.matcher === undefined ? {} : { matcher: group.matcher }),
         command: hook.command,
         timeoutMs: hook.timeout === undefined ? HOOK_DEFAULT_TIMEOUT_MS : hook.timeout * 1000,
+        ...(hook.env === undefined ? {} : { env: hook.env }),
       });
     }
   }
@@ -104,7 +107,7 @@ export async function runHooks(
       command: hook.command,
       input: options.input,
       cwd: options.cwd,
-      env: options.env,
+      env: hook.env === undefined ? options.env : { ...options.env, ...hook.env },
       projectDir: options.projectDir,
       timeoutMs: hook.timeoutMs,
       ...(options.signal === undefined ? {} : { signal: options.signal }),

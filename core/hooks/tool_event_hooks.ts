@@ -95,7 +95,7 @@ export async function runHook(
     command: hook.command,
     input: context.input,
     cwd: options.workspace,
-    env: options.env,
+    env: hook.env === undefined ? options.env : { ...options.env, ...hook.env },
     projectDir: options.workspace,
     timeoutMs: hook.timeoutMs,
     signal: context.signal,
@@ -113,7 +113,10 @@ export async function runHook(
   };
 }
 
-/** Hook commands from the person's own settings (user scope, `--settings`), not the project's. */
+/**
+ * Hook commands from the person's own settings (user scope, `--settings`) and the plugins they
+ * chose, not the project's.
+ */
 export function personalCommands(
   snapshot: SettingsSnapshot,
   recorded: RecordedSettings,
@@ -121,7 +124,7 @@ export function personalCommands(
   const commands = new Set<string>();
   recorded.files.forEach((file, index) => {
     const scope = snapshot.sources[index]?.scope;
-    if (scope !== "user" && scope !== "cli") return;
+    if (scope !== "user" && scope !== "cli" && scope !== "plugin") return;
     for (const matchers of Object.values(file.settings.hooks ?? {})) {
       for (const matcher of matchers) for (const hook of matcher.hooks) commands.add(hook.command);
     }

@@ -11,3 +11,4 @@ export * from "./plugin_set.ts";
 export * from "./plugins_mechanism.ts";
 export * from "./read_plugin_files.ts";
 export * from "./read_plugin_root.ts";
+export * from "./read_plugin_hooks.ts";

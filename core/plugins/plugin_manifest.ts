@@ -19,7 +19,10 @@ export interface PluginManifest {
 }
 
 /** A manifest read, or why the plugin cannot be used: one line naming the file and the member. */
-export type ParsedManifest = { ok: true; manifest: PluginManifest } | { ok: false; message: string };
+export type ParsedManifest = { ok: true; manifest: PluginManifest } | {
+  ok: false;
+  message: string;
+};
 
 /**
  * Why `name` cannot name a plugin, or undefined: its parts are called `<name>:<part>`, so it may
@@ -28,8 +31,8 @@ export type ParsedManifest = { ok: true; manifest: PluginManifest } | { ok: fals
  */
 export function badPluginName(name: string): string | undefined {
   if (name === "") return "it is empty";
-  if (/[:/\\]/.test(name)) return "it holds a \":\", \"/\" or \"\\\"";
-  if (name.includes("..") || name.startsWith(".")) return "it begins with \".\" or holds \"..\"";
+  if (/[:/\\]/.test(name)) return 'it holds a ":", "/" or "\\"';
+  if (name.includes("..") || name.startsWith(".")) return 'it begins with "." or holds ".."';
   if (/[\s\p{C}]/u.test(name)) return "it holds white space or a control character";
   return undefined;
 }

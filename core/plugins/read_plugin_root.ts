@@ -31,7 +31,9 @@ export async function readPluginRoot(
   let root: string;
   try {
     const info = await Deno.stat(given);
-    if (!info.isDirectory) return { notice: `Skipped the plugin at "${given}": it is not a folder` };
+    if (!info.isDirectory) {
+      return { notice: `Skipped the plugin at "${given}": it is not a folder` };
+    }
     root = await Deno.realPath(given);
   } catch (error) {
     const why = error instanceof Deno.errors.NotFound ? "there is no such folder" : reason(error);

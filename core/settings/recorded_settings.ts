@@ -1,6 +1,7 @@
 import type { SettingsFileRead, SettingsSnapshot } from "../../events/event_types.ts";
 import { mergeSettings } from "./merge_settings.ts";
 import { parseSettings } from "./parse_settings.ts";
+import { parsePluginHooks } from "./_plugin_hooks.ts";
 import {
   PERMISSION_MODES,
   type PermissionMode,
@@ -43,9 +44,11 @@ export function recordedSettings(snapshot: SettingsSnapshot): RecordedSettings {
   const diagnostics: string[] = [];
   const ignored = new Set<string>();
   const files = snapshot.sources.map((source) => {
-    const parsed = parseSettings(source);
+    // A plugin's hooks file gives hooks only; the person chose the plugin, so they apply.
+    const parsed = source.scope === "plugin" ? parsePluginHooks(source) : parseSettings(source);
     diagnostics.push(...parsed.diagnostics.map((d) => d.message));
-    const settings = snapshot.trusted === false && !isPersonal(source.scope)
+    const settings = snapshot.trusted === false && !isPersonal(source.scope) &&
+        source.scope !== "plugin"
       ? untrustedSettings(parsed.settings, ignored)
       : parsed.settings;
     return { path: source.path, scope: source.scope, settings };

@@ -66,6 +66,11 @@ export interface HookCommand {
   command: string;
   /** Seconds before the command is stopped; positive when present. */
   timeout?: number;
+  /**
+   * What the command's environment has beyond the hooks' (a plugin's hook: `CLAUDE_PLUGIN_ROOT`);
+   * never read from a settings file.
+   */
+  env?: Record<string, string>;
 }
 
 /** Commands run at a hook event for the tools (or sources) a matcher selects. */
@@ -93,7 +98,7 @@ export interface Settings {
 }
 
 /** Where a settings file sits in the precedence order, highest first as listed. */
-export type SettingsScope = "cli" | "local" | "project" | "user";
+export type SettingsScope = "cli" | "local" | "project" | "user" | "plugin";
 
 /** One settings file as read. */
 export interface SettingsSource {
@@ -102,6 +107,10 @@ export interface SettingsSource {
   path: string;
   /** The file's text as read, so a later step can record it as an event and replay from it. */
   text: string;
+  /** For a plugin's hooks file (scope `plugin`): the plugin's name. */
+  plugin?: string;
+  /** For a plugin's hooks file: its folder, `${CLAUDE_PLUGIN_ROOT}` in its hooks. */
+  pluginRoot?: string;
 }
 
 /**

@@ -1,6 +1,12 @@
 import { join, resolve } from "node:path";
 import type { RecordedFile } from "../../events/event_types.ts";
-import { readFolders, type Reading, type RootedFolder } from "../files/recorded_file.ts";
+import { pluginPartPaths } from "../files/plugin_root.ts";
+import {
+  readFolders,
+  type Reading,
+  readRecordedFile,
+  type RootedFolder,
+} from "../files/recorded_file.ts";
 import { realRoots, startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { SKILLS_SOURCE, skillSet } from "./skill_set.ts";
@@ -34,8 +40,9 @@ function pathOfFileUrl(url: URL): string {
 }
 
 /**
- * Read every `<folder>/<name>/SKILL.md` of {@link skillFolders} from disk, live only, subfolders
- * in name order, and return the text to record (source `skills`) of the skills that can be used.
+ * Read every `<folder>/<name>/SKILL.md` of {@link skillFolders}, then of each of `place.plugins`
+ * (its `skills/` and the paths its manifest adds, confined to its folder, recorded with its name),
+ * from disk, live only, subfolders in name order, and return the text to record (source `skills`) of the skills that can be used.
  * A missing folder or subfolder without SKILL.md is skipped quietly. Reported through
  * `place.onNotice` with their path and never recorded: a folder or file that cannot be read, one
  * that leads (through a symbolic link) out of its root (the workspace for the project's skills,
@@ -69,12 +76,24 @@ export async function readSkillFiles(
         : await realRoots(folder),
     })),
   );
-  const files = await readFolders(
-    folders,
-    (entry) => entry.isDirectory || entry.isSymlink,
-    (folder, name) => join(folder, name, "SKILL.md"),
-    reading,
-  );
+  const keep = (entry: Deno.DirEntry) => entry.isDirectory || entry.isSymlink;
+  const skillIn = (folder: string, name: string) => join(folder, name, "SKILL.md");
+  const files = await readFolders(folders, keep, skillIn, reading);
+  // Each plugin's skills, after the bundled ones, confined to its folder, named `<plugin>:<name>`.
+  for (const plugin of place.plugins ?? []) {
+    const roots = await realRoots(plugin.root);
+    for (const folder of pluginPartPaths(plugin, "skills")) {
+      // A path the manifest names may be one skill's own folder.
+      const own = folder !== join(plugin.root, "skills")
+        ? await readRecordedFile(join(folder, "SKILL.md"), roots, {
+          ...reading,
+          onNotice: () => {},
+        })
+        : undefined;
+      const read = own ? [own] : await readFolders([{ folder, roots }], keep, skillIn, reading);
+      files.push(...read.map((file) => ({ ...file, plugin: plugin.name })));
+    }
+  }
   const set = skillSet(files);
   for (const message of set.diagnostics) place.onNotice(message);
   const used = new Set(set.items.map((skill) => skill.path));

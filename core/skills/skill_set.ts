@@ -28,6 +28,10 @@ export function skillSet(files: readonly RecordedFile[]): SkillSet {
       diagnostics.push(parsed.message);
       continue;
     }
+    // A plugin's skill is `<plugin>:<name>`, as in Claude Code.
+    if (file.plugin !== undefined) {
+      parsed.skill = { ...parsed.skill, name: `${file.plugin}:${parsed.skill.name}` };
+    }
     const taken = byName.get(parsed.skill.name);
     if (taken) {
       diagnostics.push(

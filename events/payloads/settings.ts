@@ -79,10 +79,17 @@ export interface SettingsSnapshot {
 
 /** One settings file as read. */
 export interface SettingsFileRead {
-  /** `cli` (`--settings`), `local`, `project` or `user`. */
-  scope: "cli" | "local" | "project" | "user";
+  /**
+   * `cli` (`--settings`), `local`, `project` or `user`; `plugin` for a plugin's hooks file
+   * (`hooks/hooks.json`, `{"hooks": {...}}`), of which only `hooks` is read.
+   */
+  scope: "cli" | "local" | "project" | "user" | "plugin";
   path: string;
   text: string;
+  /** For a plugin's file: the plugin's name. */
+  plugin?: string;
+  /** For a plugin's file: its folder, `${CLAUDE_PLUGIN_ROOT}` in its hooks. */
+  pluginRoot?: string;
 }
 
 /** `--allowedTools`, `--disallowedTools` and `--permission-mode`, as given. */

@@ -1,0 +1,238 @@
+/**
+ * Claude Code plugin folders end to end (`--plugin-dir DIR`): a plugin in the shape published ones
+ * have (`.claude-plugin/plugin.json`, a command with frontmatter, an agent, a skill, and a
+ * `hooks/hooks.json` whose PostToolUse hook is a bash+jq script named through
+ * `${CLAUDE_PLUGIN_ROOT}`), run as `-p "/myplugin:cmd args"` against the fake model: the
+ * namespaced command expands, the hook runs with `CLAUDE_PLUGIN_ROOT` set, a task call with
+ * `subagent_type: "myplugin:reviewer"` runs the plugin's agent, stream-json's `init` lists the
+ * plugin and its command, and the log replays with `--verify` after the plugin folder is gone.
+ * Then the hostile shapes: a symbolic link out of the plugin's folder, a name with ":" or "/" in
+ * it, two plugins of one name.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  type FakeScriptFn,
+  message,
+  startFakeAnthropic,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-plugin-dir-test";
+/** Deno's cache, kept when HOME moves to a temp directory. */
+const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
+const AGENT_MARKER = "PLUGIN-REVIEWER-MARKER";
+
+/** Writes `files` (path relative to `root` → text) and makes `.sh` files executable. */
+async function writeTree(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    const full = join(root, path);
+    await Deno.mkdir(join(full, ".."), { recursive: true });
+    await Deno.writeTextFile(full, text);
+    if (path.endsWith(".sh")) await Deno.chmod(full, 0o755);
+  }
+}
+
+/** A plugin as published ones are laid out, named `name` in its manifest. */
+function pluginFiles(name: string): Record<string, string> {
+  return {
+    ".claude-plugin/plugin.json": JSON.stringify({
+      name,
+      version: "1.2.0",
+      description: "Review helpers",
+      author: { name: "Casey Example", email: "casey@example.com" },
+      license: "MIT",
+      keywords: ["review"],
+    }),
+    "commands/cmd.md": [
+      "---",
+      "description: Review a file the plugin's way",
+      "argument-hint: [file]",
+      "allowed-tools: Write",
+      "---",
+      "Review $ARGUMENTS with the plugin's checklist (PLUGIN-COMMAND-MARKER).",
+      "",
+    ].join("\n"),
+    "agents/reviewer.md": [
+      "---",
+      "name: reviewer",
+      "description: Reviews code for the plugin",
+      "tools: Read, Glob",
+      "---",
+      `You are the plugin's reviewer (${AGENT_MARKER}).`,
+      "",
+    ].join("\n"),
+    "skills/lint/SKILL.md": [
+      "---",
+      "name: lint",
+      "description: Lint the project the plugin's way",
+      "---",
+      "Run the linter.",
+      "",
+    ].join("\n"),
+    "hooks/hooks.json": JSON.stringify({
+      description: "Log every write",
+      hooks: {
+        PostToolUse: [{
+          matcher: "Write|Edit",
+          hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/scripts/log-write.sh" }],
+        }],
+      },
+    }),
+    "scripts/log-write.sh": [
+      "#!/usr/bin/env bash",
+      "set -euo pipefail",
+      'path=$(jq -r ".tool_response.filePath // .tool_input.file_path")',
+      'echo "wrote $path from $CLAUDE_PLUGIN_ROOT" >> "$CLAUDE_PROJECT_DIR/plugin-hook.log"',
+      "",
+    ].join("\n"),
+    ".mcp.json": JSON.stringify({ mcpServers: { docs: { command: "docs-server" } } }),
+  };
+}
+
+/** The parent writes a file and asks the plugin's reviewer; the reviewer answers. */
+const script: FakeScriptFn = (request) => {
+  const system = JSON.stringify(request.body?.system ?? null);
+  if (system.includes(AGENT_MARKER)) return message("Reviewed: fine.");
+  const answered = (request.body?.messages ?? []).filter((m) => m.role === "assistant").length;
+  if (answered === 0) {
+    return message([
+      toolUse("toolu_w", "write_file", { path: "review.md", content: "# Review\n" }),
+      toolUse("toolu_t", "task", {
+        description: "review",
+        prompt: "Review src/a.ts",
+        subagent_type: "myplugin:reviewer",
+      }),
+    ]);
+  }
+  return message("Done.");
+};
+
+async function setUp(root: string): Promise<{ project: string; home: string; plugin: string }> {
+  const project = join(root, "project");
+  const home = join(root, "home");
+  const plugin = join(root, "plugins", "myplugin");
+  await writeTree(project, { "src/a.ts": "export const a = 1;\n" });
+  await Deno.mkdir(home, { recursive: true });
+  await writeTree(plugin, pluginFiles("myplugin"));
+  return { project, home, plugin };
+}
+
+Deno.test("--plugin-dir: /myplugin:cmd expands, the plugin's hook runs with CLAUDE_PLUGIN_ROOT, its agent answers a task, init lists it, and replay needs no plugin folder", async () => {
+  await using ws = await tempWorkspace();
+  const { project, home, plugin } = await setUp(ws.path);
+  await using fake = await startFakeAnthropic({ script });
+  const run = await runCli(
+    [
+      "-p",
+      "/myplugin:cmd src/a.ts",
+      "--plugin-dir",
+      plugin,
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--workspace",
+      project,
+    ],
+    { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR } },
+  );
+  const seen = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+  assert.equal(run.code, 0, seen);
+  // The command expanded, namespaced as Claude Code names it.
+  const first = JSON.stringify(fake.requests[0]?.body?.messages ?? null);
+  assert.match(first, /Review src\/a\.ts with the plugin's checklist \(PLUGIN-COMMAND-MARKER\)/);
+  // Its allowed-tools let the write run headless; the plugin's hook logged it, from its folder.
+  const logged = await Deno.readTextFile(join(project, "plugin-hook.log"));
+  assert.equal(logged, `wrote ${join(project, "review.md")} from ${plugin}\n`);
+  // The plugin's agent ran the task, with its own prompt.
+  assert.ok(
+    fake.requests.some((r) => JSON.stringify(r.body?.system ?? null).includes(AGENT_MARKER)),
+    "a request carries the plugin agent's prompt",
+  );
+  const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const init = lines.find((line) => line.type === "system" && line.subtype === "init");
+  assert.deepEqual(init.plugins, [{ name: "myplugin", path: plugin }]);
+  assert.ok(init.slash_commands.includes("myplugin:cmd"), JSON.stringify(init.slash_commands));
+  assert.ok(init.slash_commands.includes("myplugin:lint"), JSON.stringify(init.slash_commands));
+  const task = lines.find((line) =>
+    line.type === "user" && JSON.stringify(line).includes("toolu_t")
+  );
+  assert.match(JSON.stringify(task), /Reviewed: fine\./);
+  // Its MCP servers are named once as unused.
+  assert.match(run.stderr, /do nothing here: .*\.mcp\.json \(plugin myplugin\)/);
+  // The log holds the plugin's files, each with its name; replay reads none of the folder.
+  const log = await readLogLines(join(project, ".rein", "events.jsonl"));
+  const started = log.find((event) => event.type === "session.started");
+  const files = (started?.data as { files?: { source: string; path: string; plugin?: string }[] })
+    .files ?? [];
+  for (const part of ["commands/cmd.md", "agents/reviewer.md", "skills/lint/SKILL.md"]) {
+    const file = files.find((f) => f.path === join(plugin, part));
+    assert.equal(file?.plugin, "myplugin", `${part} recorded with its plugin: ${seen}`);
+  }
+  await Deno.remove(join(ws.path, "plugins"), { recursive: true });
+  const replay = await runCli(["replay", "--verify", "-q", "--workspace", project], {
+    env: { HOME: home, DENO_DIR },
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+  assert.match(replay.stdout, /all match the log/);
+});
+
+Deno.test("--plugin-dir: a plugin's command answers to its bare name while no other command has it", async () => {
+  await using ws = await tempWorkspace();
+  const { project, home, plugin } = await setUp(ws.path);
+  await using fake = await startFakeAnthropic({ script: () => message("Done.") });
+  const run = await runCli(
+    ["-p", "/cmd src/a.ts", "--plugin-dir", plugin, "--workspace", project],
+    { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR } },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const first = JSON.stringify(fake.requests[0]?.body?.messages ?? null);
+  assert.match(first, /PLUGIN-COMMAND-MARKER/);
+});
+
+Deno.test("--plugin-dir: a link out of the plugin's folder, a name with ':' or '/', and a second plugin of one name are refused, each in one line, and the rest works", async () => {
+  await using ws = await tempWorkspace();
+  const { project, home, plugin } = await setUp(ws.path);
+  // A command that leads out of the plugin's folder, to a file holding a secret.
+  await Deno.writeTextFile(join(ws.path, "secret.md"), "SECRET-OUTSIDE-MARKER\n");
+  await Deno.symlink(join(ws.path, "secret.md"), join(plugin, "commands", "leak.md"));
+  const colon = join(ws.path, "plugins", "colon");
+  await writeTree(colon, pluginFiles("evil:name"));
+  const slash = join(ws.path, "plugins", "slash");
+  await writeTree(slash, pluginFiles("../escape"));
+  const twin = join(ws.path, "plugins", "twin");
+  await writeTree(twin, pluginFiles("myplugin"));
+  const bad = join(ws.path, "plugins", "bad");
+  await writeTree(bad, { ".claude-plugin/plugin.json": '{"name": "bad", "commands": 42}' });
+  await using fake = await startFakeAnthropic({ script: () => message("Done.") });
+  const run = await runCli(
+    [
+      "-p",
+      "/myplugin:leak",
+      ...[plugin, colon, slash, twin, bad].flatMap((dir) => ["--plugin-dir", dir]),
+      "--workspace",
+      project,
+    ],
+    { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR } },
+  );
+  const seen = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+  assert.match(run.stderr, /Skipped the command at ".*leak\.md": .*outside/, seen);
+  assert.match(run.stderr, /Skipped the plugin at ".*colon": .*"name" "evil:name" cannot name/);
+  assert.match(run.stderr, /Skipped the plugin at ".*slash": .*"name" "\.\.\/escape" cannot name/);
+  assert.match(
+    run.stderr,
+    /Skipped the plugin at ".*twin": the plugin "myplugin" at ".*myplugin" has the same name/,
+  );
+  assert.match(run.stderr, /Skipped the plugin at ".*bad": ".*plugin\.json" "commands" is/);
+  for (const request of fake.requests) {
+    assert.doesNotMatch(JSON.stringify(request.body ?? null), /SECRET-OUTSIDE-MARKER/);
+  }
+  // The plugin given first still works: its command is there, the leaked one is not.
+  const log = await readLogLines(join(project, ".rein", "events.jsonl"));
+  const started = log.find((event) => event.type === "session.started");
+  const paths = ((started?.data as { files?: { path: string }[] }).files ?? []).map((f) => f.path);
+  assert.ok(paths.includes(join(plugin, "commands", "cmd.md")), paths.join("\n"));
+  assert.ok(!paths.some((path) => path.includes("leak") || path.startsWith(colon)));
+});

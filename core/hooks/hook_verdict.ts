@@ -34,10 +34,18 @@ export interface HookVerdict {
    */
   block?: { reason: string };
   /**
-   * PreToolUse only: the tool input to run with instead, as the hook wrote it, in Claude Code's
-   * shape (`fromClaudeInput` turns it into rein's). Absent when the call is denied.
+   * PreToolUse, and a PermissionRequest hook's allow: the tool input to run with instead, as the
+   * hook wrote it, in Claude Code's shape (`fromClaudeInput` turns it into rein's). Absent when
+   * the call is denied.
    */
   updatedInput?: Record<string, unknown>;
+  /**
+   * PermissionRequest only, with an allow: Claude Code's `updatedPermissions` (rules to add, a
+   * mode to set), as the hook wrote them, to apply as if the person had chosen them.
+   */
+  updatedPermissions?: PermissionUpdate[];
+  /** PermissionRequest only, with a deny: `interrupt: true`, the turn stops too. */
+  interrupt?: boolean;
   /**
    * Text for the model's context, in hook order: `additionalContext`, or plain stdout of
    * UserPromptSubmit and SessionStart hooks.
@@ -80,6 +88,21 @@ const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set([
   "SubagentStop",
 ]);
 const PERMISSION_DECISIONS: readonly string[] = ["allow", "deny", "ask"];
+
+/**
+ * One of Claude Code's permission updates (a PermissionRequest hook's `updatedPermissions`, or
+ * a `permission_suggestions` entry) that rein applies: rules added with a behavior, or the mode
+ * set, each for a `destination` (`session`, `localSettings`, `projectSettings`, `userSettings`).
+ */
+export type PermissionUpdate =
+  | {
+    type: "addRules";
+    /** Rules as Claude Code writes them: `Bash(npm test:*)`, `Edit`. */
+    rules: string[];
+    behavior: "allow" | "deny" | "ask";
+    destination: string;
+  }
+  | { type: "setMode"; mode: string; destination: string };
 
 /**
  * What one run of a hook for `event` decided, by Claude Code's rules. Pure; never throws.
@@ -144,6 +167,8 @@ export function interpretHookRun(
  * hooks that decided so are joined by newlines. Contexts and user messages are kept in order.
  * `updatedInput` is the last one given by a hook that did not deny, and is dropped when the
  * combined decision is deny; a hook that rewrites the input without a decision counts too.
+ * `updatedPermissions` are those of every hook, kept only when the combined decision is allow;
+ * any `interrupt` interrupts.
  */
 export function combineVerdicts(verdicts: readonly HookVerdict[]): HookVerdict {
   const combined = emptyVerdict();
@@ -167,6 +192,11 @@ export function combineVerdicts(verdicts: readonly HookVerdict[]): HookVerdict {
     const last = rewrites.at(-1)?.updatedInput;
     if (last !== undefined) combined.updatedInput = last;
   }
+  if (combined.permission?.decision === "allow") {
+    const updates = verdicts.flatMap((verdict) => verdict.updatedPermissions ?? []);
+    if (updates.length > 0) combined.updatedPermissions = updates;
+  }
+  if (verdicts.some((verdict) => verdict.interrupt === true)) combined.interrupt = true;
   for (const verdict of verdicts) {
     combined.additionalContext.push(...verdict.additionalContext);
     combined.userMessages.push(...verdict.userMessages);
@@ -246,6 +276,17 @@ function readJsonOutput(event: HookEventName, hook: string, stdout: string): Hoo
       if (behavior !== undefined) {
         verdict.permission = { decision: behavior, reason: answer.string("message") ?? "" };
       }
+      if (behavior === "allow") {
+        const updatedInput = answer.record("updatedInput");
+        if (updatedInput !== undefined) verdict.updatedInput = updatedInput;
+        const updates = permissionUpdates(
+          decision["updatedPermissions"],
+          hook,
+          verdict.userMessages,
+        );
+        if (updates.length > 0) verdict.updatedPermissions = updates;
+      }
+      if (behavior === "deny" && answer.boolean("interrupt") === true) verdict.interrupt = true;
     }
   }
   if (CONTEXT_EVENTS.has(event)) {
@@ -253,6 +294,58 @@ function readJsonOutput(event: HookEventName, hook: string, stdout: string): Hoo
     if (context !== undefined && context !== "") verdict.additionalContext.push(context);
   }
   return verdict;
+}
+
+/**
+ * The permission updates rein applies of a hook's `updatedPermissions`, each other entry (a
+ * shape rein does not apply: `replaceRules`, `addDirectories`…, or a malformed one) named in
+ * `messages` and skipped. Pure.
+ */
+export function permissionUpdates(
+  value: unknown,
+  hook: string,
+  messages: string[],
+): PermissionUpdate[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    messages.push(`${hook} wrote updatedPermissions that is not an array, ignored`);
+    return [];
+  }
+  const updates: PermissionUpdate[] = [];
+  for (const entry of value) {
+    const update = permissionUpdate(entry);
+    if (update !== undefined) updates.push(update);
+    else {
+      messages.push(
+        `${hook} wrote an updatedPermissions entry rein does not apply, ignored: ` +
+          JSON.stringify(entry),
+      );
+    }
+  }
+  return updates;
+}
+
+function permissionUpdate(entry: unknown): PermissionUpdate | undefined {
+  if (!isRecord(entry)) return undefined;
+  const destination = typeof entry.destination === "string" ? entry.destination : "session";
+  if (entry.type === "setMode") {
+    return typeof entry.mode === "string"
+      ? { type: "setMode", mode: entry.mode, destination }
+      : undefined;
+  }
+  if (entry.type !== "addRules" || !Array.isArray(entry.rules)) return undefined;
+  const behavior = entry.behavior ?? "allow";
+  if (behavior !== "allow" && behavior !== "deny" && behavior !== "ask") return undefined;
+  const rules: string[] = [];
+  for (const rule of entry.rules) {
+    if (!isRecord(rule) || typeof rule.toolName !== "string" || rule.toolName === "") {
+      return undefined;
+    }
+    const content = rule.ruleContent;
+    if (content !== undefined && content !== null && typeof content !== "string") return undefined;
+    rules.push(typeof content === "string" ? `${rule.toolName}(${content})` : rule.toolName);
+  }
+  return { type: "addRules", rules, behavior, destination };
 }
 
 /** Reads typed fields of a hook's JSON output, reporting each one of the wrong type. */

@@ -358,3 +358,56 @@ Deno.test("interpretHookRun: a PermissionRequest hook's decision answers in the 
     verdict({ permission: { decision: "deny", reason: "never" } }),
   );
 });
+
+Deno.test("interpretHookRun: a PermissionRequest allow carries updatedInput and updatedPermissions; a deny may interrupt", () => {
+  const answer = (decision: unknown) =>
+    exited(0, json({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } }));
+  assert.deepEqual(
+    interpretHookRun(
+      "PermissionRequest",
+      answer({
+        behavior: "allow",
+        updatedInput: { command: "ls" },
+        updatedPermissions: [
+          {
+            type: "addRules",
+            rules: [{ toolName: "Bash", ruleContent: "npm test:*" }, { toolName: "Read" }],
+            behavior: "allow",
+            destination: "session",
+          },
+          { type: "setMode", mode: "acceptEdits", destination: "session" },
+        ],
+      }),
+    ),
+    verdict({
+      permission: { decision: "allow", reason: "" },
+      updatedInput: { command: "ls" },
+      updatedPermissions: [
+        {
+          type: "addRules",
+          rules: ["Bash(npm test:*)", "Read"],
+          behavior: "allow",
+          destination: "session",
+        },
+        { type: "setMode", mode: "acceptEdits", destination: "session" },
+      ],
+    }),
+  );
+  const odd = interpretHookRun(
+    "PermissionRequest",
+    answer({ behavior: "allow", updatedPermissions: [{ type: "addDirectories" }] }),
+  );
+  assert.equal(odd.updatedPermissions, undefined);
+  assert.match(odd.userMessages[0] ?? "", /updatedPermissions entry rein does not apply/);
+  assert.deepEqual(
+    interpretHookRun("PermissionRequest", answer({ behavior: "deny", interrupt: true })),
+    verdict({ permission: { decision: "deny", reason: "" }, interrupt: true }),
+  );
+  // A deny drops what an allow of another hook would have changed.
+  const combined = combineVerdicts([
+    verdict({ permission: { decision: "allow", reason: "" }, updatedInput: { command: "x" } }),
+    verdict({ permission: { decision: "deny", reason: "no" } }),
+  ]);
+  assert.equal(combined.updatedInput, undefined);
+  assert.equal(combined.updatedPermissions, undefined);
+});

@@ -310,7 +310,14 @@ function stopAfterCalls(context: StageContext, calls: readonly PendingCall[]): s
   if (!hasFeature(state, context.session, CLAUDE_HOOK_EVENTS)) return undefined;
   const byCall = sliceOf(state, hooksProjection)[context.session]?.byCall ?? {};
   const runs = calls.flatMap((call) => byCall[call.id] ?? []);
-  const stop = verdictOf(runs).stop;
+  const verdict = verdictOf(runs);
+  const { stop } = verdict;
+  if (stop === undefined && verdict.interrupt === true) {
+    // A PermissionRequest hook's deny with `interrupt: true` stops the turn, as Esc would.
+    const said = runs.filter((run) => run.hookEvent === "PermissionRequest");
+    const reason = verdictOf(said).permission?.reason ?? "";
+    return `Interrupted by a PermissionRequest hook${reason ? `: ${reason}` : ""}`;
+  }
   return stop === undefined
     ? undefined
     : `Stopped by a hook${stop.reason ? `: ${stop.reason}` : ""}`;
@@ -332,10 +339,34 @@ async function permissionRequest(
     options,
     call.id,
   );
-  const permission = ran?.verdict.permission;
-  if (permission === undefined || permission.decision === "ask") return {};
+  const verdict = ran?.verdict;
+  const permission = verdict?.permission;
+  if (verdict === undefined || permission === undefined || permission.decision === "ask") {
+    return {};
+  }
   const command = ran?.runs.map((run) => run.command).join(" · ") ?? "";
-  return { decision: { behavior: permission.decision, message: permission.reason, command } };
+  const { updatedInput, updatedPermissions, interrupt } = verdict;
+  if (permission.decision === "deny") {
+    return {
+      decision: {
+        behavior: "deny",
+        message: permission.reason,
+        command,
+        ...(interrupt === true ? { interrupt: true } : {}),
+      },
+    };
+  }
+  return {
+    decision: {
+      behavior: "allow",
+      message: permission.reason,
+      command,
+      ...(updatedInput === undefined
+        ? {}
+        : { input: fromClaudeInput(call.name, updatedInput, options.workspace) }),
+      ...(updatedPermissions === undefined ? {} : { updates: updatedPermissions }),
+    },
+  };
 }
 
 async function afterCall(

@@ -114,8 +114,23 @@ export interface PermissionRequest {
 
 /** A decision in the person's place (a PermissionRequest hook's), with who made it; or none. */
 export interface PermissionRequestAnswer {
-  decision?: { behavior: "allow" | "deny"; message: string; command: string };
+  decision?: {
+    behavior: "allow" | "deny";
+    message: string;
+    command: string;
+    /** Allowed with this input instead (rein's field names), to judge again before it runs. */
+    input?: Record<string, unknown>;
+    /** Permission updates to apply as if the person had chosen them (Claude Code's shape). */
+    updates?: readonly PermissionUpdateAnswer[];
+    /** Denied, and the turn stops too. */
+    interrupt?: boolean;
+  };
 }
+
+/** A permission update a PermissionRequest answer carries: rules to add, or a mode to set. */
+export type PermissionUpdateAnswer =
+  | { type: "addRules"; rules: string[]; behavior: "allow" | "deny" | "ask"; destination: string }
+  | { type: "setMode"; mode: string; destination: string };
 
 /** What the prompt stage decided: events to record first, and a reason to refuse the prompt. */
 export interface PromptStage {

@@ -1,7 +1,11 @@
 import { isRecord } from "../settings/is_record.ts";
 import { dirname, join } from "node:path";
-import type { PermissionDecided, ReinEvent } from "../../events/event_types.ts";
-import type { GateDecision, StageContext } from "../loop/stages.ts";
+import type {
+  PermissionDecided,
+  PermissionPathResolved,
+  ReinEvent,
+} from "../../events/event_types.ts";
+import type { GateDecision, PermissionUpdateAnswer, StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { renderPermissionEvent } from "./permissions_render.ts";
 import { addAllowRule } from "../settings/save_rule.ts";
@@ -12,7 +16,7 @@ import { sliceOf } from "../state/state.ts";
 import { type HookSay, judgeCall, type Judgement } from "./judge.ts";
 import { loadPathMatcher } from "./path_match.ts";
 import { permissionsProjection } from "./permissions_projection.ts";
-import { resolveCallPath } from "./resolve_call_path.ts";
+import { resolveCallPath, writtenCallPath } from "./resolve_call_path.ts";
 import { agentCwd } from "../state/agent_place.ts";
 import type { PermissionPolicy, SourcedRule } from "./policy.ts";
 import { parseRule } from "./rule.ts";
@@ -114,37 +118,50 @@ async function gate(
   const policy = agentPolicy(context, permissions.policy);
   // Where the path really leads is read live and recorded; replay serves the record (an older
   // log has none: its calls are judged on the path as written, as they were).
-  const resolved = await context.observeMaybe(
-    "permission.path_resolved",
-    (data) => data.callId === call.id,
-    async () => {
-      const found = await resolveCallPath({ tool: call.name, input }, policy.context.cwd);
-      return found === undefined ? undefined : { callId: call.id, ...found };
-    },
-  );
-  const judged = judgeCall(
-    { tool: call.name, input },
-    policy,
-    [...permissions.sessionRules, ...grantedSourced(context, options)],
-    hookSay(context, call.id),
-    resolved,
-  );
+  const resolutions: ReinEvent[] = [];
+  /** Each path judged, resolved once (a changed input may name the same path again). */
+  const resolvedPaths = new Map<string | undefined, PermissionPathResolved | undefined>();
+  /** The call with `given` as its input, judged (its path resolved live, recorded). */
+  const judge = async (given: Record<string, unknown>, hook?: HookSay): Promise<Judgement> => {
+    const what = { tool: call.name, input: given };
+    const written = writtenCallPath(what, policy.context.cwd);
+    let resolved = resolvedPaths.get(written);
+    if (!resolvedPaths.has(written)) {
+      resolved = await context.observeMaybe(
+        "permission.path_resolved",
+        (data) => data.callId === call.id && (written === undefined || data.path === written),
+        async () => {
+          const found = await resolveCallPath(what, policy.context.cwd);
+          return found === undefined ? undefined : { callId: call.id, ...found };
+        },
+      );
+      resolvedPaths.set(written, resolved);
+      if (resolved !== undefined) {
+        resolutions.push({ type: "permission.path_resolved", data: resolved });
+      }
+    }
+    const rules = [...permissions.sessionRules, ...grantedSourced(context, options)];
+    return judgeCall(what, policy, rules, hook, resolved);
+  };
+  const judged = await judge(input, hookSay(context, call.id));
   const decided = judged.decision === "ask"
-    ? await askFor(context, call, input, judged, options, permissions.policy.interactive)
+    ? await askFor(context, call, input, judged, options, permissions.policy.interactive, judge)
     : { callId: call.id, tool: call.name, ...judged };
   const events: ReinEvent[] = [
-    ...(resolved === undefined
-      ? []
-      : [{ type: "permission.path_resolved" as const, data: resolved }]),
+    ...resolutions,
     { type: "permission.decided" as const, data: decided },
   ];
   if (decided.decision !== "allow") {
     return { run: false, outcome: "denied", reason: decided.reason, events };
   }
   // Allowed with the input the one who answered gave it instead (recorded: replay runs the same).
-  const changed = decided.source.kind === "user" ? decided.source.input : undefined;
+  const { source } = decided;
+  const changed = source.kind === "user" || source.kind === "hook" ? source.input : undefined;
   return changed === undefined ? { run: true, events } : { run: true, events, input: changed };
 }
+
+/** Judges the call again with another input (a PermissionRequest hook's `updatedInput`). */
+type Rejudge = (input: Record<string, unknown>) => Promise<Judgement>;
 
 /** The rules `options.granted` pre-approves for the calling agent now, parsed. */
 function grantedSourced(context: StageContext, options: PermissionsOptions): SourcedRule[] {
@@ -162,6 +179,7 @@ function askFor(
   judged: Extract<Judgement, { decision: "ask" }>,
   options: PermissionsOptions,
   interactive: boolean,
+  rejudge: Rejudge,
 ): Promise<PermissionDecided> {
   const { protectedPath } = judged;
   const base = {
@@ -185,7 +203,7 @@ function askFor(
   if (protectedPath !== undefined) {
     return askPerson(context, call, input, judged, options, interactive, base);
   }
-  return decidedByHooks(context, call, judged, base).then((byHooks) => {
+  return decidedByHooks(context, call, judged, base, options, rejudge).then((byHooks) => {
     if (byHooks !== undefined) return byHooks;
     return askPerson(context, call, input, judged, options, interactive, base);
   });
@@ -197,21 +215,117 @@ async function decidedByHooks(
   call: PendingCall,
   judged: Extract<Judgement, { decision: "ask" }>,
   base: Omit<PermissionDecided, "decision" | "source" | "reason">,
+  options: PermissionsOptions,
+  rejudge: Rejudge,
 ): Promise<PermissionDecided | undefined> {
   const { decision } = await context.stages.permissionRequest(context, call, {
     asked: judged.asked,
     suggestion: judged.suggestion,
   });
   if (decision === undefined) return undefined;
-  const source = { kind: "hook" as const, command: decision.command };
-  return decision.behavior === "allow"
-    ? { ...base, decision: "allow", source, reason: decision.message || "A hook allowed it" }
-    : {
+  const { command } = decision;
+  if (decision.behavior === "deny") {
+    return {
       ...base,
       decision: "deny",
-      source,
+      source: { kind: "hook", command, ...(decision.interrupt ? { interrupt: true } : {}) },
       reason: decision.message || "A PermissionRequest hook denied it",
     };
+  }
+  // A changed input is judged again: a deny rule, the destructive list or a write only a person
+  // may allow refuses it, as they would the model's own input (a hook cannot smuggle one past).
+  const { input } = decision;
+  if (input !== undefined) {
+    const again = await rejudge(input);
+    const refused = again.decision === "deny"
+      ? again.reason
+      : again.decision === "ask" && again.protectedPath !== undefined
+      ? `it writes "${again.protectedPath}", which only a person may allow`
+      : undefined;
+    if (refused !== undefined) {
+      return {
+        ...base,
+        decision: "deny",
+        source: { kind: "hook", command, input },
+        reason: `A PermissionRequest hook allowed this call with a changed input, which was ` +
+          `refused: ${refused}`,
+      };
+    }
+  }
+  const applied = appliedUpdates(decision.updates ?? []);
+  const allowed: PermissionDecided = {
+    ...base,
+    decision: "allow",
+    source: {
+      kind: "hook",
+      command,
+      ...(input === undefined ? {} : { input }),
+      ...(applied.rules.length > 0 ? { rules: applied.rules } : {}),
+      ...(applied.mode === undefined ? {} : { mode: applied.mode }),
+    },
+    reason: [decision.message || "A hook allowed it", ...applied.notes].join("; "),
+  };
+  if (applied.save.length === 0) return allowed;
+  // Rules the hook saved to .claude/settings.local.json, as the person's "always" is: written live
+  // only (replay serves the recorded decision).
+  return context.observe("permission.decided", (data) => data.callId === call.id, async () => {
+    let savedTo: string | undefined;
+    for (const rule of applied.save) savedTo = await addAllowRule(options.workspace, rule);
+    return savedTo === undefined || allowed.source.kind !== "hook"
+      ? allowed
+      : { ...allowed, source: { ...allowed.source, savedTo } };
+  });
+}
+
+/** What rein applies of a PermissionRequest hook's permission updates, and notes on the rest. */
+interface AppliedUpdates {
+  /** Allow rules for the rest of the session. */
+  rules: string[];
+  /** Those of them to save to `.claude/settings.local.json` too. */
+  save: string[];
+  /** The mode the session switches to. */
+  mode?: PermissionMode;
+  /** What was not applied, and why, in words. */
+  notes: string[];
+}
+
+/**
+ * Claude Code's permission updates as rein applies them, as if the person had chosen them:
+ * `addRules` with `allow` adds session rules (saved to `.claude/settings.local.json` for
+ * `localSettings`, as "don't ask again" saves them; other files are not written); `setMode` to a
+ * mode other than `bypassPermissions` switches the session's mode. Others are noted. Pure.
+ */
+function appliedUpdates(updates: readonly PermissionUpdateAnswer[]): AppliedUpdates {
+  const applied: AppliedUpdates = { rules: [], save: [], notes: [] };
+  for (const update of updates) {
+    if (update.type === "setMode") {
+      const mode = update.mode as PermissionMode;
+      if ((PERMISSION_MODES as readonly string[]).includes(mode) && mode !== "bypassPermissions") {
+        applied.mode = mode;
+      } else applied.notes.push(`its mode "${update.mode}" was not set (rein lets no hook set it)`);
+      continue;
+    }
+    const valid = update.rules.filter((rule) => parseRule(rule).ok);
+    for (const rule of update.rules) {
+      if (!valid.includes(rule)) applied.notes.push(`its rule "${rule}" is not a valid rule`);
+    }
+    if (update.behavior !== "allow") {
+      applied.notes.push(
+        `its ${update.behavior} rules ${valid.join(", ")} were not added (rein adds only allow ` +
+          "rules from hooks)",
+      );
+      continue;
+    }
+    applied.rules.push(...valid);
+    if (update.destination === "localSettings") applied.save.push(...valid);
+    else if (update.destination !== "session") {
+      applied.notes.push(
+        `its rules ${valid.join(", ")} apply for this session (rein saves a hook's rules only ` +
+          "to .claude/settings.local.json)",
+      );
+    }
+  }
+  return applied;
 }
 
 function askPerson(

@@ -5,7 +5,10 @@ import type { Projection } from "../state/projection.ts";
 export interface SessionPermissionLog {
   /** The mode set during the session (Shift+Tab), over the settings' mode. */
   mode?: string;
-  /** Rules a person allowed with "don't ask again", for the rest of the session. */
+  /**
+   * Rules a person allowed with "don't ask again" (or a PermissionRequest hook's
+   * `updatedPermissions` added), for the rest of the session.
+   */
   alwaysRules: string[];
   /** Every decision, in log order. */
   decisions: PermissionDecided[];
@@ -80,6 +83,11 @@ export const permissionsProjection: Projection<PermissionsSlice> = {
     const { source } = event.data;
     if (source.kind === "user" && source.answer === "always" && source.rule !== undefined) {
       session.alwaysRules.push(source.rule);
+    }
+    // A PermissionRequest hook's updatedPermissions, as if the person had chosen them.
+    if (source.kind === "hook" && event.data.decision === "allow") {
+      if (source.rules !== undefined) session.alwaysRules.push(...source.rules);
+      if (source.mode !== undefined) session.mode = source.mode;
     }
     return slice;
   },

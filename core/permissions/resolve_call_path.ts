@@ -18,10 +18,8 @@ export async function resolveCallPath(
   workspace: string,
 ): Promise<Omit<PermissionPathResolved, "callId"> | undefined> {
   // The tools with a path field (`ToolFacts.pathFields`; grep and glob: the folder searched).
-  if (!knownToolNames().hasPath(call.tool)) return undefined;
-  const given = call.input["path"] ?? call.input["file_path"];
-  if (typeof given !== "string" || given.trim() === "") return undefined;
-  const path = isAbsolute(given) ? resolve(given) : resolve(workspace, given);
+  const path = writtenCallPath(call, workspace);
+  if (path === undefined) return undefined;
   let root: string;
   let found: Awaited<ReturnType<typeof realPathWithLinks>>;
   try {
@@ -36,4 +34,16 @@ export async function resolveCallPath(
   const via = found.via.map(named).filter((link) => link !== realPath && isInside(workspace, link));
   if (realPath === path && via.length === 0) return undefined;
   return { path, realPath, ...(via.length > 0 ? { via } : {}) };
+}
+
+/**
+ * The path a file tool's call names, as written, made absolute against `workspace` (the `path`
+ * {@linkcode resolveCallPath} records); undefined for a call that names none. Pure.
+ */
+export function writtenCallPath(call: PermissionCall, workspace: string): string | undefined {
+  // The tools with a path field (`ToolFacts.pathFields`; grep and glob: the folder searched).
+  if (!knownToolNames().hasPath(call.tool)) return undefined;
+  const given = call.input["path"] ?? call.input["file_path"];
+  if (typeof given !== "string" || given.trim() === "") return undefined;
+  return isAbsolute(given) ? resolve(given) : resolve(workspace, given);
 }

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "f3d94321ba81b965a290a6410da415e6";
+export const FOLD_FINGERPRINT = "b314ac970259513012924b7e7a1a2f1c";

@@ -7,7 +7,8 @@ import type { EventTable } from "./_payload.ts";
  * - `destructive`: rein's built-in list of destructive commands, whatever the mode;
  * - `read_only`: a read-only tool or command, which never asks;
  * - `mode`: the permission mode, for a call no rule decided;
- * - `hook`: a PreToolUse hook's `permissionDecision`;
+ * - `hook`: a PreToolUse hook's `permissionDecision`, or a PermissionRequest hook's decision (with
+ *   the input, rules and mode it gave);
  * - `user`: the person's answer to the question;
  * - `headless`: the call would ask and there was nobody to ask, so it was denied; `suggestion`
  *   is the rule that would allow it, absent where no rule can (a write under `.claude/` or
@@ -19,7 +20,20 @@ export type PermissionSource =
   | { kind: "destructive"; what: string }
   | { kind: "read_only" }
   | { kind: "mode"; mode: string }
-  | { kind: "hook"; command: string }
+  | {
+    kind: "hook";
+    command: string;
+    /** A PermissionRequest hook's `updatedInput` the call ran with (rein's field names). */
+    input?: Record<string, unknown>;
+    /** Allow rules its `updatedPermissions` added for the rest of the session. */
+    rules?: string[];
+    /** Where they were saved too (`.claude/settings.local.json`), for `localSettings`. */
+    savedTo?: string;
+    /** The mode its `updatedPermissions` switched the session to. */
+    mode?: string;
+    /** Its deny said `interrupt: true`: the turn stopped too. */
+    interrupt?: true;
+  }
   | {
     kind: "user";
     answer: "yes" | "always" | "no";

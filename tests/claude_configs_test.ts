@@ -155,7 +155,14 @@ async function runCase(name: string): Promise<void> {
   await using fake = await startFakeAnthropic({ script: answers(kase.script) });
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY, HOME: home, DENO_DIR };
   const run = await runCli(
-    ["-p", kase.prompt, ...(kase.args ?? []), "--workspace", project],
+    // `$PROJECT` in an argument is the case's copy (a --plugin-dir inside it).
+    [
+      "-p",
+      kase.prompt,
+      ...(kase.args ?? []).map((arg) => arg.replaceAll("$PROJECT", project)),
+      "--workspace",
+      project,
+    ],
     { env },
   );
   const expect = kase.expect;

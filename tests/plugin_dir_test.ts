@@ -17,7 +17,8 @@ import {
   startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { CLI, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
 const KEY = "sk-ant-plugin-dir-test";
 /** Deno's cache, kept when HOME moves to a temp directory. */
@@ -235,4 +236,51 @@ Deno.test("--plugin-dir: a link out of the plugin's folder, a name with ':' or '
   const paths = ((started?.data as { files?: { path: string }[] }).files ?? []).map((f) => f.path);
   assert.ok(paths.includes(join(plugin, "commands", "cmd.md")), paths.join("\n"));
   assert.ok(!paths.some((path) => path.includes("leak") || path.startsWith(colon)));
+});
+
+Deno.test("--plugin-dir in the REPL: /plugin lists the plugin with its version, source and parts, /help its command, and /myplugin:cmd runs", async () => {
+  await using ws = await tempWorkspace();
+  const { project, home, plugin } = await setUp(ws.path);
+  await using fake = await startFakeAnthropic({ script: () => message("Checked.") });
+  const exitFile = join(ws.path, "exitcode");
+  const command = [
+    "env -u NO_COLOR",
+    `HOME=${shellQuote(home)} DENO_DIR=${shellQuote(DENO_DIR)}`,
+    `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=${KEY}`,
+    `${shellQuote(Deno.execPath())} run -A ${shellQuote(CLI)} agent`,
+    `--plugin-dir ${shellQuote(plugin)} --workspace ${shellQuote(project)};`,
+    `echo $? > ${shellQuote(exitFile)}`,
+  ].join(" ");
+  const terminal = await Terminal.start(`sh -c ${shellQuote(command)}`);
+  try {
+    const atPrompt = (screen: Screen) => screen.cursorLine === ">" && screen.cursorX === 2;
+    const exchange = async (line: string, shows: RegExp) => {
+      await terminal.type(line);
+      await terminal.press("Enter");
+      return (await terminal.waitFor(`${line} answered`, (s) => atPrompt(s) && shows.test(s.text)))
+        .text;
+    };
+    await terminal.waitFor("the prompt", atPrompt);
+    const listed = await exchange("/plugin", /hooks?\b/);
+    assert.match(listed, new RegExp(`myplugin 1\\.2\\.0  \\(--plugin-dir: ${plugin}\\)`));
+    assert.match(listed, /1 command, 1 agent, 1 skill, 1 hook — Review helpers/);
+    const help = await exchange("/help", /plugin:myplugin/);
+    assert.match(
+      help,
+      /\/myplugin:cmd \[file\]  Review a file the plugin's way \(plugin:myplugin\)/,
+    );
+    await exchange("/myplugin:cmd src/a.ts", /Checked\./);
+    assert.match(
+      JSON.stringify(fake.requests[0]?.body?.messages ?? null),
+      /Review src\/a\.ts with the plugin's checklist/,
+    );
+    await terminal.press("C-d");
+    for (let i = 0; i < 250; i++) {
+      if ((await Deno.readTextFile(exitFile).catch(() => "")).endsWith("\n")) break;
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    assert.equal((await Deno.readTextFile(exitFile)).trim(), "0");
+  } finally {
+    await terminal.close();
+  }
 });

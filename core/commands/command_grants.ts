@@ -78,7 +78,7 @@ export const commandGrantsProjection: Projection<CommandGrants> = {
  * The rules pre-approved for `agent`'s calls now (see {@link commandGrantsProjection}), each with
  * the file that wrote it: a command's `allowed-tools`, a skill's (`skillRules`: from the
  * session's recorded skills). None from the repository's own files (inside the workspace) when
- * the session did not trust it (`settings.trusted` false), and none in a session recorded
+ * the session did not trust it (`settings.trusted` false) but a plugin's (the person chose it), and none in a session recorded
  * without the `commands` feature, so older sessions decide as they did. Pure.
  */
 export function grantedRules(
@@ -94,7 +94,12 @@ export function grantedRules(
   const view = state.sessions.byId[session];
   // An untrusted repository's own files grant nothing, as its allow rules are not applied.
   const untrusted = view?.settings?.trusted === false;
-  const applies = (file: string) => !(untrusted && view && isInside(view.workspace, file));
+  // A plugin's files are the person's choice (--plugin-dir), wherever the plugin lies.
+  const chosen = new Set(
+    (untrusted ? view?.files ?? [] : []).flatMap((file) => file.plugin ? [file.path] : []),
+  );
+  const applies = (file: string) =>
+    chosen.has(file) || !(untrusted && view && isInside(view.workspace, file));
   const rules: GrantedRule[] = [];
   for (const grant of grants) {
     if (grant.kind === "command") {

@@ -104,6 +104,25 @@ Deno.test("in a session that did not trust its folder, the repository's commands
   ]);
 });
 
+Deno.test("in an untrusted folder, a plugin's command (the person's --plugin-dir) still grants, even when the plugin lies inside the folder", () => {
+  const e = eventFactory();
+  const untrusted = { ...settings(["commands"]), trusted: false };
+  const path = "/w/plugins/fmt/commands/run.md";
+  const state = foldEvents([
+    e(
+      "session.started",
+      startedData({
+        workspace: "/w",
+        settings: untrusted,
+        files: [{ source: "commands", path, text: "Run\n", plugin: "fmt" }],
+      }),
+    ),
+    e("command.invoked", { ...invoked(["Write"]), name: "fmt:run", path }),
+    e("command.invoked", invoked(["Bash(git status:*)"])),
+  ], [commandGrantsProjection]);
+  assert.deepEqual(grantedRules(state, "s1", "lead", skills), [{ rule: "Write", file: path }]);
+});
+
 Deno.test("a command run shows what it ran and read; a refused one why", () => {
   const e = eventFactory();
   const ran = e("command.invoked", {

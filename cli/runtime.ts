@@ -144,6 +144,8 @@ export async function openRuntime(options: {
     home,
     credentials,
     onNotice: options.onNotice,
+    // And those the settings enable (an untrusted folder's own settings enable none).
+    settings: { sources: loaded.items.sources, trusted, env: (name) => env.get(name) },
   });
   // Every Claude Code setting and file rein does not use, named once, in one line (an untrusted
   // folder's .mcp.json is named by the trust notice already).

@@ -92,13 +92,13 @@ Deno.test("settings and files rein does not use are named once, in one line", as
   await Deno.mkdir(`${ws.path}/.claude`, { recursive: true });
   await Deno.writeTextFile(
     `${ws.path}/.claude/settings.json`,
-    JSON.stringify({ enabledPlugins: { "x@y": true }, includeCoAuthoredBy: false }),
+    JSON.stringify({ cleanupPeriodDays: 30, includeCoAuthoredBy: false }),
   );
   await Deno.writeTextFile(`${ws.path}/.mcp.json`, JSON.stringify({ mcpServers: {} }));
   const { stderr } = await headless(ws.path, { allow: [], outputStyle: [] }, []);
   const lines = stderr.split("\n").filter((line) => line.includes("rein does not use"));
   assert.deepEqual(lines.length, 1, stderr);
-  for (const name of ["enabledPlugins", "includeCoAuthoredBy", "outputStyle"]) {
+  for (const name of ["cleanupPeriodDays", "includeCoAuthoredBy", "outputStyle"]) {
     assert.equal(lines[0]?.split(name).length, 2, `${name} once in: ${lines[0]}`);
   }
   // The folder is not trusted: its .mcp.json is named once, by the trust notice, not twice.

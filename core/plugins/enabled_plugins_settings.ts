@@ -1,11 +1,34 @@
-import type { Settings } from "../settings/settings.ts";
+import type { Settings, SettingsSource } from "../settings/settings.ts";
 import { isRecord } from "../settings/is_record.ts";
+import { parseSettings } from "../settings/parse_settings.ts";
+import { isPersonal, untrustedSettings } from "../settings/recorded_settings.ts";
 import { badPluginName } from "./plugin_manifest.ts";
 
 /** One settings file as applied: its path and its settings (an untrusted folder's without these). */
 export interface AppliedSettingsFile {
   path: string;
   settings: Partial<Settings>;
+}
+
+/**
+ * The settings files `sources` (highest precedence first) as a session applies them: a
+ * repository's own files (project, local) in an untrusted folder without what only trust applies
+ * (`untrustedSettings`: their `enabledPlugins` and `extraKnownMarketplaces` among it), the
+ * person's as they are. Pure.
+ */
+export function appliedSettingsFiles(
+  sources: readonly SettingsSource[],
+  trusted: boolean,
+): AppliedSettingsFile[] {
+  return sources.map((source) => {
+    const { settings } = parseSettings(source);
+    return {
+      path: source.path,
+      settings: trusted || isPersonal(source.scope)
+        ? settings
+        : untrustedSettings(settings, new Set()),
+    };
+  });
 }
 
 /** A plugin enabled in settings: `<name>@<marketplace>`. */

@@ -106,13 +106,23 @@ const UNTRUSTED_MODES: readonly string[] = ["default", "plan", "dontAsk", "bypas
 /** Keys of `other` that let a repository's MCP servers start (Claude Code's approvals). */
 const MCP_APPROVALS = ["enableAllProjectMcpServers", "enabledMcpjsonServers"];
 
-/** Other keys an untrusted folder's files lose: MCP approvals, and a status line (a command). */
-const UNTRUSTED_OTHER = [...MCP_APPROVALS, "statusLine"];
+/**
+ * Other keys an untrusted folder's files lose: MCP approvals, a status line (a command), and
+ * the plugins they enable and the marketplaces they name (a plugin's hooks are commands, and a
+ * marketplace may be cloned).
+ */
+const UNTRUSTED_OTHER = [
+  ...MCP_APPROVALS,
+  "statusLine",
+  "enabledPlugins",
+  "extraKnownMarketplaces",
+];
 
 /**
  * A repository's file (project or local) as an untrusted workspace applies it: without
- * `permissions.allow`, a `defaultMode` that lets more run than `default`, `hooks`, `env` and the
- * approval of its MCP servers; its deny and ask rules and everything else stay. What was dropped
+ * `permissions.allow`, a `defaultMode` that lets more run than `default`, `hooks`, `env`, the
+ * approval of its MCP servers, its status line, and its plugins (`enabledPlugins`,
+ * `extraKnownMarketplaces`); its deny and ask rules and everything else stay. What was dropped
  * is added to `ignored`. Pure apart from `ignored`.
  */
 export function untrustedSettings(

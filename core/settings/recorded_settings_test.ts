@@ -90,3 +90,30 @@ Deno.test("recordedSettings: an untrusted repository's statusLine (a command) is
     command: "evil",
   });
 });
+
+Deno.test("recordedSettings: an untrusted repository's enabledPlugins and extraKnownMarketplaces are dropped and named, the person's kept", () => {
+  const project = JSON.stringify({
+    enabledPlugins: { "evil@m": true, "mine@m": false },
+    extraKnownMarketplaces: { m: { source: { source: "git", url: "file:///x.git" } } },
+  });
+  const user = JSON.stringify({ enabledPlugins: { "mine@m": true } });
+  const of = (trusted: boolean) =>
+    recordedSettings({
+      sources: [
+        { scope: "project", path: "/p.json", text: project },
+        { scope: "user", path: "/u.json", text: user },
+      ],
+      flags: {},
+      home: "/h",
+      interactive: false,
+      trusted,
+    });
+  const untrusted = of(false);
+  assert.deepEqual(untrusted.ignored, ["enabledPlugins", "extraKnownMarketplaces"]);
+  assert.deepEqual(untrusted.files[0]?.settings.other, {});
+  assert.deepEqual(untrusted.files[1]?.settings.other, { enabledPlugins: { "mine@m": true } });
+  assert.deepEqual(of(true).files[0]?.settings.other?.["enabledPlugins"], {
+    "evil@m": true,
+    "mine@m": false,
+  });
+});

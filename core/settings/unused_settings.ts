@@ -3,8 +3,8 @@ import type { SettingsSource } from "./settings.ts";
 
 /**
  * Top-level settings keys rein uses: its own parsed keys and those its mechanisms read from
- * `Settings.other` (the sandbox, effort, compaction, the tally). A mechanism that starts reading
- * a key adds it here, so the notice below stops naming it.
+ * `Settings.other` (the sandbox, effort, compaction, the tally, the status line, plugins). A
+ * mechanism that starts reading a key adds it here, so the notice below stops naming it.
  */
 export const USED_SETTINGS: ReadonlySet<string> = new Set([
   "$schema",
@@ -21,12 +21,14 @@ export const USED_SETTINGS: ReadonlySet<string> = new Set([
   "autoCompactWindow",
   "tally",
   "statusLine",
+  "enabledPlugins",
+  "extraKnownMarketplaces",
 ]);
 
 /**
  * The one line that names every setting, file and folder rein does not use, each once, or
  * undefined when there is none: the top-level keys of `sources` not in {@link USED_SETTINGS}
- * (`enabledPlugins`, `includeCoAuthoredBy`, `outputStyle`, …) and the `unusedFiles`
+ * (`includeCoAuthoredBy`, `outputStyle`, `cleanupPeriodDays`, …) and the `unusedFiles`
  * present (`.mcp.json` until MCP lands). A file that does not parse is left to its own error.
  * Pure.
  */

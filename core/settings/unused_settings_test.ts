@@ -13,6 +13,7 @@ Deno.test("every unused setting and file is named once, in one line", () => {
       source("/p/.claude/settings.json", {
         permissions: { allow: ["Bash"] },
         enabledPlugins: { "x@y": true },
+        cleanupPeriodDays: 30,
         statusLine: { type: "command", command: "echo hi" },
         includeCoAuthoredBy: false,
       }),
@@ -24,7 +25,7 @@ Deno.test("every unused setting and file is named once, in one line", () => {
   assert.equal(
     notice,
     "rein does not use these Claude Code settings and files, so they do nothing here: " +
-      "enabledPlugins, includeCoAuthoredBy, outputStyle, .mcp.json",
+      "cleanupPeriodDays, includeCoAuthoredBy, outputStyle, .mcp.json",
   );
   assert.equal(notice?.includes("\n"), false);
 });
@@ -32,7 +33,14 @@ Deno.test("every unused setting and file is named once, in one line", () => {
 Deno.test("settings rein uses give no notice", () => {
   assert.equal(
     unusedSettingsNotice([
-      source("/p/s.json", { permissions: {}, hooks: {}, sandbox: {}, statusLine: {} }),
+      source("/p/s.json", {
+        permissions: {},
+        hooks: {},
+        sandbox: {},
+        statusLine: {},
+        enabledPlugins: {},
+        extraKnownMarketplaces: {},
+      }),
     ]),
     undefined,
   );

@@ -8,7 +8,7 @@
 /** Commands that only read (the agent's permissions are not needed); `log` but `log salvage`. */
 const READ_ONLY_COMMANDS = new Set(["state", "replay", "sessions", "tasks", "help", "log"]);
 /** Options of rein's commands that take the next argument as their value. */
-const VALUE_OPTIONS = new Set(["--workspace", "--log", "--settings"]);
+const VALUE_OPTIONS = new Set(["--workspace", "--log", "--settings", "--plugin-dir"]);
 /** Flags that print and exit when they come first. */
 const READ_ONLY_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
 
@@ -34,6 +34,8 @@ export interface LaunchArgs {
   log: string | undefined;
   /** The last `--settings` given, as given: the agent must read it. */
   settings: string | undefined;
+  /** Every `--plugin-dir` given, as given: plugin folders the agent must read. */
+  pluginDirs: string[];
   /** The arguments for rein: all but `--entry PATH` and `--show-permissions`. */
   args: string[];
 }
@@ -68,6 +70,7 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
     workspace: lastValue(options, "--workspace"),
     log: lastValue(options, "--log"),
     settings: lastValue(options, "--settings"),
+    pluginDirs: allValues(options, "--plugin-dir"),
     args,
   };
 }
@@ -96,6 +99,17 @@ function lastValue(options: readonly string[], name: string): string | undefined
     else if (option.startsWith(`${name}=`)) value = option.slice(name.length + 1);
   }
   return value;
+}
+
+/** Every value of `name VALUE` or `name=VALUE` in `options`, in order. Pure. */
+function allValues(options: readonly string[], name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const option = options[i] ?? "";
+    if (option === name && options[i + 1] !== undefined) values.push(options[++i] ?? "");
+    else if (option.startsWith(`${name}=`)) values.push(option.slice(name.length + 1));
+  }
+  return values;
 }
 
 /**

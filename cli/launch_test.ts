@@ -82,6 +82,7 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
       workspace: "b",
       log: undefined,
       settings: undefined,
+      pluginDirs: [],
       args: ["-p", "hi", "--workspace", "a", "--workspace=b"],
     },
   );

@@ -19,6 +19,9 @@ import {
 } from "../testing/fake_anthropic.ts";
 import { CLI, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
+import { planLaunch } from "../cli/_launch_plan.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
 const KEY = "sk-ant-plugin-dir-test";
 /** Deno's cache, kept when HOME moves to a temp directory. */
@@ -283,4 +286,42 @@ Deno.test("--plugin-dir in the REPL: /plugin lists the plugin with its version, 
   } finally {
     await terminal.close();
   }
+});
+
+Deno.test("the launchers let the agent read every --plugin-dir folder (relative to where rein was started), and the shell one agrees with the launch plan", async () => {
+  await using ws = await tempWorkspace();
+  const home = join(ws.path, "home");
+  await Deno.mkdir(join(home, ".claude"), { recursive: true });
+  await Deno.mkdir(join(ws.path, "project"));
+  await Deno.mkdir(join(ws.path, "plugins", "a"), { recursive: true });
+  await Deno.mkdir(join(ws.path, "plugins", "b"), { recursive: true });
+  const argv = [
+    "-p",
+    "hi",
+    "--plugin-dir",
+    "plugins/a",
+    `--plugin-dir=${join(ws.path, "plugins", "b")}`,
+    "--workspace",
+    "project",
+  ];
+  const env = { HOME: home };
+  const realPath = (path: string) => {
+    try {
+      return Deno.realPathSync(path);
+    } catch {
+      return undefined;
+    }
+  };
+  const plan = planLaunch({ argv, env, cwd: ws.path, root: ROOT, realPath });
+  const read = plan.permissions.find((flag) => flag.startsWith("--allow-read="))?.split(",") ?? [];
+  assert.ok(read.some((path) => path.endsWith("/plugins/a")), read.join("\n"));
+  assert.ok(read.some((path) => path.endsWith("/plugins/b")), read.join("\n"));
+  const out = await new Deno.Command("sh", {
+    args: [join(ROOT, "cli", "launch.sh"), "--show-permissions", ...argv],
+    env: { PATH: Deno.env.get("PATH") ?? "", REIN_DENO: Deno.execPath(), ...env },
+    clearEnv: true,
+    cwd: ws.path,
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.deepEqual(new TextDecoder().decode(out.stdout).trimEnd().split("\n"), plan.permissions);
 });

@@ -9,9 +9,16 @@
  * Programs the agent starts itself: bash for the bash tool and for hooks (and apiKeyHelper, as it
  * lands), bwrap for the bash sandbox, setpriv for the unconfined bash's supervisor, setsid to start
  * commands in a session of their own without forking the agent (see `spawnInOwnSession`), rg for
- * grep.
+ * grep, git to clone a marketplace the settings enable a plugin from (core/plugins).
  */
-export const AGENT_PROGRAMS: readonly string[] = ["bash", "bwrap", "setpriv", "setsid", "rg"];
+export const AGENT_PROGRAMS: readonly string[] = [
+  "bash",
+  "bwrap",
+  "setpriv",
+  "setsid",
+  "rg",
+  "git",
+];
 
 /** The model endpoint when ANTHROPIC_BASE_URL is unset or empty (as the SDK defaults). */
 export const DEFAULT_BASE_URL = "https://api.anthropic.com";

@@ -96,6 +96,9 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
         ...named(resolvePath(context.cwd, env.TMPDIR || "/tmp")),
         // The machine key (core/effects/machine_key.ts), made on the first run.
         ...machineStateDir(env).flatMap(named),
+        // rein's clones of the git marketplaces and plugins the settings enable
+        // (core/plugins/marketplace_clone.ts), made when first needed.
+        ...pluginCacheDir(env).flatMap(named),
         // Claude Code's workspace trust, read at start and written when the REPL's question is
         // answered yes (core/settings/trust.ts).
         ...claudeJsonFiles(env).flatMap(named),
@@ -103,8 +106,6 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
       read: [
         ...(home.startsWith("/") ? named(resolvePath(home, ".claude")) : []),
         ...settings,
-        // Plugin folders (--plugin-dir), read when a session starts, relative to the caller.
-        ...parsed.pluginDirs.flatMap((dir) => named(resolvePath(caller, dir))),
         // rein's bundled skills, read when a session starts.
         ...named(resolvePath(root, "skills")),
         ...(repository === undefined ? [] : named(repository)),
@@ -140,6 +141,18 @@ function machineStateDir(env: Readonly<Record<string, string>>): string[] {
   if (state.startsWith("/")) return [resolvePath(state, "rein")];
   const home = env.HOME ?? "";
   return home.startsWith("/") ? [resolvePath(home, ".local/state/rein")] : [];
+}
+
+/**
+ * rein's folder of cloned plugin marketplaces, as core/plugins/marketplace_clone.ts finds it:
+ * `$XDG_CACHE_HOME/rein/plugins`, else `$HOME/.cache/rein/plugins`; none without an absolute
+ * HOME. Pure.
+ */
+function pluginCacheDir(env: Readonly<Record<string, string>>): string[] {
+  const cache = env.XDG_CACHE_HOME ?? "";
+  if (cache.startsWith("/")) return [resolvePath(cache, "rein/plugins")];
+  const home = env.HOME ?? "";
+  return home.startsWith("/") ? [resolvePath(home, ".cache/rein/plugins")] : [];
 }
 
 /**

@@ -102,7 +102,7 @@ add_word() {
   esac
 }
 
-workspace="" log="" settings="" plugin="" plugin_value="" show=0 first="" taking="" ended=0
+workspace="" log="" settings="" show=0 first="" taking="" ended=0
 for arg do
   if [ $ended = 1 ]; then
     [ -z "$first" ] && first=$arg
@@ -122,15 +122,9 @@ for arg do
       [ -z "$first" ] && first=$arg
       continue
       ;;
-    --plugin-dir)
-      plugin=1 taking=plugin_value
-      [ -z "$first" ] && first=$arg
-      continue
-      ;;
     --workspace=*) workspace=${arg#*=} ;;
     --log=*) log=${arg#*=} ;;
     --settings=*) settings=${arg#*=} ;;
-    --plugin-dir=*) plugin=1 ;;
     -*) ;;
     *) add_word "$arg" ;;
   esac
@@ -225,6 +219,16 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
       esac
       ;;
   esac
+  # rein's clones of the git marketplaces and plugins the settings enable
+  # (core/plugins/marketplace_clone.ts), made when first needed.
+  case ${XDG_CACHE_HOME-} in
+    /*) resolve_path "$XDG_CACHE_HOME" rein/plugins; add_named readwrite "$REPLY" ;;
+    *)
+      case ${HOME-} in
+        /*) resolve_path "$HOME" .cache/rein/plugins; add_named readwrite "$REPLY" ;;
+      esac
+      ;;
+  esac
   # Claude Code's workspace trust, read at start and written when the REPL's question is
   # answered yes.
   add_claude_json readwrite
@@ -258,8 +262,6 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
 fi
 
 if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
-# Plugin folders (--plugin-dir, repeatable) are read by the agent: cli/launch.ts names them.
-if [ -n "$plugin" ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
 
 if [ $show = 1 ]; then
   if [ $read_only = 1 ]; then
@@ -272,7 +274,7 @@ if [ $show = 1 ]; then
       --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR --no-prompt
   else
     printf '%s\n' "--allow-read=$read" "--allow-write=$readwrite" "--allow-net=$net" \
-      --allow-env --allow-run=bash,bwrap,setpriv,setsid,rg --no-prompt
+      --allow-env --allow-run=bash,bwrap,setpriv,setsid,rg,git --no-prompt
   fi
   exit 0
 fi
@@ -297,7 +299,7 @@ elif [ $trust = 1 ]; then
     --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR --no-prompt "$@"
 else
   set -- --v8-flags=--max-semi-space-size=1 "$config" "--allow-read=$read" \
-    "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,setsid,rg \
+    "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,setsid,rg,git \
     --no-prompt "$@"
 fi
 exec "$deno" run --quiet "$@"

@@ -30,7 +30,7 @@ Deno.test("the agent reads and writes its paths, reads the others, and reaches o
     "--allow-write=/work/app,/tmp",
     "--allow-net=127.0.0.1:8080",
     "--allow-env",
-    "--allow-run=bash,bwrap,setpriv,setsid,rg",
+    "--allow-run=bash,bwrap,setpriv,setsid,rg,git",
     "--no-prompt",
   ]);
   assert.deepEqual(notices, []);
@@ -235,9 +235,10 @@ Deno.test("a launch starts cli/main.ts with the root's config, or an --entry wit
     "hi",
   ]);
   assert.deepEqual(source.permissions.slice(0, 2), [
-    "--allow-read=/w,/tmp,/h/.local/state/rein,/h/.claude.json,/h/.claude.json.rein.tmp," +
-    "/h/.claude,/rein/skills",
-    "--allow-write=/w,/tmp,/h/.local/state/rein,/h/.claude.json,/h/.claude.json.rein.tmp",
+    "--allow-read=/w,/tmp,/h/.local/state/rein,/h/.cache/rein/plugins,/h/.claude.json," +
+    "/h/.claude.json.rein.tmp,/h/.claude,/rein/skills",
+    "--allow-write=/w,/tmp,/h/.local/state/rein,/h/.cache/rein/plugins,/h/.claude.json," +
+    "/h/.claude.json.rein.tmp",
   ]);
   const bundle = planLaunch({ ...context, argv: ["--entry", "dist/rein.js", "state"] });
   assert.deepEqual(bundle.denoArgs, [

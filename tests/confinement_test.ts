@@ -225,7 +225,10 @@ Deno.test("`deno task agent -p` runs a turn with an edit and a bash call under t
     assert.ok(agentArgs, "no agent process seen at the first request");
     assert.ok(!agentArgs.includes("--allow-all") && !agentArgs.includes("-A"), agentArgs.join(" "));
     assert.ok(agentArgs.includes(`--allow-net=${new URL(fake.url).host}`), agentArgs.join(" "));
-    assert.ok(agentArgs.includes("--allow-run=bash,bwrap,setpriv,setsid,rg"), agentArgs.join(" "));
+    assert.ok(
+      agentArgs.includes("--allow-run=bash,bwrap,setpriv,setsid,rg,git"),
+      agentArgs.join(" "),
+    );
   }
 });
 

@@ -70,6 +70,8 @@ Deno.test("the shell launcher computes the flags the launch plan does", async ()
       [["trust", "sub"], { HOME: home }],
       [["trust", "--list"], { HOME: home, CLAUDE_CONFIG_DIR: join(base, "linked") }],
       [["agent"], { HOME: home, CLAUDE_CONFIG_DIR: join(base, "linked") }],
+      [["agent"], { HOME: home, XDG_CACHE_HOME: join(base, "cache") }],
+      [["agent"], { HOME: home, XDG_CACHE_HOME: "relative" }],
       [["--version"], {}],
     ];
     const cwd = join(base, "my project");

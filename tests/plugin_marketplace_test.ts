@@ -279,3 +279,55 @@ Deno.test("an untrusted repository's enabledPlugins and extraKnownMarketplaces d
     assert.doesNotMatch(JSON.stringify(request.body ?? null), /EVIL-COMMAND-MARKER/);
   }
 });
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+Deno.test("under the launcher's permissions (deno task agent), a git marketplace is cloned into ~/.cache/rein/plugins and its plugin's command expands", async () => {
+  await using ws = await tempWorkspace();
+  const home = join(ws.path, "home");
+  const project = join(ws.path, "project");
+  const source = join(ws.path, "src");
+  const bare = join(ws.path, "mkt.git");
+  // A temp folder of its own, so the clone's folder is reachable only by the launcher's grant.
+  const tmp = join(ws.path, "tmp");
+  await writeTree(source, {
+    ".claude-plugin/marketplace.json": marketplace("git-mkt", [{ name: "tool", source: "./tool" }]),
+    "tool/.claude-plugin/plugin.json": JSON.stringify({ name: "tool" }),
+    "tool/commands/go.md": "Go the tool's way (LAUNCHED-TOOL-MARKER).\n",
+  });
+  await bareRepository(source, bare);
+  await writeTree(home, {
+    ".claude/settings.json": JSON.stringify({
+      enabledPlugins: { "tool@git-mkt": true },
+      extraKnownMarketplaces: { "git-mkt": { source: { source: "git", url: `file://${bare}` } } },
+    }),
+  });
+  await writeTree(project, { "a.txt": "a\n" });
+  await Deno.mkdir(tmp);
+  await using fake = await startFakeAnthropic({ script: () => message("Done.") });
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "--cwd", ROOT, "agent", "-p", "/tool:go", "--workspace", project],
+    cwd: project,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: home,
+      TMPDIR: tmp,
+      DENO_DIR,
+      NO_COLOR: "1",
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: KEY,
+    },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  assert.doesNotMatch(stderr, /Cannot use the plugin/);
+  assert.match(JSON.stringify(fake.requests[0]?.body?.messages ?? null), /LAUNCHED-TOOL-MARKER/);
+  const clones = await Array.fromAsync(
+    Deno.readDir(join(home, ".cache/rein/plugins/marketplaces")),
+  );
+  assert.deepEqual(clones.map((entry) => entry.name.replace(/-[0-9a-f]{12}$/, "")), ["git-mkt"]);
+});

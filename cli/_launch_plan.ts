@@ -106,6 +106,8 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
       read: [
         ...(home.startsWith("/") ? named(resolvePath(home, ".claude")) : []),
         ...settings,
+        // Plugin folders (--plugin-dir), read when a session starts, relative to the caller.
+        ...parsed.pluginDirs.flatMap((dir) => named(resolvePath(caller, dir))),
         // rein's bundled skills, read when a session starts.
         ...named(resolvePath(root, "skills")),
         ...(repository === undefined ? [] : named(repository)),

@@ -102,7 +102,7 @@ add_word() {
   esac
 }
 
-workspace="" log="" settings="" show=0 first="" taking="" ended=0
+workspace="" log="" settings="" plugin="" plugin_value="" show=0 first="" taking="" ended=0
 for arg do
   if [ $ended = 1 ]; then
     [ -z "$first" ] && first=$arg
@@ -122,9 +122,15 @@ for arg do
       [ -z "$first" ] && first=$arg
       continue
       ;;
+    --plugin-dir)
+      plugin=1 taking=plugin_value
+      [ -z "$first" ] && first=$arg
+      continue
+      ;;
     --workspace=*) workspace=${arg#*=} ;;
     --log=*) log=${arg#*=} ;;
     --settings=*) settings=${arg#*=} ;;
+    --plugin-dir=*) plugin=1 ;;
     -*) ;;
     *) add_word "$arg" ;;
   esac
@@ -262,6 +268,8 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
 fi
 
 if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
+# Plugin folders (--plugin-dir, repeatable) are read by the agent: cli/launch.ts names them.
+if [ -n "$plugin" ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
 
 if [ $show = 1 ]; then
   if [ $read_only = 1 ]; then

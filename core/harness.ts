@@ -37,6 +37,7 @@ import { jobsMechanism } from "./jobs/jobs_mechanism.ts";
 import { pendingArrivals } from "./loop/arrivals.ts";
 import { tasksMechanism } from "./tasks/tasks_mechanism.ts";
 import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
+import { sessionEnvProjection } from "./tools/session_env.ts";
 import { toolEventHooks } from "./hooks/tool_event_hooks.ts";
 import { costOf } from "./models/cost.ts";
 import type { Settings } from "./settings/settings.ts";
@@ -124,6 +125,8 @@ export function reinMechanisms(
     { name: "read_before_edit", feature: READ_BEFORE_EDIT, projection: fileReadsProjection },
     // Bash rules read as Claude Code reads them: a feature the permission policy reads.
     { name: "claude_bash_rules", feature: CLAUDE_BASH_RULES },
+    // What SessionStart hooks wrote to CLAUDE_ENV_FILE: the fold bash reads its variables from.
+    { name: "session_env", projection: sessionEnvProjection },
   ];
 }
 

@@ -12,10 +12,19 @@ import { interpretHookRun } from "./hook_verdict.ts";
 export function renderHookEvent(event: Envelope): readonly RenderedLine[] | undefined {
   switch (event.type) {
     case "hook.ran": {
-      const { exitCode, ending, hookEvent, command, decision } = event.data;
+      const { exitCode, ending, hookEvent, command, decision, envIgnored } = event.data;
+      // The lines of its CLAUDE_ENV_FILE rein left out, in one line.
+      const ignored = envIgnored === undefined ? [] : [
+        renderedLine(
+          `${hookEvent} hook ${JSON.stringify(command)}: CLAUDE_ENV_FILE lines left out: ` +
+            envIgnored.join("; "),
+          "yellow",
+        ),
+      ];
       if (ending === "exited" && exitCode === 0) {
         const verdict = interpretHookRun(hookEvent as HookEventName, event.data);
         return [
+          ...ignored,
           ...verdict.userMessages.map((text) =>
             renderedLine(`${hookEvent} hook: ${text}`, "yellow")
           ),
@@ -31,6 +40,7 @@ export function renderHookEvent(event: Envelope): readonly RenderedLine[] | unde
       }
       return [
         renderedLine(`${hookEvent} hook ${JSON.stringify(command)}: ${decision}`, "yellow"),
+        ...ignored,
       ];
     }
     case "hook.started":

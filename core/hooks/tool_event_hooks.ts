@@ -6,6 +6,7 @@ import { buildHookInput, type HookEventData } from "./hook_input.ts";
 import { combineVerdicts, type HookVerdict, interpretHookRun } from "./hook_verdict.ts";
 import type { HooksOptions } from "./hooks_options.ts";
 import { runHookCommand } from "./run_hook_command.ts";
+import { ENV_FILE_MAX_BYTES, type EnvFile, parseEnvFile } from "./env_file.ts";
 import { hookSessionFacts } from "./hook_session_facts.ts";
 import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
 import { hookMatchersReady, type SelectedHook, selectHooks } from "./run_hooks.ts";
@@ -91,11 +92,17 @@ export async function runHook(
 ): Promise<HookRan> {
   const { sandbox } = context;
   const confined = sandbox !== undefined && !context.trusted.has(hook.command);
+  const env = hook.env === undefined ? options.env : { ...options.env, ...hook.env };
+  // A SessionStart hook may set variables for the session's bash commands, as in Claude Code
+  // (not one confined to the sandbox, whose private /tmp the file would be in).
+  const envFile = hook.event === "SessionStart" && !confined
+    ? await Deno.makeTempFile({ prefix: "rein-env-", suffix: ".sh" }).catch(() => undefined)
+    : undefined;
   const run = await runHookCommand({
     command: hook.command,
     input: context.input,
     cwd: options.workspace,
-    env: hook.env === undefined ? options.env : { ...options.env, ...hook.env },
+    env: envFile === undefined ? env : { ...env, CLAUDE_ENV_FILE: envFile },
     projectDir: options.workspace,
     timeoutMs: hook.timeoutMs,
     signal: context.signal,
@@ -103,6 +110,9 @@ export async function runHook(
   });
   // What a sandboxed command may leave behind that git would read later (a new `commondir`).
   if (confined) await sandbox.afterCall?.();
+  const written = envFile === undefined
+    ? undefined
+    : await readEnvFile(envFile, { ...env, CLAUDE_PROJECT_DIR: options.workspace });
   return {
     hookEvent: hook.event,
     ...(context.callId === undefined ? {} : { callId: context.callId }),
@@ -110,7 +120,44 @@ export async function runHook(
     command: hook.command,
     ...run,
     decision: describeVerdict(interpretHookRun(hook.event, { ...run, command: hook.command })),
+    ...(written === undefined || Object.keys(written.env).length === 0 ? {} : { env: written.env }),
+    ...(written === undefined || written.ignored.length === 0
+      ? {}
+      : { envIgnored: written.ignored }),
   };
+}
+
+/**
+ * What a hook wrote to its env file (`CLAUDE_ENV_FILE`), parsed (never run by a shell), then the
+ * file removed. A file over {@linkcode ENV_FILE_MAX_BYTES} is ignored whole. Never throws.
+ */
+async function readEnvFile(
+  path: string,
+  base: Readonly<Record<string, string>>,
+): Promise<EnvFile | undefined> {
+  try {
+    const file = await Deno.open(path, { read: true });
+    try {
+      const { size } = await file.stat();
+      if (size > ENV_FILE_MAX_BYTES) {
+        return { env: {}, ignored: [`the file is over ${ENV_FILE_MAX_BYTES} bytes (${size})`] };
+      }
+      const bytes = new Uint8Array(size);
+      let read = 0;
+      while (read < size) {
+        const n = await file.read(bytes.subarray(read));
+        if (n === null) break;
+        read += n;
+      }
+      return parseEnvFile(new TextDecoder().decode(bytes.subarray(0, read)), base);
+    } finally {
+      file.close();
+    }
+  } catch {
+    return undefined;
+  } finally {
+    await Deno.remove(path).catch(() => {});
+  }
 }
 
 /**

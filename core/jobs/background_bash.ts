@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { sessionEnvOf } from "../tools/session_env.ts";
 import { baseInputSchema } from "../tools/_base_input_schema.ts";
 import { BASH_DESCRIPTION, type BashInput, bashInputSchema } from "../tools/bash.ts";
 import { lazySchema } from "../tools/schema.ts";
@@ -95,6 +96,7 @@ async function startJob(
       ...(input.description === undefined ? {} : { description: input.description }),
       timeoutMs,
       outputMaxBytes,
+      env: sessionEnvOf(context.view(), context.session),
     });
     return {
       content: `Command running in the background with ID: ${started.id}. Its output is being ` +

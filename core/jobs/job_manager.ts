@@ -30,6 +30,8 @@ export interface JobRequest {
   timeoutMs: number;
   /** The most bytes of its output its log keeps (head and tail past it). */
   outputMaxBytes: number;
+  /** Variables its shell sets (the session's, from its SessionStart hooks). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** A job this process runs. */
@@ -82,7 +84,7 @@ export class JobManager {
     const logPath = `${JOBS_DIRECTORY}/${id}.log`;
     let spawned;
     try {
-      spawned = await spawn(request.command);
+      spawned = await spawn(request.command, request.env);
     } catch (error) {
       file.close();
       await Deno.remove(join(workspace, logPath)).catch(() => {});

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "b314ac970259513012924b7e7a1a2f1c";
+export const FOLD_FINGERPRINT = "e17d2e1ef856986d24e2bba7827e49ec";

@@ -8,6 +8,7 @@ import { errorMessage, formatNumber } from "./_format.ts";
 import { lazySchema } from "./schema.ts";
 import type { Tool, ToolCallContext, ToolResult, Zod } from "./tool.ts";
 import type { BashToolDeps } from "./bash_sandbox.ts";
+import { sessionEnvOf } from "./session_env.ts";
 
 /** Default and maximum command timeouts, in milliseconds. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -73,7 +74,11 @@ export function createBashTool(deps: BashToolDeps): Tool<BashInput> {
       }
       let spawned: SpawnedBash;
       try {
-        spawned = await spawn(input.command);
+        // The session's variables from its hooks (a caller without a view has none).
+        const env = typeof context.view === "function"
+          ? sessionEnvOf(context.view(), context.session)
+          : {};
+        spawned = await spawn(input.command, env);
       } catch (error) {
         return { content: `Cannot start bash: ${errorMessage(error)}`, isError: true };
       }

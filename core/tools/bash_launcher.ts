@@ -24,8 +24,14 @@ export interface SpawnedBash {
   release(): Promise<void>;
 }
 
-/** Starts one command; throws when it cannot be started. */
-export type SpawnBash = (command: string) => Promise<SpawnedBash>;
+/**
+ * Starts one command, with `env` (a session's variables from its hooks) set in its shell; throws
+ * when it cannot be started.
+ */
+export type SpawnBash = (
+  command: string,
+  env?: Readonly<Record<string, string>>,
+) => Promise<SpawnedBash>;
 
 /**
  * How the bash tool starts a command, for every command that must run as it does (a background
@@ -45,15 +51,21 @@ export function bashLauncher(deps: BashToolDeps): SpawnBash {
   let pdeathsig: Promise<boolean> | undefined = deps.usePdeathsig === undefined
     ? undefined
     : Promise.resolve(deps.usePdeathsig);
-  return async (command) => {
+  return async (command, env = {}) => {
     const sandbox = await deps.sandbox;
-    const script = `exec 2>&1; ${command}`;
+    // The session's variables are exported by the command's own shell from its arguments, taken
+    // literally (no shell reads them as code): the programs that start it (setsid, bwrap,
+    // setpriv) are found and run with rein's environment, so a PATH a hook set cannot put
+    // another bwrap in the sandbox's place.
+    const assignments = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+    const exports = assignments.length === 0 ? "" : 'export -- "$@"; set --; ';
+    const script = `exec 2>&1; ${exports}${command}`;
     let file: string | undefined;
-    let bashArgs = ["-c", script];
+    let bashArgs = ["-c", script, ...(assignments.length === 0 ? [] : ["bash", ...assignments])];
     if (command.length > ARGUMENT_MAX) {
       file = await Deno.makeTempFile({ prefix: "rein-bash-", suffix: ".sh" });
       await Deno.writeTextFile(file, script);
-      bashArgs = [file];
+      bashArgs = [file, ...assignments];
     }
     const release = async () => {
       if (file !== undefined) await Deno.remove(file).catch(() => {});

@@ -27,6 +27,14 @@ export interface HookRan {
   ending: "exited" | "timed_out" | "cancelled" | "failed_to_start";
   /** What rein made of it, in words (derived from the fields above). */
   decision: string;
+  /**
+   * What a SessionStart hook wrote to its `CLAUDE_ENV_FILE`, read and expanded (no secret's name):
+   * the variables every later bash command of the session gets, as recorded (replay and a resume
+   * take them from here, never from the hook again).
+   */
+  env?: Record<string, string>;
+  /** The lines of that file left out, each as `line N: why` (or why the whole file was). */
+  envIgnored?: string[];
 }
 
 /**

@@ -2,6 +2,12 @@
 import { isRecord, keyPath, quote, quoteAll, type Reporter } from "./_reporter.ts";
 import { HOOK_EVENTS, type HookCommand, type HookMatcher } from "./settings.ts";
 
+/** Claude Code's hook events rein has no moment for, and why their hooks never run here. */
+const NOT_RUN: Readonly<Record<string, string>> = {
+  Setup: "Claude Code runs Setup hooks for --init, --init-only and --maintenance, which rein " +
+    "does not have, so they never run here",
+};
+
 /** Matchers read as exact tool names rather than as regular expressions. */
 const PLAIN_MATCHER = /^[\w|]*$|^\*$/;
 
@@ -21,7 +27,9 @@ export function parseHooks(
   const events: [string, HookMatcher[]][] = [];
   for (const [event, groups] of Object.entries(value)) {
     const where = keyPath("hooks", event);
-    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+    if (Object.hasOwn(NOT_RUN, event)) {
+      report.warning("Hook event rein does not run", `${where}: ${NOT_RUN[event]}`);
+    } else if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
       report.warning(
         "Unknown hook event",
         `${where} is not one of ${quoteAll(HOOK_EVENTS)}, so its hooks never run`,

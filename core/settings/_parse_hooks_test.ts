@@ -104,3 +104,15 @@ Deno.test("hooks that are not an object are reported and dropped", () => {
     `Invalid settings in FILE: hooks must be an object, found [{"type":"command","command":"deno lint"}]`,
   ]);
 });
+
+Deno.test("PermissionRequest and SubagentStart hooks are known; Setup hooks are kept and said not to run, in one line", () => {
+  const known = parse({
+    PermissionRequest: [{ matcher: "Bash", hooks: [LINT] }],
+    SubagentStart: [{ hooks: [LINT] }],
+  });
+  assert.deepEqual(known.diagnostics, []);
+  assert.deepEqual(messages({ Setup: [{ matcher: "init", hooks: [LINT] }] }), [
+    "Hook event rein does not run in FILE: hooks.Setup: Claude Code runs Setup hooks for " +
+    "--init, --init-only and --maintenance, which rein does not have, so they never run here",
+  ]);
+});

@@ -26,10 +26,12 @@ export type PermissionMode = typeof PERMISSION_MODES[number];
  */
 export const HOOK_EVENTS = [
   "PreToolUse",
+  "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
   "UserPromptSubmit",
   "Stop",
+  "SubagentStart",
   "SubagentStop",
   "SessionStart",
   "SessionEnd",

@@ -11,6 +11,7 @@ import {
   salvagePermissions,
   trustPermissions,
 } from "./_launch_flags.ts";
+import { marketplaceFolders } from "./_launch_marketplaces.ts";
 
 /** V8 flags of the agent process (a small young generation: less memory, no slower here). */
 const V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
@@ -33,6 +34,11 @@ export interface LaunchContext {
   root: string;
   /** The real path of an existing `path`; undefined when it does not exist. */
   realPath(path: string): string | undefined;
+  /**
+   * The text of the file at `path`, undefined when it cannot be read: the person's settings, for
+   * the marketplace folders they name. Without it, none is named.
+   */
+  readText?(path: string): string | undefined;
 }
 
 /** What the launcher does. */
@@ -108,6 +114,15 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
         ...settings,
         // Plugin folders (--plugin-dir), read when a session starts, relative to the caller.
         ...parsed.pluginDirs.flatMap((dir) => named(resolvePath(caller, dir))),
+        // Marketplace folders the person's settings name (extraKnownMarketplaces), read when a
+        // session starts for the plugins the settings enable.
+        ...(home.startsWith("/")
+          ? marketplaceFolders(
+            context.readText?.(resolvePath(home, ".claude/settings.json")),
+            home,
+            workspace,
+          ).flatMap(named)
+          : []),
         // rein's bundled skills, read when a session starts.
         ...named(resolvePath(root, "skills")),
         ...(repository === undefined ? [] : named(repository)),

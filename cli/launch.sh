@@ -270,6 +270,24 @@ fi
 if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
 # Plugin folders (--plugin-dir, repeatable) are read by the agent: cli/launch.ts names them.
 if [ -n "$plugin" ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
+# Marketplace folders the person's settings may name (an extraKnownMarketplaces source of kind
+# directory or file) are read by the agent: cli/launch.ts reads the settings and names them.
+if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
+  case ${HOME-} in
+    /*)
+      marketplaces=0
+      if [ -f "$HOME/.claude/settings.json" ]; then
+        # Only the loop reads from the file: rein starts after it, on the launcher's own input.
+        while IFS= read -r line || [ -n "$line" ]; do
+          case $line in
+            *'"directory"'* | *'"file"'*) marketplaces=1 && break ;;
+          esac
+        done <"$HOME/.claude/settings.json"
+      fi
+      if [ $marketplaces = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
+      ;;
+  esac
+fi
 
 if [ $show = 1 ]; then
   if [ $read_only = 1 ]; then

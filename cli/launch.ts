@@ -35,6 +35,7 @@ export async function launch(argv: readonly string[]): Promise<number> {
       cwd: Deno.cwd(),
       root: decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, ""),
       realPath,
+      readText,
     });
   } catch (error) {
     console.error(`rein: ${error instanceof Error ? error.message : String(error)}`);
@@ -79,6 +80,14 @@ function start(args: readonly string[]): Deno.ChildProcess {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     return new Deno.Command(deno, { args: [...args], ...stdio }).spawn();
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
   }
 }
 

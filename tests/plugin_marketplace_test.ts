@@ -282,7 +282,7 @@ Deno.test("an untrusted repository's enabledPlugins and extraKnownMarketplaces d
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
-Deno.test("under the launcher's permissions (deno task agent), a git marketplace is cloned into ~/.cache/rein/plugins and its plugin's command expands", async () => {
+Deno.test("under the launcher's permissions (deno task agent), a git marketplace is cloned into ~/.cache/rein/plugins and a folder marketplace outside every granted folder is read, and both plugins' commands expand", async () => {
   await using ws = await tempWorkspace();
   const home = join(ws.path, "home");
   const project = join(ws.path, "project");
@@ -296,36 +296,52 @@ Deno.test("under the launcher's permissions (deno task agent), a git marketplace
     "tool/commands/go.md": "Go the tool's way (LAUNCHED-TOOL-MARKER).\n",
   });
   await bareRepository(source, bare);
+  // A folder marketplace in neither the workspace, the temp folder nor ~/.claude.
+  const folderMkt = join(ws.path, "team-marketplace");
+  await writeTree(folderMkt, {
+    ".claude-plugin/marketplace.json": marketplace("folder-mkt", [
+      { name: "demo", source: "./demo" },
+    ]),
+    "demo/.claude-plugin/plugin.json": JSON.stringify({ name: "demo" }),
+    "demo/commands/hello.md": "Hello from the folder (LAUNCHED-DEMO-MARKER).\n",
+  });
   await writeTree(home, {
     ".claude/settings.json": JSON.stringify({
-      enabledPlugins: { "tool@git-mkt": true },
-      extraKnownMarketplaces: { "git-mkt": { source: { source: "git", url: `file://${bare}` } } },
+      enabledPlugins: { "tool@git-mkt": true, "demo@folder-mkt": true },
+      extraKnownMarketplaces: {
+        "git-mkt": { source: { source: "git", url: `file://${bare}` } },
+        "folder-mkt": { source: { source: "directory", path: folderMkt } },
+      },
     }),
   });
   await writeTree(project, { "a.txt": "a\n" });
   await Deno.mkdir(tmp);
   await using fake = await startFakeAnthropic({ script: () => message("Done.") });
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "--cwd", ROOT, "agent", "-p", "/tool:go", "--workspace", project],
-    cwd: project,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: home,
-      TMPDIR: tmp,
-      DENO_DIR,
-      NO_COLOR: "1",
-      ANTHROPIC_BASE_URL: fake.url,
-      ANTHROPIC_API_KEY: KEY,
-    },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, stderr);
-  assert.doesNotMatch(stderr, /Cannot use the plugin/);
-  assert.match(JSON.stringify(fake.requests[0]?.body?.messages ?? null), /LAUNCHED-TOOL-MARKER/);
+  const launched = async (prompt: string) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "--cwd", ROOT, "agent", "-p", prompt, "--workspace", project],
+      cwd: project,
+      env: {
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: home,
+        TMPDIR: tmp,
+        DENO_DIR,
+        NO_COLOR: "1",
+        ANTHROPIC_BASE_URL: fake.url,
+        ANTHROPIC_API_KEY: KEY,
+      },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, stderr);
+    assert.doesNotMatch(stderr, /Cannot use the plugin/);
+    return JSON.stringify(fake.requests.at(-1)?.body?.messages ?? null);
+  };
+  assert.match(await launched("/tool:go"), /LAUNCHED-TOOL-MARKER/);
+  assert.match(await launched("/demo:hello"), /LAUNCHED-DEMO-MARKER/);
   const clones = await Array.fromAsync(
     Deno.readDir(join(home, ".cache/rein/plugins/marketplaces")),
   );

@@ -46,3 +46,11 @@ Deno.test("the agent may read the marketplace folders the person's settings name
     .permissions.find((flag) => flag.startsWith("--allow-write="));
   assert.ok(!writable?.includes("/srv/mkt"), "read only");
 });
+
+Deno.test("the agent may read Claude Code's plugins where CLAUDE_CONFIG_DIR moves them", () => {
+  const read = (env: Record<string, string>) =>
+    planLaunch({ env, cwd: "/w", root: "/rein", realPath: () => undefined, argv: ["-p", "hi"] })
+      .permissions.find((flag) => flag.startsWith("--allow-read="))?.split("=")[1]?.split(",");
+  assert.ok(read({ HOME: "/h", CLAUDE_CONFIG_DIR: "/cfg" })?.includes("/cfg/plugins"));
+  assert.ok(!read({ HOME: "/h", CLAUDE_CONFIG_DIR: "cfg" })?.some((p) => p.endsWith("/plugins")));
+});

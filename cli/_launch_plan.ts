@@ -111,6 +111,9 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
       ],
       read: [
         ...(home.startsWith("/") ? named(resolvePath(home, ".claude")) : []),
+        // Claude Code's plugins where CLAUDE_CONFIG_DIR moves them (installed_plugins.json and
+        // its cache), read for the plugins the settings enable (core/plugins).
+        ...claudeConfigPlugins(env).flatMap(named),
         ...settings,
         // Plugin folders (--plugin-dir), read when a session starts, relative to the caller.
         ...parsed.pluginDirs.flatMap((dir) => named(resolvePath(caller, dir))),
@@ -158,6 +161,15 @@ function machineStateDir(env: Readonly<Record<string, string>>): string[] {
   if (state.startsWith("/")) return [resolvePath(state, "rein")];
   const home = env.HOME ?? "";
   return home.startsWith("/") ? [resolvePath(home, ".local/state/rein")] : [];
+}
+
+/**
+ * Claude Code's plugins folder when `$CLAUDE_CONFIG_DIR` (absolute) moves it from `~/.claude`,
+ * as core/plugins/installed_plugins.ts finds it; none otherwise. Pure.
+ */
+function claudeConfigPlugins(env: Readonly<Record<string, string>>): string[] {
+  const dir = env.CLAUDE_CONFIG_DIR ?? "";
+  return dir.startsWith("/") ? [resolvePath(dir, "plugins")] : [];
 }
 
 /**

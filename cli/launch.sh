@@ -245,6 +245,11 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
       add_named read "$REPLY"
       ;;
   esac
+  # Claude Code's plugins where CLAUDE_CONFIG_DIR moves them, read for the plugins the settings
+  # enable.
+  case ${CLAUDE_CONFIG_DIR-} in
+    /*) resolve_path "$CLAUDE_CONFIG_DIR" plugins; add_named read "$REPLY" ;;
+  esac
   if [ -n "$settings" ]; then
     resolve_path "$workspace_path" "$settings"
     add_named read "$REPLY"

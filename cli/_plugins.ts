@@ -72,10 +72,12 @@ export async function usedPlugins(
   const hooks = await readPluginHooks(read.plugins, credentials, place.onNotice);
   const mcp = await Promise.all(
     read.plugins.map((plugin) =>
-      Deno.lstat(join(plugin.root, ".mcp.json")).then(
-        () => [`.mcp.json (plugin ${plugin.name})`],
-        () => [],
-      )
+      plugin.mcpServers
+        ? [`mcpServers (plugin ${plugin.name})`]
+        : Deno.lstat(join(plugin.root, ".mcp.json")).then(
+          () => [`.mcp.json (plugin ${plugin.name})`],
+          () => [],
+        )
     ),
   );
   return { plugins: read.plugins, hooks, unusedFiles: mcp.flat() };

@@ -15,6 +15,8 @@ export interface PluginRoot {
    * (core/plugins) fills it from the manifest.
    */
   parts?: PluginParts;
+  /** True when its manifest names MCP servers (`mcpServers`), which rein does not run yet. */
+  mcpServers?: boolean;
 }
 
 /** What a plugin's manifest adds to its default folders: absolute paths inside its folder. */

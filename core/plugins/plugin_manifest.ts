@@ -91,8 +91,11 @@ export function parseManifest(path: string, text: string, root: string): ParsedM
     parts[key] = paths;
   }
   const mcp = json["mcpServers"];
-  if (mcp !== undefined && !isRecord(mcp) && typeof pathsOf(mcp, root) === "string") {
-    return fail(`"mcpServers" is neither an object nor a "./" path inside the plugin`);
+  // Not run (rein has no MCP yet), so not held to the "./" rule the parts rein reads are.
+  const mcpShapes = typeof mcp === "string" || isRecord(mcp) ||
+    (Array.isArray(mcp) && mcp.every((item) => typeof item === "string" || isRecord(item)));
+  if (mcp !== undefined && !mcpShapes) {
+    return fail(`"mcpServers" is neither an object nor a path, found ${shown(mcp)}`);
   }
   return {
     ok: true,

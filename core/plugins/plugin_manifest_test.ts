@@ -49,6 +49,10 @@ Deno.test("parseManifest: inline hooks are read from the manifest itself; a text
   assert.deepEqual(parsed.manifest.parts, { hooks: [PATH] });
   assert.equal(parsed.manifest.author, "Casey");
   assert.equal(parsed.manifest.mcpServers, false);
+  // MCP servers are not run, so a path without "./" (which Claude Code's --plugin-dir users
+  // write) does not cost the plugin its other parts.
+  const mcp = parseManifest(PATH, JSON.stringify({ name: "f", mcpServers: ".mcp.json" }), ROOT);
+  assert.ok(mcp.ok && mcp.manifest.mcpServers);
 });
 
 Deno.test("parseManifest refuses, in one line naming the file and the member, what it cannot use", () => {

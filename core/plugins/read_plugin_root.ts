@@ -72,6 +72,7 @@ export async function readPluginRoot(
       root,
       source,
       ...(Object.keys(parts).length === 0 ? {} : { parts }),
+      ...(parsed.manifest.mcpServers ? { mcpServers: true } : {}),
     },
   };
 }

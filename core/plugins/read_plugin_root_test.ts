@@ -32,6 +32,12 @@ Deno.test("readPluginRoot: a folder without a manifest is named after the folder
         parts: { commands: [join(root, "dir", "extra")] },
       },
     });
+    await write(
+      join(root, "mcp", ".claude-plugin", "plugin.json"),
+      JSON.stringify({ name: "mcp", mcpServers: ".mcp.json" }),
+    );
+    const mcp = await readPluginRoot(join(root, "mcp"), "--plugin-dir");
+    assert.equal(mcp.plugin?.mcpServers, true);
     const missing = await readPluginRoot(join(root, "nope"), "--plugin-dir");
     assert.match(missing.notice ?? "", /^Skipped the plugin at ".*nope": there is no such folder$/);
   } finally {

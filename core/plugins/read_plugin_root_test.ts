@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { readPluginHooks } from "./read_plugin_hooks.ts";
 import { readPluginRoot, readPluginRoots } from "./read_plugin_root.ts";
 
 async function write(path: string, text: string): Promise<void> {
@@ -80,6 +81,33 @@ Deno.test("readPluginRoots skips a second plugin of the same name, naming both f
         join(root, "one")
       }" has the same name and was given first`,
     ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("readPluginHooks refuses a hooks file that links out of the plugin's folder, naming it, and reads the others", async () => {
+  const root = await tempRoot();
+  try {
+    await write(join(root, "outside.json"), '{"hooks": {"Stop": []}}');
+    await Deno.mkdir(join(root, "evil", "hooks"), { recursive: true });
+    await Deno.symlink(join(root, "outside.json"), join(root, "evil", "hooks", "hooks.json"));
+    await write(join(root, "good", "hooks", "hooks.json"), '{"hooks": {}}');
+    const notices: string[] = [];
+    const sources = await readPluginHooks(
+      [
+        { name: "evil", root: join(root, "evil"), source: "--plugin-dir" },
+        { name: "good", root: join(root, "good"), source: "--plugin-dir" },
+      ],
+      [],
+      (message) => notices.push(message),
+    );
+    assert.deepEqual(sources.map((source) => source.plugin), ["good"]);
+    assert.equal(notices.length, 1);
+    assert.match(
+      notices[0] ?? "",
+      /^Skipped the plugin's hooks at ".*evil\/hooks\/hooks\.json": .*outside/,
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

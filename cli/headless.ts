@@ -79,9 +79,16 @@ export async function runHeadless(
   let result: TurnResult | null;
   try {
     const { reopened } = chosen;
-    // `-p "/name args"`: a custom command or a skill of the session, recorded, becomes the prompt.
-    const slash = !reopened && prompt?.trimStart().startsWith("/")
-      ? await invokeSlash(runtime.harness, session, prompt, new AbortController().signal)
+    // `-p "/name args"`: a custom command or a skill of the session, recorded, becomes the prompt
+    // (a reopened session's, from the files its resume records).
+    const slash = prompt?.trimStart().startsWith("/")
+      ? await invokeSlash(
+        runtime.harness,
+        session,
+        prompt,
+        new AbortController().signal,
+        reopened ? runtime.files : undefined,
+      )
       : undefined;
     // A refused command is on the record; its progress line says why.
     if (slash?.kind === "refused") return 1;
@@ -90,11 +97,16 @@ export async function runHeadless(
     const active = runner.run(session, ({ signal }) => {
       const run = runOptions(signal, options);
       return reopened
-        ? session.resume(reopened, text, {
-          ...run,
-          settings: runtime.settings,
-          files: runtime.files,
-        })
+        ? withCommandModel(
+          session,
+          slash?.kind === "prompt" ? slash.model : undefined,
+          () =>
+            session.resume(reopened, text, {
+              ...run,
+              settings: runtime.settings,
+              files: runtime.files,
+            }),
+        )
         : withCommandModel(
           session,
           slash?.kind === "prompt" ? slash.model : undefined,
@@ -194,9 +206,16 @@ export async function runStreamInput(
       const left = options.maxBudgetUsd === undefined
         ? {}
         : { maxBudgetUsd: Math.max(0, options.maxBudgetUsd - output.spentUsd) };
-      // A user message `/name args` runs a custom command or a skill (not a reopening one).
-      const slash = !how && next.trimStart().startsWith("/")
-        ? await invokeSlash(runtime.harness, session, next, new AbortController().signal)
+      // A user message `/name args` runs a custom command or a skill (a reopening one's from the
+      // files its resume records).
+      const slash = next.trimStart().startsWith("/")
+        ? await invokeSlash(
+          runtime.harness,
+          session,
+          next,
+          new AbortController().signal,
+          how ? runtime.files : undefined,
+        )
         : undefined;
       if (slash?.kind === "refused") {
         code = 1;
@@ -208,7 +227,16 @@ export async function runStreamInput(
         const run = runOptions(signal, { ...options, ...left });
         // The first message of a reopened session resumes it: unfinished work is closed first.
         return how
-          ? session.resume(how, text, { ...run, settings: runtime.settings, files: runtime.files })
+          ? withCommandModel(
+            session,
+            slash?.kind === "prompt" ? slash.model : undefined,
+            () =>
+              session.resume(how, text, {
+                ...run,
+                settings: runtime.settings,
+                files: runtime.files,
+              }),
+          )
           : withCommandModel(
             session,
             slash?.kind === "prompt" ? slash.model : undefined,

@@ -1,7 +1,14 @@
 import type { Harness } from "../core/harness.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
-import { type Command, commandsOf, expandCommand, findCommand } from "../core/commands/mod.ts";
-import { expandSkill, skillsOf } from "../core/skills/mod.ts";
+import {
+  type Command,
+  commandSet,
+  commandsOf,
+  expandCommand,
+  findCommand,
+} from "../core/commands/mod.ts";
+import { expandSkill, skillSet, skillsOf } from "../core/skills/mod.ts";
+import type { RecordedFile } from "../events/event_types.ts";
 import { judgeCall } from "../core/permissions/judge.ts";
 import { permissionsOf } from "../core/permissions/session_permissions.ts";
 import { parseRule } from "../core/permissions/rule.ts";
@@ -30,12 +37,18 @@ export async function invokeSlash(
   session: AgentLoop,
   input: string,
   signal: AbortSignal,
+  /**
+   * The files a reopened session is about to record with its resume (read from disk now): its
+   * skills and commands are found there, as a new session's are in the files it started with.
+   */
+  files?: readonly RecordedFile[],
 ): Promise<SlashOutcome> {
   const trimmed = input.trim();
   const name = (trimmed.split(/\s+/)[0] ?? "").slice(1);
   const args = trimmed.slice(name.length + 1).trim();
   const where = { session: session.id, agent: session.agent };
-  const skill = skillsOf(harness.state, session.id).find((s) => s.name === name);
+  const skills = files === undefined ? skillsOf(harness.state, session.id) : skillSet(files).items;
+  const skill = skills.find((s) => s.name === name);
   if (skill !== undefined) {
     await harness.store.append([{
       type: "skill.invoked",
@@ -45,9 +58,12 @@ export async function invokeSlash(
     return { kind: "prompt", prompt: expandSkill(skill, args) };
   }
   // A plugin's command answers to `/<plugin>:name`, and to `/name` while no other command has it.
-  const command = findCommand(commandsOf(harness.state, session.id), name);
-  if (command === undefined) return { kind: "unknown" };
   const workspace = session.view.workspace;
+  const commands = files === undefined
+    ? commandsOf(harness.state, session.id)
+    : commandSet(files, workspace).items;
+  const command = findCommand(commands, name);
+  if (command === undefined) return { kind: "unknown" };
   const permissions = permissionsOf(harness.state, session.id);
   const invoked = await expandCommand(command, args, {
     workspace,

@@ -270,7 +270,7 @@ Deno.test("--plugin-dir in the REPL: /plugin lists the plugin with its version, 
     const help = await exchange("/help", /plugin:myplugin/);
     assert.match(
       help,
-      /\/myplugin:cmd \[file\]  Review a file the plugin's way \(plugin:myplugin\)/,
+      /\/myplugin:cmd \[file\] {2}Review a file the plugin's way \(plugin:myplugin\)/,
     );
     await exchange("/myplugin:cmd src/a.ts", /Checked\./);
     assert.match(

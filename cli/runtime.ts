@@ -41,6 +41,7 @@ import { secretValues } from "./secrets.ts";
 import { cronTickMs, wallClock } from "./clock.ts";
 import { thisMachine } from "./machine.ts";
 import { usedPlugins } from "./_plugins.ts";
+import { REIN_VERSION } from "./version.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
@@ -230,6 +231,7 @@ export async function openRuntime(options: {
         probing.then((probed) => probed.confirmed, () => undefined).then(onValue, onError),
     },
     transcriptPath: logPath,
+    transcriptVersion: REIN_VERSION,
     // Hooks are the person's own or a trusted repository's: they run as the person, with the
     // whole environment, as Claude Code runs them (the agent's bash gets it without secrets).
     hookEnv: { ...env.toObject(), ...settingsEnv },

@@ -65,7 +65,10 @@ export const DEFAULT_AGENT = "lead";
  * optional: a mechanism whose effect is absent goes without it, as in replay).
  */
 export type MechanismOptions =
-  & Pick<HarnessOptions, "workspace" | "ask" | "transcriptPath" | "hookEnv" | "sandbox">
+  & Pick<
+    HarnessOptions,
+    "workspace" | "ask" | "transcriptPath" | "transcriptVersion" | "hookEnv" | "sandbox"
+  >
   & { effects?: Partial<HarnessEffects> };
 
 /**
@@ -91,7 +94,7 @@ export function reinMechanisms(
   };
   // The Claude Code transcript hooks read is written live only (replay writes no file).
   const transcripts = writeFile && hooks.transcriptPath !== ""
-    ? claudeTranscriptWriter(hooks.transcriptPath)
+    ? claudeTranscriptWriter(hooks.transcriptPath, { version: options.transcriptVersion ?? "" })
     : undefined;
   return [
     environmentMechanism,
@@ -203,6 +206,8 @@ export interface HarnessOptions {
   ask?: PermissionAsker;
   /** The event log's path, which hooks get as `transcript_path`. */
   transcriptPath?: string;
+  /** The version the transcript's lines give (`version`, Claude Code's own there): rein's. */
+  transcriptVersion?: string;
   /** The environment hook commands run with (without secrets); none when absent. */
   hookEnv?: Record<string, string>;
   /** Mechanisms beyond rein's own (an embedder's, a test's), after them. */

@@ -96,6 +96,8 @@ export type HookEventData =
     /** The subagent's id and type (SubagentStop only). */
     agentId?: string;
     agentType?: string;
+    /** The subagent's own transcript, a sidechain (SubagentStop only; `claude_transcript.ts`). */
+    agentTranscriptPath?: string;
   }
   | { event: "SessionStart"; source: SessionStartSource; model?: string }
   | { event: "SessionEnd"; reason: SessionEndReason }
@@ -157,6 +159,7 @@ export type HookInput =
     session_crons?: readonly unknown[];
     agent_id?: string;
     agent_type?: string;
+    agent_transcript_path?: string;
   }
   | HookInputBase & { hook_event_name: "SessionStart"; source: SessionStartSource; model?: string }
   | HookInputBase & { hook_event_name: "SessionEnd"; reason: SessionEndReason }
@@ -251,6 +254,9 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
         ...(data.sessionCrons === undefined ? {} : { session_crons: data.sessionCrons }),
         ...(data.agentId === undefined ? {} : { agent_id: data.agentId }),
         ...(data.agentType === undefined ? {} : { agent_type: data.agentType }),
+        ...(data.agentTranscriptPath === undefined
+          ? {}
+          : { agent_transcript_path: data.agentTranscriptPath }),
       };
     case "SessionStart":
       return {

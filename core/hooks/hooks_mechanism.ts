@@ -27,7 +27,11 @@ import { personalCommands, runHook } from "./tool_event_hooks.ts";
 import { hookMatchersReady, selectHooks } from "./run_hooks.ts";
 import type { HooksOptions } from "./hooks_options.ts";
 import { claudeToolResponse, type ToolResponseFacts } from "./claude_tool_response.ts";
-import { hookTranscriptPath, type TranscriptWriter } from "./claude_transcript.ts";
+import {
+  hookAgentTranscriptPath,
+  hookTranscriptPath,
+  type TranscriptWriter,
+} from "./claude_transcript.ts";
 import { hasFeature } from "../settings/session_features.ts";
 import { hookSessionFacts, sliceMaybe, stopFacts } from "./hook_session_facts.ts";
 import { todosProjection } from "../todos/todos_projection.ts";
@@ -427,7 +431,11 @@ async function onStop(
       lastAssistantMessage: lastAssistantText(agent),
       ...(agent.spawn === null
         ? stopFacts(state, context.session)
-        : { agentId: context.agent, agentType: agent.spawn.type }),
+        : {
+          agentId: context.agent,
+          agentType: agent.spawn.type,
+          agentTranscriptPath: hookAgentTranscriptPath(options, context.session, context.agent),
+        }),
     },
     undefined,
     options,

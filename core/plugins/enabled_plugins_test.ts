@@ -272,3 +272,45 @@ Deno.test("an enabled plugin with the name of a --plugin-dir one is skipped, nam
     /"demo@m".*"\/dev\/demo" \(--plugin-dir\) has the same name/,
   );
 });
+
+Deno.test("a marketplace's git plugin sources: git-subdir and a url at a given commit, cloned into rein's cache", async () => {
+  await using dir = await tempDir();
+  const mono = join(dir.path, "mono");
+  await plugin(join(mono, "tools/p"), "p");
+  await bareRepository(mono, join(dir.path, "mono.git"));
+  const sha = new TextDecoder().decode(
+    (await new Deno.Command("git", { args: ["rev-parse", "HEAD"], cwd: mono }).output()).stdout,
+  ).trim();
+  // A later commit the pinned plugin must not see.
+  await write(join(mono, "tools/p/commands/later.md"), "Later.\n");
+  await git(mono, "add", ".");
+  await git(mono, "commit", "-q", "-m", "later");
+  await git(mono, "push", "-q", join(dir.path, "mono.git"), "main");
+  await marketplace(join(dir.path, "mkt"), "m", [
+    {
+      name: "p",
+      source: { source: "git-subdir", url: `file://${dir.path}/mono.git`, path: "tools/p" },
+    },
+    { name: "pinned", source: { source: "url", url: `file://${dir.path}/mono.git`, sha } },
+  ]);
+  const found = await resolveEnabledPlugins(place(dir.path, [
+    settings("/h/.claude/settings.json", {
+      enabledPlugins: { "p@m": true, "pinned@m": true },
+      extraKnownMarketplaces: {
+        m: { source: { source: "directory", path: join(dir.path, "mkt") } },
+      },
+    }),
+  ]));
+  assert.deepEqual(found.notices, []);
+  const [p, pinned] = found.plugins;
+  assert.equal(p?.name, "p");
+  assert.match(
+    p?.root ?? "",
+    /\/home\/\.cache\/rein\/plugins\/plugins\/m\/p-[0-9a-f]{12}\/tools\/p$/,
+  );
+  await Deno.stat(join(p?.root ?? "", "commands/later.md"));
+  // The whole repository is the pinned plugin (no manifest at its root): named as enabled.
+  assert.equal(pinned?.name, "pinned");
+  await Deno.stat(join(pinned?.root ?? "", "tools/p/commands/hello.md"));
+  await assert.rejects(Deno.stat(join(pinned?.root ?? "", "tools/p/commands/later.md")));
+});

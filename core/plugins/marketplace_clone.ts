@@ -1,11 +1,13 @@
 import { dirname, join } from "node:path";
+import { killGroup } from "../tools/kill_group.ts";
+import { spawnInOwnSession } from "../tools/own_session_command.ts";
 import { badGitUrl, type GitPlace } from "./marketplace.ts";
 
 /** Runs `git` with `args` in `cwd`: its exit code and what it wrote to stderr. */
 export type GitRunner = (args: string[], cwd: string) => Promise<{ code: number; stderr: string }>;
 
-/** How long one clone may take before it is stopped. */
-export const CLONE_TIMEOUT_MS = 120_000;
+/** How long one git command may take before it is stopped (a host that drops packets). */
+export const CLONE_TIMEOUT_MS = 60_000;
 
 /**
  * rein's own folder of cloned marketplaces and plugins: `$XDG_CACHE_HOME/rein/plugins`, else
@@ -37,8 +39,8 @@ export async function cloneFolder(parent: string, name: string, place: GitPlace)
  * The clone of `place` at `folder`: used as it is when it is there already (no network), else
  * cloned with `git clone` into a temporary folder beside it and renamed into place, so an
  * interrupted clone is never taken for a whole one. The URL is checked again (`badGitUrl`) and
- * given after `--`, never as an option; git never asks for a password
- * (`GIT_TERMINAL_PROMPT=0`), never uses a remote helper (`protocol.ext.allow=never`), and runs in
+ * given after `--`, never as an option; git never asks for a password (see
+ * {@link runGitCommand}), never uses a remote helper (`protocol.ext.allow=never`), and runs in
  * the cache's folder, never in the workspace. A clone that fails or takes longer than
  * {@link CLONE_TIMEOUT_MS} comes back with the first line git gave. Never throws.
  */
@@ -60,6 +62,8 @@ export async function cloneOnce(
       "clone",
       "--quiet",
       "--no-recurse-submodules",
+      // Only the newest commit, unless a given one is to be checked out.
+      ...(place.sha === undefined ? ["--depth=1"] : []),
       ...(place.ref === undefined ? [] : [`--branch=${place.ref}`]),
       "--",
       place.url,
@@ -83,28 +87,39 @@ export async function cloneOnce(
   }
 }
 
-/** Runs the `git` on the PATH, quietly, with no terminal and a time limit. Never throws. */
+/**
+ * Runs the `git` on the PATH in a session of its own (no terminal: neither git nor ssh can ask
+ * for a password or a host key), with `GIT_TERMINAL_PROMPT=0`, and stops it and everything it
+ * started after {@link CLONE_TIMEOUT_MS}. Never throws.
+ */
 export async function runGitCommand(
   args: string[],
   cwd: string,
 ): Promise<{ code: number; stderr: string }> {
+  let child: Deno.ChildProcess;
   try {
-    const output = await new Deno.Command("git", {
+    child = spawnInOwnSession("git", {
       args,
       cwd,
-      env: { GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "" },
+      env: { GIT_TERMINAL_PROMPT: "0" },
       stdin: "null",
       stdout: "null",
       stderr: "piped",
-      signal: AbortSignal.timeout(CLONE_TIMEOUT_MS),
-    }).output();
-    const stderr = new TextDecoder().decode(output.stderr);
-    if (output.signal !== null) {
-      return { code: 1, stderr: `git was stopped after ${CLONE_TIMEOUT_MS / 1000} s` };
-    }
-    return { code: output.code, stderr };
+    });
   } catch (error) {
     return { code: 1, stderr: `cannot run git: ${error instanceof Error ? error.message : error}` };
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid).catch(() => {});
+  }, CLONE_TIMEOUT_MS);
+  try {
+    const output = await child.output();
+    if (timedOut) return { code: 1, stderr: `git was stopped after ${CLONE_TIMEOUT_MS / 1000} s` };
+    return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

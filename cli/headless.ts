@@ -543,7 +543,9 @@ class HeadlessOutput {
     if (this.#held && event.type !== "model.discarded") this.print(this.#held);
     this.#held = undefined;
     const refused = event.type === "user.prompted" && event.data.refused !== undefined;
-    if (PROGRESS.has(event.type) || refused) this.progress.event(event);
+    // A hook's CLAUDE_ENV_FILE lines rein left out are named once, in one line.
+    const envIgnored = event.type === "hook.ran" && event.data.envIgnored !== undefined;
+    if (PROGRESS.has(event.type) || refused || envIgnored) this.progress.event(event);
     if (event.type === "model.requested") this.#asked = performance.now();
     if (event.type === "model.failed" || event.type === "model.cancelled") {
       this.#apiMs += performance.now() - this.#asked;

@@ -57,6 +57,13 @@ Deno.test("a SessionStart hook's CLAUDE_ENV_FILE sets variables for later bash c
   const flags = ["--trust", "--allowedTools", "Bash", "--workspace", ws.path];
   const first = await runCli([...flags, "-p", "probe"], { env });
   assert.equal(first.code, 0, first.stderr);
+  // The lines left out are named once, in one line.
+  const notices = first.stderr.split("\n").filter((line) => line.includes("CLAUDE_ENV_FILE"));
+  assert.equal(notices.length, 1, first.stderr);
+  assert.match(
+    notices[0] ?? "",
+    /lines left out: line 3: .*\$\(.*; line 4: DEPLOY_TOKEN is a secret/,
+  );
   const again = await runCli([...flags, "--continue", "-p", "probe again"], { env });
   assert.equal(again.code, 0, again.stderr);
 

@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import { readLog } from "../../events/read_log.ts";
 import type { State } from "../state/state.ts";
+import { type LogPlace, readLogTail } from "./_log_tail.ts";
 import {
   emptyTranscriptFold,
   transcriptEntries,
@@ -48,7 +49,7 @@ export type TranscriptWriter = (state: State, session: string) => Promise<string
 interface Written {
   fold: TranscriptFold;
   /** The end of the last line read (none: read from the first byte). */
-  at?: { seq: number; offset: number };
+  at?: LogPlace;
   /** Files this process has begun (written whole); later lines are appended. */
   begun: Set<string>;
 }
@@ -80,7 +81,10 @@ export function claudeTranscriptWriter(
       written.set(session, entry);
       const files = new Map<string, TranscriptLine[]>();
       let end = entry.at;
-      const events = readLog(logPath, {
+      // A hook's look reads the few new lines in one piece; the first (or a long way) streams.
+      const tail = entry.at && await readLogTail(logPath, entry.at, session, options.eventTypes);
+      if (tail !== undefined) end = tail.end;
+      const events = tail?.events ?? readLog(logPath, {
         sessions: [session],
         ...(entry.at === undefined ? {} : { start: entry.at }),
         ...(options.eventTypes === undefined ? {} : { eventTypes: options.eventTypes }),

@@ -66,9 +66,17 @@ Deno.test("claudeTranscriptWriter writes the session's and each subagent's file 
       ["assistant", true, SUB],
     ]);
 
+    // More than a tail read takes at once (a large result) is read streaming, and appended.
+    await store.append([event("user.prompted", { text: "y".repeat(1.5 * 2 ** 20) })]);
+    await write(state, "s1");
+    const grown = await readLines(path);
+    assert.deepEqual(grown.map((l) => l.type), ["user", "assistant", "user"]);
+    assert.equal((grown[2]?.message as { content: string }).content.length, 1.5 * 2 ** 20);
+    assert.equal(grown[2]?.parentUuid, grown[1]?.uuid);
+
     // A new writer (a new process) writes each file whole again.
     await claudeTranscriptWriter(`${dir}/events.jsonl`)(state, "s1");
-    assert.deepEqual((await readLines(path)).map((l) => l.marked ?? false), [false, false]);
+    assert.deepEqual((await readLines(path)).map((l) => l.marked ?? false), [false, false, false]);
   } finally {
     await store.close();
     await Deno.remove(dir, { recursive: true });

@@ -15,6 +15,14 @@ export type Grant =
 /** A session's grants: per agent, those of the turn it runs (or is about to run). */
 export interface SessionGrants {
   byAgent: Record<string, Grant[]>;
+  /** The agents whose turn the log shows running (prompted, not ended yet). */
+  open?: Record<string, true>;
+  /**
+   * Per agent, what the person invoked (`/name`) while the log still showed an earlier turn
+   * running (one a crash cut off, which the resume closes next): granted from the next prompt
+   * on, so that turn's end does not take it away.
+   */
+  pending?: Record<string, Grant[]>;
   /** The load_skill calls requested and not completed yet: the skill's name, by call id. */
   loading: Record<string, string>;
 }
@@ -39,21 +47,41 @@ export type SkillRules = (
  * What pre-approves an agent's calls now, folded from the log: a command the person ran
  * (`command.invoked`, not refused) or a skill invoked by `/name` (`skill.invoked`) or loaded by
  * the model (a `load_skill` call that completed without error) grants its `allowed-tools` to the
- * agent until its turn ends (`turn.ended`), as Claude Code does. Pure.
+ * agent until its turn ends (`turn.ended`), as Claude Code does; one invoked while the log still
+ * shows an earlier turn running (cut off by a crash: `--continue -p "/name"`) from the next
+ * prompt on. Pure.
  */
 export const commandGrantsProjection: Projection<CommandGrants> = {
   key: "commands",
-  canHandle: ["command.invoked", "skill.invoked", "tool.requested", "tool.completed", "turn.ended"],
+  canHandle: [
+    "command.invoked",
+    "skill.invoked",
+    "user.prompted",
+    "tool.requested",
+    "tool.completed",
+    "turn.ended",
+  ],
   initial: () => ({}),
   evolve(sessions, event: Envelope) {
     const session = () => sessions[event.session] ??= { byAgent: {}, loading: {} };
     const add = (grant: Grant) => (session().byAgent[event.agent] ??= []).push(grant);
+    const invoke = (grant: Grant) =>
+      sessions[event.session]?.open?.[event.agent]
+        ? ((session().pending ??= {})[event.agent] ??= []).push(grant)
+        : add(grant);
     if (event.type === "command.invoked") {
       if (event.data.refused !== undefined || event.data.allowedTools.length === 0) return sessions;
       const { name, path, allowedTools } = event.data;
-      add({ kind: "command", name, path, rules: allowedTools });
+      invoke({ kind: "command", name, path, rules: allowedTools });
     } else if (event.type === "skill.invoked") {
-      add({ kind: "skill", name: event.data.name });
+      invoke({ kind: "skill", name: event.data.name });
+    } else if (event.type === "user.prompted") {
+      const mine = session();
+      (mine.open ??= {})[event.agent] = true;
+      const pending = mine.pending?.[event.agent];
+      if (pending === undefined) return sessions;
+      delete mine.pending?.[event.agent];
+      for (const grant of pending) add(grant);
     } else if (event.type === "tool.requested" && event.data.name === "load_skill") {
       const input = event.data.input as { skill?: unknown; file?: unknown } | null;
       if (typeof input?.skill !== "string" || input.file !== undefined) return sessions;
@@ -69,6 +97,7 @@ export const commandGrantsProjection: Projection<CommandGrants> = {
     } else if (event.type === "turn.ended") {
       const mine = sessions[event.session];
       if (mine) delete mine.byAgent[event.agent];
+      if (mine?.open) delete mine.open[event.agent];
     }
     return sessions;
   },

@@ -137,3 +137,33 @@ Deno.test("a command run shows what it ran and read; a refused one why", () => {
   assert.deepEqual(renderCommandEvent(refused)?.map((line) => line[0]?.style), ["red"]);
   assert.equal(renderCommandEvent(e("turn.ended", { reason: "completed", rounds: 1 })), undefined);
 });
+
+Deno.test("a command invoked while the log shows a turn cut off by a crash is granted for the next prompt's turn, past that turn's end", () => {
+  const e = eventFactory();
+  const given = [
+    e("session.started", startedData({ workspace: "/w", settings: settings(["commands"]) })),
+    e("user.prompted", { text: "before the crash" }),
+    // The process died mid-turn; `--continue -p "/review"` records the command, then the resume
+    // closes the old turn and records the command's prompt.
+    e("command.invoked", invoked(["Bash(git status:*)"])),
+    e("turn.ended", { reason: "interrupted", rounds: 1 }),
+  ];
+  const closing = foldEvents(given, [commandGrantsProjection]);
+  assert.deepEqual(grantedRules(closing, "s1", "lead", skills), []);
+  const prompted = foldEvents(
+    [...given, e("user.prompted", { text: "p" })],
+    [commandGrantsProjection],
+  );
+  assert.deepEqual(grantedRules(prompted, "s1", "lead", skills), [
+    { rule: "Bash(git status:*)", file: "/w/.claude/commands/review.md" },
+  ]);
+  const ended = foldEvents(
+    [
+      ...given,
+      e("user.prompted", { text: "p" }),
+      e("turn.ended", { reason: "completed", rounds: 1 }),
+    ],
+    [commandGrantsProjection],
+  );
+  assert.deepEqual(grantedRules(ended, "s1", "lead", skills), []);
+});

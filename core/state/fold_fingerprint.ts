@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "e17d2e1ef856986d24e2bba7827e49ec";
+export const FOLD_FINGERPRINT = "17164a253fc07a8616d6a8934f91875b";

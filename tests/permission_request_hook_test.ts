@@ -111,3 +111,66 @@ Deno.test("a PermissionRequest hook's updatedInput, updatedPermissions and inter
   const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("a PermissionRequest hook's setMode switches the session's mode, and its changed input may not write where only a person may allow", async () => {
+  await using ws = await tempWorkspace();
+  const outside = await Deno.makeTempDir({ prefix: "rein_outside_" });
+  try {
+    await Deno.mkdir(`${ws.path}/.claude/hooks`, { recursive: true });
+    await Deno.copyFile(
+      fileURLToPath(new URL("./permission_request_hook/modes.py", import.meta.url)),
+      `${ws.path}/.claude/hooks/modes.py`,
+    );
+    await Deno.writeTextFile(
+      `${ws.path}/.claude/settings.json`,
+      JSON.stringify({
+        hooks: {
+          PermissionRequest: [{
+            hooks: [{
+              type: "command",
+              command: 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/modes.py"',
+            }],
+          }],
+        },
+      }),
+    );
+    const calls = [
+      toolUse("toolu_bash", "bash", { command: "touch first.txt" }),
+      toolUse("toolu_edit", "write_file", { path: "notes.txt", content: "n\n" }),
+      toolUse("toolu_out", "write_file", { path: `${outside}/outside.txt`, content: "x\n" }),
+    ];
+    await using fake = await startFakeAnthropic({
+      script: (request) => {
+        const n = (request.body?.messages ?? []).filter((m) => m.role === "assistant").length;
+        const call = calls[n];
+        return call === undefined ? message("Done.") : message([call]);
+      },
+    });
+    const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+    const run = await runCli(["--trust", "-p", "go", "--workspace", ws.path], { env });
+    assert.equal(run.code, 0, run.stderr);
+    const log = await readLogLines(`${ws.path}/.rein/events.jsonl`);
+    const decided = (id: string) =>
+      log.find((e) => e.type === "permission.decided" && e.data.callId === id)?.data;
+
+    // setMode: the session is in acceptEdits from then on; the rule for another file applies to
+    // the session only (rein writes a hook's rules only to .claude/settings.local.json).
+    const bash = decided("toolu_bash");
+    assert.equal((bash?.source as { mode?: string }).mode, "acceptEdits");
+    assert.deepEqual((bash?.source as { rules?: string[] }).rules, ["Bash(touch:*)"]);
+    assert.match(String(bash?.reason), /apply for this session/);
+    assert.deepEqual(decided("toolu_edit")?.source, { kind: "mode", mode: "acceptEdits" });
+    assert.equal(await Deno.readTextFile(`${ws.path}/notes.txt`), "n\n");
+    // A write outside the workspace asks even in acceptEdits; the hook's rewrite to a file under
+    // .claude/ is refused, and nothing is written.
+    assert.equal(decided("toolu_out")?.decision, "deny");
+    assert.match(String(decided("toolu_out")?.reason), /only a person may allow/);
+    assert.ok(!(await Deno.readTextFile(`${ws.path}/.claude/settings.json`)).includes("x\n"));
+    await assert.rejects(Deno.stat(`${outside}/outside.txt`), Deno.errors.NotFound);
+
+    const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+    assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});

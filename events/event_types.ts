@@ -60,6 +60,7 @@ type PayloadFiles = [
   typeof import("./payloads/job.ts"),
   typeof import("./payloads/task.ts"),
   typeof import("./payloads/command.ts"),
+  typeof import("./payloads/mail.ts"),
 ];
 
 /**
@@ -83,6 +84,7 @@ const PAYLOAD_FILES: PayloadFiles = await Promise.all(
     import("./payloads/job.ts"),
     import("./payloads/task.ts"),
     import("./payloads/command.ts"),
+    import("./payloads/mail.ts"),
   ] as const,
 );
 

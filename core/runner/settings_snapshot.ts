@@ -5,6 +5,7 @@ import type {
 } from "../../events/event_types.ts";
 import { COMPACTION_ENV } from "../compaction/compaction_config.ts";
 import { jobSettings } from "../jobs/job_settings.ts";
+import { TEAMS_ENV } from "../mail/teams_enabled.ts";
 import { recordedSettings } from "../settings/recorded_settings.ts";
 
 /** What a settings snapshot is made of, as read at start. */
@@ -56,7 +57,7 @@ export function settingsSnapshot(input: SettingsSnapshotInput): SettingsSnapshot
     home: input.home ?? "/",
     interactive: input.interactive,
     env: Object.fromEntries(
-      COMPACTION_ENV.flatMap((name) => {
+      [...COMPACTION_ENV, TEAMS_ENV].flatMap((name) => {
         const value = env(name);
         return value === undefined ? [] : [[name, value]];
       }),

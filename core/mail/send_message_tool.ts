@@ -1,0 +1,98 @@
+import type { State } from "../state/state.ts";
+import type { Tool, ToolResult } from "../tools/tool.ts";
+import { addressMail, mailName, TEAM_LEAD } from "./mail_recipients.ts";
+
+/** Input of send_message (Claude Code's SendMessage, whose `message` is `content` here). */
+export interface SendMessageInput {
+  /** An agent's name, `team-lead` (or `lead`) for the lead, `*` for every other live agent. */
+  to: string;
+  content: string;
+  /** A short preview the recipient sees with it (Claude Code's `summary`). */
+  summary?: string;
+}
+
+/** The only description of send_message's input: a JSON Schema, no zod. */
+export const SEND_MESSAGE_INPUT_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    to: {
+      type: "string",
+      description: `The recipient: an agent's name, "${TEAM_LEAD}" for the lead, or "*" for ` +
+        "every other agent",
+    },
+    content: { type: "string", description: "The message" },
+    summary: {
+      type: "string",
+      maxLength: 200,
+      description: "A 5-10 word preview of the message, shown with it",
+    },
+  },
+  required: ["to", "content"],
+  additionalProperties: false,
+};
+
+const description =
+  `Sends a message to another agent of this session (its inbox), which it gets before its next step, or wakes it for if it is idle. Your plain text is not seen by the other agents: use this to tell them something.
+
+- "to": an agent's name, "${TEAM_LEAD}" for the lead, or "*" for every other agent (use it sparingly).
+- Messages from other agents reach you as <teammate-message teammate_id="..."> blocks; answer with send_message to that teammate_id.`;
+
+/**
+ * `send_message` (Claude Code's `SendMessage`, its `message` field `content` here): records one
+ * `mail.sent` to the agents `to` names (see `addressMail`) and says where it went; an unknown
+ * recipient is an error result naming the agents there are, and records nothing. Decided under
+ * the log's lock on the state caught up with every writer (`decide`), so who is live is what the
+ * log says at the send; a decider, so replay decides it again and `--verify` checks it. Never
+ * asks: it changes nothing outside rein's log.
+ */
+export const sendMessageTool: Tool<SendMessageInput> = {
+  name: "send_message",
+  claudeNames: ["SendMessage"],
+  claudeFields: { content: "message" },
+  specifierFields: ["to"],
+  description,
+  inputSchema: SEND_MESSAGE_INPUT_SCHEMA,
+  kind: "decider",
+  readOnly: false,
+  permission: "read-only",
+  guidance: "Tell other agents of this session what they need with send_message; your plain " +
+    "text reaches only the user.",
+  summarize: (input) => input.to,
+  run(input, context) {
+    const decide = (state: State): ToolResult =>
+      send(state, context.session, context.agent, context.callId, input);
+    return Promise.resolve({ ...decide(context.view()), decide });
+  },
+};
+
+/** The result of `agent` sending `input` in `session`, with its `mail.sent`. Pure. */
+function send(
+  state: State,
+  session: string,
+  agent: string,
+  callId: string,
+  input: SendMessageInput,
+): ToolResult {
+  const addressed = addressMail(state, session, agent, input.to);
+  if ("error" in addressed) return { content: addressed.error, isError: true };
+  const { recipients } = addressed;
+  const summary = input.summary?.trim();
+  const shown = recipients.map((name) => mailName(state, session, name));
+  return {
+    content: recipients.length === 1
+      ? `Message sent to ${shown[0]}'s inbox`
+      : `Message sent to ${recipients.length} agents: ${shown.join(", ")}`,
+    events: [{
+      type: "mail.sent",
+      data: {
+        id: callId,
+        from: agent,
+        to: input.to.trim(),
+        recipients,
+        content: input.content,
+        ...(summary === undefined || summary === "" ? {} : { summary }),
+        kind: "message",
+      },
+    }],
+  };
+}

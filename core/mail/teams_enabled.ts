@@ -1,0 +1,50 @@
+import { isPersonal, recordedSettings } from "../settings/recorded_settings.ts";
+import { isRecord } from "../settings/is_record.ts";
+import { hasFeature } from "../settings/session_features.ts";
+import type { State } from "../state/state.ts";
+
+/**
+ * The environment variable that turns Claude Code's agent teams on (`1`, `true`, `yes`, `on`),
+ * recorded with a session when it is set (see `settingsSnapshot`).
+ */
+export const TEAMS_ENV = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
+
+/**
+ * Whether teams (mail between the agents of `session`) are on, as Claude Code decides it, from
+ * what the session recorded at its start or last resume: `CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS`
+ * in the environment, else in the settings' `env` block (the person's, or a trusted folder's:
+ * an untrusted folder's `env` is not applied), truthy or not; else rein's own setting
+ * `"teams": { "enabled": true }` (the highest settings file that says either way deciding; an
+ * untrusted folder's files do not count). Off
+ * when none says, and in sessions recorded without settings. Pure.
+ */
+export function teamsEnabled(state: State, session: string): boolean {
+  const snapshot = state.sessions.byId[session]?.settings;
+  if (snapshot === undefined || snapshot === null) return false;
+  const recorded = recordedSettings(snapshot);
+  const env = snapshot.env?.[TEAMS_ENV] ?? recorded.settings.env?.[TEAMS_ENV];
+  if (env !== undefined) return isTruthy(env);
+  for (const file of recorded.files) {
+    // An untrusted folder's own files do not turn teams on (nor does their `env`, above).
+    if (snapshot.trusted === false && !isPersonal(file.scope)) continue;
+    const teams = file.settings.other?.["teams"];
+    if (isRecord(teams) && typeof teams.enabled === "boolean") return teams.enabled;
+  }
+  return false;
+}
+
+/** `1`, `true`, `yes` or `on`, in any case, as Claude Code reads its switches. */
+function isTruthy(value: string): boolean {
+  return /^(1|true|yes|on)$/i.test(value.trim());
+}
+
+/** The session feature mail is (`Mechanism.feature`), recorded in `session.started`. */
+export const TEAMS_FEATURE = "teams";
+
+/**
+ * Whether mail is active in `session`: recorded with the `teams` feature (older logs replay as
+ * they ran) and teams enabled ({@link teamsEnabled}). Pure.
+ */
+export function teamsOn(state: State, session: string): boolean {
+  return hasFeature(state, session, TEAMS_FEATURE) && teamsEnabled(state, session);
+}

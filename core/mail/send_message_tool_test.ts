@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { fromClaudeInput, toClaudeCall } from "../hooks/claude_tool_names.ts";
+import { ToolNames } from "../tools/tool_names.ts";
+import { addressMail, mailRecipients } from "./mail_recipients.ts";
+import { sendMessageTool } from "./send_message_tool.ts";
+import type { State } from "../state/state.ts";
+
+const names = new ToolNames([sendMessageTool]);
+
+Deno.test("send_message is Claude Code's SendMessage to hooks: message for content, summary as is", () => {
+  assert.deepEqual(
+    toClaudeCall("send_message", { to: "alice", content: "hi", summary: "greeting" }, "/w", names),
+    { tool_name: "SendMessage", tool_input: { to: "alice", message: "hi", summary: "greeting" } },
+  );
+  // A hook's rewritten input in Claude Code's shape comes back in rein's.
+  assert.deepEqual(
+    fromClaudeInput("send_message", { to: "bob", message: "hello", summary: "s" }, "/w", names),
+    { to: "bob", content: "hello", summary: "s" },
+  );
+  assert.equal(names.ruleTool("SendMessage"), "send_message");
+  assert.deepEqual(names.matchNames("send_message"), ["SendMessage", "send_message"]);
+});
+
+/** A state with the lead and the agents `agents` (name → running or not) in session s1. */
+function stateWith(agents: Record<string, boolean>): State {
+  const view = (name: string, running: boolean, spawned: boolean) => ({
+    name,
+    status: running ? "unfinished" : "idle",
+    spawn: spawned ? { parent: "lead" } : null,
+  });
+  return {
+    sessions: {
+      byId: {
+        s1: {
+          mainAgent: "lead",
+          agents: {
+            lead: view("lead", false, false),
+            ...Object.fromEntries(
+              Object.entries(agents).map(([name, running]) => [name, view(name, running, true)]),
+            ),
+          },
+        },
+      },
+      order: ["s1"],
+    },
+  } as unknown as State;
+}
+
+Deno.test("the lead is team-lead, lead or its name; a running subagent its name; a finished one nobody", () => {
+  const state = stateWith({ "Explore@t1": true, "Explore@t0": false });
+  assert.deepEqual(mailRecipients(state, "s1").map((r) => r.name), ["lead", "Explore@t1"]);
+  for (const to of ["team-lead", "lead", "main", " Team-Lead "]) {
+    assert.deepEqual(addressMail(state, "s1", "Explore@t1", to), { recipients: ["lead"] }, to);
+  }
+  assert.deepEqual(addressMail(state, "s1", "lead", "Explore@t1"), { recipients: ["Explore@t1"] });
+  assert.deepEqual(addressMail(state, "s1", "lead", "Explore@t0"), {
+    error: 'Unknown recipient "Explore@t0": the agents mail can reach are team-lead, Explore@t1',
+  });
+  assert.deepEqual(addressMail(state, "s1", "lead", ""), {
+    error: 'Missing recipient: "to" must name an agent (team-lead, Explore@t1) or be "*"',
+  });
+});
+
+Deno.test("a broadcast reaches every live agent but the sender, and is refused with nobody to reach", () => {
+  const state = stateWith({ a: true, b: true });
+  assert.deepEqual(addressMail(state, "s1", "a", "*"), { recipients: ["lead", "b"] });
+  assert.deepEqual(addressMail(state, "s1", "lead", "*"), { recipients: ["a", "b"] });
+  assert.deepEqual(addressMail(stateWith({}), "s1", "lead", "*"), {
+    error: 'Nobody to send to: "*" reaches every other live agent, and there is none',
+  });
+});

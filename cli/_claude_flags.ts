@@ -77,7 +77,11 @@ export const IGNORED_CLAUDE_FLAGS: readonly IgnoredFlag[] = [
   },
   // rein answers the initialize request before it reads any prompt.
   { flag: "--await-initialize", value: false, reason: undefined },
-  { flag: "--plugin-dir-no-mcp", value: true, reason: "rein has no plugins" },
+  {
+    flag: "--plugin-dir-no-mcp",
+    value: true,
+    reason: "rein runs no MCP servers; give the plugin folder with --plugin-dir",
+  },
   {
     flag: "--fork-session",
     value: false,

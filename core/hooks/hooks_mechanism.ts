@@ -240,9 +240,14 @@ async function beforePrompt(
     events.push(...started?.events ?? []);
     events.push(...contextEvents("SessionStart", started?.verdict.additionalContext ?? []));
   }
+  // A typed `/name args` reaches the hooks as typed, as in Claude Code; the model gets its prompt.
+  const typed = sliceOf(context.view(), hooksProjection)[context.session]?.typed?.[context.agent];
+  const submitted = typed !== undefined && (typed.expansion ?? prompt) === prompt
+    ? typed.text
+    : prompt;
   const ran = await runSelected(
     context,
-    { event: "UserPromptSubmit", prompt },
+    { event: "UserPromptSubmit", prompt: submitted },
     undefined,
     options,
     undefined,
@@ -429,13 +434,11 @@ async function onStop(
       event,
       stopHookActive: continued > 0,
       lastAssistantMessage: lastAssistantText(agent),
-      ...(agent.spawn === null
-        ? stopFacts(state, context.session)
-        : {
-          agentId: context.agent,
-          agentType: agent.spawn.type,
-          agentTranscriptPath: hookAgentTranscriptPath(options, context.session, context.agent),
-        }),
+      ...(agent.spawn === null ? stopFacts(state, context.session) : {
+        agentId: context.agent,
+        agentType: agent.spawn.type,
+        agentTranscriptPath: hookAgentTranscriptPath(options, context.session, context.agent),
+      }),
     },
     undefined,
     options,

@@ -42,6 +42,8 @@ export function hookAgentTranscriptPath(
     : claudeAgentTranscriptPath(options.transcriptPath, session, agent);
 }
 
+const ENCODER = new TextEncoder();
+
 /** Brings a session's transcript files up to date with the log before hooks read them. */
 export type TranscriptWriter = (state: State, session: string) => Promise<string>;
 
@@ -50,15 +52,16 @@ interface Written {
   fold: TranscriptFold;
   /** The end of the last line read (none: read from the first byte). */
   at?: LogPlace;
-  /** Files this process has begun (written whole); later lines are appended. */
-  begun: Set<string>;
+  /** Files this process has begun (written whole), with their size since: later lines append. */
+  begun: Map<string, number>;
 }
 
 /**
  * A live writer of Claude Code transcripts beside the log at `logPath`: the session's (its main
  * agent's lines) and one per subagent (see {@link claudeAgentTranscriptPath}). It reads the log
  * itself from where it stopped, only the session's lines, folds them (`transcriptEntries`) and
- * appends the new lines; the first write of a file in this process writes it whole. Nothing new
+ * appends the new lines; the first write of a file in this process writes it whole, and so does
+ * one that finds a file changed under it (another process's writer). Nothing new
  * in `state` for the session: no read at all. A projection of the log written out, never read
  * back. Writes to one session are serialized. Gives the session transcript's absolute path; never
  * throws (a log or file that cannot be read or written leaves the files as they are, and they are
@@ -72,12 +75,12 @@ export function claudeTranscriptWriter(
   const queues = new Map<string, Promise<unknown>>();
   return (state, session) => {
     const path = claudeTranscriptPath(logPath, session);
-    const write = async () => {
+    const write = async (again = true): Promise<string> => {
       const last = state.sessions.byId[session]?.lastSeq;
       if (last === undefined) return path;
       let entry = written.get(session);
       if (entry !== undefined && entry.at !== undefined && entry.at.seq >= last) return path;
-      entry ??= { fold: emptyTranscriptFold(session, options.version), begun: new Set() };
+      entry ??= { fold: emptyTranscriptFold(session, options.version), begun: new Map() };
       written.set(session, entry);
       const files = new Map<string, TranscriptLine[]>();
       let end = entry.at;
@@ -100,12 +103,20 @@ export function claudeTranscriptWriter(
           files.set(file, lines);
         }
       }
+      // A file another process wrote since (a teammate's rein): every file is written whole again.
+      for (const file of files.keys()) {
+        const size = entry.begun.get(file);
+        if (size !== undefined && size !== await Deno.stat(file).then((f) => f.size, () => -1)) {
+          written.delete(session);
+          return again ? write(false) : path;
+        }
+      }
       for (const [file, lines] of files) {
-        const text = lines.map((line) => JSON.stringify(line) + "\n").join("");
-        const append = entry.begun.has(file);
-        if (!append) await Deno.mkdir(dirname(file), { recursive: true });
-        await Deno.writeTextFile(file, text, { append });
-        entry.begun.add(file);
+        const bytes = ENCODER.encode(lines.map((line) => JSON.stringify(line) + "\n").join(""));
+        const size = entry.begun.get(file);
+        if (size === undefined) await Deno.mkdir(dirname(file), { recursive: true });
+        await Deno.writeFile(file, bytes, { append: size !== undefined });
+        entry.begun.set(file, (size ?? 0) + bytes.length);
       }
       if (end !== undefined) entry.at = end;
       return path;

@@ -40,8 +40,9 @@ Deno.test("claudeTranscriptWriter writes the session's and each subagent's file 
     assert.deepEqual(first.map((l) => l.type), ["user"]);
     assert.equal(first[0]?.timestamp, "2026-11-29T01:02:03.000Z");
 
-    // What is already written is not written again: a mark put on it stays.
-    await Deno.writeTextFile(path, JSON.stringify({ ...first[0], marked: true }) + "\n");
+    // What is already written is not written again: a mark of the same size put on it stays.
+    const marked = (await Deno.readTextFile(path)).replace('"external"', '"externaX"');
+    await Deno.writeTextFile(path, marked);
     await store.append([
       event("model.responded", respondedData([{ type: "text", text: "yo" }])),
       event("user.prompted", { text: "look" }, SUB),
@@ -49,9 +50,9 @@ Deno.test("claudeTranscriptWriter writes the session's and each subagent's file 
     ]);
     await Promise.all([write(state, "s1"), write(state, "s1")]);
     const lines = await readLines(path);
-    assert.deepEqual(lines.map((l) => [l.type, l.marked ?? false]), [
-      ["user", true],
-      ["assistant", false],
+    assert.deepEqual(lines.map((l) => [l.type, l.userType]), [
+      ["user", "externaX"],
+      ["assistant", "external"],
     ]);
     assert.equal(lines[1]?.parentUuid, first[0]?.uuid);
     const agentPath = claudeAgentTranscriptPath(`${dir}/events.jsonl`, "s1", SUB);
@@ -76,7 +77,19 @@ Deno.test("claudeTranscriptWriter writes the session's and each subagent's file 
 
     // A new writer (a new process) writes each file whole again.
     await claudeTranscriptWriter(`${dir}/events.jsonl`)(state, "s1");
-    assert.deepEqual((await readLines(path)).map((l) => l.marked ?? false), [false, false, false]);
+    assert.deepEqual((await readLines(path)).map((l) => l.userType), [
+      "external",
+      "external",
+      "external",
+    ]);
+    // Another process's writer got further meanwhile: this one writes the file whole, once.
+    await store.append([event("user.prompted", { text: "again" })]);
+    await claudeTranscriptWriter(`${dir}/events.jsonl`)(state, "s1");
+    await store.append([event("user.prompted", { text: "and again" })]);
+    await write(state, "s1");
+    const texts = (await readLines(path)).map((l) => (l.message as { content: unknown }).content);
+    assert.deepEqual(texts.slice(-2), ["again", "and again"]);
+    assert.equal(texts.length, 5);
   } finally {
     await store.close();
     await Deno.remove(dir, { recursive: true });

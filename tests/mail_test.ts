@@ -17,6 +17,9 @@ import {
   startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
+import { fromClaudeInput, toClaudeCall } from "../core/hooks/claude_tool_names.ts";
+import { sendMessageTool } from "../core/mail/mod.ts";
+import { ToolNames } from "../core/tools/tool_names.ts";
 import { firstUserText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { CLI, runCli } from "./_cli.ts";
@@ -281,4 +284,16 @@ Deno.test("the REPL idle at its prompt runs a turn for mail the lead has not rea
     await terminal.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("hooks see send_message as Claude Code's SendMessage {to, summary, message}, and a hook's rewrite in that shape comes back as rein's", () => {
+  const names = new ToolNames([sendMessageTool]);
+  assert.deepEqual(
+    toClaudeCall("send_message", { to: "alice", content: "hi", summary: "greeting" }, "/w", names),
+    { tool_name: "SendMessage", tool_input: { to: "alice", message: "hi", summary: "greeting" } },
+  );
+  assert.deepEqual(
+    fromClaudeInput("send_message", { to: "bob", message: "hello", summary: "s" }, "/w", names),
+    { to: "bob", content: "hello", summary: "s" },
+  );
 });

@@ -8,14 +8,16 @@ import {
 } from "../../testing/fake_anthropic.ts";
 import { firstUserText } from "../../testing/scenarios.ts";
 import { startTestSession } from "../../testing/test_session.ts";
-import { reinFeatures } from "../harness.ts";
 import { unreadMail } from "./mail_of.ts";
 import { TEAMS_ENV } from "./teams_enabled.ts";
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 
+/** The features of a session recorded by this rein that mail's tests need (subagents, teams). */
+const FEATURES = ["todos", "agents", "teams"];
+
 /** A session recorded as the CLI records one with teams on (or as `env` and `features` say). */
-function teams(env: Record<string, string> = { [TEAMS_ENV]: "1" }, features = reinFeatures()) {
+function teams(env: Record<string, string> = { [TEAMS_ENV]: "1" }, features = FEATURES) {
   return {
     recordSettings: {
       settings: {},
@@ -246,9 +248,9 @@ Deno.test("two subagents running at once mail each other by name, and a broadcas
 
 Deno.test("with teams off, or in a session recorded without the teams feature, there are no mail tools and nothing is recorded", async () => {
   const cases = [
-    { env: {}, features: reinFeatures() },
-    { env: { [TEAMS_ENV]: "0" }, features: reinFeatures() },
-    { env: { [TEAMS_ENV]: "1" }, features: reinFeatures().filter((f) => f !== "teams") },
+    { env: {}, features: FEATURES },
+    { env: { [TEAMS_ENV]: "0" }, features: FEATURES },
+    { env: { [TEAMS_ENV]: "1" }, features: FEATURES.filter((f) => f !== "teams") },
   ];
   for (const { env, features } of cases) {
     await using t = await startTestSession(mailSelf, teams(env, features));
@@ -272,7 +274,7 @@ Deno.test("teams are on through rein's own setting, and through a settings env b
         settings,
         flags: { permissionMode: "bypassPermissions" },
         env: {},
-        features: reinFeatures(),
+        features: FEATURES,
       },
     });
     await t.session.prompt("note something", run());

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { fromClaudeInput, toClaudeCall } from "../hooks/claude_tool_names.ts";
 import { ToolNames } from "../tools/tool_names.ts";
 import { addressMail, mailRecipients } from "./mail_recipients.ts";
 import { sendMessageTool } from "./send_message_tool.ts";
@@ -7,18 +6,12 @@ import type { State } from "../state/state.ts";
 
 const names = new ToolNames([sendMessageTool]);
 
-Deno.test("send_message is Claude Code's SendMessage to hooks: message for content, summary as is", () => {
-  assert.deepEqual(
-    toClaudeCall("send_message", { to: "alice", content: "hi", summary: "greeting" }, "/w", names),
-    { tool_name: "SendMessage", tool_input: { to: "alice", message: "hi", summary: "greeting" } },
-  );
-  // A hook's rewritten input in Claude Code's shape comes back in rein's.
-  assert.deepEqual(
-    fromClaudeInput("send_message", { to: "bob", message: "hello", summary: "s" }, "/w", names),
-    { to: "bob", content: "hello", summary: "s" },
-  );
+Deno.test("send_message answers to Claude Code's SendMessage in rules and hook matchers, its message field being content", () => {
   assert.equal(names.ruleTool("SendMessage"), "send_message");
+  assert.equal(names.claudeName("send_message"), "SendMessage");
   assert.deepEqual(names.matchNames("send_message"), ["SendMessage", "send_message"]);
+  assert.deepEqual(names.facts("send_message")?.claudeFields, { content: "message" });
+  assert.equal(names.permission("send_message"), "read-only");
 });
 
 /** A state with the lead and the agents `agents` (name → running or not) in session s1. */

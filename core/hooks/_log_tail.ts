@@ -16,7 +16,8 @@ export const TAIL_LIMIT = 1 << 20;
  * checked as `readLog` does (lines of other sessions are not decoded), and the place after the
  * last complete line. Reads the new bytes in one piece, with no chunk buffers: what a writer that
  * follows the log pays per look. Undefined when more than {@link TAIL_LIMIT} bytes are new (read
- * those streaming). Throws for a line that is not an envelope, as `readLog` does.
+ * those streaming). Throws for a line that is not an envelope, as `readLog` does, and when the log
+ * is shorter than `from` (cut back or replaced: read it again from the start).
  */
 export async function readLogTail(
   path: string,
@@ -26,6 +27,9 @@ export async function readLogTail(
 ): Promise<{ events: Envelope[]; end: LogPlace } | undefined> {
   using file = await Deno.open(path, { read: true });
   const size = (await file.stat()).size;
+  if (size < from.offset) {
+    throw new Error(`Cannot read "${path}" after byte ${from.offset}: it is ${size} bytes now`);
+  }
   if (size - from.offset > TAIL_LIMIT) return undefined;
   const bytes = new Uint8Array(Math.max(0, size - from.offset));
   await file.seek(from.offset, Deno.SeekMode.Start);

@@ -27,6 +27,8 @@ Deno.test("readLogTail reads the session's events after a place, and leaves a lo
     assert.deepEqual((await readLogTail(path, tail!.end, "s1"))?.events, []);
     await Deno.writeTextFile(path, "x".repeat(TAIL_LIMIT) + "\n", { append: true });
     assert.equal(await readLogTail(path, tail!.end, "s1"), undefined);
+    await Deno.truncate(path, 10);
+    await assert.rejects(readLogTail(path, tail!.end, "s1"), /it is 10 bytes now/);
   } finally {
     await store.close();
     await Deno.remove(dir, { recursive: true });

@@ -181,3 +181,23 @@ Deno.test('transcriptEntries: a detached HEAD is the branch "HEAD", as git abbre
   ]);
   assert.equal(lines[0]?.line.gitBranch, "HEAD");
 });
+
+Deno.test("transcriptEntries: a fork's history opens its transcript; a compaction's summary answer is no line", () => {
+  const e = eventFactory();
+  const history = [
+    { role: "user" as const, content: [{ type: "text", text: "before" }] },
+    { role: "assistant" as const, content: [{ type: "text", text: "earlier answer" }] },
+  ];
+  const lines = foldAll([
+    e("session.started", startedData({ history, forkedFrom: { session: "s0", seq: 9 } })),
+    e("model.responded", {
+      ...respondedData([{ type: "text", text: "summary" }]),
+      purpose: "compact",
+    }),
+  ]).map((entry) => entry.line);
+  assert.deepEqual(lines.map((l) => [l.type, (l.message as { content: unknown }).content]), [
+    ["user", "before"],
+    ["assistant", [{ type: "text", text: "earlier answer" }]],
+  ]);
+  assert.equal((lines[1]?.message as { model: string }).model, "claude-test");
+});

@@ -1,3 +1,4 @@
+import type { SettingsSnapshot } from "../../events/event_types.ts";
 import { isPersonal, recordedSettings } from "../settings/recorded_settings.ts";
 import { isRecord } from "../settings/is_record.ts";
 import { hasFeature } from "../settings/session_features.ts";
@@ -15,12 +16,21 @@ export const TEAMS_ENV = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
  * in the environment, else in the settings' `env` block (the person's, or a trusted folder's:
  * an untrusted folder's `env` is not applied), truthy or not; else rein's own setting
  * `"teams": { "enabled": true }` (the highest settings file that says either way deciding; an
- * untrusted folder's files do not count). Off
- * when none says, and in sessions recorded without settings. Pure.
+ * untrusted folder's files do not count). Off when none says, and in sessions recorded without
+ * settings. Cached per snapshot; pure.
  */
 export function teamsEnabled(state: State, session: string): boolean {
   const snapshot = state.sessions.byId[session]?.settings;
   if (snapshot === undefined || snapshot === null) return false;
+  let enabled = ENABLED.get(snapshot);
+  if (enabled === undefined) ENABLED.set(snapshot, enabled = enabledBy(snapshot));
+  return enabled;
+}
+
+/** Whether teams are on by the recorded `snapshot`, read once per snapshot object. */
+const ENABLED = new WeakMap<SettingsSnapshot, boolean>();
+
+function enabledBy(snapshot: SettingsSnapshot): boolean {
   const recorded = recordedSettings(snapshot);
   const env = snapshot.env?.[TEAMS_ENV] ?? recorded.settings.env?.[TEAMS_ENV];
   if (env !== undefined) return isTruthy(env);

@@ -3,7 +3,7 @@ import type { SettingsSource } from "./settings.ts";
 
 /**
  * Top-level settings keys rein uses: its own parsed keys and those its mechanisms read from
- * `Settings.other` (the sandbox, effort, compaction, the tally, the status line, plugins). A
+ * `Settings.other` (the sandbox, effort, compaction, the tally, teams, the status line, plugins). A
  * mechanism that starts reading a key adds it here, so the notice below stops naming it.
  */
 export const USED_SETTINGS: ReadonlySet<string> = new Set([
@@ -20,6 +20,7 @@ export const USED_SETTINGS: ReadonlySet<string> = new Set([
   "autoCompactEnabled",
   "autoCompactWindow",
   "tally",
+  "teams",
   "statusLine",
   "enabledPlugins",
   "extraKnownMarketplaces",

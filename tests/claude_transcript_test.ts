@@ -121,6 +121,15 @@ Deno.test("transcript-reading hooks find the last answer's text, model, id, usag
   });
   const sidechain = `${ws.path}/.rein/transcripts/${session}/subagents/agent-${agent}.jsonl`;
   await Deno.stat(sidechain);
+  // The task's result in the session's transcript names the subagent, as Claude Code's does.
+  const main = (await Deno.readTextFile(sub.main)).trim().split("\n").map((l) => JSON.parse(l));
+  const task = main.find((l) => l.message.content[0]?.tool_use_id === "toolu_task");
+  assert.equal(task?.toolUseResult.agentId, agent);
+  assert.equal(task?.toolUseResult.agentType, "general-purpose");
+  assert.equal(task?.toolUseResult.status, "completed");
+  assert.equal(task?.toolUseResult.prompt, "inspect");
+  assert.equal(task?.toolUseResult.totalToolUseCount, 1);
+  assert.ok(task?.toolUseResult.totalTokens > 0);
 
   // Replay writes no transcript and still matches the log.
   await Deno.remove(`${ws.path}/.rein/transcripts`, { recursive: true });

@@ -5,8 +5,14 @@ import type { TodoItem, ToolCompleted } from "../../events/event_types.ts";
 export interface ToolResponseFacts {
   /** The agent's todo list before this call (todo_write). */
   oldTodos?: readonly TodoItem[];
-  /** The subagent's usage and tool calls (task). */
-  subagent?: { totalTokens: number; totalToolUseCount: number; usage: Record<string, number> };
+  /** The subagent's usage and tool calls, its id and type (task). */
+  subagent?: {
+    totalTokens: number;
+    totalToolUseCount: number;
+    usage: Record<string, number>;
+    agentId?: string;
+    agentType?: string;
+  };
 }
 
 /**
@@ -83,6 +89,8 @@ export function claudeToolResponse(
       };
     case "task":
       return {
+        status: "completed",
+        ...(typeof input.prompt === "string" ? { prompt: input.prompt } : {}),
         content: [{ type: "text", text }],
         totalDurationMs: completed.durationMs,
         ...(facts.subagent ?? {}),

@@ -130,6 +130,8 @@ Deno.test("claudeToolResponse: todo_write gives the old and new lists; task its 
     },
   );
   assert.deepEqual(claudeToolResponse("task", { prompt: "p" }, done("found it", 900), CWD), {
+    status: "completed",
+    prompt: "p",
     content: [{ type: "text", text: "found it" }],
     totalDurationMs: 900,
   });

@@ -7,7 +7,7 @@ import type {
 } from "../../events/event_types.ts";
 import { compactedText } from "../state/conversation.ts";
 import { toClaudeCall } from "./claude_tool_names.ts";
-import { claudeToolResponse } from "./claude_tool_response.ts";
+import { claudeToolResponse, type ToolResponseFacts } from "./claude_tool_response.ts";
 import { isRecord } from "../settings/is_record.ts";
 
 /** One line of a Claude Code transcript (JSONL). */
@@ -33,12 +33,17 @@ export interface TranscriptFold {
   /** What each line gives as `version` (the rein that writes it; "": none given). */
   version: string;
   chains: Map<string, AgentChain>;
+  /** The subagent each `task` call started, by the call's id, until the call's result. */
+  spawned: Map<string, { agent: string; type: string }>;
 }
 
 interface AgentChain {
   lastUuid: string | null;
   /** Calls by id until their result: the line that asked, the call in rein's names. */
   calls: Map<string, { uuid: string; name: string; input: Record<string, unknown> }>;
+  /** The agent's token usage and tool calls so far: a `task` result's totals. */
+  usage: Record<string, number>;
+  toolUses: number;
 }
 
 /** The `source` of the git HEAD file recorded with a session (core/environment's GIT_HEAD_SOURCE). */
@@ -46,7 +51,15 @@ const GIT_HEAD_SOURCE = "environment.git";
 
 /** A fold of `session` that has seen nothing yet. */
 export function emptyTranscriptFold(session: string, version = ""): TranscriptFold {
-  return { session, cwd: "", mainAgent: null, gitBranch: "", version, chains: new Map() };
+  return {
+    session,
+    cwd: "",
+    mainAgent: null,
+    gitBranch: "",
+    version,
+    chains: new Map(),
+    spawned: new Map(),
+  };
 }
 
 /**
@@ -78,7 +91,11 @@ export function transcriptEntries(fold: TranscriptFold, event: Envelope): Transc
     case "user.prompted":
       if (event.data.refused === undefined) out.user(event.data.text);
       break;
+    case "agent.spawned":
+      fold.spawned.set(event.data.callId, { agent: event.agent, type: event.data.type });
+      break;
     case "model.responded":
+      out.counted(event.data.usage, event.data.content);
       if (event.data.purpose === undefined) {
         const { messageId, model, stopReason, usage, requestId } = event.data;
         for (const block of usable(event.data.content)) {
@@ -126,7 +143,7 @@ class Emitter {
   constructor(private readonly fold: TranscriptFold, private readonly event: Envelope) {
     let chain = fold.chains.get(event.agent);
     if (chain === undefined) {
-      chain = { lastUuid: null, calls: new Map() };
+      chain = { lastUuid: null, calls: new Map(), usage: {}, toolUses: 0 };
       fold.chains.set(event.agent, chain);
     }
     this.#chain = chain;
@@ -146,19 +163,24 @@ class Emitter {
     }
   }
 
+  /** Adds an answer's usage and tool calls to the agent's totals. */
+  counted(usage: Usage, content: readonly ContentBlock[]): void {
+    const totals = this.#chain.usage;
+    for (const [key, value] of Object.entries(claudeUsage(usage))) {
+      if (typeof value === "number") totals[key] = (totals[key] ?? 0) + value;
+    }
+    this.#chain.toolUses += content.filter((block) => block.type === "tool_use").length;
+  }
+
   result(block: TranscriptLine & { tool_use_id: string; content: string }, durationMs: number) {
     const call = this.#chain.calls.get(block.tool_use_id);
     this.#chain.calls.delete(block.tool_use_id);
+    const completed = { content: block.content, durationMs };
     const toolUseResult = block.is_error === true
       ? `Error: ${block.content}`
       : call === undefined
       ? block.content
-      : claudeToolResponse(
-        call.name,
-        call.input,
-        { content: block.content, durationMs },
-        this.fold.cwd,
-      );
+      : claudeToolResponse(call.name, call.input, completed, this.fold.cwd, this.#facts(block));
     // Claude Code chains a result on the answer that asked for it.
     const parent = call?.uuid ?? this.#chain.lastUuid;
     this.#push("user", { role: "user", content: [block] }, {
@@ -219,6 +241,24 @@ class Emitter {
     });
     this.#chain.lastUuid = uuid;
     return uuid;
+  }
+
+  /** What a `task` result's object needs: the subagent's id, type and totals. */
+  #facts(block: { tool_use_id: string }): ToolResponseFacts {
+    const child = this.fold.spawned.get(block.tool_use_id);
+    if (child === undefined) return {};
+    this.fold.spawned.delete(block.tool_use_id);
+    const chain = this.fold.chains.get(child.agent);
+    const usage = { ...chain?.usage };
+    return {
+      subagent: {
+        totalTokens: Object.values(usage).reduce((sum, n) => sum + n, 0),
+        totalToolUseCount: chain?.toolUses ?? 0,
+        usage,
+        agentId: child.agent,
+        agentType: child.type,
+      },
+    };
   }
 
   #claudeToolUse(block: Extract<ContentBlock, { type: "tool_use" }>): TranscriptLine {

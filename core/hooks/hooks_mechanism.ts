@@ -495,7 +495,9 @@ function responseFacts(
   }
   if (call.name === "task") {
     const view = state.sessions.byId[session];
-    const child = Object.values(view?.agents ?? {}).find((a) => a.spawn?.callId === call.id);
+    const [agentId, child] = Object.entries(view?.agents ?? {}).find(([, a]) =>
+      a.spawn?.callId === call.id
+    ) ?? [];
     if (child === undefined) return {};
     const usage = { ...child.usage };
     const totalTokens = Object.values(usage).reduce((sum, n) => sum + n, 0);
@@ -507,7 +509,16 @@ function responseFacts(
           : 0),
       0,
     );
-    return { subagent: { totalTokens, totalToolUseCount, usage } };
+    const agentType = child.spawn?.type;
+    return {
+      subagent: {
+        totalTokens,
+        totalToolUseCount,
+        usage,
+        ...(agentId === undefined ? {} : { agentId }),
+        ...(agentType === undefined ? {} : { agentType }),
+      },
+    };
   }
   return {};
 }

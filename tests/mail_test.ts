@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Envelope, EnvelopeOf, EventType } from "../events/event_types.ts";
+import { openJsonlStore } from "../events/jsonl_store.ts";
 import {
   type FakeScriptFn,
   message,
@@ -298,4 +299,57 @@ Deno.test("hooks see send_message as Claude Code's SendMessage {to, summary, mes
     fromClaudeInput("send_message", { to: "bob", message: "hello", summary: "s" }, "/w", names),
     { to: "bob", content: "hello", summary: "s" },
   );
+});
+
+Deno.test("an idle daemon follows the log and is woken by mail another process appends for it", async () => {
+  const script: FakeScriptFn = (request) =>
+    lastMessageText(request).includes("<teammate-message")
+      ? message("Thanks, alice.")
+      : message("Idle.");
+  await using fake = await startFakeAnthropic({ script });
+  await using ws = await workspace();
+  const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-test", ...TEAMS };
+  await using daemon = new CliProcess(["daemon", "--workspace", ws.path], env);
+  const until = async (what: string, done: (all: Envelope[]) => boolean) => {
+    const deadline = Date.now() + 30_000;
+    while (!done(await readEvents(ws.log))) {
+      if (!daemon.running) throw new Error(`rein daemon ended: ${(await daemon.output).stderr}`);
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  await until("the daemon's session", (all) => all.some((e) => e.type === "session.started"));
+  const session = (await readEvents(ws.log))[0]?.session ?? "";
+  // What a teammate in its own process would append: mail from alice to the daemon's agent.
+  const other = await openJsonlStore(ws.log, { clock: () => new Date() });
+  try {
+    await other.append([{
+      type: "mail.sent",
+      session,
+      agent: "alice",
+      data: {
+        id: "m_alice",
+        from: "alice",
+        to: "team-lead",
+        recipients: ["daemon"],
+        content: "the build is green",
+        kind: "message",
+      },
+    }]);
+  } finally {
+    await other.close();
+  }
+  await until("the turn the mail woke", (all) => all.some((e) => e.type === "turn.ended"));
+  const out = await daemon.kill();
+  const events = await readEvents(ws.log);
+  assert.deepEqual(
+    eventsOf(events, "arrival.injected").map((e) => [e.agent, e.data.key, e.data.text]),
+    [[
+      "daemon",
+      "m_alice",
+      '<teammate-message teammate_id="alice">\nthe build is green\n</teammate-message>',
+    ]],
+  );
+  assert.equal(fake.requests.length, 1, out.stderr);
+  assert.match(out.stdout, /woken by mail m_alice/);
 });

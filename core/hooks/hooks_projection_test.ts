@@ -35,9 +35,15 @@ Deno.test("hooksProjection: a typed skill without arguments is /name; a resume f
     e("skill.invoked", { name: "review", arguments: "", path: "/s" }),
   );
   assert.deepEqual(slice.s1?.typed?.lead, { text: "/review" });
-  slice = hooksProjection.evolve(slice, e("session.resumed", { how: "continue", withPrompt: true, maxTurns: null }));
+  slice = hooksProjection.evolve(
+    slice,
+    e("session.resumed", { how: "continue", withPrompt: true, maxTurns: null }),
+  );
   assert.equal(slice.s1?.typed?.lead, undefined);
   slice = hooksProjection.evolve(slice, e("command.invoked", invoked));
-  slice = hooksProjection.evolve(slice, e("session.resumed", { how: "continue", withPrompt: true, maxTurns: null }));
+  slice = hooksProjection.evolve(
+    slice,
+    e("session.resumed", { how: "continue", withPrompt: true, maxTurns: null }),
+  );
   assert.equal(slice.s1?.typed?.lead?.text, "/greet world");
 });

@@ -128,6 +128,8 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
           : []),
         // rein's bundled skills, read when a session starts.
         ...named(resolvePath(root, "skills")),
+        // The bundle's folder: its chunks are imported when first used (cli/build.ts).
+        ...(parsed.entry === undefined ? [] : named(parentOf(entry))),
         ...(repository === undefined ? [] : named(repository)),
       ],
       baseUrl: env.ANTHROPIC_BASE_URL,

@@ -256,6 +256,11 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
   fi
   # rein's bundled skills, read when a session starts.
   add_named read "$root/skills"
+  # The bundle's folder: its chunks are imported when first used (cli/build.ts).
+  if [ -n "$entry" ]; then
+    resolve_path "$root" "$entry"
+    add_named read "${REPLY%/*}"
+  fi
   # The repository the workspace is in, when it is a subdirectory of one: its CLAUDE.md files
   # and git HEAD above the workspace are read when a session starts.
   if [ ! -e "$workspace_path/.git" ]; then

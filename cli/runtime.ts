@@ -267,6 +267,16 @@ export async function openRuntime(options: {
     await snapshots.close();
     await harness.close();
   };
+  // Read while the sandbox is resolved (the credential probe runs a command): neither needs the
+  // other. readFiles reports bad files and never throws.
+  const files = harness.readFiles({
+    workspace,
+    home,
+    credentials,
+    plugins: plugins.plugins,
+    onNotice: options.onNotice,
+  });
+  files.catch(() => {});
   const { resolution: sandbox } = await probing.catch(async (error) => {
     await close();
     throw error;
@@ -287,13 +297,7 @@ export async function openRuntime(options: {
     logPath,
     harness,
     settings: snapshot,
-    files: await harness.readFiles({
-      workspace,
-      home,
-      credentials,
-      plugins: plugins.plugins,
-      onNotice: options.onNotice,
-    }),
+    files: await files,
     plugins: plugins.plugins,
     asker,
     maxAttempts,

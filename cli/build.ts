@@ -1,0 +1,66 @@
+/**
+ * Builds the bundle `deno task install` installs: `deno task build` runs this into `dist/`.
+ *
+ *     deno run --allow-read --allow-write --allow-run --allow-env cli/build.ts [OUT_DIR]
+ *
+ * `deno bundle` splits rein into chunks, one per part a start may not need (the REPL, the daemon,
+ * the log commands, the SDK), each loaded by a dynamic `import("./chunk.js")`. Deno reads and
+ * parses every module such a literal names as soon as the program starts, used or not (about 30
+ * ms of a start on the machine of bench/agent_bench.ts), so the build then writes each of those
+ * imports as `import(String("./chunk.js"))`: the same module, resolved the same way, loaded only
+ * when the import runs. A dynamic import Deno has not seen at start needs read access to its file:
+ * the launcher lets the agent read the bundle's folder.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** `deno bundle`'s arguments, before `--outdir`. */
+const BUNDLE_ARGS = ["bundle", "--platform", "deno", "--minify", "--quiet", "--code-splitting"];
+
+const ROOT = new URL("../", import.meta.url);
+
+/**
+ * Bundles cli/main.ts into `outDir` (emptied first) and makes the chunks' dynamic imports
+ * load on use; resolves to the path of the bundle's entry. Throws when bundling fails.
+ */
+export async function buildBundle(outDir: string): Promise<string> {
+  await Deno.remove(outDir, { recursive: true }).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: [...BUNDLE_ARGS, "--outdir", outDir, "cli/main.ts"],
+    cwd: ROOT,
+    stderr: "piped",
+  }).output();
+  if (!built.success) {
+    throw new Error(`Bundling failed: ${new TextDecoder().decode(built.stderr)}`);
+  }
+  const chunks = new Set<string>();
+  for await (const entry of Deno.readDir(outDir)) {
+    if (entry.isFile && entry.name.endsWith(".js")) chunks.add(entry.name);
+  }
+  for (const name of chunks) {
+    const path = join(outDir, name);
+    const text = await Deno.readTextFile(path);
+    const lazy = loadOnUse(text, chunks);
+    if (lazy !== text) await Deno.writeTextFile(path, lazy);
+  }
+  return join(outDir, "main.js");
+}
+
+/**
+ * `text` with every `import("./NAME")` of one of `chunks` written `import(String("./NAME"))`,
+ * which Deno does not load at start. Pure.
+ */
+export function loadOnUse(text: string, chunks: ReadonlySet<string>): string {
+  return text.replace(
+    /import\("\.\/([\w.-]+\.js)"\)/g,
+    (whole, name: string) => chunks.has(name) ? `import(String("./${name}"))` : whole,
+  );
+}
+
+if (import.meta.main) {
+  const out = Deno.args[0] ?? "dist";
+  await buildBundle(out.startsWith("/") ? out : join(Deno.cwd(), out));
+}

@@ -281,3 +281,27 @@ Deno.test("teams are on through rein's own setting, and through a settings env b
     assert.equal(ofType(t.events(), "mail.sent").length, 1, JSON.stringify(settings));
   }
 });
+
+Deno.test("a subagent whose type leaves send_message out is told how mail reaches it, not how to send", async () => {
+  const script: FakeScriptFn = (request) => {
+    if (firstUserText(request.body?.messages ?? []) === "explore") return message("Explored.");
+    if (lastMessageText(request).includes("toolu_explore")) return message("Done.");
+    return message([
+      toolUse("toolu_explore", "task", {
+        description: "explore",
+        prompt: "explore",
+        subagent_type: "Explore",
+      }),
+    ]);
+  };
+  await using t = await startTestSession(script, teams());
+  await t.session.prompt("go", run());
+  const child = t.fake.requests.find((r) => firstUserText(r.body?.messages ?? []) === "explore");
+  const tools = child?.body?.tools?.map((tool) => tool.name) ?? [];
+  assert.ok(!tools.includes("send_message"), tools.join());
+  const system = JSON.stringify(child?.body?.system);
+  assert.match(system, /You are \\"Explore@toolu_explore\\" among the agents of this session/);
+  assert.match(system, /teammate-message/);
+  assert.doesNotMatch(system, /Write to another agent/);
+  assert.match(JSON.stringify(t.fake.requests[0]?.body?.system), /Write to another agent/);
+});

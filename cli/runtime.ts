@@ -274,6 +274,7 @@ export async function openRuntime(options: {
     home,
     credentials,
     plugins: plugins.plugins,
+    ...(options.settingSources === undefined ? {} : { sources: options.settingSources }),
     onNotice: options.onNotice,
   });
   files.catch(() => {});

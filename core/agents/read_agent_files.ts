@@ -3,6 +3,7 @@ import type { RecordedFile } from "../../events/event_types.ts";
 import { pluginPartPaths } from "../files/plugin_root.ts";
 import { readFolders, type Reading, readRecordedFile } from "../files/recorded_file.ts";
 import { realRoots, startBounds } from "../files/start_bounds.ts";
+import { readsSource } from "../files/file_place.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { AGENTS_SOURCE, agentSet } from "./agent_set.ts";
 
@@ -12,8 +13,8 @@ export const MAX_AGENT_FILE = 256 * 1024;
 /** The definition folders of `place`, in precedence order: the project's, then the person's. */
 export function agentFolders(place: FilePlace): string[] {
   const folders = [
-    join(place.workspace, ".claude", "agents"),
-    ...(place.home ? [join(place.home, ".claude", "agents")] : []),
+    ...(readsSource(place, "project") ? [join(place.workspace, ".claude", "agents")] : []),
+    ...(place.home && readsSource(place, "user") ? [join(place.home, ".claude", "agents")] : []),
   ];
   return [...new Set(folders)];
 }
@@ -39,14 +40,14 @@ export async function readAgentFiles(place: FilePlace): Promise<RecordedFile[]> 
     credentials: bounds.credentials,
     onNotice: place.onNotice,
   };
-  const [project, personal] = agentFolders(place);
+  const project = join(place.workspace, ".claude", "agents");
   const markdown = (entry: Deno.DirEntry) =>
     (entry.isFile || entry.isSymlink) && entry.name.endsWith(".md");
   const files = await readFolders(
-    [
-      { folder: project!, roots: bounds.workspace },
-      ...personal === undefined ? [] : [{ folder: personal, roots: bounds.personal }],
-    ],
+    agentFolders(place).map((folder) => ({
+      folder,
+      roots: folder === project ? bounds.workspace : bounds.personal,
+    })),
     markdown,
     join,
     reading,

@@ -9,6 +9,7 @@ import {
 import { pluginPartPaths } from "../files/plugin_root.ts";
 import { realRoots, startBounds } from "../files/start_bounds.ts";
 import type { FilePlace } from "../mechanism.ts";
+import { readsSource } from "../files/file_place.ts";
 import { COMMANDS_SOURCE, commandSet } from "./command_set.ts";
 
 /** Largest command file rein records; a bigger one is reported and skipped. */
@@ -23,8 +24,8 @@ const MAX_DEPTH = 4;
  */
 export function commandFolders(place: FilePlace): string[] {
   const folders = [
-    join(place.workspace, ".claude", "commands"),
-    ...(place.home ? [join(place.home, ".claude", "commands")] : []),
+    ...(readsSource(place, "project") ? [join(place.workspace, ".claude", "commands")] : []),
+    ...(place.home && readsSource(place, "user") ? [join(place.home, ".claude", "commands")] : []),
   ];
   return [...new Set(folders)];
 }
@@ -51,8 +52,9 @@ export async function readCommandFiles(place: FilePlace): Promise<RecordedFile[]
     onNotice: (message) => notices.push(message),
   };
   const files: RecordedFile[] = [];
-  for (const [index, folder] of commandFolders(place).entries()) {
-    const roots = index === 0 ? bounds.workspace : bounds.personal;
+  const project = join(place.workspace, ".claude", "commands");
+  for (const folder of commandFolders(place)) {
+    const roots = folder === project ? bounds.workspace : bounds.personal;
     files.push(...await readTree({ folder, roots }, reading, 0));
   }
   for (const plugin of place.plugins ?? []) {

@@ -3,6 +3,7 @@ import type { RecordedFile } from "../../events/event_types.ts";
 import { isInside } from "../files/is_inside.ts";
 import { type ConfinedRead, readConfined } from "../files/read_confined.ts";
 import { realRoots, type StartBounds, startBounds } from "../files/start_bounds.ts";
+import { readsSource } from "../files/file_place.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { importReferences } from "./import_references.ts";
 import { PATH_RULE_SOURCE, ruleGlobs } from "./path_rules.ts";
@@ -70,17 +71,25 @@ export async function readMemoryFiles(
   const dirs = await projectDirectories(place.workspace, place.home);
   const rootOf = await repositoryRoots(dirs);
   const personal = place.home === undefined ? undefined : join(place.home, ".claude", "CLAUDE.md");
-  const paths = instructionPaths(dirs, place.home);
+  // Each file as its setting source says (`--setting-sources`): the person's, the local ones,
+  // and the project's.
+  const sourceOf = (path: string) =>
+    path === personal ? "user" : basename(path) === "CLAUDE.local.md" ? "local" : "project";
+  const paths = instructionPaths(dirs, place.home)
+    .filter((path) => readsSource(place, sourceOf(path)));
   // `.claude/rules/` as Claude Code reads it: the person's after ~/.claude/CLAUDE.md, the
   // project's after its CLAUDE.md files and before the personal CLAUDE.local.md ones.
-  const firstLocal = paths.findIndex((path) => basename(path) === "CLAUDE.local.md");
-  for (const [index, path] of paths.entries()) {
-    if (index === firstLocal) {
-      for (const dir of dirs) {
-        const rules = join(dir, ".claude", "rules");
-        await readRules(reading, rules, { roots: await rootOf(rules), personal: false });
-      }
+  let projectRules = readsSource(place, "project");
+  const readProjectRules = async () => {
+    if (!projectRules) return;
+    projectRules = false;
+    for (const dir of dirs) {
+      const rules = join(dir, ".claude", "rules");
+      await readRules(reading, rules, { roots: await rootOf(rules), personal: false });
     }
+  };
+  for (const path of paths) {
+    if (basename(path) === "CLAUDE.local.md") await readProjectRules();
     const owner = path === personal
       ? { roots: bounds.personal, personal: true }
       : { roots: await rootOf(path), personal: false };
@@ -89,6 +98,7 @@ export async function readMemoryFiles(
       await readRules(reading, join(place.home, ".claude", "rules"), owner);
     }
   }
+  await readProjectRules();
   const index = memoryIndexPath(place.workspace, options);
   const indexRoots = isInside(resolve(place.workspace), index)
     ? bounds.workspace

@@ -8,6 +8,7 @@ import {
   type RootedFolder,
 } from "../files/recorded_file.ts";
 import { realRoots, startBounds } from "../files/start_bounds.ts";
+import { readsSource } from "../files/file_place.ts";
 import type { FilePlace } from "../mechanism.ts";
 import { SKILLS_SOURCE, skillSet } from "./skill_set.ts";
 
@@ -21,8 +22,8 @@ export const MAX_SKILL_FILE = 256 * 1024;
  */
 export function skillFolders(place: FilePlace, bundled: URL | string): string[] {
   const folders = [
-    join(place.workspace, ".claude", "skills"),
-    ...(place.home ? [join(place.home, ".claude", "skills")] : []),
+    ...(readsSource(place, "project") ? [join(place.workspace, ".claude", "skills")] : []),
+    ...(place.home && readsSource(place, "user") ? [join(place.home, ".claude", "skills")] : []),
     typeof bundled === "string" ? resolve(bundled) : pathOfFileUrl(bundled),
   ].map((folder) => folder.replace(/\/+$/, ""));
   return [...new Set(folders)];
@@ -65,11 +66,12 @@ export async function readSkillFiles(
     onNotice: place.onNotice,
   };
   const personal = place.home === undefined ? undefined : join(place.home, ".claude", "skills");
-  // The project's folder comes first; the bundled one is its own root.
+  const project = join(place.workspace, ".claude", "skills");
+  // The bundled folder is its own root.
   const folders: RootedFolder[] = await Promise.all(
-    skillFolders(place, bundled).map(async (folder, index) => ({
+    skillFolders(place, bundled).map(async (folder) => ({
       folder,
-      roots: index === 0
+      roots: folder === project
         ? bounds.workspace
         : folder === personal
         ? bounds.personal

@@ -239,6 +239,23 @@ export async function buildProgram(
       );
     });
 
+  program.command("worktrees")
+    .description("List the workspace's git worktrees: task, branch and state (clean, dirty, ahead)")
+    .option("--workspace <dir>", "workspace whose log and repository to read")
+    .option("--all", "list removed worktrees too")
+    .option("--json", "print the worktrees as JSON")
+    .action(async (flags) => {
+      const { resolveWorkspace } = await import("./paths.ts");
+      const { worktreesCommand } = await import("./worktrees_command.ts");
+      const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
+      exit(
+        await worktreesCommand(await logOf(undefined, flags), workspace, {
+          json: flags.json ?? false,
+          all: flags.all ?? false,
+        }, io),
+      );
+    });
+
   program.command("replay")
     .description("Re-drive recorded sessions offline: no model, no tools, no writes")
     .argument("[log]", "event log file (default: the workspace's)")

@@ -37,6 +37,7 @@ import { jobsMechanism } from "./jobs/jobs_mechanism.ts";
 import { pendingArrivals } from "./loop/arrivals.ts";
 import { tasksMechanism } from "./tasks/tasks_mechanism.ts";
 import { mailMechanism } from "./mail/mod.ts";
+import { worktreesMechanism } from "./worktrees/mod.ts";
 import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
 import { sessionEnvProjection } from "./tools/session_env.ts";
 import { toolEventHooks } from "./hooks/tool_event_hooks.ts";
@@ -124,6 +125,7 @@ export function reinMechanisms(
     }),
     tasksMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
     mailMechanism,
+    worktreesMechanism({ workspace }),
     // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).
     { name: CLAUDE_HOOK_EVENTS, feature: CLAUDE_HOOK_EVENTS },
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.

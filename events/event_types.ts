@@ -61,6 +61,7 @@ type PayloadFiles = [
   typeof import("./payloads/task.ts"),
   typeof import("./payloads/command.ts"),
   typeof import("./payloads/mail.ts"),
+  typeof import("./payloads/worktree.ts"),
 ];
 
 /**
@@ -85,6 +86,7 @@ const PAYLOAD_FILES: PayloadFiles = await Promise.all(
     import("./payloads/task.ts"),
     import("./payloads/command.ts"),
     import("./payloads/mail.ts"),
+    import("./payloads/worktree.ts"),
   ] as const,
 );
 

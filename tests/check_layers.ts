@@ -25,6 +25,8 @@ const MECHANISM_PAIRS = [
   "autonomy → teams",
   "autonomy → tasks",
   "worktrees → tasks",
+  "worktrees → agents",
+  "worktrees → environment",
   "recovery → models",
   "agents → models",
   "permissions → hooks",

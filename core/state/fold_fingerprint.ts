@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "17164a253fc07a8616d6a8934f91875b";
+export const FOLD_FINGERPRINT = "82a598f63af616d8fc82832b6bcc3c16";

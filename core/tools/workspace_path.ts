@@ -189,7 +189,11 @@ const GUARDED_FOLDER = /^\.(claude|git)$/i;
  */
 export function guardedFolder(root: string, path: string): ".claude" | ".git" | undefined {
   const rel = isInside(root, path) ? relative(root, path) : path;
-  for (const part of rel.split(/[\\/]/)) {
+  const parts = rel.split(/[\\/]/);
+  // A file in a git worktree under `.claude/worktrees/<name>/` is a checkout's, which nothing
+  // reads as settings; its own `.claude/` and `.git` stay guarded.
+  const inWorktree = parts.length > 3 && parts[0] === ".claude" && parts[1] === "worktrees";
+  for (const part of inWorktree ? parts.slice(2) : parts) {
     if (GUARDED_FOLDER.test(part)) return part.toLowerCase() === ".git" ? ".git" : ".claude";
   }
   return undefined;

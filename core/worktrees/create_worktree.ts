@@ -1,0 +1,137 @@
+import { join } from "node:path";
+import type { WorktreeCreated } from "../../events/payloads/worktree.ts";
+import { catalogSliceOf } from "../state/catalog.ts";
+import type { State } from "../state/state.ts";
+import { taskGraphProjection, taskOf } from "../tasks/tasks_projection.ts";
+import type { Tool, ToolResult } from "../tools/tool.ts";
+import { liveWorktree } from "./worktree_catalog.ts";
+import type { WorktreeGit } from "./worktree_git.ts";
+import {
+  baseProblem,
+  worktreeBranch,
+  worktreeFolder,
+  worktreeNameProblem,
+} from "./worktree_name.ts";
+
+/** Input of create_worktree. */
+export interface CreateWorktreeInput {
+  name: string;
+  /** The task to bind to the worktree: whoever works on the task works in it. */
+  task_id?: number;
+  /** The revision the new branch starts at (default `HEAD`). */
+  base?: string;
+}
+
+/** The only description of create_worktree's input: a JSON Schema. */
+export const CREATE_WORKTREE_INPUT_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    name: {
+      type: "string",
+      description: 'The worktree\'s name: "/"-separated segments of letters, digits, ".", "_" ' +
+        'and "-", at most 64 characters',
+    },
+    task_id: {
+      type: "integer",
+      minimum: 1,
+      description: "A task of the task graph to bind to the worktree (whoever works on the " +
+        "task works in it)",
+    },
+    base: { type: "string", description: "The revision the branch starts at (default HEAD)" },
+  },
+  required: ["name"],
+  additionalProperties: false,
+};
+
+const description =
+  `Creates a git worktree of this repository: a separate checkout at .claude/worktrees/<name> on a new branch worktree-<name> (from base, default HEAD), where work can go on apart from the main checkout.
+
+- With task_id, the task is bound to the worktree: an agent working on that task works in it.
+- Start a subagent in a worktree of its own with the task tool's isolation: "worktree".
+- When the work is merged or no longer needed, call remove_worktree; keep_worktree leaves it and its branch for later.`;
+
+/** Why `input` cannot make a worktree now, in `state`: a name, base or task that does not do. */
+export function createRefusal(state: State, input: CreateWorktreeInput): string | undefined {
+  const bad = worktreeNameProblem(input.name) ??
+    (input.base === undefined ? undefined : baseProblem(input.base));
+  if (bad !== undefined) return bad;
+  const known = liveWorktree(state, input.name);
+  if (known !== undefined) {
+    return `A worktree named "${input.name}" exists already (${known.state}) at ${known.path}`;
+  }
+  if (input.task_id !== undefined) {
+    const graph = catalogSliceOf(state.catalog, taskGraphProjection);
+    const task = taskOf(graph, input.task_id);
+    if (task === undefined) return `No task ${input.task_id} in the task graph`;
+    if (task.status === "completed" || task.status === "cancelled") {
+      return `Task ${input.task_id} is ${task.status}: bind a worktree to a task still to do`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Makes worktree `input.name` with git (the name and base checked first, every time), and the
+ * `worktree.created` that records it, or why it could not. Live only (runs git).
+ */
+export async function makeWorktree(
+  git: WorktreeGit,
+  state: State,
+  input: CreateWorktreeInput,
+): Promise<{ created: WorktreeCreated } | { why: string }> {
+  const refusal = createRefusal(state, input);
+  if (refusal !== undefined) return { why: refusal };
+  const base = input.base ?? "HEAD";
+  const commit = await git.resolve(base);
+  if (!commit.ok) return { why: `Cannot create worktree "${input.name}": ${commit.why}` };
+  const path = worktreeFolder(input.name);
+  const branch = worktreeBranch(input.name);
+  const added = await git.add(path, branch, commit.value);
+  if (!added.ok) return { why: `Cannot create worktree "${input.name}": ${added.why}` };
+  return {
+    created: {
+      name: input.name,
+      path,
+      branch,
+      base,
+      baseCommit: commit.value,
+      ...(input.task_id === undefined ? {} : { taskId: input.task_id }),
+    },
+  };
+}
+
+/** The model's result for a worktree made in `workspace`. Pure. */
+export function createdText(workspace: string, created: WorktreeCreated): string {
+  const task = created.taskId === undefined ? "" : `, bound to task ${created.taskId}`;
+  return `Created worktree "${created.name}" at ${join(workspace, created.path)} on branch ` +
+    `${created.branch} from ${created.base} (${created.baseCommit.slice(0, 7)})${task}`;
+}
+
+/**
+ * `create_worktree` (Claude Code's `EnterWorktree`): `git worktree add` on a new branch
+ * `worktree-<name>` at `.claude/worktrees/<name>`, optionally bound to a task. An effect: git runs
+ * live and replay serves its result and its `worktree.created`.
+ */
+export function createCreateWorktreeTool(git: WorktreeGit): Tool<CreateWorktreeInput> {
+  return {
+    name: "create_worktree",
+    claudeNames: ["EnterWorktree"],
+    specifierFields: ["name"],
+    description,
+    inputSchema: CREATE_WORKTREE_INPUT_SCHEMA,
+    kind: "effect",
+    readOnly: false,
+    // It adds a folder and a branch and changes nothing there was: as Claude Code's
+    // EnterWorktree, it does not ask.
+    permission: "read-only",
+    summarize: (input) => input.name,
+    async run(input, context): Promise<ToolResult> {
+      const made = await makeWorktree(git, context.view(), input);
+      if ("why" in made) return { content: made.why, isError: true };
+      return {
+        content: createdText(git.workspace, made.created),
+        events: [{ type: "worktree.created", data: made.created }],
+      };
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { join } from "node:path";
+import { type Git, gitProblem, runGit } from "./_git.ts";
+
+/** What a worktree holds that is not in its base: the refusal of a removal lists these. */
+export interface WorktreeChanges {
+  /** Files with uncommitted changes (untracked ones included), as `git status` names them. */
+  files: string[];
+  /** Commits on its branch not merged into its base, newest first, `<short sha> <subject>`. */
+  commits: string[];
+}
+
+/** A git operation's outcome: its value, or why it failed, in words for the model. */
+export type GitResult<T> = { ok: true; value: T } | { ok: false; why: string };
+
+/**
+ * The git operations of the worktrees mechanism over one repository (the workspace's), each
+ * run through `git` (safe configuration, `--` before names and revisions: see `runGit`). Never
+ * throw.
+ */
+export class WorktreeGit {
+  constructor(readonly workspace: string, readonly git: Git = runGit) {}
+
+  /** The commit `base` names in the workspace's repository. */
+  async resolve(base: string, cwd = this.workspace): Promise<GitResult<string>> {
+    const out = await this.git(
+      ["rev-parse", "--verify", "--quiet", "--end-of-options", `${base}^{commit}`],
+      cwd,
+    );
+    if (out.code === 0) return { ok: true, value: out.stdout.trim() };
+    if (out.code === 1 && out.stderr.trim() === "") {
+      return { ok: false, why: `No commit "${base}" in the repository` };
+    }
+    return { ok: false, why: gitProblem(out) };
+  }
+
+  /**
+   * `git worktree add -b <branch> -- <path> <commit>` in the workspace. Filter drivers the
+   * repository configures (`filter.<driver>.smudge`, `.process`: commands git runs on checkout)
+   * are turned off for the checkout, so files come out as stored.
+   */
+  async add(path: string, branch: string, commit: string): Promise<GitResult<void>> {
+    const drivers = await this.#filterDrivers();
+    const odd = drivers.find((driver) => driver.includes("="));
+    if (odd !== undefined) {
+      return {
+        ok: false,
+        why: `The repository configures a filter driver "${odd}" git cannot be told to skip`,
+      };
+    }
+    const off = drivers.flatMap((driver) => [
+      "-c",
+      `filter.${driver}.smudge=cat`,
+      "-c",
+      `filter.${driver}.clean=cat`,
+      "-c",
+      `filter.${driver}.process=`,
+      "-c",
+      `filter.${driver}.required=false`,
+    ]);
+    const out = await this.git(
+      [...off, "worktree", "add", "--quiet", "-b", branch, "--", path, commit],
+      this.workspace,
+    );
+    return out.code === 0 ? { ok: true, value: undefined } : { ok: false, why: gitProblem(out) };
+  }
+
+  /**
+   * What the worktree at `path` (relative to the workspace) holds that its base does not:
+   * uncommitted files, and commits of `branch` not reachable from `base` (resolved now, in the
+   * workspace's checkout; `baseCommit` when it no longer resolves).
+   */
+  async changes(
+    path: string,
+    branch: string,
+    base: string,
+    baseCommit: string,
+  ): Promise<GitResult<WorktreeChanges>> {
+    const folder = join(this.workspace, path);
+    const status = await this.git(
+      ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=all"],
+      folder,
+    );
+    if (status.code !== 0) return { ok: false, why: gitProblem(status) };
+    const files = porcelainFiles(status.stdout);
+    const tip = await this.resolve(`refs/heads/${branch}`);
+    if (!tip.ok) return { ok: true, value: { files, commits: [] } };
+    const now = await this.resolve(base);
+    const against = now.ok ? now.value : baseCommit;
+    const log = await this.git(
+      ["log", "--format=%h %s", "--end-of-options", tip.value, `^${against}`],
+      this.workspace,
+    );
+    if (log.code !== 0) return { ok: false, why: gitProblem(log) };
+    const commits = log.stdout.split("\n").filter((line) => line !== "");
+    return { ok: true, value: { files, commits } };
+  }
+
+  /** `git worktree remove --force -- <path>`, then `git branch -D -- <branch>`. */
+  async remove(path: string, branch: string): Promise<GitResult<void>> {
+    const out = await this.git(
+      ["worktree", "remove", "--force", "--force", "--", path],
+      this.workspace,
+    );
+    if (out.code !== 0) {
+      // A folder removed by hand: git forgets it when pruned.
+      const gone = await Deno.stat(join(this.workspace, path)).then(() => false, () => true);
+      if (!gone) return { ok: false, why: gitProblem(out) };
+      await this.git(["worktree", "prune"], this.workspace);
+    }
+    const branchOut = await this.git(["branch", "-D", "--quiet", "--", branch], this.workspace);
+    if (branchOut.code !== 0 && !/not found/.test(branchOut.stderr)) {
+      return { ok: false, why: gitProblem(branchOut) };
+    }
+    return { ok: true, value: undefined };
+  }
+
+  /** The folders `git worktree list` knows, absolute. */
+  async list(): Promise<GitResult<string[]>> {
+    const out = await this.git(["worktree", "list", "--porcelain", "-z"], this.workspace);
+    if (out.code !== 0) return { ok: false, why: gitProblem(out) };
+    const folders = out.stdout.split("\0").flatMap((line) =>
+      line.startsWith("worktree ") ? [line.slice("worktree ".length)] : []
+    );
+    return { ok: true, value: folders };
+  }
+
+  async #filterDrivers(): Promise<string[]> {
+    const out = await this.git(
+      ["config", "--null", "--name-only", "--get-regexp", "^filter\\."],
+      this.workspace,
+    );
+    if (out.code !== 0) return [];
+    const drivers = out.stdout.split("\0").flatMap((key) => {
+      const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
+      return match?.[1] === undefined ? [] : [match[1]];
+    });
+    return [...new Set(drivers)];
+  }
+}
+
+/** The files of `git status --porcelain=v1 -z` output (a rename's new name). Pure. */
+export function porcelainFiles(output: string): string[] {
+  const fields = output.split("\0");
+  const files: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as string;
+    if (field.length < 4) continue;
+    files.push(field.slice(3));
+    // A rename or copy is followed by the name it came from.
+    if (field[0] === "R" || field[0] === "C") i += 1;
+  }
+  return files;
+}

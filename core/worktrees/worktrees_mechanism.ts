@@ -1,0 +1,63 @@
+import { GIT_HEAD_SOURCE } from "../environment/git_branch.ts";
+import { TASK_TOOL } from "../agents/child_tools.ts";
+import type { Mechanism } from "../mechanism.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import type { PoolScope } from "../tools/tool_pool.ts";
+import { createCreateWorktreeTool } from "./create_worktree.ts";
+import { isolatedTask } from "./isolated_task.ts";
+import { keepWorktreeTool } from "./keep_worktree.ts";
+import { createRemoveWorktreeTool } from "./remove_worktree.ts";
+import { worktreeCatalogProjection } from "./worktree_catalog.ts";
+import { WorktreeGit } from "./worktree_git.ts";
+import { renderWorktreeEvent, reportWorktrees } from "./worktrees_render.ts";
+
+/** The session feature of worktrees. */
+export const WORKTREES_FEATURE = "worktrees";
+
+/** What the worktrees mechanism is wired with. */
+export interface WorktreesOptions {
+  /** The workspace, whose git repository the worktrees are of. */
+  workspace: string;
+  /** Runs git (tests give another); live only. */
+  git?: WorktreeGit;
+}
+
+const NO_TOOLS: readonly AnyTool[] = [];
+
+/**
+ * Git worktrees (s18): `create_worktree` (Claude Code's `EnterWorktree`), `keep_worktree` and
+ * `remove_worktree` (`ExitWorktree`'s keep and remove), the `task` tool's
+ * `isolation: "worktree"`, and the workspace's worktrees as a workspace-wide slice. On in
+ * sessions recorded with the `worktrees` feature whose workspace is in a git repository (its HEAD
+ * recorded with the session): as Claude Code's EnterWorktree, always there where it can work, and
+ * nowhere else (no tools a session outside git could only fail with).
+ */
+export function worktreesMechanism(options: WorktreesOptions): Mechanism {
+  const git = options.git ?? new WorktreeGit(options.workspace);
+  const tools: readonly AnyTool[] = [
+    createCreateWorktreeTool(git),
+    keepWorktreeTool,
+    createRemoveWorktreeTool(git),
+  ];
+  return {
+    name: "worktrees",
+    feature: WORKTREES_FEATURE,
+    catalog: worktreeCatalogProjection,
+    // An isolated subagent's worktree is recorded as the child's, outside its loop.
+    fedTypes: ["worktree.created", "worktree.removed"],
+    tools: (scope) => inGitRepository(scope) ? tools : NO_TOOLS,
+    toolFacts: tools,
+    filterTools: (scope, pool) =>
+      inGitRepository(scope) && pool.some((tool) => tool.name === TASK_TOOL)
+        ? pool.map((tool) => tool.name === TASK_TOOL ? isolatedTask(tool, git) : tool)
+        : pool,
+    render: renderWorktreeEvent,
+    report: reportWorktrees,
+  };
+}
+
+/** Whether the session's workspace is in a git repository, as recorded when it started. Pure. */
+export function inGitRepository(scope: Pick<PoolScope, "state" | "session">): boolean {
+  const files = scope.state.sessions.byId[scope.session]?.files ?? [];
+  return files.some((file) => file.source === GIT_HEAD_SOURCE);
+}

@@ -1,0 +1,203 @@
+/**
+ * Worktrees end to end, in a real git repository against the fake model: the lead makes a
+ * worktree bound to a task; a subagent started with `isolation: "worktree"` writes in its own
+ * worktree and can write nowhere else (file tool and bash); remove_worktree refuses while the
+ * worktree is dirty, listing the file, and `discard_changes` removes it; hostile names and bases
+ * are refused before git sees them; `rein worktrees --json` shows each worktree's state computed
+ * from git; `rein tasks` shows the task's worktree; the session replays with --verify.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Envelope } from "../events/event_types.ts";
+import {
+  type FakeScriptFn,
+  message,
+  startFakeAnthropic,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
+import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-worktrees-test-0123456789";
+const ISOLATED = "agent-toolu_iso";
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, `git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  return text;
+}
+
+/** A repository with one commit, whose config would run code if git obeyed it. */
+async function hostileRepo(path: string): Promise<void> {
+  await git(path, "init", "--quiet", "--initial-branch=main");
+  await Deno.writeTextFile(join(path, "README.md"), "hello\n");
+  await Deno.writeTextFile(join(path, ".gitignore"), ".rein/\n");
+  await git(path, "add", "README.md", ".gitignore");
+  await git(path, "commit", "--quiet", "-m", "first");
+  const pwned = join(path, "PWNED");
+  await Deno.writeTextFile(
+    join(path, ".git", "hooks", "post-checkout"),
+    `#!/bin/sh\ntouch ${pwned}-hook\n`,
+  );
+  await Deno.chmod(join(path, ".git", "hooks", "post-checkout"), 0o755);
+  await git(path, "config", "core.fsmonitor", `touch ${pwned}-fsmonitor; false`);
+}
+
+const CHILD_CALLS = [
+  toolUse("c1", "write_file", { path: "made.txt", content: "made in the worktree\n" }),
+  toolUse("c2", "write_file", { path: "../../../escaped.txt", content: "out\n" }),
+  toolUse("c3", "bash", { command: "echo out > ../../../bash_escaped.txt" }),
+  toolUse("c4", "bash", { command: "pwd" }),
+];
+
+const LEAD_CALLS = [
+  toolUse("t1", "create_task", { subject: "A", description: "do A" }),
+  toolUse("w1", "create_worktree", { name: "wt-a", task_id: 1 }),
+  toolUse("h1", "create_worktree", { name: "../evil" }),
+  toolUse("h2", "create_worktree", { name: "-x" }),
+  toolUse("h3", "create_worktree", { name: "ok", base: "--upload-pack=touch /tmp/x" }),
+  toolUse("toolu_iso", "task", {
+    description: "isolated work",
+    prompt: "iso: write a file",
+    isolation: "worktree",
+  }),
+  toolUse("r1", "remove_worktree", { name: ISOLATED }),
+  toolUse("r2", "remove_worktree", { name: ISOLATED, discard_changes: true }),
+  toolUse("k1", "keep_worktree", { name: "wt-a" }),
+];
+
+/** The lead makes its calls one a round; the isolated child makes its own. */
+const script: FakeScriptFn = (request) => {
+  const done = toolResultCount(request.body);
+  if (firstUserText(request.body?.messages ?? []).startsWith("iso")) {
+    const call = CHILD_CALLS[done];
+    return call === undefined ? message("child done") : message([call]);
+  }
+  const call = LEAD_CALLS[done];
+  return call === undefined ? message("lead done") : message([call]);
+};
+
+function results(events: readonly Envelope[]): Map<string, { content: string; isError: boolean }> {
+  return new Map(
+    events.flatMap((e) =>
+      e.type === "tool.completed"
+        ? [[e.data.callId, { content: e.data.content, isError: e.data.isError === true }]]
+        : []
+    ),
+  );
+}
+
+Deno.test("worktrees: bound to a task, an isolated subagent confined to its own, removal refused while dirty, replayed", async () => {
+  await using ws = await tempWorkspace();
+  await hostileRepo(ws.path);
+  {
+    await using fake = await startFakeAnthropic({ script });
+    const run = await runCli([
+      "-p",
+      "work in worktrees",
+      "--permission-mode",
+      "bypassPermissions",
+      "--workspace",
+      ws.path,
+    ], { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY } });
+    assert.equal(run.code, 0, run.stderr);
+  }
+  const events = await readLogLines(
+    join(ws.path, ".rein", "events.jsonl"),
+  ) as unknown as Envelope[];
+  const got = results(events);
+  // The worktree bound to task 1, made by git on its branch.
+  assert.equal(got.get("w1")?.isError, false, got.get("w1")?.content);
+  assert.match(got.get("w1")?.content ?? "", /bound to task 1/);
+  assert.equal(
+    await Deno.readTextFile(join(ws.path, ".claude/worktrees/wt-a/README.md")),
+    "hello\n",
+  );
+  assert.match(await git(ws.path, "branch", "--list"), /worktree-wt-a/);
+  // Hostile names and bases never reach git; the hostile config ran nothing.
+  assert.match(got.get("h1")?.content ?? "", /contains "\.\."/);
+  assert.match(got.get("h2")?.content ?? "", /may not start with "-"/);
+  assert.match(got.get("h3")?.content ?? "", /looks like an option/);
+  for (const id of ["h1", "h2", "h3"]) assert.equal(got.get(id)?.isError, true, id);
+  for (const suffix of ["-hook", "-fsmonitor"]) {
+    await assert.rejects(Deno.stat(join(ws.path, `PWNED${suffix}`)), `PWNED${suffix}`);
+  }
+  // The isolated child wrote in its worktree and nowhere else.
+  const child = events.filter((e) => e.agent === "general-purpose@toolu_iso");
+  const spawned = child.find((e) => e.type === "agent.spawned");
+  assert.equal((spawned?.data as { cwd?: string }).cwd, `.claude/worktrees/${ISOLATED}`);
+  assert.equal(got.get("c1")?.isError, false, got.get("c1")?.content);
+  assert.equal(got.get("c2")?.isError, true, got.get("c2")?.content);
+  assert.equal(got.get("c4")?.content.trim(), join(ws.path, ".claude/worktrees", ISOLATED));
+  await assert.rejects(Deno.stat(join(ws.path, "escaped.txt")));
+  await assert.rejects(Deno.stat(join(ws.path, "bash_escaped.txt")));
+  assert.match(got.get("toolu_iso")?.content ?? "", /was kept: it has 1 file with uncommitted/);
+  // Removal refused while dirty, listing the file; discarding removes it and its branch.
+  assert.equal(got.get("r1")?.isError, true);
+  assert.match(
+    got.get("r1")?.content ?? "",
+    /was not removed: it has 1 file[^\n]*\n {2}made\.txt\n/,
+  );
+  assert.equal(got.get("r2")?.isError, false, got.get("r2")?.content);
+  await assert.rejects(Deno.stat(join(ws.path, ".claude/worktrees", ISOLATED)));
+  assert.doesNotMatch(await git(ws.path, "branch", "--list"), new RegExp(ISOLATED));
+  assert.equal(got.get("k1")?.isError, false, got.get("k1")?.content);
+  const types = events.map((e) => e.type).filter((t) => t.startsWith("worktree."));
+  assert.deepEqual(types, [
+    "worktree.created",
+    "worktree.created",
+    "worktree.removed",
+    "worktree.kept",
+  ]);
+
+  // State computed live: a commit on the worktree's branch and a dirty file.
+  const wt = join(ws.path, ".claude/worktrees/wt-a");
+  await Deno.writeTextFile(join(wt, "a.txt"), "a\n");
+  await git(wt, "add", "a.txt");
+  await git(wt, "commit", "--quiet", "-m", "add a");
+  await Deno.writeTextFile(join(wt, "scratch.txt"), "wip\n");
+  const listed = await runCli(["worktrees", "--json", "--workspace", ws.path]);
+  assert.equal(listed.code, 0, listed.stderr);
+  const list = JSON.parse(listed.stdout) as Record<string, unknown>[];
+  assert.equal(list.length, 1, listed.stdout);
+  assert.deepEqual(
+    {
+      name: list[0]?.name,
+      task: list[0]?.task,
+      state: list[0]?.state,
+      files: list[0]?.files,
+      dirty: list[0]?.dirty,
+      ahead: list[0]?.ahead,
+      branch: list[0]?.branch,
+    },
+    {
+      name: "wt-a",
+      task: 1,
+      state: "kept",
+      files: "dirty",
+      dirty: ["scratch.txt"],
+      ahead: 1,
+      branch: "worktree-wt-a",
+    },
+  );
+  const all = JSON.parse(
+    (await runCli(["worktrees", "--json", "--all", "--workspace", ws.path])).stdout,
+  );
+  assert.deepEqual(all.map((w: { name: string; state: string }) => [w.name, w.state]), [[
+    "wt-a",
+    "kept",
+  ], [ISOLATED, "removed"]]);
+  const tasks = await runCli(["tasks", "--workspace", ws.path]);
+  assert.match(tasks.stdout, /#1 → wt-a \(worktree-wt-a, \.claude\/worktrees\/wt-a\)/);
+
+  const replay = await runCli(["replay", "--verify", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

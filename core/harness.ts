@@ -125,7 +125,7 @@ export function reinMechanisms(
     }),
     tasksMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
     mailMechanism,
-    worktreesMechanism({ workspace }),
+    worktreesMechanism({ workspace, hooks: toolEventHooks(hooks, transcripts) }),
     // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).
     { name: CLAUDE_HOOK_EVENTS, feature: CLAUDE_HOOK_EVENTS },
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.

@@ -201,3 +201,68 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
   const replay = await runCli(["replay", "--verify", "--workspace", ws.path]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("WorktreeCreate hooks get the name and exit 2 refuses; WorktreeRemove hooks get the path", async () => {
+  await using ws = await tempWorkspace();
+  await hostileRepo(ws.path);
+  await Deno.mkdir(join(ws.path, ".claude"), { recursive: true });
+  const save = (name: string) => `cat > "$CLAUDE_PROJECT_DIR/${name}"`;
+  await Deno.writeTextFile(
+    join(ws.path, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: {
+        WorktreeCreate: [{
+          hooks: [{
+            type: "command",
+            command: `input=$(cat); case "$input" in *'"name":"blocked"'*) ` +
+              `echo "No worktree called blocked" >&2; exit 2;; esac; ` +
+              `printf '%s' "$input" > "$CLAUDE_PROJECT_DIR/create.json"`,
+          }],
+        }],
+        WorktreeRemove: [{ hooks: [{ type: "command", command: save("remove.json") }] }],
+      },
+    }),
+  );
+  const steps = [
+    toolUse("b", "create_worktree", { name: "blocked" }),
+    toolUse("c", "create_worktree", { name: "fine" }),
+    toolUse("r", "remove_worktree", { name: "fine" }),
+  ];
+  {
+    await using fake = await startFakeAnthropic({
+      script: (request) => {
+        const call = steps[toolResultCount(request.body)];
+        return call === undefined ? message("done") : message([call]);
+      },
+    });
+    const run = await runCli([
+      "--trust",
+      "-p",
+      "hooks",
+      "--permission-mode",
+      "bypassPermissions",
+      "--workspace",
+      ws.path,
+    ], { env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY } });
+    assert.equal(run.code, 0, run.stderr);
+  }
+  const events = await readLogLines(
+    join(ws.path, ".rein", "events.jsonl"),
+  ) as unknown as Envelope[];
+  const got = results(events);
+  assert.equal(
+    got.get("b")?.content,
+    "Worktree not created: a WorktreeCreate hook blocked it: No worktree called blocked",
+  );
+  await assert.rejects(Deno.stat(join(ws.path, ".claude/worktrees/blocked")));
+  assert.equal(got.get("c")?.isError, false, got.get("c")?.content);
+  const created = JSON.parse(await Deno.readTextFile(join(ws.path, "create.json")));
+  assert.deepEqual([created.hook_event_name, created.name], ["WorktreeCreate", "fine"]);
+  const removed = JSON.parse(await Deno.readTextFile(join(ws.path, "remove.json")));
+  assert.deepEqual(
+    [removed.hook_event_name, removed.worktree_path],
+    ["WorktreeRemove", join(ws.path, ".claude/worktrees/fine")],
+  );
+  const replay = await runCli(["replay", "--verify", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

@@ -17,6 +17,8 @@ export const HOOK_EVENT_NAMES = [
   "PostCompact",
   "TaskCreated",
   "TaskCompleted",
+  "WorktreeCreate",
+  "WorktreeRemove",
 ] as const;
 
 /** A hook event rein runs. */
@@ -110,7 +112,11 @@ export type HookEventData =
     taskId: string;
     subject: string;
     description: string;
-  };
+  }
+  /** A worktree is about to be made (create_worktree): exit 2 refuses it. */
+  | { event: "WorktreeCreate"; name: string }
+  /** A worktree was removed (remove_worktree), its folder absolute. */
+  | { event: "WorktreeRemove"; worktreePath: string };
 
 /** What started a compaction, in Claude Code's words. */
 export type CompactTrigger = "manual" | "auto";
@@ -178,7 +184,9 @@ export type HookInput =
     task_id: string;
     task_subject: string;
     task_description?: string;
-  };
+  }
+  | HookInputBase & { hook_event_name: "WorktreeCreate"; name: string }
+  | HookInputBase & { hook_event_name: "WorktreeRemove"; worktree_path: string };
 
 /** A rule a PermissionRequest hook may answer with, as Claude Code suggests it. */
 export interface PermissionSuggestion {
@@ -290,6 +298,10 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
         task_subject: data.subject,
         ...(data.description === "" ? {} : { task_description: data.description }),
       };
+    case "WorktreeCreate":
+      return { ...base, hook_event_name: data.event, name: data.name };
+    case "WorktreeRemove":
+      return { ...base, hook_event_name: data.event, worktree_path: data.worktreePath };
   }
 }
 

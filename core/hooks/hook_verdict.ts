@@ -74,6 +74,8 @@ const BLOCKABLE: ReadonlySet<HookEventName> = new Set([
   // The task is not created or not completed, and the model is told why.
   "TaskCreated",
   "TaskCompleted",
+  // The worktree is not made, and the model is told why.
+  "WorktreeCreate",
 ]);
 /** Events whose hooks may give `hookSpecificOutput.additionalContext`. */
 const CONTEXT_EVENTS: ReadonlySet<HookEventName> = new Set([

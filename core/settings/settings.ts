@@ -42,6 +42,7 @@ export const HOOK_EVENTS = [
   "TaskCompleted",
   "TeammateIdle",
   "WorktreeCreate",
+  "WorktreeRemove",
 ] as const;
 
 /** A hook event name rein knows. */

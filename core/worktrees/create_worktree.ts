@@ -6,6 +6,7 @@ import { taskGraphProjection, taskOf } from "../tasks/tasks_projection.ts";
 import type { Tool, ToolResult } from "../tools/tool.ts";
 import { liveWorktree } from "./worktree_catalog.ts";
 import type { WorktreeGit } from "./worktree_git.ts";
+import { hookRanEvents, type WorktreeHookRunner } from "./worktree_hooks.ts";
 import {
   baseProblem,
   worktreeBranch,
@@ -112,7 +113,10 @@ export function createdText(workspace: string, created: WorktreeCreated): string
  * `worktree-<name>` at `.claude/worktrees/<name>`, optionally bound to a task. An effect: git runs
  * live and replay serves its result and its `worktree.created`.
  */
-export function createCreateWorktreeTool(git: WorktreeGit): Tool<CreateWorktreeInput> {
+export function createCreateWorktreeTool(
+  git: WorktreeGit,
+  hooks?: WorktreeHookRunner,
+): Tool<CreateWorktreeInput> {
   return {
     name: "create_worktree",
     claudeNames: ["EnterWorktree"],
@@ -126,11 +130,23 @@ export function createCreateWorktreeTool(git: WorktreeGit): Tool<CreateWorktreeI
     permission: "read-only",
     summarize: (input) => input.name,
     async run(input, context): Promise<ToolResult> {
+      const refusal = createRefusal(context.view(), input);
+      if (refusal !== undefined) return { content: refusal, isError: true };
+      // WorktreeCreate hooks run first, with the name: exit 2 refuses the worktree.
+      const ran = await hooks?.(context, { event: "WorktreeCreate", name: input.name });
+      const hookEvents = hookRanEvents(ran?.runs ?? []);
+      if (ran?.block !== undefined) {
+        return {
+          content: `Worktree not created: a WorktreeCreate hook blocked it: ${ran.block}`,
+          isError: true,
+          events: hookEvents,
+        };
+      }
       const made = await makeWorktree(git, context.view(), input);
-      if ("why" in made) return { content: made.why, isError: true };
+      if ("why" in made) return { content: made.why, isError: true, events: hookEvents };
       return {
         content: createdText(git.workspace, made.created),
-        events: [{ type: "worktree.created", data: made.created }],
+        events: [...hookEvents, { type: "worktree.created", data: made.created }],
       };
     },
   };

@@ -5,6 +5,8 @@ import { removalRefusal } from "./removal_refusal.ts";
 import { liveWorktree } from "./worktree_catalog.ts";
 import type { WorktreeGit } from "./worktree_git.ts";
 import { worktreeNameProblem } from "./worktree_name.ts";
+import { hookRanEvents, type WorktreeHookRunner } from "./worktree_hooks.ts";
+import { join } from "node:path";
 
 /** Input of remove_worktree. */
 export interface RemoveWorktreeInput {
@@ -83,7 +85,10 @@ export function removedText(removed: WorktreeRemoved): string {
  * and `git branch -D`, refused while the worktree has uncommitted changes or unmerged commits
  * unless `discard_changes`. An effect: git runs live and replay serves its result.
  */
-export function createRemoveWorktreeTool(git: WorktreeGit): Tool<RemoveWorktreeInput> {
+export function createRemoveWorktreeTool(
+  git: WorktreeGit,
+  hooks?: WorktreeHookRunner,
+): Tool<RemoveWorktreeInput> {
   return {
     name: "remove_worktree",
     claudeNames: ["ExitWorktree"],
@@ -104,9 +109,15 @@ export function createRemoveWorktreeTool(git: WorktreeGit): Tool<RemoveWorktreeI
         input.discard_changes === true,
       );
       if ("why" in dropped) return { content: dropped.why, isError: true };
+      const path = join(git.workspace, `.claude/worktrees/${input.name}`);
+      // WorktreeRemove hooks clean up after it; they cannot keep it.
+      const ran = await hooks?.(context, { event: "WorktreeRemove", worktreePath: path });
       return {
         content: removedText(dropped.removed),
-        events: [{ type: "worktree.removed", data: dropped.removed }],
+        events: [
+          { type: "worktree.removed", data: dropped.removed },
+          ...hookRanEvents(ran?.runs ?? []),
+        ],
       };
     },
   };

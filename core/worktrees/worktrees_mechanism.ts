@@ -9,6 +9,7 @@ import { keepWorktreeTool } from "./keep_worktree.ts";
 import { createRemoveWorktreeTool } from "./remove_worktree.ts";
 import { worktreeCatalogProjection } from "./worktree_catalog.ts";
 import { WorktreeGit } from "./worktree_git.ts";
+import type { WorktreeHookRunner } from "./worktree_hooks.ts";
 import { renderWorktreeEvent, reportWorktrees } from "./worktrees_render.ts";
 
 /** The session feature of worktrees. */
@@ -18,6 +19,8 @@ export const WORKTREES_FEATURE = "worktrees";
 export interface WorktreesOptions {
   /** The workspace, whose git repository the worktrees are of. */
   workspace: string;
+  /** Runs the session's WorktreeCreate / WorktreeRemove hooks (live); none when absent. */
+  hooks?: WorktreeHookRunner;
   /** Runs git (tests give another); live only. */
   git?: WorktreeGit;
 }
@@ -35,9 +38,9 @@ const NO_TOOLS: readonly AnyTool[] = [];
 export function worktreesMechanism(options: WorktreesOptions): Mechanism {
   const git = options.git ?? new WorktreeGit(options.workspace);
   const tools: readonly AnyTool[] = [
-    createCreateWorktreeTool(git),
+    createCreateWorktreeTool(git, options.hooks),
     keepWorktreeTool,
-    createRemoveWorktreeTool(git),
+    createRemoveWorktreeTool(git, options.hooks),
   ];
   return {
     name: "worktrees",

@@ -4,10 +4,12 @@ import { foldCatalog } from "../core/snapshots/mod.ts";
 import type { Catalog } from "../core/state/catalog.ts";
 import {
   COURSE_WORKTREES_DIR,
+  porcelainFiles,
   type WorktreeCatalog,
   worktreeCatalogProjection,
   type WorktreeEntry,
   WorktreeGit,
+  WORKTREES_DIR,
 } from "../core/worktrees/mod.ts";
 import { catalogSliceOf } from "../core/state/catalog.ts";
 import type { CommandIo } from "./io.ts";
@@ -20,8 +22,12 @@ export interface ListedWorktree {
   branch: string | null;
   base: string | null;
   task: number | null;
-  /** In the log: active, kept or removed; `course` for a `.worktrees/<name>` rein did not make. */
-  state: WorktreeEntry["state"] | "course";
+  /**
+   * In the log: active, kept or removed; `unrecorded` for a worktree git knows under
+   * `.claude/worktrees/` or the course's `.worktrees/` that the log does not (made by hand, by
+   * Claude Code or by the course's agent).
+   */
+  state: WorktreeEntry["state"] | "unrecorded";
   /** Its files now, from git: `clean`, `dirty`, or `missing` (its folder is gone). */
   files: "clean" | "dirty" | "missing" | "unknown";
   /** Files with uncommitted changes. */
@@ -62,7 +68,7 @@ export async function worktreesCommand(
     const root = (catalog?.byId[entry.createdBy.session]?.workspace) ?? workspace;
     listed.push(await withState(entry, root));
   }
-  listed.push(...await courseWorktrees(workspace, listed));
+  listed.push(...await unrecordedWorktrees(workspace, listed));
   if (options.json) {
     io.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
     return 0;
@@ -105,36 +111,37 @@ async function withState(entry: WorktreeEntry, workspace: string): Promise<Liste
   };
 }
 
-/** The course's worktrees (`.worktrees/<name>`) git knows and the log does not. */
-async function courseWorktrees(
+/**
+ * The worktrees git knows under `.claude/worktrees/` or the course's `.worktrees/` that are not
+ * in `known`, with their files' state.
+ */
+async function unrecordedWorktrees(
   workspace: string,
   known: readonly ListedWorktree[],
 ): Promise<ListedWorktree[]> {
-  if (!await isFolder(join(workspace, COURSE_WORKTREES_DIR))) return [];
   const git = new WorktreeGit(workspace);
   const list = await git.list();
   if (!list.ok) return [];
-  const under = join(await Deno.realPath(workspace), COURSE_WORKTREES_DIR);
+  const real = await Deno.realPath(workspace).catch(() => workspace);
   const found: ListedWorktree[] = [];
-  for (const folder of list.value) {
-    const name = relative(under, folder);
-    if (name === "" || name.startsWith("..") || known.some((item) => item.path === folder)) {
-      continue;
-    }
+  for (const { path, branch } of list.value) {
+    const name = [WORKTREES_DIR, COURSE_WORKTREES_DIR].map((dir) => relative(join(real, dir), path))
+      .find((name) => name !== "" && !name.startsWith(".."));
+    if (name === undefined || known.some((item) => item.path === path)) continue;
     const status = await git.git(
-      ["status", "--porcelain=v1", "-z", "--untracked-files=all"],
-      folder,
+      ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=all"],
+      path,
     );
-    const dirty = status.code === 0 ? status.stdout.split("\0").filter((f) => f.length > 3) : [];
+    const dirty = status.code === 0 ? porcelainFiles(status.stdout) : [];
     found.push({
       name,
-      path: folder,
-      branch: null,
+      path,
+      branch,
       base: null,
       task: null,
-      state: "course",
+      state: "unrecorded",
       files: status.code !== 0 ? "unknown" : dirty.length === 0 ? "clean" : "dirty",
-      dirty: dirty.map((field) => field.slice(3)),
+      dirty,
       ahead: 0,
     });
   }
@@ -142,7 +149,10 @@ async function courseWorktrees(
 }
 
 function line(item: ListedWorktree, workspace: string): string {
-  const files = item.files === "dirty" ? `dirty (${item.dirty.length} files)` : item.files;
+  const count = item.dirty.length;
+  const files = item.files === "dirty"
+    ? `dirty (${count} file${count === 1 ? "" : "s"})`
+    : item.files;
   const ahead = item.ahead === 0 ? "" : `, ahead of ${item.base} by ${item.ahead}`;
   const task = item.task === null ? "" : `  task #${item.task}`;
   const branch = item.branch === null ? "" : `  ${item.branch}`;

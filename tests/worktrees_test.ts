@@ -164,10 +164,16 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
   await git(wt, "add", "a.txt");
   await git(wt, "commit", "--quiet", "-m", "add a");
   await Deno.writeTextFile(join(wt, "scratch.txt"), "wip\n");
+  // The course's layout, made by hand: listed as git knows it, not in the log.
+  await git(ws.path, "worktree", "add", "--quiet", "-b", "wt/course", ".worktrees/course");
   const listed = await runCli(["worktrees", "--json", "--workspace", ws.path]);
   assert.equal(listed.code, 0, listed.stderr);
   const list = JSON.parse(listed.stdout) as Record<string, unknown>[];
-  assert.equal(list.length, 1, listed.stdout);
+  assert.equal(list.length, 2, listed.stdout);
+  assert.deepEqual(
+    [list[1]?.name, list[1]?.state, list[1]?.branch, list[1]?.files],
+    ["course", "unrecorded", "wt/course", "clean"],
+  );
   assert.deepEqual(
     {
       name: list[0]?.name,
@@ -191,10 +197,11 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
   const all = JSON.parse(
     (await runCli(["worktrees", "--json", "--all", "--workspace", ws.path])).stdout,
   );
-  assert.deepEqual(all.map((w: { name: string; state: string }) => [w.name, w.state]), [[
-    "wt-a",
-    "kept",
-  ], [ISOLATED, "removed"]]);
+  assert.deepEqual(all.map((w: { name: string; state: string }) => [w.name, w.state]), [
+    ["wt-a", "kept"],
+    [ISOLATED, "removed"],
+    ["course", "unrecorded"],
+  ]);
   const tasks = await runCli(["tasks", "--workspace", ws.path]);
   assert.match(tasks.stdout, /#1 → wt-a \(worktree-wt-a, \.claude\/worktrees\/wt-a\)/);
 

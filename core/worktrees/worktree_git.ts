@@ -114,14 +114,21 @@ export class WorktreeGit {
     return { ok: true, value: undefined };
   }
 
-  /** The folders `git worktree list` knows, absolute. */
-  async list(): Promise<GitResult<string[]>> {
+  /** The worktrees `git worktree list` knows: each folder (absolute) and its branch, if any. */
+  async list(): Promise<GitResult<{ path: string; branch: string | null }[]>> {
     const out = await this.git(["worktree", "list", "--porcelain", "-z"], this.workspace);
     if (out.code !== 0) return { ok: false, why: gitProblem(out) };
-    const folders = out.stdout.split("\0").flatMap((line) =>
-      line.startsWith("worktree ") ? [line.slice("worktree ".length)] : []
-    );
-    return { ok: true, value: folders };
+    const found: { path: string; branch: string | null }[] = [];
+    for (const line of out.stdout.split("\0")) {
+      if (line.startsWith("worktree ")) {
+        found.push({ path: line.slice("worktree ".length), branch: null });
+      }
+      const last = found.at(-1);
+      if (line.startsWith("branch refs/heads/") && last !== undefined) {
+        last.branch = line.slice("branch refs/heads/".length);
+      }
+    }
+    return { ok: true, value: found };
   }
 
   async #filterDrivers(): Promise<string[]> {

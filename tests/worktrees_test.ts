@@ -56,6 +56,11 @@ const CHILD_CALLS = [
   toolUse("c2", "write_file", { path: "../../../escaped.txt", content: "out\n" }),
   toolUse("c3", "bash", { command: "echo out > ../../../bash_escaped.txt" }),
   toolUse("c4", "bash", { command: "pwd" }),
+  toolUse("c5", "bash", {
+    command: "git add made.txt && git -c user.name=a -c user.email=a@a commit -q -m 'Add made' " +
+      "&& git log --format=%s -1",
+  }),
+  toolUse("c6", "write_file", { path: "notes.txt", content: "not committed\n" }),
 ];
 
 const LEAD_CALLS = [
@@ -139,16 +144,26 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
   assert.equal(got.get("c4")?.content.trim(), join(ws.path, ".claude/worktrees", ISOLATED));
   await assert.rejects(Deno.stat(join(ws.path, "escaped.txt")));
   await assert.rejects(Deno.stat(join(ws.path, "bash_escaped.txt")));
+  // It committed in its worktree (the sandbox lets git write the worktree's own git dir).
+  assert.equal(got.get("c5")?.content.trim(), "Add made", got.get("c5")?.content);
   assert.match(got.get("toolu_iso")?.content ?? "", /was kept: it has 1 file with uncommitted/);
-  // Removal refused while dirty, listing the file; discarding removes it and its branch.
+  // Removal refused while dirty and ahead, listing the file and the commit; discarding removes
+  // it and its branch.
   assert.equal(got.get("r1")?.isError, true);
+  const refusal = got.get("r1")?.content ?? "";
   assert.match(
-    got.get("r1")?.content ?? "",
-    /was not removed: it has 1 file[^\n]*\n {2}made\.txt\n/,
+    refusal,
+    /was not removed: it has 1 file with uncommitted changes:\n {2}notes\.txt\n/,
   );
+  assert.match(refusal, /and 1 commit not merged into HEAD:\n {2}[0-9a-f]{7,} Add made\n/);
   assert.equal(got.get("r2")?.isError, false, got.get("r2")?.content);
   await assert.rejects(Deno.stat(join(ws.path, ".claude/worktrees", ISOLATED)));
   assert.doesNotMatch(await git(ws.path, "branch", "--list"), new RegExp(ISOLATED));
+  const discarded = events.find((e) => e.type === "worktree.removed")?.data;
+  assert.deepEqual(
+    [discarded?.discardedFiles, discarded?.discardedCommits?.length],
+    [["notes.txt"], 1],
+  );
   assert.equal(got.get("k1")?.isError, false, got.get("k1")?.content);
   const types = events.map((e) => e.type).filter((t) => t.startsWith("worktree."));
   assert.deepEqual(types, [

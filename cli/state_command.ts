@@ -7,6 +7,7 @@ import { describeJob } from "../core/cron/mod.ts";
 import { cronTableProjection } from "../core/cron/cron_table_projection.ts";
 import { type Catalog, catalogSliceOf } from "../core/state/catalog.ts";
 import { reinCatalogProjections } from "../core/harness.ts";
+import { worktreeCatalogProjection, worktreeLines } from "../core/worktrees/mod.ts";
 import { plainText } from "../core/state/rendered_line.ts";
 import type { CommandIo } from "./io.ts";
 import { HeldOutput } from "./held_output.ts";
@@ -89,6 +90,10 @@ export async function stateCommand(
   }
   const cron = cronReport(catalog);
   if (cron.length > 0) io.stdout.write(`\ncron\n${cron.map((l) => `  ${l}`).join("\n")}\n`);
+  const worktrees = worktreeLines(catalogSliceOf(catalog, worktreeCatalogProjection));
+  if (worktrees.length > 0) {
+    io.stdout.write(`\nworktrees\n${worktrees.map((l) => `  ${l}`).join("\n")}\n`);
+  }
   return 0;
 }
 

@@ -217,6 +217,12 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
     [ISOLATED, "removed"],
     ["course", "unrecorded"],
   ]);
+  const state = await runCli(["state", "--workspace", ws.path]);
+  assert.equal(state.code, 0, state.stderr);
+  assert.match(
+    state.stdout,
+    /\nworktrees\n {2}wt-a: kept, worktree-wt-a at \.claude\/worktrees\/wt-a, task #1\n/,
+  );
   const tasks = await runCli(["tasks", "--workspace", ws.path]);
   assert.match(tasks.stdout, /#1 → wt-a \(worktree-wt-a, \.claude\/worktrees\/wt-a\)/);
 

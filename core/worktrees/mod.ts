@@ -62,5 +62,5 @@ export {
   type WorktreesOptions,
 } from "./worktrees_mechanism.ts";
 export { hookRanEvents, type WorktreeHookData, type WorktreeHookRunner } from "./worktree_hooks.ts";
-export { renderWorktreeEvent, reportWorktrees } from "./worktrees_render.ts";
+export { renderWorktreeEvent, worktreeLines } from "./worktrees_render.ts";
 export { type Git, GIT_TIMEOUT_MS, type GitOutput, runGit, SAFE_GIT_CONFIG } from "./_git.ts";

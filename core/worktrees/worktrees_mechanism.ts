@@ -10,7 +10,7 @@ import { createRemoveWorktreeTool } from "./remove_worktree.ts";
 import { worktreeCatalogProjection } from "./worktree_catalog.ts";
 import { WorktreeGit } from "./worktree_git.ts";
 import type { WorktreeHookRunner } from "./worktree_hooks.ts";
-import { renderWorktreeEvent, reportWorktrees } from "./worktrees_render.ts";
+import { renderWorktreeEvent } from "./worktrees_render.ts";
 
 /** The session feature of worktrees. */
 export const WORKTREES_FEATURE = "worktrees";
@@ -55,7 +55,6 @@ export function worktreesMechanism(options: WorktreesOptions): Mechanism {
         ? pool.map((tool) => tool.name === TASK_TOOL ? isolatedTask(tool, git) : tool)
         : pool,
     render: renderWorktreeEvent,
-    report: reportWorktrees,
   };
 }
 

@@ -1,8 +1,6 @@
 import type { Envelope } from "../../events/event_types.ts";
-import type { ReportContext } from "../mechanism.ts";
-import { type RenderedLine, renderedLine, type ReportSection } from "../state/rendered_line.ts";
-import type { State } from "../state/state.ts";
-import { worktreesOf } from "./worktree_catalog.ts";
+import { type RenderedLine, renderedLine } from "../state/rendered_line.ts";
+import type { WorktreeCatalog } from "./worktree_catalog.ts";
 
 /**
  * The line the REPL and `-p`'s progress show for a worktree event; undefined for another
@@ -32,14 +30,15 @@ export function renderWorktreeEvent(event: Envelope): readonly RenderedLine[] | 
   }
 }
 
-/** What `rein state` shows of the worktrees a session made. Pure. */
-export function reportWorktrees(state: State, context: ReportContext): ReportSection[] {
-  const slice = worktreesOf(state);
-  const lines = slice.order.flatMap((name) => {
+/**
+ * The workspace's worktrees as `rein state` lists them, one line each (name, state, branch,
+ * folder, task), removed ones included. Pure.
+ */
+export function worktreeLines(slice: WorktreeCatalog): string[] {
+  return slice.order.flatMap((name) => {
     const entry = slice.byName[name];
-    if (entry === undefined || entry.createdBy.session !== context.session) return [];
+    if (entry === undefined) return [];
     const task = entry.task === null ? "" : `, task #${entry.task}`;
-    return [renderedLine(`${name}: ${entry.state}, ${entry.branch} at ${entry.path}${task}`)];
+    return [`${name}: ${entry.state}, ${entry.branch} at ${entry.path}${task}`];
   });
-  return lines.length === 0 ? [] : [{ title: "worktrees", lines }];
 }

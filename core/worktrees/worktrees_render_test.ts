@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import type { Envelope } from "../../events/event_types.ts";
 import { plainText } from "../state/rendered_line.ts";
-import { initialState } from "../state/state.ts";
 import { evolveWorktrees, worktreeCatalogProjection } from "./worktree_catalog.ts";
-import { renderWorktreeEvent, reportWorktrees } from "./worktrees_render.ts";
+import { renderWorktreeEvent, worktreeLines } from "./worktrees_render.ts";
 
 function event(type: string, data: unknown, session = "s1"): Envelope {
   return { v: 2, seq: 1, ts: "t", type, session, agent: "lead", data } as Envelope;
@@ -29,15 +28,7 @@ Deno.test("each worktree event has its line; another mechanism's has none", () =
   assert.equal(renderWorktreeEvent(event("todo.updated", { todos: [] })), undefined);
 });
 
-Deno.test("rein state lists the worktrees a session made", () => {
-  const state = initialState([], [worktreeCatalogProjection]);
-  state.catalog.worktrees = evolveWorktrees(
-    worktreeCatalogProjection.initial(),
-    created,
-  );
-  const report = reportWorktrees(state, { session: "s1", at: "t" });
-  assert.deepEqual(report.map((s) => [s.title, s.lines.map(plainText)]), [
-    ["worktrees", ["a: active, worktree-a at .claude/worktrees/a, task #2"]],
-  ]);
-  assert.deepEqual(reportWorktrees(state, { session: "s2", at: "t" }), []);
+Deno.test("rein state lists the workspace's worktrees", () => {
+  const slice = evolveWorktrees(worktreeCatalogProjection.initial(), created);
+  assert.deepEqual(worktreeLines(slice), ["a: active, worktree-a at .claude/worktrees/a, task #2"]);
 });

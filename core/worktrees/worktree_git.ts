@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { isInside } from "../files/is_inside.ts";
 import { type Git, gitProblem, runGit } from "./_git.ts";
 
 /** What a worktree holds that is not in its base: the refusal of a removal lists these. */
@@ -39,6 +40,8 @@ export class WorktreeGit {
    * are turned off for the checkout, so files come out as stored.
    */
   async add(path: string, branch: string, commit: string): Promise<GitResult<void>> {
+    const place = await placeProblem(this.workspace, path);
+    if (place !== undefined) return { ok: false, why: place };
     const drivers = await this.#filterDrivers();
     const odd = drivers.find((driver) => driver.includes("="));
     if (odd !== undefined) {
@@ -143,6 +146,32 @@ export class WorktreeGit {
     });
     return [...new Set(drivers)];
   }
+}
+
+/**
+ * Why a worktree cannot be made at `path` (relative to `workspace`): something is there already,
+ * or the folders on the way lead out of the workspace (a repository may hold `.claude/worktrees`
+ * as a symbolic link to elsewhere, where git would then write).
+ */
+async function placeProblem(workspace: string, path: string): Promise<string | undefined> {
+  const target = join(workspace, path);
+  if (await Deno.lstat(target).then(() => true, () => false)) {
+    return `Something is at ${path} already`;
+  }
+  let real: string;
+  try {
+    real = await Deno.realPath(workspace);
+  } catch (error) {
+    return `Cannot read the workspace: ${error instanceof Error ? error.message : error}`;
+  }
+  for (let at = dirname(target); isInside(workspace, at); at = dirname(at)) {
+    const found = await Deno.realPath(at).catch(() => undefined);
+    if (found === undefined) continue;
+    return isInside(real, found)
+      ? undefined
+      : `${relative(workspace, at)} leads out of the workspace`;
+  }
+  return undefined;
 }
 
 /** The files of `git status --porcelain=v1 -z` output (a rename's new name). Pure. */

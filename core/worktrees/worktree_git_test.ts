@@ -101,3 +101,24 @@ Deno.test("a revision that looks like an option is not taken for one", async () 
   assert.equal(got.ok, false);
   await assert.rejects(Deno.stat(join(repo.repo, "x")));
 });
+
+Deno.test("no worktree is made where .claude/worktrees leads out of the workspace", async () => {
+  await using repo = await hostileRepo();
+  const outside = join(repo.marks, "..", "elsewhere");
+  await Deno.mkdir(outside);
+  await Deno.mkdir(join(repo.repo, ".claude"));
+  await Deno.symlink(outside, join(repo.repo, ".claude", "worktrees"));
+  const git = new WorktreeGit(repo.repo);
+  const base = await git.resolve("HEAD");
+  assert.ok(base.ok);
+  assert.deepEqual(await git.add(".claude/worktrees/a", "worktree-a", base.value), {
+    ok: false,
+    why: ".claude/worktrees leads out of the workspace",
+  });
+  assert.deepEqual([...Deno.readDirSync(outside)], []);
+  await Deno.mkdir(join(repo.repo, "taken"));
+  assert.deepEqual(await git.add("taken", "worktree-t", base.value), {
+    ok: false,
+    why: "Something is at taken already",
+  });
+});

@@ -294,3 +294,37 @@ Deno.test("WorktreeCreate hooks get the name and exit 2 refuses; WorktreeRemove 
   const replay = await runCli(["replay", "--verify", "--workspace", ws.path]);
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("permission rules name the worktree tools by Claude Code's names, the name as specifier", async () => {
+  await using ws = await tempWorkspace();
+  await hostileRepo(ws.path);
+  const steps = [
+    toolUse("d", "create_worktree", { name: "bad-one" }),
+    toolUse("c", "create_worktree", { name: "good" }),
+    toolUse("k", "keep_worktree", { name: "good" }),
+    toolUse("r", "remove_worktree", { name: "good" }),
+  ];
+  const run = async (args: string[]) => {
+    await using fake = await startFakeAnthropic({
+      script: (request) => {
+        const call = steps[toolResultCount(request.body)];
+        return call === undefined ? message("done") : message([call]);
+      },
+    });
+    const result = await runCli(["-p", "rules", ...args, "--workspace", ws.path], {
+      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+    });
+    assert.equal(result.code, 0, result.stderr);
+  };
+  await run(["--disallowedTools", "EnterWorktree(bad*)", "--allowedTools", "ExitWorktree"]);
+  const events = await readLogLines(
+    join(ws.path, ".rein", "events.jsonl"),
+  ) as unknown as Envelope[];
+  const got = results(events);
+  assert.equal(got.get("d")?.isError, true);
+  assert.match(got.get("d")?.content ?? "", /EnterWorktree\(bad\*\)/);
+  assert.equal(got.get("c")?.isError, false, got.get("c")?.content);
+  assert.equal(got.get("k")?.isError, false, got.get("k")?.content);
+  assert.equal(got.get("r")?.isError, false, got.get("r")?.content);
+  await assert.rejects(Deno.stat(join(ws.path, ".claude/worktrees/good")));
+});

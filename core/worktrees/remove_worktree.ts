@@ -91,8 +91,9 @@ export function createRemoveWorktreeTool(
 ): Tool<RemoveWorktreeInput> {
   return {
     name: "remove_worktree",
+    // The tool of Claude Code's name (no fixed fields), so an `ExitWorktree` rule is for it and
+    // covers keep_worktree (`action: "keep"`) too.
     claudeNames: ["ExitWorktree"],
-    claudeFixed: { action: "remove" },
     specifierFields: ["name"],
     description,
     inputSchema: REMOVE_WORKTREE_INPUT_SCHEMA,

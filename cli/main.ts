@@ -239,6 +239,23 @@ export async function buildProgram(
       );
     });
 
+  program.command("team")
+    .description("Print the workspace's teammates: role, status, model, process and last action")
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to read")
+    .option("--session <id>", "show only this session's teammates")
+    .option("--json", "print the roster as JSON")
+    .action(async (log, flags) => {
+      const { teamCommand } = await import("./team_command.ts");
+      exit(
+        await teamCommand(await logOf(log, flags), {
+          json: flags.json ?? false,
+          session: flags.session,
+        }, io),
+      );
+    });
+
   program.command("worktrees")
     .description("List the workspace's git worktrees: task, branch and state (clean, dirty, ahead)")
     .option("--workspace <dir>", "workspace whose log and repository to read")

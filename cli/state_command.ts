@@ -13,6 +13,7 @@ import type { CommandIo } from "./io.ts";
 import { HeldOutput } from "./held_output.ts";
 import { foldLogged } from "./fold.ts";
 import { CallReport } from "./call_report.ts";
+import { rosterProjection, teamLines } from "../core/team/mod.ts";
 import { sessionByPrefix } from "./session_index.ts";
 import { sweepSessions } from "./session_sweep.ts";
 import { assertLogExists } from "./log_commands.ts";
@@ -90,6 +91,8 @@ export async function stateCommand(
   }
   const cron = cronReport(catalog);
   if (cron.length > 0) io.stdout.write(`\ncron\n${cron.map((l) => `  ${l}`).join("\n")}\n`);
+  const team = teamLines(catalogSliceOf(catalog, rosterProjection));
+  if (team.length > 0) io.stdout.write(`\nteam\n${team.map((l) => `  ${l}`).join("\n")}\n`);
   const worktrees = worktreeLines(catalogSliceOf(catalog, worktreeCatalogProjection));
   if (worktrees.length > 0) {
     io.stdout.write(`\nworktrees\n${worktrees.map((l) => `  ${l}`).join("\n")}\n`);

@@ -38,6 +38,7 @@ import { pendingArrivals } from "./loop/arrivals.ts";
 import { tasksMechanism } from "./tasks/tasks_mechanism.ts";
 import { mailMechanism } from "./mail/mod.ts";
 import { worktreesMechanism } from "./worktrees/mod.ts";
+import { teamMechanism, type TeamOptions } from "./team/mod.ts";
 import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
 import { sessionEnvProjection } from "./tools/session_env.ts";
 import { toolEventHooks } from "./hooks/tool_event_hooks.ts";
@@ -126,6 +127,8 @@ export function reinMechanisms(
     tasksMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
     mailMechanism,
     worktreesMechanism({ workspace, hooks: toolEventHooks(hooks, transcripts) }),
+    // After worktrees: its `Agent` with a `name` wraps the task tool as the worktrees left it.
+    teamMechanism(effects.teammates ?? {}),
     // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).
     { name: CLAUDE_HOOK_EVENTS, feature: CLAUDE_HOOK_EVENTS },
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.
@@ -160,7 +163,10 @@ export function reinCatalogProjections(): CatalogProjection[] {
  * session this rein starts or resumes records (`settings.features`).
  */
 export function reinFeatures(): string[] {
-  return reinMechanisms({ workspace: "/" }).flatMap((m) => (m.feature ? [m.feature] : []));
+  // A feature two mechanisms share (mail and the team are `teams`) is listed once.
+  return [
+    ...new Set(reinMechanisms({ workspace: "/" }).flatMap((m) => (m.feature ? [m.feature] : []))),
+  ];
 }
 
 /** The workspace-wide slices of `mechanisms`, in their order. */
@@ -183,6 +189,8 @@ export type HarnessEffects = Omit<LoopEffects, "runCall"> & {
   runCall?: CallRunner;
   /** Writes a file outside the log (a large tool output kept for the model); absent in replay. */
   writeFile?: (path: string, text: string) => Promise<void>;
+  /** Starts and stops teammates' processes (core/team); absent in replay and where none run. */
+  teammates?: TeamOptions;
 };
 
 /** What a harness is built from. */

@@ -31,6 +31,7 @@ export type * from "./payloads/permission.ts";
 export type * from "./payloads/settings.ts";
 export type * from "./payloads/session.ts";
 export type * from "./payloads/tool.ts";
+export type * from "./payloads/team.ts";
 
 /**
  * The envelope/schema version this build writes. Older versions are upcast on read (v2 renamed
@@ -62,6 +63,7 @@ type PayloadFiles = [
   typeof import("./payloads/command.ts"),
   typeof import("./payloads/mail.ts"),
   typeof import("./payloads/worktree.ts"),
+  typeof import("./payloads/team.ts"),
 ];
 
 /**
@@ -87,6 +89,7 @@ const PAYLOAD_FILES: PayloadFiles = await Promise.all(
     import("./payloads/command.ts"),
     import("./payloads/mail.ts"),
     import("./payloads/worktree.ts"),
+    import("./payloads/team.ts"),
   ] as const,
 );
 

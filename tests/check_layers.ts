@@ -27,6 +27,8 @@ const MECHANISM_PAIRS = [
   "worktrees → tasks",
   "worktrees → agents",
   "worktrees → environment",
+  "team → agents",
+  "team → mail",
   "recovery → models",
   "agents → models",
   "permissions → hooks",

@@ -32,6 +32,22 @@ export interface AgentSpawned {
    * and bash are confined to it, relative paths start there. Absent: the workspace.
    */
   cwd?: string;
+  /**
+   * Present for a teammate (s15): a long-lived named agent of the session started by the lead's
+   * `spawn_teammate` (or Claude Code's `Agent` with a `name`), which runs in its own process.
+   * Absent for a subagent of a `task` call.
+   */
+  teammate?: TeammateSpawn;
+}
+
+/** How a teammate was asked for: what its own process starts from. */
+export interface TeammateSpawn {
+  /** Its role as the lead put it (`reviewer`), if given. */
+  role?: string;
+  /** Claude Code's `mode` (`plan`: its plan needs the lead's approval), if given. */
+  mode?: string;
+  /** Its first turn's prompt. */
+  prompt: string;
 }
 
 /** Subagents (s06). */

@@ -1,0 +1,33 @@
+/**
+ * Teammates (s15): long-lived named agents of a session, each in its own process, spawned by the
+ * lead (`spawn_teammate`, Claude Code's `Agent` with `name`), listed in the workspace's roster.
+ *
+ * @module
+ */
+export { MAX_RESTARTS, planRestart, RESTART_WINDOW_MS } from "./restart_budget.ts";
+export {
+  actionOf,
+  emptyRoster,
+  evolveRoster,
+  isLive,
+  liveTeammates,
+  type Roster,
+  rosterKey,
+  rosterOf,
+  rosterProjection,
+  type TeammateEntry,
+  type TeammateExit,
+  teammatesOf,
+  type TeammateStatus,
+} from "./roster.ts";
+export { spawnTeammate, type TeammateRequest, type TeammateStarter } from "./spawn_teammate.ts";
+export {
+  createSpawnTeammateTool,
+  SPAWN_TEAMMATE_INPUT_SCHEMA,
+  type SpawnTeammateInput,
+  TEAMMATE_MODES,
+} from "./spawn_teammate_tool.ts";
+export { teamMechanism, type TeamOptions } from "./team_mechanism.ts";
+export { renderTeamEvent, reportTeam, teamLines, teammateLine } from "./team_render.ts";
+export { chooseTeammateName, type NameChoice, TEAMMATE_NAME } from "./teammate_name.ts";
+export { teammateTask } from "./teammate_task.ts";

@@ -1,0 +1,177 @@
+import type { Envelope, TeammateProcess } from "../../events/event_types.ts";
+import { type CatalogProjection, catalogSliceOf } from "../state/catalog.ts";
+import type { State } from "../state/state.ts";
+
+/**
+ * Where a teammate stands: `working` (its turn runs), `idle` (its turn ended; mail wakes it),
+ * `waiting` (for a plan review or an answer: the protocols'), `stopped` (for good, as asked or
+ * with the lead), `crashed` (its process exited unexpectedly and was not started again).
+ */
+export type TeammateStatus = "working" | "idle" | "waiting" | "stopped" | "crashed";
+
+/** One teammate of a session, as the workspace's roster knows it. Plain JSON data. */
+export interface TeammateEntry {
+  session: string;
+  /** Its agent name in the log, unique in its session. */
+  name: string;
+  role: string | null;
+  model: string;
+  /** Claude Code's `mode` it was spawned with (`plan`), or null. */
+  mode: string | null;
+  status: TeammateStatus;
+  /** Its folder relative to the workspace; null: the workspace. */
+  cwd: string | null;
+  /** Its process now (the last started), or null before it was started. */
+  process: TeammateProcess | null;
+  /** Its process's unexpected exits, oldest first (what the restart budget counts). */
+  exits: TeammateExit[];
+  /** What it did last (`bash npm test`), or null before its first call. */
+  lastAction: string | null;
+  /** `ts` of its `agent.spawned`. */
+  spawnedAt: string;
+}
+
+/** An unexpected exit of a teammate's process. */
+export interface TeammateExit {
+  /** `ts` of its `agent.exited`. */
+  at: string;
+  code: number | null;
+  signal: string | null;
+}
+
+/**
+ * Every session's teammates, keyed `<session>/<name>`, in the order they were spawned. Plain JSON
+ * data, folded from every event of the log.
+ */
+export interface Roster {
+  byKey: Record<string, TeammateEntry>;
+  order: string[];
+}
+
+/** The key of `name` of `session` in the roster. */
+export function rosterKey(session: string, name: string): string {
+  return `${session}/${name}`;
+}
+
+/** The roster of a log without teammates. */
+export function emptyRoster(): Roster {
+  return { byKey: {}, order: [] };
+}
+
+/**
+ * Fold one event into the roster: a teammate joins at its `agent.spawned` (one with `teammate`;
+ * a subagent's is not a teammate), works from its turn's start and its process's start, idles at
+ * its turn's end, is crashed at an unexpected exit (until it is started again) and stopped at
+ * `agent.stopped`, which is final. Events of agents that are not teammates change nothing.
+ * Mutates and returns `slice`.
+ */
+export function evolveRoster(slice: Roster, event: Envelope): Roster {
+  const key = rosterKey(event.session, event.agent);
+  if (event.type === "agent.spawned") {
+    const { teammate, model, cwd } = event.data;
+    if (teammate === undefined || slice.byKey[key] !== undefined) return slice;
+    slice.byKey[key] = {
+      session: event.session,
+      name: event.agent,
+      role: teammate.role ?? null,
+      model,
+      mode: teammate.mode ?? null,
+      status: "working",
+      cwd: cwd ?? null,
+      process: null,
+      exits: [],
+      lastAction: null,
+      spawnedAt: event.ts,
+    };
+    slice.order.push(key);
+    return slice;
+  }
+  const entry = slice.byKey[key];
+  if (entry === undefined || entry.status === "stopped") return slice;
+  switch (event.type) {
+    case "agent.started":
+      entry.process = event.data.process;
+      entry.status = "working";
+      break;
+    case "agent.exited":
+      entry.exits.push({ at: event.ts, code: event.data.code, signal: event.data.signal });
+      entry.status = "crashed";
+      break;
+    case "agent.stopped":
+      entry.status = "stopped";
+      break;
+    case "turn.started":
+      entry.status = "working";
+      break;
+    case "turn.ended":
+      if (entry.status === "working") entry.status = "idle";
+      break;
+    case "tool.requested":
+      entry.lastAction = actionOf(event.data.name, event.data.input);
+      break;
+    case "model.switched":
+      entry.model = event.data.model;
+      break;
+  }
+  return slice;
+}
+
+/** The longest last action kept. */
+const ACTION_LENGTH = 80;
+
+/** `bash npm test`, `edit_file src/a.ts`: a call's tool and its command or path. Pure. */
+export function actionOf(name: string, input: unknown): string {
+  const fields = typeof input === "object" && input !== null
+    ? input as Record<string, unknown>
+    : {};
+  const detail = ["command", "path", "file_path", "pattern", "to", "name"]
+    .map((field) => fields[field])
+    .find((value): value is string => typeof value === "string");
+  const line = (detail === undefined ? name : `${name} ${detail}`).replace(/\s+/g, " ").trim();
+  return line.length > ACTION_LENGTH ? `${line.slice(0, ACTION_LENGTH - 1)}…` : line;
+}
+
+/** The roster as the workspace-wide slice `state.catalog.team`. */
+export const rosterProjection: CatalogProjection<Roster> = {
+  key: "team",
+  canHandle: [
+    "agent.spawned",
+    "agent.started",
+    "agent.exited",
+    "agent.stopped",
+    "turn.started",
+    "turn.ended",
+    "tool.requested",
+    "model.switched",
+  ],
+  initial: emptyRoster,
+  evolve: evolveRoster,
+};
+
+/** The workspace's roster in a state. Pure. */
+export function rosterOf(state: State): Roster {
+  return catalogSliceOf(state.catalog, rosterProjection);
+}
+
+/** The teammates of `session`, in the order they were spawned. Pure. */
+export function teammatesOf(state: State, session: string): TeammateEntry[] {
+  const roster = rosterOf(state);
+  return roster.order.flatMap((key) => {
+    const entry = roster.byKey[key];
+    return entry !== undefined && entry.session === session ? [entry] : [];
+  });
+}
+
+/** Whether a teammate in `status` is there to work or be written to. */
+export function isLive(status: TeammateStatus): boolean {
+  return status === "working" || status === "idle" || status === "waiting";
+}
+
+/**
+ * The names of `session`'s live teammates (working, idle or waiting), in the order they were
+ * spawned: who mail can reach besides the lead (`mailRecipients`), and whom a resumed lead starts
+ * again. Pure.
+ */
+export function liveTeammates(state: State, session: string): string[] {
+  return teammatesOf(state, session).flatMap((entry) => isLive(entry.status) ? [entry.name] : []);
+}

@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import type { Envelope } from "../../events/event_types.ts";
+import { actionOf, emptyRoster, evolveRoster, type Roster, rosterKey } from "./roster.ts";
+
+let seq = 0;
+function event(type: string, data: unknown, agent = "alice", session = "s1"): Envelope {
+  seq += 1;
+  const ts = `2026-01-01T00:00:${String(seq % 60).padStart(2, "0")}Z`;
+  return { v: 2, seq, ts, type, session, agent, data } as Envelope;
+}
+
+function spawned(agent: string, teammate?: object, session = "s1"): Envelope {
+  return event(
+    "agent.spawned",
+    {
+      parent: "lead",
+      callId: `call-${agent}`,
+      type: "general-purpose",
+      description: agent,
+      model: "claude-sonnet-4-5",
+      maxTokens: 8192,
+      maxTurns: 30,
+      cwd: "packages/api",
+      ...(teammate === undefined ? {} : { teammate }),
+    },
+    agent,
+    session,
+  );
+}
+
+function fold(events: Envelope[]): Roster {
+  return events.reduce(evolveRoster, emptyRoster());
+}
+
+Deno.test("roster: a teammate joins at its agent.spawned with its role, mode, model and place", () => {
+  const roster = fold([spawned("alice", { role: "reviewer", mode: "plan", prompt: "Review" })]);
+  assert.deepEqual(roster.order, ["s1/alice"]);
+  const entry = roster.byKey[rosterKey("s1", "alice")];
+  assert.equal(entry?.name, "alice");
+  assert.equal(entry?.role, "reviewer");
+  assert.equal(entry?.mode, "plan");
+  assert.equal(entry?.model, "claude-sonnet-4-5");
+  assert.equal(entry?.cwd, "packages/api");
+  assert.equal(entry?.status, "working");
+  assert.equal(entry?.process, null);
+});
+
+Deno.test("roster: a subagent's agent.spawned is not a teammate, nor are its events", () => {
+  const roster = fold([
+    spawned("Explore@call-1"),
+    event("turn.started", { maxTurns: 30 }, "Explore@call-1"),
+    event("tool.requested", { callId: "c", name: "bash", input: { command: "ls" } }, "lead"),
+  ]);
+  assert.deepEqual(roster, emptyRoster());
+});
+
+Deno.test("roster: status follows the turns, the process and its exits", () => {
+  const flags = ["--allow-read=/w", "--allow-net=api.anthropic.com"];
+  const steps: [Envelope, string][] = [
+    [spawned("alice", { prompt: "Go" }), "working"],
+    [event("agent.started", { process: { pid: 41, flags }, restart: 0 }), "working"],
+    [event("turn.started", { maxTurns: 30 }), "working"],
+    [event("turn.ended", { reason: "completed", rounds: 1 }), "idle"],
+    [event("agent.exited", { code: null, signal: "SIGKILL" }), "crashed"],
+    [event("agent.started", { process: { pid: 42, flags }, restart: 1 }), "working"],
+    [event("agent.stopped", { reason: "shutdown" }), "stopped"],
+    // Stopped is final.
+    [event("turn.started", { maxTurns: 30 }), "stopped"],
+  ];
+  let roster = emptyRoster();
+  for (const [step, status] of steps) {
+    roster = evolveRoster(roster, step);
+    assert.equal(roster.byKey["s1/alice"]?.status, status, step.type);
+  }
+  const entry = roster.byKey["s1/alice"];
+  assert.deepEqual(entry?.process, { pid: 42, flags });
+  assert.deepEqual(entry?.exits.map((exit) => exit.signal), ["SIGKILL"]);
+});
+
+Deno.test("roster: the last action is the last call's tool and its command or path", () => {
+  const roster = fold([
+    spawned("alice", { prompt: "Go" }),
+    event("tool.requested", { callId: "c1", name: "read_file", input: { path: "a.ts" } }),
+    event("tool.requested", { callId: "c2", name: "bash", input: { command: "npm  test" } }),
+  ]);
+  assert.equal(roster.byKey["s1/alice"]?.lastAction, "bash npm test");
+});
+
+Deno.test("roster: the same name in two sessions is two teammates; a second spawn is ignored", () => {
+  const roster = fold([
+    spawned("alice", { prompt: "One" }, "s1"),
+    spawned("alice", { prompt: "Two" }, "s2"),
+    spawned("alice", { prompt: "Again", role: "other" }, "s1"),
+  ]);
+  assert.deepEqual(roster.order, ["s1/alice", "s2/alice"]);
+  assert.equal(roster.byKey["s1/alice"]?.role, null);
+});
+
+Deno.test("actionOf: a call without a command or path is its tool; long lines are cut", () => {
+  assert.equal(actionOf("check_inbox", {}), "check_inbox");
+  assert.equal(actionOf("bash", { command: "x".repeat(200) }).length, 80);
+});

@@ -1,0 +1,115 @@
+import type { AgentSpawned } from "../../events/event_types.ts";
+import { agentTypesOf } from "../agents/agent_set.ts";
+import { DEFAULT_AGENT_TYPE } from "../agents/built_in_agents.ts";
+import { planSpawn } from "../agents/plan_spawn.ts";
+import type { ToolCallContext, ToolResult } from "../tools/tool.ts";
+import { chooseTeammateName } from "./teammate_name.ts";
+
+/** What a teammate is asked for with (`spawn_teammate`, or Claude Code's `Agent` with `name`). */
+export interface TeammateRequest {
+  /** The name asked for (a taken one gets `-2`, `-3`). */
+  name: string;
+  /** Its first turn's prompt. */
+  prompt: string;
+  role?: string | undefined;
+  /** A model or an alias (`sonnet`); absent: its type's, else the lead's. */
+  model?: string | undefined;
+  /** Claude Code's mode (`plan`). */
+  mode?: string | undefined;
+  /** The agent type it is (Claude Code's `subagent_type`); absent: `general-purpose`. */
+  type?: string | undefined;
+}
+
+/**
+ * Starts the process of the teammate just recorded (`rein teammate --session S --agent NAME`);
+ * absent where none may start (replay, a test's harness), where the teammate stays spawned.
+ */
+export type TeammateStarter = (session: string, name: string) => Promise<void>;
+
+/**
+ * Spawn a teammate of the calling agent's session: only the session's lead may (teammates and
+ * subagents cannot); its name is checked and made unique (see `chooseTeammateName`); its
+ * `agent.spawned` (model, tools, turn cap, place as a subagent of its type would have, plus
+ * `teammate: {role, mode, prompt}`) is recorded as the teammate's own first event before its
+ * process is started with `start`. Returns the call's result; never throws.
+ */
+export async function spawnTeammate(
+  request: TeammateRequest,
+  context: ToolCallContext,
+  start: TeammateStarter | undefined,
+): Promise<ToolResult> {
+  const state = context.view();
+  const view = state.sessions.byId[context.session];
+  const lead = view?.agents[context.agent];
+  if (view === undefined || lead === undefined) {
+    return { content: "The calling agent is not in the log", isError: true };
+  }
+  if (context.agent !== view.mainAgent || lead.spawn !== null) {
+    return { content: "Teammates cannot spawn teammates: only the lead can", isError: true };
+  }
+  if (!context.sibling) {
+    return {
+      content: "Teammates cannot start here: no agent loop drives this call",
+      isError: true,
+    };
+  }
+  const wanted = request.name.trim();
+  // The call run again (replay of a composite call, a continued turn): it spawned already.
+  const earlier = Object.values(view.agents).find((agent) =>
+    agent.spawn?.teammate !== undefined && agent.spawn.callId === context.callId &&
+    agent.spawn.parent === context.agent
+  );
+  if (earlier !== undefined) return { content: spawnedText(earlier.name, wanted) };
+  const chosen = chooseTeammateName(wanted, new Set(Object.keys(view.agents)));
+  if ("error" in chosen) return { content: chosen.error, isError: true };
+  const typeName = request.type ?? DEFAULT_AGENT_TYPE;
+  const types = agentTypesOf(state, context.session);
+  const definition = types.find((type) => type.name === typeName);
+  if (definition === undefined) {
+    return {
+      content: `Unknown subagent_type "${typeName}". Available types: ` +
+        types.map((type) => type.name).join(", "),
+      isError: true,
+    };
+  }
+  let planned: AgentSpawned;
+  try {
+    planned = planSpawn(
+      request.model === undefined ? definition : { ...definition, model: request.model },
+      lead,
+      { callId: context.callId, description: request.role ?? chosen.name },
+    );
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { content: `Cannot start teammate "${chosen.name}": ${why}`, isError: true };
+  }
+  const spawned: AgentSpawned = {
+    ...planned,
+    teammate: {
+      ...(request.role === undefined ? {} : { role: request.role }),
+      ...(request.mode === undefined ? {} : { mode: request.mode }),
+      prompt: request.prompt,
+    },
+  };
+  await context.sibling(chosen.name).record([{ type: "agent.spawned", data: spawned }]);
+  if (start !== undefined) {
+    try {
+      await start(context.session, chosen.name);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        content: `Teammate "${chosen.name}" was spawned but its process did not start: ${why}`,
+        isError: true,
+      };
+    }
+  }
+  return { content: spawnedText(chosen.name, wanted) };
+}
+
+/** The result of a spawn of `name`, asked for as `wanted`. Pure. */
+function spawnedText(name: string, wanted: string): string {
+  const renamed = name === wanted ? "" : ` ("${wanted}" was taken)`;
+  return `Spawned teammate "${name}"${renamed}, working on its prompt in its own process. ` +
+    `Write to it with send_message {to: "${name}"}; its messages reach you as ` +
+    "<teammate-message> blocks.";
+}

@@ -1,0 +1,55 @@
+import type { Mechanism } from "../mechanism.ts";
+import { TASK_TOOL } from "../agents/child_tools.ts";
+import { TEAMS_FEATURE, teamsOn } from "../mail/teams_enabled.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import type { PoolScope } from "../tools/tool_pool.ts";
+import { rosterProjection } from "./roster.ts";
+import type { TeammateStarter } from "./spawn_teammate.ts";
+import { createSpawnTeammateTool } from "./spawn_teammate_tool.ts";
+import { renderTeamEvent, reportTeam } from "./team_render.ts";
+import { teammateTask } from "./teammate_task.ts";
+
+/** What the team mechanism is wired with. */
+export interface TeamOptions {
+  /** Starts a teammate's process once it is recorded; absent: teammates are only recorded. */
+  start?: TeammateStarter;
+  /** Stops every teammate process this process started (`Mechanism.close`). */
+  stopAll?: () => Promise<void>;
+}
+
+const NO_TOOLS: readonly AnyTool[] = [];
+
+/**
+ * Teammates (s15): `spawn_teammate` (and Claude Code's `Agent`/`Task` with a `name`) for the
+ * session's lead, which records the teammate's `agent.spawned` (with `teammate: {role, mode,
+ * prompt}`) and starts its process; the workspace-wide roster (`state.catalog.team`) folded from
+ * the teammates' spawns, processes, turns and calls; their render lines and a `team` section in
+ * `rein state`. The `teams` session feature, on as mail is (see `teamsEnabled`).
+ */
+export function teamMechanism(options: TeamOptions = {}): Mechanism {
+  const spawnTool = createSpawnTeammateTool(options.start);
+  const tools: readonly AnyTool[] = [spawnTool];
+  return {
+    name: "team",
+    feature: TEAMS_FEATURE,
+    catalog: rosterProjection,
+    // The lead's process records these for a teammate: replay feeds them at their places.
+    fedTypes: ["agent.started", "agent.exited", "agent.stopped"],
+    tools: (scope) => isLead(scope) ? tools : NO_TOOLS,
+    toolFacts: tools,
+    filterTools: (scope, pool) =>
+      isLead(scope) && pool.some((tool) => tool.name === TASK_TOOL)
+        ? pool.map((tool) => tool.name === TASK_TOOL ? teammateTask(tool, options.start) : tool)
+        : pool,
+    render: renderTeamEvent,
+    report: (state, { session }) => reportTeam(state, session),
+    ...(options.stopAll ? { close: options.stopAll } : {}),
+  };
+}
+
+/** Whether the agent of `scope` is its session's lead with teams on: who may spawn teammates. */
+function isLead(scope: PoolScope): boolean {
+  const view = scope.state.sessions.byId[scope.session];
+  if (view === undefined || scope.agent !== view.mainAgent) return false;
+  return teamsOn(scope.state, scope.session);
+}

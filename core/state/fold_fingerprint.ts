@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "82a598f63af616d8fc82832b6bcc3c16";
+export const FOLD_FINGERPRINT = "be928939e2ebbead8e7800507487ef82";

@@ -14,6 +14,11 @@ export interface AgentDefinition {
   maxTurns?: number;
   /** Claude Code's `permissionMode`, as written. */
   permissionMode?: string;
+  /**
+   * Claude Code's `isolation: worktree`: each agent of the type starts in a git worktree of its
+   * own (where the worktrees mechanism is on). Another value is ignored, as before it was read.
+   */
+  isolation?: "worktree";
   /** Its system prompt section: the file's body (a built-in type's own text). */
   systemPrompt: string;
   /** The file it came from; absent for built-in types. */
@@ -105,6 +110,7 @@ export function parseAgentDefinition(path: string, text: string): ParsedAgentDef
       ...(model === undefined ? {} : { model: (model as string).trim() }),
       ...(maxTurns === undefined ? {} : { maxTurns: maxTurns as number }),
       ...(mode === undefined ? {} : { permissionMode: mode as string }),
+      ...(fields["isolation"] === "worktree" ? { isolation: "worktree" as const } : {}),
       systemPrompt: body,
       path,
     },

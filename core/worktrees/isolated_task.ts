@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { DEFAULT_AGENT_TYPE } from "../agents/built_in_agents.ts";
+import { agentTypesOf } from "../agents/agent_set.ts";
 import { childAgentName } from "../agents/plan_spawn.ts";
 import type { AnyTool, ToolCallContext, ToolResult } from "../tools/tool.ts";
 import { makeWorktree } from "./create_worktree.ts";
@@ -22,7 +23,9 @@ const wrapped = new WeakMap<AnyTool, AnyTool>();
  * subagent is started in a new worktree (`agent-<call id>`, recorded as the child's
  * `worktree.created`, its `agent.spawned`'s `cwd` the worktree's folder), so its file tools, bash
  * and sandbox are confined there; afterwards the worktree is removed if the agent left nothing in
- * it, else kept and named in the result. Without `isolation` it is `task` as it was. Described by
+ * it, else kept and named in the result. A type whose definition says `isolation: worktree`
+ * (Claude Code's frontmatter) is started so without being asked. Otherwise it is `task` as it
+ * was. Described by
  * its JSON Schema alone (the task tool's, with `isolation`). One object per `task` tool.
  */
 export function isolatedTask(task: AnyTool, git: WorktreeGit): AnyTool {
@@ -36,7 +39,7 @@ export function isolatedTask(task: AnyTool, git: WorktreeGit): AnyTool {
     inputSchema: { ...schema, properties: { ...properties, isolation: ISOLATION } },
     run(input: Record<string, unknown>, context: ToolCallContext) {
       const { isolation, ...plain } = input;
-      return isolation === "worktree"
+      return isolation === "worktree" || isolatedType(context, plain.subagent_type)
         ? runIsolated(task, git, plain, context)
         : task.run(plain, context);
     },
@@ -88,6 +91,13 @@ async function runIsolated(
       join(git.workspace, entry.path)
     } (branch ${entry.branch}) was kept: ${keptBecause(dropped.why)}`,
   };
+}
+
+/** Whether the subagent type a call names says `isolation: worktree` in its definition. */
+function isolatedType(context: ToolCallContext, type: unknown): boolean {
+  const name = typeof type === "string" ? type : DEFAULT_AGENT_TYPE;
+  const types = agentTypesOf(context.view(), context.session);
+  return types.find((definition) => definition.name === name)?.isolation === "worktree";
 }
 
 /** Why a worktree was kept, from its removal's refusal: its first line from "it has". Pure. */

@@ -8,7 +8,7 @@ import { worktreesMechanism } from "./worktrees_mechanism.ts";
 /** A state with one session, `s`, whose recorded files are `files`. */
 function stateWith(files: { source: string; path: string; text: string }[]): State {
   const state = initialState();
-  state.sessions.byId.s = { files } as unknown as SessionView;
+  state.sessions.byId.s = { files, agents: {} } as unknown as SessionView;
   return state;
 }
 
@@ -52,7 +52,8 @@ Deno.test("in a git repository: the three tools, and task with isolation, the sa
   assert.deepEqual(properties.isolation?.enum, ["worktree"]);
   assert.deepEqual(Object.keys(properties), ["prompt", "isolation"]);
   // Without isolation the call is task's own, the field dropped.
-  const plain = await wrapped?.run({ prompt: "p" }, {} as never);
+  const context = { view: () => scope.state, session: "s", agent: "lead" } as never;
+  const plain = await wrapped?.run({ prompt: "p" }, context);
   assert.equal(plain?.content, '{"prompt":"p"}');
 });
 
@@ -61,4 +62,21 @@ Deno.test("an isolated subagent's worktree is named after its call", () => {
   assert.equal(isolationName("call/1:x"), "agent-call-1-x");
   assert.equal(isolationName("__"), "agent-x");
   assert.equal(isolationName("t".repeat(80)).length, 46);
+});
+
+Deno.test("a type whose definition says isolation: worktree is started in a worktree unasked", async () => {
+  const definition = {
+    source: "agents",
+    path: "/w/.claude/agents/iso.md",
+    text: "---\nname: iso\ndescription: d\nisolation: worktree\n---\nWork apart.\n",
+  };
+  const state = stateWith([HEAD, definition]);
+  const mechanism = worktreesMechanism({ workspace: "/w" });
+  const [wrapped] = mechanism.filterTools?.({ state, session: "s", agent: "lead" }, [task]) ?? [];
+  const context = { view: () => state, session: "s", agent: "lead", callId: "c" } as never;
+  // No loop drives this call: the isolated path says so, where the plain one would have run.
+  const iso = await wrapped?.run({ prompt: "p", subagent_type: "iso" }, context);
+  assert.match(iso?.content ?? "", /no agent loop drives this call/);
+  const plain = await wrapped?.run({ prompt: "p", subagent_type: "other" }, context);
+  assert.equal(plain?.content, '{"prompt":"p","subagent_type":"other"}');
 });

@@ -4,7 +4,6 @@ import { foldCatalog } from "../core/snapshots/mod.ts";
 import type { Catalog } from "../core/state/catalog.ts";
 import {
   COURSE_WORKTREES_DIR,
-  porcelainFiles,
   type WorktreeCatalog,
   worktreeCatalogProjection,
   type WorktreeEntry,
@@ -128,11 +127,8 @@ async function unrecordedWorktrees(
     const name = [WORKTREES_DIR, COURSE_WORKTREES_DIR].map((dir) => relative(join(real, dir), path))
       .find((name) => name !== "" && !name.startsWith(".."));
     if (name === undefined || known.some((item) => item.path === path)) continue;
-    const status = await git.git(
-      ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=all"],
-      path,
-    );
-    const dirty = status.code === 0 ? porcelainFiles(status.stdout) : [];
+    const status = await git.dirtyFiles(path);
+    const dirty = status.ok ? status.value : [];
     found.push({
       name,
       path,
@@ -140,7 +136,7 @@ async function unrecordedWorktrees(
       base: null,
       task: null,
       state: "unrecorded",
-      files: status.code !== 0 ? "unknown" : dirty.length === 0 ? "clean" : "dirty",
+      files: !status.ok ? "unknown" : dirty.length === 0 ? "clean" : "dirty",
       dirty,
       ahead: 0,
     });

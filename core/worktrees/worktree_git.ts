@@ -42,26 +42,10 @@ export class WorktreeGit {
   async add(path: string, branch: string, commit: string): Promise<GitResult<void>> {
     const place = await placeProblem(this.workspace, path);
     if (place !== undefined) return { ok: false, why: place };
-    const drivers = await this.#filterDrivers();
-    const odd = drivers.find((driver) => driver.includes("="));
-    if (odd !== undefined) {
-      return {
-        ok: false,
-        why: `The repository configures a filter driver "${odd}" git cannot be told to skip`,
-      };
-    }
-    const off = drivers.flatMap((driver) => [
-      "-c",
-      `filter.${driver}.smudge=cat`,
-      "-c",
-      `filter.${driver}.clean=cat`,
-      "-c",
-      `filter.${driver}.process=`,
-      "-c",
-      `filter.${driver}.required=false`,
-    ]);
+    const off = await this.#filtersOff(this.workspace);
+    if (!off.ok) return off;
     const out = await this.git(
-      [...off, "worktree", "add", "--quiet", "-b", branch, "--", path, commit],
+      [...off.value, "worktree", "add", "--quiet", "-b", branch, "--", path, commit],
       this.workspace,
     );
     return out.code === 0 ? { ok: true, value: undefined } : { ok: false, why: gitProblem(out) };
@@ -79,12 +63,9 @@ export class WorktreeGit {
     baseCommit: string,
   ): Promise<GitResult<WorktreeChanges>> {
     const folder = join(this.workspace, path);
-    const status = await this.git(
-      ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=all"],
-      folder,
-    );
-    if (status.code !== 0) return { ok: false, why: gitProblem(status) };
-    const files = porcelainFiles(status.stdout);
+    const status = await this.dirtyFiles(folder);
+    if (!status.ok) return status;
+    const files = status.value;
     const tip = await this.resolve(`refs/heads/${branch}`);
     if (!tip.ok) return { ok: true, value: { files, commits: [] } };
     const now = await this.resolve(base);
@@ -96,6 +77,29 @@ export class WorktreeGit {
     if (log.code !== 0) return { ok: false, why: gitProblem(log) };
     const commits = log.stdout.split("\n").filter((line) => line !== "");
     return { ok: true, value: { files, commits } };
+  }
+
+  /**
+   * The files with uncommitted changes (untracked ones included) in the checkout at `folder`
+   * (absolute), as `git status` names them, with every filter driver its configuration names
+   * turned off (status may run clean filters when it refreshes the index).
+   */
+  async dirtyFiles(folder: string): Promise<GitResult<string[]>> {
+    const off = await this.#filtersOff(folder);
+    if (!off.ok) return off;
+    const status = await this.git(
+      [
+        ...off.value,
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--ignore-submodules=all",
+      ],
+      folder,
+    );
+    if (status.code !== 0) return { ok: false, why: gitProblem(status) };
+    return { ok: true, value: porcelainFiles(status.stdout) };
   }
 
   /** `git worktree remove --force -- <path>`, then `git branch -D -- <branch>`. */
@@ -134,17 +138,43 @@ export class WorktreeGit {
     return { ok: true, value: found };
   }
 
-  async #filterDrivers(): Promise<string[]> {
+  /**
+   * `-c` options turning off every filter driver git's configuration in `cwd` names (their
+   * `smudge`, `clean` and `process` commands, which git runs on checkout and status), or why
+   * one cannot be.
+   */
+  async #filtersOff(cwd: string): Promise<GitResult<string[]>> {
     const out = await this.git(
       ["config", "--null", "--name-only", "--get-regexp", "^filter\\."],
-      this.workspace,
+      cwd,
     );
-    if (out.code !== 0) return [];
-    const drivers = out.stdout.split("\0").flatMap((key) => {
-      const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
-      return match?.[1] === undefined ? [] : [match[1]];
-    });
-    return [...new Set(drivers)];
+    if (out.code !== 0) return { ok: true, value: [] };
+    const drivers = new Set(
+      out.stdout.split("\0").flatMap((key) => {
+        const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
+        return match?.[1] === undefined ? [] : [match[1]];
+      }),
+    );
+    const odd = [...drivers].find((driver) => driver.includes("="));
+    if (odd !== undefined) {
+      return {
+        ok: false,
+        why: `The repository configures a filter driver "${odd}" git cannot be told to skip`,
+      };
+    }
+    return {
+      ok: true,
+      value: [...drivers].flatMap((driver) => [
+        "-c",
+        `filter.${driver}.smudge=cat`,
+        "-c",
+        `filter.${driver}.clean=cat`,
+        "-c",
+        `filter.${driver}.process=`,
+        "-c",
+        `filter.${driver}.required=false`,
+      ]),
+    };
   }
 }
 

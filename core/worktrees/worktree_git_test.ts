@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Git } from "./_git.ts";
-import { WorktreeGit } from "./worktree_git.ts";
+import { porcelainFiles, WorktreeGit } from "./worktree_git.ts";
 
 async function sh(cwd: string, ...args: string[]): Promise<void> {
   const out = await new Deno.Command("git", {
@@ -126,4 +126,12 @@ Deno.test("no worktree is made where .claude/worktrees leads out of the workspac
     ok: false,
     why: "Something is at taken already",
   });
+});
+
+Deno.test("git status -z is read file by file, a rename by its new name", () => {
+  assert.deepEqual(porcelainFiles(""), []);
+  assert.deepEqual(
+    porcelainFiles(" M a.txt\0?? dir/b c.txt\0R  new.txt\0old.txt\0D  gone.txt\0"),
+    ["a.txt", "dir/b c.txt", "new.txt", "gone.txt"],
+  );
 });

@@ -32,6 +32,7 @@ export type * from "./payloads/settings.ts";
 export type * from "./payloads/session.ts";
 export type * from "./payloads/tool.ts";
 export type * from "./payloads/team.ts";
+export type * from "./payloads/protocol.ts";
 
 /**
  * The envelope/schema version this build writes. Older versions are upcast on read (v2 renamed
@@ -64,6 +65,7 @@ type PayloadFiles = [
   typeof import("./payloads/mail.ts"),
   typeof import("./payloads/worktree.ts"),
   typeof import("./payloads/team.ts"),
+  typeof import("./payloads/protocol.ts"),
 ];
 
 /**
@@ -90,6 +92,7 @@ const PAYLOAD_FILES: PayloadFiles = await Promise.all(
     import("./payloads/mail.ts"),
     import("./payloads/worktree.ts"),
     import("./payloads/team.ts"),
+    import("./payloads/protocol.ts"),
   ] as const,
 );
 

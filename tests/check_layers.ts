@@ -22,6 +22,7 @@ const TOP = ["runner", "replay", "harness.ts", "feature_gate.ts", "mod.ts"];
 /** Mechanism folders that may import another mechanism folder. */
 const MECHANISM_PAIRS = [
   "protocols → teams",
+  "protocols → mail",
   "autonomy → teams",
   "autonomy → tasks",
   "worktrees → tasks",

@@ -239,6 +239,17 @@ export async function buildProgram(
       );
     });
 
+  program.command("teammate")
+    .description("Run a teammate of a session (the lead's process starts it)")
+    .requiredOption("--session <id>", "the session")
+    .requiredOption("--agent <name>", "the teammate's name")
+    .option("--workspace <dir>", "workspace whose log to use")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .action(async (flags) => {
+      const { teammateCommand } = await import("./teammate_command.ts");
+      exit(await teammateCommand(flags, env, io));
+    });
+
   program.command("team")
     .description("Print the workspace's teammates: role, status, model, process and last action")
     .argument("[log]", "event log file (default: the workspace's)")

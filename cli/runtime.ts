@@ -42,6 +42,7 @@ import { cronTickMs, wallClock } from "./clock.ts";
 import { thisMachine } from "./machine.ts";
 import { usedPlugins } from "./_plugins.ts";
 import { REIN_VERSION } from "./version.ts";
+import { TeammateProcesses } from "./teammate_processes.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
@@ -120,6 +121,13 @@ export async function openRuntime(options: {
   const logSnapshot = catalogToStartFrom(logPath, reinCatalogProjections()).catch(() => undefined);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const clock = wallClock(env);
+  const teammates = new TeammateProcesses({
+    workspace,
+    logPath,
+    env: env.toObject(),
+    cwd: Deno.cwd(),
+    clock,
+  });
   const effects = {
     ...liveEffects({
       apiKey: env.get("ANTHROPIC_API_KEY"),
@@ -128,6 +136,8 @@ export async function openRuntime(options: {
       retry,
     }),
     clock,
+    // The lead's teammates, each in a process of its own (bound to the harness once it is open).
+    teammates: teammates.options(),
   };
   const [loaded, , machineId] = await Promise.all([settings, ignored, machine]);
   const trusted = await decideTrust({
@@ -252,6 +262,7 @@ export async function openRuntime(options: {
     index = [];
     return createHarness({ ...wiring, openStore: open(undefined) });
   });
+  teammates.bind(harness);
   const snapshots = startSnapshots({
     logPath,
     store: store!,

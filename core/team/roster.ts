@@ -61,8 +61,8 @@ export function emptyRoster(): Roster {
 /**
  * Fold one event into the roster: a teammate joins at its `agent.spawned` (one with `teammate`;
  * a subagent's is not a teammate), works from its turn's start and its process's start, idles at
- * its turn's end, is crashed at an unexpected exit (until it is started again) and stopped at
- * `agent.stopped`, which is final. Events of agents that are not teammates change nothing.
+ * its turn's end, is crashed at an unexpected exit (until it is started again, or for good at
+ * `agent.stopped` for a crash) and stopped at any other `agent.stopped`, which is final. Events of agents that are not teammates change nothing.
  * Mutates and returns `slice`.
  */
 export function evolveRoster(slice: Roster, event: Envelope): Roster {
@@ -98,7 +98,7 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       entry.status = "crashed";
       break;
     case "agent.stopped":
-      entry.status = "stopped";
+      entry.status = event.data.reason === "crashed" ? "crashed" : "stopped";
       break;
     case "turn.started":
       entry.status = "working";

@@ -74,6 +74,11 @@ Deno.test("roster: status follows the turns, the process and its exits", () => {
   }
   const entry = roster.byKey["s1/alice"];
   assert.deepEqual(entry?.process, { pid: 42, flags });
+  const crashed = evolveRoster(
+    fold([spawned("bob", { prompt: "Go" }, "s2")]),
+    event("agent.stopped", { reason: "crashed" }, "bob", "s2"),
+  );
+  assert.equal(crashed.byKey["s2/bob"]?.status, "crashed");
   assert.deepEqual(entry?.exits.map((exit) => exit.signal), ["SIGKILL"]);
 });
 

@@ -31,6 +31,8 @@ export interface AgentExited {
 /** A teammate stopped for good: asked to (`shutdown`), with the lead (`lead_exited`), or crashed. */
 export interface AgentStopped {
   reason: "shutdown" | "lead_exited" | "crashed";
+  /** True when the lead stopped it without its consent (a shutdown request that timed out). */
+  forced?: boolean;
 }
 
 /** Teammates' processes (s15); the teammate's start is its `agent.spawned` (payloads/agent.ts). */

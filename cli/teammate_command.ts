@@ -1,0 +1,122 @@
+import type { AgentLoop } from "../core/loop/agent_loop.ts";
+import { type ActiveRun, Runner } from "../core/runner/runner.ts";
+import { runWake } from "../core/runner/wake.ts";
+import { rosterKey, rosterOf } from "../core/team/mod.ts";
+import type { State } from "../core/state/state.ts";
+import type { CommandIo } from "./io.ts";
+import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
+import { openRuntime } from "./runtime.ts";
+import { requireCredentials } from "./run_flags.ts";
+import { claim } from "./session_choice.ts";
+import type { SessionLease } from "./session_lease.ts";
+
+/** Flags of `rein teammate`. */
+export interface TeammateFlags {
+  session: string;
+  agent: string;
+  workspace?: string | undefined;
+  log?: string | undefined;
+}
+
+/**
+ * `rein teammate --session S --agent NAME`: run teammate NAME of session S in this process, as
+ * the lead's process starts it (see cli/teammate_processes.ts). It opens the session's log as
+ * that agent (its own lease), runs its first turn from the prompt of its `agent.spawned` (or,
+ * started again after a crash, continues its unfinished turn from the log: calls left open are
+ * closed as interrupted, nothing runs twice), then idles, running a turn for each thing that
+ * wakes it (mail), until SIGTERM or its `agent.stopped` is in the log. What would ask for
+ * permission is denied, as with `-p`. Returns the exit code.
+ */
+export async function teammateCommand(
+  flags: TeammateFlags,
+  env: RuntimeEnv,
+  io: CommandIo,
+): Promise<number> {
+  const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
+  const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
+  requireCredentials(env);
+  const runtime = await openRuntime({
+    workspace,
+    logPath,
+    env,
+    onNotice: (message) => io.stderr.write(`${message}\n`),
+    interactive: false,
+  });
+  let lease: SessionLease | undefined;
+  try {
+    const { harness } = runtime;
+    lease = await claim(runtime, flags.session, flags.agent);
+    await harness.focus([flags.session]);
+    const loop = harness.openSession(flags.session, flags.agent);
+    const teammate = loop.conversation.spawn?.teammate;
+    if (teammate === undefined) {
+      io.stderr.write(`rein: No teammate "${flags.agent}" in session ${flags.session}\n`);
+      return 1;
+    }
+    const state = () => harness.state;
+    return await runTeammate(
+      new Runner(harness),
+      state,
+      loop,
+      teammate.prompt,
+      runtime.cronTickMs,
+      io,
+    );
+  } finally {
+    lease?.release();
+    await runtime.close();
+  }
+}
+
+async function runTeammate(
+  runner: Runner,
+  state: () => State,
+  loop: AgentLoop,
+  prompt: string,
+  tickMs: number,
+  io: CommandIo,
+): Promise<number> {
+  const stopping = new AbortController();
+  let active: ActiveRun | undefined;
+  const stop = () => {
+    stopping.abort();
+    active?.cancel();
+  };
+  Deno.addSignalListener("SIGTERM", stop);
+  const key = rosterKey(loop.id, loop.agent);
+  const stopped = () => rosterOf(state()).byKey[key]?.status === "stopped";
+  const drive = async (work: Parameters<Runner["run"]>[1]) => {
+    active = runner.run(loop, work);
+    try {
+      return await active.done;
+    } finally {
+      active = undefined;
+    }
+  };
+  const maxTurns = loop.conversation.spawn?.maxTurns ?? null;
+  let sources: { stop(): void } | undefined;
+  try {
+    if (loop.conversation.messages.length === 0) {
+      await drive(({ signal }) => loop.prompt(prompt, { signal, maxTurns }));
+    } else if (loop.hasUnfinishedWork) {
+      await drive(({ signal }) => loop.resume("continue", undefined, { signal, maxTurns }));
+    }
+    sources = runner.startWakeSources({
+      scope: () => ({ session: loop.id, agent: loop.agent }),
+      tickMs,
+      onError: (error) => {
+        const detail = error instanceof Error ? error.message : String(error);
+        io.stderr.write(`rein teammate: cannot check what wakes it: ${detail}\n`);
+      },
+    });
+    while (!stopping.signal.aborted && !stopped()) {
+      const wake = await runner.nextWake(loop, stopping.signal).catch(() => undefined);
+      if (wake === undefined || stopping.signal.aborted) break;
+      await drive(({ signal }) => runWake(loop, wake, { signal, maxTurns }));
+    }
+    return 0;
+  } finally {
+    sources?.stop();
+    Deno.removeSignalListener("SIGTERM", stop);
+  }
+}

@@ -1,0 +1,215 @@
+import { dirname, resolve } from "node:path";
+import type { NewEvent } from "../events/event_types.ts";
+import type { Harness } from "../core/harness.ts";
+import { planRestart, rosterKey, rosterOf, type TeamOptions } from "../core/team/mod.ts";
+import { planLaunch } from "./_launch_plan.ts";
+import { teammateFlags } from "./_teammate_flags.ts";
+
+/** How long a teammate asked to stop (SIGTERM) has before it is killed. */
+const STOP_GRACE_MS = 2_000;
+
+/** Where the lead's process runs: what its teammates' processes are started with. */
+export interface TeammateHost {
+  workspace: string;
+  logPath: string;
+  /** The lead's environment, which its teammates inherit. */
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  clock: () => Date;
+}
+
+/** A teammate process this one started, and whether it was asked to stop. */
+interface Running {
+  child: Deno.ChildProcess;
+  stopping: boolean;
+}
+
+/**
+ * The lead's process's teammates, each `rein teammate --session S --agent NAME` in a process of
+ * its own, started through the launcher's plan (cli/_launch_plan.ts) with its flags narrowed
+ * (`teammateFlags`) under `setpriv --pdeathsig SIGKILL` (it dies with the lead), and recorded
+ * (`agent.started {process: {pid, flags}, restart}`). A teammate whose process exits unexpectedly
+ * is recorded (`agent.exited {code, signal}`) and started again while its restart budget lasts
+ * (`planRestart`: 3 in 10 minutes), then recorded crashed (`agent.stopped {reason: "crashed"}`).
+ * A teammate whose `agent.stopped` is in the log is not started again. `stopAll` (the team
+ * mechanism's `close`) stops every one.
+ */
+export class TeammateProcesses {
+  readonly #host: TeammateHost;
+  #harness: Harness | undefined;
+  readonly #running = new Map<string, Running>();
+  #closed = false;
+
+  constructor(host: TeammateHost) {
+    this.#host = host;
+  }
+
+  /** The harness whose log the teammates are recorded in, once it is open. */
+  bind(harness: Harness): void {
+    this.#harness = harness;
+  }
+
+  /** The team mechanism's wiring. */
+  options(): TeamOptions {
+    return {
+      start: (session, name) => this.start(session, name, 0),
+      stopAll: () => this.stopAll(),
+    };
+  }
+
+  /** Start teammate `name` of `session` (its `restart`th start) and record it. */
+  async start(session: string, name: string, restart: number): Promise<void> {
+    const harness = this.#harness;
+    if (harness === undefined) throw new Error("The lead's log is not open");
+    if (this.#closed) throw new Error("The lead's process is stopping");
+    const spawn = harness.state.sessions.byId[session]?.agents[name]?.spawn;
+    const cwd = resolve(this.#host.workspace, spawn?.cwd ?? ".");
+    const { flags, denoArgs } = this.#plan(session, name, cwd);
+    const child = startDeno(denoArgs, cwd, this.#host.env);
+    const running: Running = { child, stopping: false };
+    this.#running.set(rosterKey(session, name), running);
+    child.status.then((status) => this.#exited(session, name, running, status));
+    await harness.store.append([
+      event(session, name, "agent.started", { process: { pid: child.pid, flags }, restart }),
+    ]);
+  }
+
+  /** The launcher's plan for the teammate, its permissions narrowed. */
+  #plan(session: string, name: string, cwd: string): { flags: string[]; denoArgs: string[] } {
+    const main = decodeURIComponent(new URL(Deno.mainModule).pathname);
+    const fromSource = main.endsWith("/cli/main.ts");
+    const root = fromSource ? dirname(dirname(main)) : dirname(main);
+    const args = [
+      "teammate",
+      "--session",
+      session,
+      "--agent",
+      name,
+      "--workspace",
+      this.#host.workspace,
+      "--log",
+      this.#host.logPath,
+    ];
+    const plan = planLaunch({
+      argv: fromSource ? args : ["--entry", main, ...args],
+      env: { ...this.#host.env },
+      cwd: this.#host.cwd,
+      root,
+      realPath,
+      readText,
+    });
+    const flags = teammateFlags(plan.permissions, {
+      workspace: this.#host.workspace,
+      cwd,
+      realPath,
+    });
+    const denoArgs = plan.denoArgs.map((arg) => {
+      const at = plan.permissions.indexOf(arg);
+      return at < 0 ? arg : flags[at] as string;
+    });
+    return { flags, denoArgs };
+  }
+
+  /** A teammate's process ended: unexpectedly, unless asked to or its stop is in the log. */
+  async #exited(
+    session: string,
+    name: string,
+    running: Running,
+    status: Deno.CommandStatus,
+  ): Promise<void> {
+    const key = rosterKey(session, name);
+    if (this.#running.get(key) === running) this.#running.delete(key);
+    const harness = this.#harness;
+    if (running.stopping || this.#closed || harness === undefined) return;
+    try {
+      await harness.store.catchUp();
+      if (rosterOf(harness.state).byKey[key]?.status === "stopped") return;
+      await harness.store.append([
+        event(session, name, "agent.exited", {
+          code: status.signal === null ? status.code : null,
+          signal: status.signal,
+        }),
+      ]);
+      const exits = rosterOf(harness.state).byKey[key]?.exits ?? [];
+      if (this.#closed) return;
+      if (planRestart(exits, this.#host.clock()) === "restart") {
+        await this.start(session, name, exits.length);
+      } else {
+        await harness.store.append([event(session, name, "agent.stopped", { reason: "crashed" })]);
+      }
+    } catch {
+      // The lead's log is closing: the teammate's state stays as the log has it.
+    }
+  }
+
+  /** Stop every teammate this process started: SIGTERM, then SIGKILL after a grace. */
+  async stopAll(): Promise<void> {
+    this.#closed = true;
+    const running = [...this.#running.values()];
+    this.#running.clear();
+    await Promise.all(running.map(async (item) => {
+      item.stopping = true;
+      kill(item.child, "SIGTERM");
+      const timer = setTimeout(() => kill(item.child, "SIGKILL"), STOP_GRACE_MS);
+      await item.child.status.catch(() => {});
+      clearTimeout(timer);
+    }));
+  }
+}
+
+function event(session: string, agent: string, type: string, data: unknown): NewEvent {
+  return { type, session, agent, data } as NewEvent;
+}
+
+/**
+ * Start Deno with `args` under `setpriv --pdeathsig SIGKILL` (as cli/launch.ts starts rein): the
+ * teammate dies with the lead's process; without setpriv, plainly.
+ */
+function startDeno(
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): Deno.ChildProcess {
+  const deno = Deno.execPath();
+  const options = {
+    cwd,
+    env: { ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  } as const;
+  try {
+    return new Deno.Command("setpriv", {
+      ...options,
+      args: ["--pdeathsig", "SIGKILL", "--", deno, ...args],
+    }).spawn();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    return new Deno.Command(deno, { ...options, args: [...args] }).spawn();
+  }
+}
+
+function kill(child: Deno.ChildProcess, signal: Deno.Signal): void {
+  try {
+    child.kill(signal);
+  } catch {
+    // It has exited already.
+  }
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -31,6 +31,8 @@ export interface SessionProtocols {
    * approved yet: the gate refuses their writes and commands.
    */
   planGated: Record<string, true>;
+  /** Teammates spawned in plan mode, approved or not (they keep submit_plan). */
+  planMode: Record<string, true>;
   /** Teammates of the session (an `agent.spawned` with `teammate`), by name. */
   teammates: Record<string, true>;
   /**
@@ -45,7 +47,7 @@ export type ProtocolsSlice = Record<string, SessionProtocols>;
 
 /** An empty session entry. */
 export function emptyProtocols(): SessionProtocols {
-  return { byId: {}, order: [], planGated: {}, teammates: {}, stopped: {} };
+  return { byId: {}, order: [], planGated: {}, planMode: {}, teammates: {}, stopped: {} };
 }
 
 /**
@@ -86,7 +88,10 @@ export const protocolsProjection: Projection<ProtocolsSlice> = {
         if (teammate === undefined) break;
         const session = slice[event.session] ??= emptyProtocols();
         session.teammates[event.agent] = true;
-        if (teammate.mode === "plan") session.planGated[event.agent] = true;
+        if (teammate.mode === "plan") {
+          session.planGated[event.agent] = true;
+          session.planMode[event.agent] = true;
+        }
         break;
       }
       case "agent.stopped":

@@ -19,13 +19,16 @@ const NO_TOOLS: readonly AnyTool[] = [];
 /** Every tool the mechanism may add, for permission rules and hook matchers. */
 const ALL_TOOLS: readonly AnyTool[] = [...LEAD_TOOLS, ...PLANNING_TOOLS];
 
-/** The tools of `scope`'s agent: the lead's, a teammate's (with submit_plan while gated). */
+/**
+ * The tools of `scope`'s agent: the lead's, a teammate's (with submit_plan when spawned in plan
+ * mode: kept once approved, as a call waiting in the gate runs after its approval).
+ */
 function toolsOf(scope: PoolScope): readonly AnyTool[] {
   const { state, session, agent } = scope;
   if (!teamsOn(state, session)) return NO_TOOLS;
   if (isLead(state, session, agent)) return LEAD_TOOLS;
   if (!isTeammate(state, session, agent)) return NO_TOOLS;
-  return planGated(state, session, agent) ? PLANNING_TOOLS : TEAMMATE_TOOLS;
+  return sessionProtocols(state, session).planMode[agent] ? PLANNING_TOOLS : TEAMMATE_TOOLS;
 }
 
 /**

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "6f28d64cdc7153a7d7858ed812ce2ecd";
+export const FOLD_FINGERPRINT = "ef15819f28913e63b895be4073834296";

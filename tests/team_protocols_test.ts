@@ -1,0 +1,206 @@
+/**
+ * The protocols between the lead and its teammates (s16), end to end in one process: a session
+ * with teams on against the fake model, the lead spawning teammates with spawn_teammate and each
+ * teammate's loop driven here as an agent of the session (as `rein teammate` drives it in its own
+ * process). Plan approval: alice, in plan mode, is refused a write, submits a plan the lead
+ * rejects with feedback (her tool's result), submits again, is approved and writes. Shutdown:
+ * alice approves the lead's request and stops after that call; bob never answers and the lead's
+ * watcher expires his request and stops him (forced). The log replays with `--verify`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Envelope, EnvelopeOf, EventType } from "../events/event_types.ts";
+import { TEAMS_ENV } from "../core/mail/mod.ts";
+import { PLAN_GATE_REASON, ShutdownWatcher } from "../core/protocols/mod.ts";
+import { replaySession } from "../core/replay/replay_session.ts";
+import {
+  type FakeScriptFn,
+  message,
+  type RecordedRequest,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
+import { firstUserText } from "../testing/scenarios.ts";
+import { startTestSession } from "../testing/test_session.ts";
+import { runCli } from "./_cli.ts";
+
+const run = () => ({ signal: new AbortController().signal, maxTurns: null });
+
+function eventsOf<T extends EventType>(events: readonly Envelope[], type: T): EnvelopeOf<T>[] {
+  return events.filter((event): event is EnvelopeOf<T> => event.type === type);
+}
+
+/** The text of a request's last message, a tool result with its call's id. */
+function lastText(request: RecordedRequest): string {
+  const content = request.body?.messages.at(-1)?.content;
+  if (typeof content === "string") return content;
+  return (content ?? []).map((block) =>
+    block.type === "text"
+      ? String(block.text)
+      : block.type === "tool_result"
+      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
+      : ""
+  ).join("\n");
+}
+
+/** The fake model, routed per agent by the conversation's first prompt. */
+const script: FakeScriptFn = (request) => {
+  const first = firstUserText(request.body?.messages ?? []);
+  const last = lastText(request);
+  if (first === "change a.txt") {
+    if (last.includes("shutdown_request")) {
+      return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
+    }
+    if (last === "change a.txt") {
+      return message([toolUse("toolu_w1", "write_file", { path: "a.txt", content: "early\n" })]);
+    }
+    if (last.startsWith("toolu_w1")) {
+      return message([toolUse("toolu_plan1", "submit_plan", { plan: "v1: write a.txt" })]);
+    }
+    if (last.startsWith("toolu_plan1")) {
+      return message([toolUse("toolu_plan2", "submit_plan", { plan: "v2: test, then a.txt" })]);
+    }
+    if (last.startsWith("toolu_plan2")) {
+      return message([toolUse("toolu_w2", "write_file", { path: "a.txt", content: "done\n" })]);
+    }
+    return message("Wrote a.txt.");
+  }
+  if (first === "wait for work") return message("Waiting.");
+  // The lead.
+  if (last.includes("shutdown_approved")) return message("Alice is done.");
+  if (last.includes("plan_approval_request") && last.includes("v1:")) {
+    return message([toolUse("toolu_review1", "review_plan", {
+      teammate: "alice",
+      approve: false,
+      feedback: "add a test first",
+    })]);
+  }
+  if (last.includes("plan_approval_request") && last.includes("v2:")) {
+    return message([toolUse("toolu_review2", "review_plan", {
+      request_id: "toolu_plan2",
+      approve: true,
+    })]);
+  }
+  if (last === "stop the team") {
+    return message([
+      toolUse("toolu_stop_alice", "request_shutdown", { to: "alice", reason: "all done" }),
+      toolUse("toolu_stop_bob", "request_shutdown", { to: "bob" }),
+    ]);
+  }
+  if (last === "build a team") {
+    return message([
+      toolUse("toolu_alice", "spawn_teammate", {
+        name: "alice",
+        prompt: "change a.txt",
+        mode: "plan",
+      }),
+      toolUse("toolu_bob", "spawn_teammate", { name: "bob", prompt: "wait for work" }),
+    ]);
+  }
+  return message("Ok.");
+};
+
+/** Wait until the session's log holds an event `found` picks. */
+async function until(events: () => Envelope[], found: (event: Envelope) => boolean) {
+  for (let tries = 0; tries < 1000; tries++) {
+    if (events().some(found)) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("Timed out waiting for an event");
+}
+
+const requested = (id: string) => (event: Envelope) =>
+  event.type === "protocol.requested" && event.data.id === id;
+
+Deno.test("plan approval gates a plan-mode teammate's write until the lead approves; shutdown by answer and by timeout; the log replays with --verify", async () => {
+  await using t = await startTestSession(script, {
+    recordSettings: {
+      settings: {},
+      // Even the widest mode: the plan gate is not a permission mode.
+      flags: { permissionMode: "bypassPermissions" },
+      env: { [TEAMS_ENV]: "1" },
+      features: ["todos", "agents", "teams"],
+    },
+  });
+  const lead = t.session;
+  assert.equal((await lead.prompt("build a team", run())).reason, "completed");
+
+  // Alice works in her own loop while the lead answers her plans when their mail wakes it.
+  const alice = lead.sibling("alice");
+  const aliceTurn = alice.prompt("change a.txt", run());
+  await until(t.events, requested("toolu_plan1"));
+  assert.notEqual(await lead.wake(run()), null);
+  await until(t.events, requested("toolu_plan2"));
+  assert.notEqual(await lead.wake(run()), null);
+  assert.equal((await aliceTurn).reason, "completed");
+  assert.equal(await Deno.readTextFile(join(t.workspace, "a.txt")), "done\n");
+
+  const events = t.events();
+  const completed = new Map(
+    eventsOf(events, "tool.completed").map((e) => [e.data.callId, e.data]),
+  );
+  // The write before approval was refused by the gate, whatever the permission mode.
+  assert.equal(completed.get("toolu_w1")?.outcome, "denied");
+  assert.match(completed.get("toolu_w1")?.content ?? "", new RegExp(PLAN_GATE_REASON.slice(0, 30)));
+  assert.equal(
+    eventsOf(events, "tool.requested").some((e) => e.data.callId === "toolu_w1"),
+    false,
+    "the refused write never started",
+  );
+  const resultOf = (id: string) => {
+    const request = t.fake.requests.find((r) => lastText(r).startsWith(id));
+    return request ? lastText(request) : "";
+  };
+  assert.match(resultOf("toolu_plan1"), /\[Plan Rejected\] add a test first/);
+  assert.match(resultOf("toolu_plan2"), /\[Plan Approved\]/);
+  assert.ok(completed.has("toolu_w2"));
+  assert.deepEqual(
+    eventsOf(events, "protocol.answered").map((e) => [e.agent, e.data.id, e.data.approve]),
+    [["lead", "toolu_plan1", false], ["lead", "toolu_plan2", true]],
+  );
+
+  // Shutdown: alice answers, bob does not.
+  assert.equal((await lead.sibling("bob").prompt("wait for work", run())).reason, "completed");
+  assert.equal((await lead.prompt("stop the team", run())).reason, "completed");
+  const watcher = new ShutdownWatcher({
+    log: () => t.store,
+    view: () => t.harness.state,
+    clock: () => new Date("2026-11-29T07:00:00.000Z"),
+    timeoutMs: 200,
+  });
+  const aliceWatch = watcher.watch("session-1", "toolu_stop_alice");
+  const bobWatch = watcher.watch("session-1", "toolu_stop_bob");
+  const aliceStop = await alice.wake(run());
+  assert.notEqual(aliceStop, null);
+  assert.equal(await aliceWatch, "answered");
+  assert.equal(await bobWatch, "expired");
+  assert.notEqual(await lead.wake(run()), null);
+
+  const all = t.events();
+  assert.deepEqual(
+    eventsOf(all, "protocol.expired").map((e) => [e.agent, e.data]),
+    [["lead", {
+      id: "toolu_stop_bob",
+      timeoutMs: 200,
+      at: "2026-11-29T07:00:00.000Z",
+      forced: true,
+    }]],
+  );
+  assert.deepEqual(
+    eventsOf(all, "agent.stopped").map((e) => [e.agent, e.data.reason]),
+    [["bob", "shutdown"]],
+  );
+  // Alice's turn ended with her answer: no model request after it.
+  assert.equal(
+    t.fake.requests.filter((r) => lastText(r).startsWith("toolu_bye")).length,
+    0,
+  );
+
+  const replay = await replaySession(all);
+  assert.equal(replay.divergence, null, JSON.stringify(replay.divergence));
+  assert.equal(replay.matched, all.length);
+  // And as a person checks a log: `rein replay --verify` on it as a JSONL file.
+  const log = join(t.workspace, "events.jsonl");
+  await Deno.writeTextFile(log, all.map((event) => `${JSON.stringify(event)}\n`).join(""));
+  const verified = await runCli(["replay", log, "--verify", "--quiet"]);
+  assert.equal(verified.code, 0, `replay --verify failed:\n${verified.stdout}${verified.stderr}`);
+});

@@ -168,3 +168,74 @@ Deno.test("a teammate runs in its own process: its own request and turn, a SIGKI
     await Deno.remove(path, { recursive: true });
   }
 });
+
+Deno.test("a teammate killed mid-turn is started again and continues its turn from the log; a SIGKILL of the lead leaves no teammate running; the log replays", async () => {
+  let release: (() => void) | undefined;
+  const held = new Promise<void>((resolve) => release = resolve);
+  let teammateAsked = 0;
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const first = firstUserText(request.body?.messages ?? []);
+      if (first === "Count files") return message("There are none.");
+      if ((request.body?.messages.length ?? 0) > 1) return message("Team done.");
+      return message([
+        toolUse("toolu_bob", "spawn_teammate", { name: "bob", prompt: "Count files" }),
+      ]);
+    },
+    // The teammate's first request is held (it is killed then); the lead's second, throughout.
+    onRequest: async (request) => {
+      const first = firstUserText(request.body?.messages ?? []);
+      if (first === "Count files" && ++teammateAsked === 1) await held;
+      if (first === "start bob" && (request.body?.messages.length ?? 0) > 1) await held;
+    },
+  });
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-team-process-" }));
+  const log = join(path, ".rein", "events.jsonl");
+  try {
+    const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-test", ...TEAMS };
+    await using lead = new CliProcess(["-p", "start bob", "--workspace", path], env);
+    const first = await waitForLog(
+      log,
+      lead,
+      "the teammate's request",
+      (events) =>
+        events.some((e) => e.type === "model.requested" && e.agent === "bob")
+          ? eventsOf(events, "agent.started")[0]
+          : undefined,
+    );
+    Deno.kill(first.data.process.pid, "SIGKILL");
+    // Started again, it continues its turn: it asks the model again and answers.
+    await waitForLog(
+      log,
+      lead,
+      "the continued turn",
+      (events) =>
+        events.find((e) =>
+          e.type === "turn.ended" && e.agent === "bob" && e.data.reason === "completed"
+        ),
+    );
+    const events = await readEvents(log);
+    assert.equal(teammateAsked, 2);
+    assert.deepEqual(
+      eventsOf(events, "agent.exited").map((e) => [e.agent, e.data.signal]),
+      [["bob", "SIGKILL"]],
+    );
+    assert.ok(events.some((e) => e.type === "session.resumed" && e.agent === "bob"));
+    const restarted = eventsOf(events, "agent.started").find((e) => e.data.restart === 1);
+    assert.ok(restarted !== undefined && alive(restarted.data.process.pid));
+    // The lead's process is killed: its teammate dies with it.
+    await lead.kill();
+    const deadline = Date.now() + 5_000;
+    while (alive(restarted.data.process.pid) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.ok(!alive(restarted.data.process.pid), "the teammate outlived the lead");
+    release?.();
+    const replay = await runCli(["replay", log, "--verify"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+  } finally {
+    release?.();
+    killProcessesIn(path);
+    await Deno.remove(path, { recursive: true });
+  }
+});

@@ -16,6 +16,7 @@ import { mismatch, sameEvent, sameJson } from "./same_event.ts";
 
 /** A run of one agent under replay: the process (epoch) it belongs to, and its cancel. */
 interface AgentRun {
+  agent: string;
   /** Index of the run's first event. */
   startIndex: number;
   /**
@@ -51,6 +52,8 @@ export class SessionReplay {
   readonly #runs = new Map<string, AgentRun>();
   /** The indexes of the resumes that start a process (see {@link SessionReplay.#watchEpochs}). */
   readonly #resumes: number[] = [];
+  /** The indexes of each teammate's resumes, which start a process of its own. */
+  readonly #teammateResumes = new Map<string, number[]>();
   #divergence: Divergence | null = null;
   /** How many recorded events the harness has folded (in order), and the first that did not. */
   #folded = 0;
@@ -94,14 +97,19 @@ export class SessionReplay {
   /**
    * A process starts at a resume of an agent the person drives; a subagent continued by its
    * parent's composite call after that resume records its own, inside the same process (a
-   * subagent's first event is its agent.spawned).
+   * subagent's first event is its agent.spawned). A teammate (an agent.spawned with `teammate`)
+   * runs in a process of its own: its resume starts a process for it alone.
    */
   #watchEpochs(): void {
     const children = new Set<string>();
     this.#recorded.onRead((event, index) => {
-      if (event.type === "agent.spawned") children.add(event.agent);
-      else if (event.type === "session.resumed" && !children.has(event.agent)) {
-        this.#resumes.push(index);
+      if (event.type === "agent.spawned") {
+        children.add(event.agent);
+        if (event.data.teammate !== undefined) this.#teammateResumes.set(event.agent, []);
+      } else if (event.type === "session.resumed") {
+        const own = this.#teammateResumes.get(event.agent);
+        if (own !== undefined) own.push(index);
+        else if (!children.has(event.agent)) this.#resumes.push(index);
       }
     });
   }
@@ -109,7 +117,12 @@ export class SessionReplay {
   /** Whether the event at `index` (read already) belongs to the process of `run`. */
   #inEpoch(run: AgentRun, index: number): boolean {
     if (!Number.isFinite(index)) return false;
-    run.epochEnd ??= this.#resumes.find((r) => r > run.startIndex);
+    // Events are read in order: once a later resume is found, every earlier one is known.
+    run.epochEnd ??= Math.min(
+      this.#resumes.find((r) => r > run.startIndex) ?? Infinity,
+      this.#teammateResumes.get(run.agent)?.find((r) => r > run.startIndex) ?? Infinity,
+    );
+    if (run.epochEnd === Infinity) run.epochEnd = undefined;
     return index < (run.epochEnd ?? Infinity);
   }
 
@@ -365,6 +378,7 @@ export class SessionReplay {
     const controller = new AbortController();
     const startEvent = this.#recorded.at(index) as Envelope;
     const run: AgentRun = {
+      agent,
       startIndex: index,
       epochEnd: undefined,
       controller,

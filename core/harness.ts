@@ -37,7 +37,7 @@ import { jobsMechanism } from "./jobs/jobs_mechanism.ts";
 import { pendingArrivals } from "./loop/arrivals.ts";
 import { tasksMechanism } from "./tasks/tasks_mechanism.ts";
 import { mailMechanism } from "./mail/mod.ts";
-import { protocolsMechanism } from "./protocols/mod.ts";
+import { protocolsMechanism, SHUTDOWN_TIMEOUT_ENV, shutdownTimeoutMs } from "./protocols/mod.ts";
 import { worktreesMechanism } from "./worktrees/mod.ts";
 import { teamMechanism, type TeamOptions } from "./team/mod.ts";
 import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
@@ -130,7 +130,18 @@ export function reinMechanisms(
     worktreesMechanism({ workspace, hooks: toolEventHooks(hooks, transcripts) }),
     // After worktrees: its `Agent` with a `name` wraps the task tool as the worktrees left it.
     teamMechanism(effects.teammates ?? {}),
-    protocolsMechanism,
+    // Shutdown timeouts are watched where teammates run (never in replay: expiries are fed).
+    protocolsMechanism(
+      effects.teammates
+        ? {
+          watch: {
+            log,
+            clock: clock ?? (() => new Date()),
+            timeoutMs: shutdownTimeoutMs(options.hookEnv?.[SHUTDOWN_TIMEOUT_ENV]),
+          },
+        }
+        : {},
+    ),
     // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).
     { name: CLAUDE_HOOK_EVENTS, feature: CLAUDE_HOOK_EVENTS },
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.

@@ -26,6 +26,7 @@ export function teammateSpawned(mode?: string): EventPayloads["agent.spawned"] {
 export function protocolState(
   mode: string | undefined,
   more: readonly (readonly [string, ReinEvent])[] = [],
+  teams = false,
 ): State {
   const state = initialState(PROJECTIONS);
   let seq = 0;
@@ -45,6 +46,18 @@ export function protocolState(
       startedAt: "2026-11-29T06:00:00.000Z",
       maxTokens: 1000,
       platform: "linux x86_64",
+      ...(teams
+        ? {
+          settings: {
+            sources: [],
+            flags: {},
+            home: "/nonexistent-home",
+            interactive: false,
+            env: { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1" },
+            features: ["teams"],
+          },
+        }
+        : {}),
     },
   });
   fold("alice", { type: "agent.spawned", data: teammateSpawned(mode) });

@@ -9,7 +9,7 @@ import { PLAN_GATE_REASON, planGate } from "./plan_gate.ts";
 import { sessionProtocols } from "./protocols_of.ts";
 
 // As a harness makes its mechanisms' tools known.
-addToolFacts([sendMessageTool, ...protocolsMechanism.toolFacts ?? []]);
+addToolFacts([sendMessageTool, ...protocolsMechanism().toolFacts ?? []]);
 
 const call = (name: string, input: unknown = {}) => ({ id: `toolu_${name}`, name, input });
 

@@ -1,12 +1,21 @@
+import type { EventStore } from "../../events/store.ts";
+import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { TEAMS_FEATURE, teamsOn } from "../mail/teams_enabled.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import { planGate } from "./plan_gate.ts";
 import { protocolsProjection } from "./protocol_projection.ts";
-import { isLead, isTeammate, planGated, sessionProtocols } from "./protocols_of.ts";
+import {
+  isLead,
+  isTeammate,
+  pendingRequests,
+  planGated,
+  sessionProtocols,
+} from "./protocols_of.ts";
 import { renderProtocolEvent, reportProtocols } from "./protocols_render.ts";
 import { requestShutdownTool } from "./request_shutdown_tool.ts";
+import { ShutdownWatcher } from "./shutdown_watcher.ts";
 import { respondShutdownTool } from "./respond_shutdown_tool.ts";
 import { reviewPlanTool } from "./review_plan_tool.ts";
 import { submitPlanTool } from "./submit_plan_tool.ts";
@@ -31,47 +40,100 @@ function toolsOf(scope: PoolScope): readonly AnyTool[] {
   return sessionProtocols(state, session).planMode[agent] ? PLANNING_TOOLS : TEAMMATE_TOOLS;
 }
 
+/** What the protocols mechanism is wired with. */
+export interface ProtocolsOptions {
+  /**
+   * The live side of shutdown timeouts, in a process that runs the lead with its teammates:
+   * absent in replay (the expiries are fed from the log) and where no teammate runs.
+   */
+  watch?: {
+    /** The harness's log. */
+    log: () => EventStore;
+    /** The wall clock, whose reading is recorded with an expiry. */
+    clock: () => Date;
+    /** How long the lead waits for an answer (`REIN_SHUTDOWN_TIMEOUT_MS`, see `shutdownTimeoutMs`). */
+    timeoutMs: number;
+  };
+}
+
 /**
  * Protocols between the lead and its teammates (s16): requests with an id and a state machine
  * (`protocol.requested` → `protocol.answered` approved | rejected, or `protocol.expired`), a
  * per-session projection, answers decided under the log's lock so only one wins. Shutdown: the
- * lead's `request_shutdown`, the teammate's `respond_shutdown` (its turn ends after approving;
- * unanswered past `REIN_SHUTDOWN_TIMEOUT_MS`, the `ShutdownWatcher` of the lead's process
- * expires it and stops the teammate, fed in replay). Plan approval: a teammate spawned in plan
- * mode is refused every call that writes or runs a command by this mechanism's gate until the
- * lead approves its plan; its `submit_plan` waits in the gate for `review_plan`'s answer. Claude
- * Code's `SendMessage` frames drive the same deciders (`protocolFrame`). The `teams` feature.
+ * lead's `request_shutdown`, the teammate's `respond_shutdown` (its turn ends after approving);
+ * live, each pending request of the lead is watched (`ShutdownWatcher`) and, unanswered past the
+ * timeout, expired with the teammate stopped, while `rein -p` waits for it (fed in replay). Plan
+ * approval: a teammate spawned in plan mode is refused every call that writes or runs a command
+ * by this mechanism's gate until the lead approves its plan; its `submit_plan` waits in the gate
+ * for `review_plan`'s answer. Claude Code's `SendMessage` frames drive the same deciders
+ * (`protocolFrame`). The `teams` feature.
  */
-export const protocolsMechanism: Mechanism = {
-  name: "protocols",
-  feature: TEAMS_FEATURE,
-  projection: protocolsProjection,
-  tools: toolsOf,
-  toolFacts: ALL_TOOLS,
-  // The lead's process appends an expiry from outside any loop: replay feeds it.
-  fedTypes: ["protocol.expired"],
-  render: renderProtocolEvent,
-  report: reportProtocols,
-  // PreToolUse hooks see the call first; the gate refuses before a rule or a person is asked.
-  after: ["hooks"],
-  before: ["permissions"],
-  stages: {
-    gateCall: planGate,
-    stopAfterCalls(context) {
-      const stopped = sessionProtocols(context.view(), context.session).stopped[context.agent];
-      return Promise.resolve(stopped ? "The lead's shutdown request was approved" : undefined);
+export function protocolsMechanism(options: ProtocolsOptions = {}): Mechanism {
+  let watcher: ShutdownWatcher | undefined;
+  /** Watch the lead's pending shutdown requests (live only; each once). */
+  const watchPending = (context: StageContext): Promise<never[]> => {
+    const { watch } = options;
+    const { session, agent } = context;
+    if (watch === undefined || !isLead(context.view(), session, agent)) return Promise.resolve([]);
+    const pending = pendingRequests(
+      context.view(),
+      session,
+      (request) => request.kind === "shutdown" && request.from === agent,
+    );
+    for (const request of pending) {
+      watcher ??= new ShutdownWatcher({ ...watch, view: context.view });
+      // Beside the lead's loop, never awaited by it: a failure leaves the request pending.
+      watcher.watch(session, request.id).catch(() => {});
+    }
+    return Promise.resolve([]);
+  };
+  return {
+    name: "protocols",
+    feature: TEAMS_FEATURE,
+    projection: protocolsProjection,
+    tools: toolsOf,
+    toolFacts: ALL_TOOLS,
+    // The lead's process appends an expiry from outside any loop: replay feeds it.
+    fedTypes: ["protocol.expired"],
+    render: renderProtocolEvent,
+    report: reportProtocols,
+    // PreToolUse hooks see the call first; the gate refuses before a rule or a person is asked.
+    after: ["hooks"],
+    before: ["permissions"],
+    wake: {
+      pending: () => [],
+      // `rein -p` ends once the lead's shutdown requests are answered or expired.
+      awaited: (scope) =>
+        options.watch === undefined ? [] : pendingRequests(
+          scope.state,
+          scope.session,
+          (request) => request.kind === "shutdown" && request.from === scope.agent,
+        ).map((request) => ({ kind: "shutdown answer", label: `${request.to} (${request.id})` })),
     },
-  },
-  sections(scope) {
-    const { state, session, agent } = scope;
-    if (!teamsOn(state, session) || !planGated(state, session, agent)) return [];
-    return [{
-      id: "plan_approval",
-      stability: 1,
-      text: "# Plan mode\nYou are in plan mode: you may read and search, but every call that " +
-        "writes a file or runs a command is refused until the lead approves your plan. When " +
-        "your plan is ready, send it with submit_plan and wait for the answer; if it is " +
-        "rejected, revise it with the feedback and submit again.",
-    }];
-  },
-};
+    stages: {
+      gateCall: planGate,
+      afterCall: watchPending,
+      resumed: watchPending,
+      stopAfterCalls(context) {
+        const stopped = sessionProtocols(context.view(), context.session).stopped[context.agent];
+        return Promise.resolve(stopped ? "The lead's shutdown request was approved" : undefined);
+      },
+    },
+    sections(scope) {
+      const { state, session, agent } = scope;
+      if (!teamsOn(state, session) || !planGated(state, session, agent)) return [];
+      return [{
+        id: "plan_approval",
+        stability: 1,
+        text: "# Plan mode\nYou are in plan mode: you may read and search, but every call that " +
+          "writes a file or runs a command is refused until the lead approves your plan. When " +
+          "your plan is ready, send it with submit_plan and wait for the answer; if it is " +
+          "rejected, revise it with the feedback and submit again.",
+      }];
+    },
+    close() {
+      watcher?.close();
+      return Promise.resolve();
+    },
+  };
+}

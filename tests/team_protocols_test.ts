@@ -186,8 +186,8 @@ Deno.test("plan approval gates a plan-mode teammate's write until the lead appro
     }]],
   );
   assert.deepEqual(
-    eventsOf(all, "agent.stopped").map((e) => [e.agent, e.data.reason]),
-    [["bob", "shutdown"]],
+    eventsOf(all, "agent.stopped").map((e) => [e.agent, e.data]),
+    [["bob", { reason: "shutdown", forced: true }]],
   );
   // Alice's turn ended with her answer: no model request after it.
   assert.equal(

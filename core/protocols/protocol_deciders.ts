@@ -344,6 +344,11 @@ export function expireShutdown(
       session,
       agent: request.from,
     },
-    { type: "agent.stopped", data: { reason: "shutdown" }, session, agent: request.to },
+    {
+      type: "agent.stopped",
+      data: { reason: "shutdown", forced: true },
+      session,
+      agent: request.to,
+    },
   ];
 }

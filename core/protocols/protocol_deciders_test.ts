@@ -102,7 +102,12 @@ Deno.test("expireShutdown: a pending request expires forced with the clock readi
       session: "s1",
       agent: "lead",
     },
-    { type: "agent.stopped", data: { reason: "shutdown" }, session: "s1", agent: "alice" },
+    {
+      type: "agent.stopped",
+      data: { reason: "shutdown", forced: true },
+      session: "s1",
+      agent: "alice",
+    },
   ]);
   foldAs(state, "alice", respondShutdown(state, alice(), { approve: true }).events);
   assert.deepEqual(expireShutdown(state, "s1", "toolu_req", reading), []);

@@ -124,7 +124,7 @@ Deno.test("the lead's watcher expires an unanswered shutdown forced, with its cl
       at: "2026-11-29T06:00:30.000Z",
       forced: true,
     }],
-    ["agent.stopped", "alice", { reason: "shutdown" }],
+    ["agent.stopped", "alice", { reason: "shutdown", forced: true }],
   ]);
   // The teammate's late answer, decided under the lock on the caught-up state, loses.
   let late = "";

@@ -204,3 +204,94 @@ Deno.test("plan approval gates a plan-mode teammate's write until the lead appro
   const verified = await runCli(["replay", log, "--verify", "--quiet"]);
   assert.equal(verified.code, 0, `replay --verify failed:\n${verified.stdout}${verified.stderr}`);
 });
+
+/** The same protocols driven by Claude Code's SendMessage frames, from both sides. */
+const frames: FakeScriptFn = (request) => {
+  const first = firstUserText(request.body?.messages ?? []);
+  const last = lastText(request);
+  if (first === "plan it") {
+    if (last.includes("shutdown_request")) {
+      return message([toolUse("toolu_no", "send_message", {
+        to: "team-lead",
+        content: JSON.stringify({
+          type: "shutdown_response",
+          request_id: "toolu_frame_stop",
+          approve: false,
+          reason: "still writing b.txt",
+        }),
+      })]);
+    }
+    if (last === "plan it") {
+      return message([toolUse("toolu_plan", "submit_plan", { plan: "write b.txt" })]);
+    }
+    if (last.startsWith("toolu_plan")) {
+      return message([toolUse("toolu_w", "write_file", { path: "b.txt", content: "b\n" })]);
+    }
+    return message("Ok.");
+  }
+  if (last.includes("plan_approval_request")) {
+    return message([toolUse("toolu_frame_ok", "send_message", {
+      to: "carol",
+      content: JSON.stringify({
+        type: "plan_approval_response",
+        request_id: "toolu_plan",
+        approve: true,
+        feedback: "go ahead",
+      }),
+    })]);
+  }
+  if (last === "stop carol") {
+    return message([toolUse("toolu_frame_stop", "send_message", {
+      to: "carol",
+      content: JSON.stringify({ type: "shutdown_request", reason: "wrap up" }),
+    })]);
+  }
+  if (last === "start") {
+    return message([
+      toolUse("toolu_carol", "spawn_teammate", { name: "carol", prompt: "plan it", mode: "plan" }),
+    ]);
+  }
+  return message("Ok.");
+};
+
+Deno.test("Claude Code's SendMessage frames drive the same protocols: plan_approval_response, shutdown_request, shutdown_response; the log replays with --verify", async () => {
+  await using t = await startTestSession(frames, {
+    recordSettings: {
+      settings: {},
+      flags: { permissionMode: "bypassPermissions" },
+      env: { [TEAMS_ENV]: "1" },
+      features: ["todos", "agents", "teams"],
+    },
+  });
+  const lead = t.session;
+  assert.equal((await lead.prompt("start", run())).reason, "completed");
+  const carol = lead.sibling("carol");
+  const carolTurn = carol.prompt("plan it", run());
+  await until(t.events, requested("toolu_plan"));
+  assert.notEqual(await lead.wake(run()), null);
+  assert.equal((await carolTurn).reason, "completed");
+  assert.equal(await Deno.readTextFile(join(t.workspace, "b.txt")), "b\n");
+
+  assert.equal((await lead.prompt("stop carol", run())).reason, "completed");
+  assert.notEqual(await carol.wake(run()), null);
+  assert.notEqual(await lead.wake(run()), null);
+
+  const all = t.events();
+  assert.deepEqual(
+    eventsOf(all, "protocol.requested").map((e) => [e.data.id, e.data.kind, e.data.to]),
+    [["toolu_plan", "plan_approval", "lead"], ["toolu_frame_stop", "shutdown", "carol"]],
+  );
+  assert.deepEqual(
+    eventsOf(all, "protocol.answered").map((e) => [e.data.id, e.data.by, e.data.approve]),
+    [["toolu_plan", "lead", true], ["toolu_frame_stop", "carol", false]],
+  );
+  // The refusal reached the lead as mail, with its reason; the approval reached carol.
+  const seen = t.fake.requests.map(lastText).join("\n");
+  assert.match(seen, /shutdown_rejected[^]*still writing b\.txt/);
+  assert.match(seen, /\[Plan Approved\] go ahead/);
+
+  const log = join(t.workspace, "events.jsonl");
+  await Deno.writeTextFile(log, all.map((event) => `${JSON.stringify(event)}\n`).join(""));
+  const verified = await runCli(["replay", log, "--verify", "--quiet"]);
+  assert.equal(verified.code, 0, `replay --verify failed:\n${verified.stdout}${verified.stderr}`);
+});

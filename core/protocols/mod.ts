@@ -18,7 +18,8 @@ export {
   type ReviewPlanInput,
   submitPlanEvents,
 } from "./protocol_deciders.ts";
-export { PROTOCOL_FRAME_TYPES, protocolFrame } from "./protocol_frame.ts";
+export { isProtocolFrame, PROTOCOL_FRAME_TYPES, protocolFrame } from "./protocol_frame.ts";
+export { framedSendMessage } from "./framed_send_message.ts";
 export {
   emptyProtocols,
   nextStatus,

@@ -9,6 +9,11 @@ export const PROTOCOL_FRAME_TYPES: readonly string[] = [
   "plan_approval_response",
 ];
 
+/** Whether `message` is a protocol frame (an object, or a string of its JSON). Pure. */
+export function isProtocolFrame(message: unknown): boolean {
+  return frameOf(message) !== undefined;
+}
+
 /** A frame as an object: `message` given as one, or a string holding its JSON. */
 function frameOf(message: unknown): Record<string, unknown> | undefined {
   let value = message;

@@ -4,6 +4,7 @@ import type { Mechanism } from "../mechanism.ts";
 import { TEAMS_FEATURE, teamsOn } from "../mail/teams_enabled.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
+import { framedSendMessage } from "./framed_send_message.ts";
 import { planGate } from "./plan_gate.ts";
 import { protocolsProjection } from "./protocol_projection.ts";
 import {
@@ -24,6 +25,22 @@ const LEAD_TOOLS: readonly AnyTool[] = [requestShutdownTool, reviewPlanTool];
 const TEAMMATE_TOOLS: readonly AnyTool[] = [respondShutdownTool];
 const PLANNING_TOOLS: readonly AnyTool[] = [respondShutdownTool, submitPlanTool];
 const NO_TOOLS: readonly AnyTool[] = [];
+
+/** The mail tool whose protocol frames the protocols decide. */
+const SEND_MESSAGE = "send_message";
+
+/** Pools with send_message framed, by the pool given (asked again with the same list). */
+const FRAMED = new WeakMap<readonly AnyTool[], readonly AnyTool[]>();
+
+/** `pool` with its send_message deciding protocol frames. */
+function framedPool(pool: readonly AnyTool[]): readonly AnyTool[] {
+  let kept = FRAMED.get(pool);
+  if (kept === undefined) {
+    kept = pool.map((tool) => tool.name === SEND_MESSAGE ? framedSendMessage(tool) : tool);
+    FRAMED.set(pool, kept);
+  }
+  return kept;
+}
 
 /** Every tool the mechanism may add, for permission rules and hook matchers. */
 const ALL_TOOLS: readonly AnyTool[] = [...LEAD_TOOLS, ...PLANNING_TOOLS];
@@ -92,6 +109,11 @@ export function protocolsMechanism(options: ProtocolsOptions = {}): Mechanism {
     feature: TEAMS_FEATURE,
     projection: protocolsProjection,
     tools: toolsOf,
+    // SendMessage's protocol frames drive the same state machine as the tools.
+    filterTools: (scope, pool) =>
+      teamsOn(scope.state, scope.session) && pool.some((tool) => tool.name === SEND_MESSAGE)
+        ? framedPool(pool)
+        : pool,
     toolFacts: ALL_TOOLS,
     // The lead's process appends an expiry from outside any loop: replay feeds it.
     fedTypes: ["protocol.expired"],

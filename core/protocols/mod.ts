@@ -36,7 +36,12 @@ export {
   planGated,
   sessionProtocols,
 } from "./protocols_of.ts";
-export { protocolsMechanism, type ProtocolsOptions } from "./protocols_mechanism.ts";
+export {
+  PROTOCOLS_SOURCE,
+  protocolsMechanism,
+  type ProtocolsOptions,
+  reinjectPending,
+} from "./protocols_mechanism.ts";
 export { renderProtocolEvent, reportProtocols } from "./protocols_render.ts";
 export { PLAN_GATE_REASON, planGate } from "./plan_gate.ts";
 export { requestShutdownTool } from "./request_shutdown_tool.ts";

@@ -1,3 +1,4 @@
+import type { ReinEvent } from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
@@ -55,6 +56,34 @@ function toolsOf(scope: PoolScope): readonly AnyTool[] {
   if (isLead(state, session, agent)) return LEAD_TOOLS;
   if (!isTeammate(state, session, agent)) return NO_TOOLS;
   return sessionProtocols(state, session).planMode[agent] ? PLANNING_TOOLS : TEAMMATE_TOOLS;
+}
+
+/** The `source` of the reminders the protocols add (after a compaction). */
+export const PROTOCOLS_SOURCE = "protocols";
+
+/**
+ * After `context`'s agent's conversation was compacted: the protocol requests still pending
+ * that it asked or must answer, put back as a reminder (as todos are), so a compaction never
+ * makes an agent forget a shutdown it must answer or a plan it waits on.
+ */
+export function reinjectPending(context: StageContext): ReinEvent[] {
+  const { session, agent } = context;
+  const pending = pendingRequests(
+    context.view(),
+    session,
+    (request) => request.from === agent || request.to === agent,
+  );
+  if (pending.length === 0) return [];
+  const lines = pending.map((request) => {
+    const what = request.kind === "shutdown" ? "shut down" : "approve a plan";
+    return request.to === agent
+      ? `- ${request.from} asks you to ${what} (request ${request.id}): answer with ${
+        request.kind === "shutdown" ? "respond_shutdown" : "review_plan"
+      }`
+      : `- you asked ${request.to} to ${what} (request ${request.id}): no answer yet`;
+  });
+  const text = `Protocol requests still pending after the compaction:\n${lines.join("\n")}`;
+  return [{ type: "reminder.added", data: { source: PROTOCOLS_SOURCE, text } }];
 }
 
 /** What the protocols mechanism is wired with. */
@@ -136,6 +165,7 @@ export function protocolsMechanism(options: ProtocolsOptions = {}): Mechanism {
       gateCall: planGate,
       afterCall: watchPending,
       resumed: watchPending,
+      afterCompact: (context) => Promise.resolve(reinjectPending(context)),
       stopAfterCalls(context) {
         const stopped = sessionProtocols(context.view(), context.session).stopped[context.agent];
         return Promise.resolve(stopped ? "The lead's shutdown request was approved" : undefined);

@@ -6,7 +6,7 @@ import { evolve, initialState } from "../state/state.ts";
 import type { ToolRun } from "../tools/executor.ts";
 import { foldAs, PROJECTIONS, protocolState, teammateSpawned } from "./_protocol_fixture.ts";
 import { requestShutdown } from "./protocol_deciders.ts";
-import { protocolsMechanism } from "./protocols_mechanism.ts";
+import { protocolsMechanism, reinjectPending } from "./protocols_mechanism.ts";
 
 const names = (state: ReturnType<typeof protocolState>, agent: string) =>
   (protocolsMechanism().tools?.({ state, session: "s1", agent }) ?? []).map((tool) => tool.name);
@@ -109,4 +109,35 @@ Deno.test("without the live side (replay, no teammates) nothing is watched and -
     await mechanism.stages?.afterCall?.(testStageContext(state), call, {} as ToolRun),
     [],
   );
+});
+
+Deno.test("after a compaction, the requests an agent asked or must answer and that are still pending are put back as a reminder", () => {
+  const state = protocolState("plan", [
+    ["lead", {
+      type: "protocol.requested",
+      data: { id: "r1", kind: "shutdown", from: "lead", to: "alice" },
+    }],
+    ["alice", {
+      type: "protocol.requested",
+      data: { id: "p1", kind: "plan_approval", from: "alice", to: "lead", plan: "x" },
+    }],
+  ]);
+  assert.deepEqual(reinjectPending(testStageContext(state, { agent: "alice" })), [{
+    type: "reminder.added",
+    data: {
+      source: "protocols",
+      text: "Protocol requests still pending after the compaction:\n" +
+        "- lead asks you to shut down (request r1): answer with respond_shutdown\n" +
+        "- you asked lead to approve a plan (request p1): no answer yet",
+    },
+  }]);
+  foldAs(state, "alice", [{
+    type: "protocol.answered",
+    data: { id: "r1", approve: false, by: "alice", reason: "no" },
+  }]);
+  foldAs(state, "lead", [{
+    type: "protocol.answered",
+    data: { id: "p1", approve: true, by: "lead" },
+  }]);
+  assert.deepEqual(reinjectPending(testStageContext(state, { agent: "alice" })), []);
 });

@@ -17,9 +17,11 @@ import {
   type FakeScriptFn,
   message,
   type RecordedRequest,
+  startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
 import { firstUserText } from "../testing/scenarios.ts";
+import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { startTestSession } from "../testing/test_session.ts";
 import { runCli } from "./_cli.ts";
 
@@ -294,4 +296,118 @@ Deno.test("Claude Code's SendMessage frames drive the same protocols: plan_appro
   await Deno.writeTextFile(log, all.map((event) => `${JSON.stringify(event)}\n`).join(""));
   const verified = await runCli(["replay", log, "--verify", "--quiet"]);
   assert.equal(verified.code, 0, `replay --verify failed:\n${verified.stdout}${verified.stderr}`);
+});
+
+/** The events of a JSONL log as they are now. */
+async function readLog(log: string): Promise<Envelope[]> {
+  const text = await Deno.readTextFile(log).catch(() => "");
+  return text.split("\n").filter((line) => line.endsWith("}")).map((line) => JSON.parse(line));
+}
+
+/** Wait until the log at `log` holds an event `found` picks (30 s at most). */
+async function untilLogged(log: string, found: (event: Envelope) => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await readLog(log)).some(found)) {
+    if (Date.now() > deadline) throw new Error("Timed out waiting for the log");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+Deno.test("rein -p with a teammate in its own process: its write refused until the lead approves its plan, then shut down by the protocol; -p exits 0 and the log replays with --verify", async () => {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-protocols-" }));
+  const log = join(path, ".rein", "events.jsonl");
+  const completed = (id: string) => (e: Envelope) =>
+    e.type === "tool.completed" && e.data.callId === id;
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const first = firstUserText(request.body?.messages ?? []);
+      const last = lastText(request);
+      if (first === "edit c.txt") {
+        if (last.includes("shutdown_request")) {
+          return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
+        }
+        if (last === "edit c.txt") {
+          return message([toolUse("toolu_w1", "write_file", { path: "c.txt", content: "x\n" })]);
+        }
+        if (last.startsWith("toolu_w1")) {
+          return message([toolUse("toolu_plan", "submit_plan", { plan: "write c.txt" })]);
+        }
+        if (last.startsWith("toolu_plan")) {
+          return message([toolUse("toolu_w2", "write_file", { path: "c.txt", content: "c\n" })]);
+        }
+        return message("Edited.");
+      }
+      if (last.includes("shutdown_approved")) return message("Alice is done.");
+      if (last.startsWith("toolu_alice")) {
+        return message([toolUse("toolu_inbox", "check_inbox", {})]);
+      }
+      if (last.startsWith("toolu_inbox")) {
+        return message([toolUse("toolu_review", "review_plan", {
+          teammate: "alice",
+          approve: true,
+        })]);
+      }
+      if (last.startsWith("toolu_review")) {
+        return message([toolUse("toolu_stop", "request_shutdown", { to: "alice" })]);
+      }
+      if (last.startsWith("toolu_stop")) return message("Asked.");
+      return message([
+        toolUse("toolu_alice", "spawn_teammate", {
+          name: "alice",
+          prompt: "edit c.txt",
+          mode: "plan",
+        }),
+      ]);
+    },
+    // The lead reads its inbox once alice's plan is in the log, and asks her to stop once she
+    // has written.
+    onRequest: async (request) => {
+      if (firstUserText(request.body?.messages ?? []) === "edit c.txt") return;
+      const last = lastText(request);
+      if (last.startsWith("toolu_alice")) await untilLogged(log, requested("toolu_plan"));
+      if (last.startsWith("toolu_review")) await untilLogged(log, completed("toolu_w2"));
+    },
+  });
+  try {
+    const env = {
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: "sk-test",
+      [TEAMS_ENV]: "1",
+      REIN_SHUTDOWN_TIMEOUT_MS: "20000",
+    };
+    // After approval alice runs in the lead's mode: acceptEdits lets her write headless.
+    const args = ["-p", "run the team", "--workspace", path, "--permission-mode", "acceptEdits"];
+    const out = await runCli(args, { env });
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout.trim(), "Alice is done.");
+    const events = await readLog(log);
+    assert.equal(await Deno.readTextFile(join(path, "c.txt")), "c\n");
+    const byCall = new Map(eventsOf(events, "tool.completed").map((e) => [e.data.callId, e]));
+    assert.equal(byCall.get("toolu_w1")?.agent, "alice");
+    assert.equal(byCall.get("toolu_w1")?.data.outcome, "denied");
+    // The plan gate refused it, though acceptEdits would have allowed it.
+    assert.match(byCall.get("toolu_w1")?.data.content ?? "", /Plan mode: you may only read/);
+    assert.equal(byCall.get("toolu_w2")?.data.isError, false);
+    // Alice's turn ended with her answer.
+    assert.ok(
+      eventsOf(events, "turn.ended").some((e) =>
+        e.agent === "alice" && e.data.message === "The lead's shutdown request was approved"
+      ),
+    );
+    assert.deepEqual(
+      eventsOf(events, "protocol.answered").map((e) => [e.agent, e.data.id, e.data.approve]),
+      [["lead", "toolu_plan", true], ["alice", "toolu_stop", true]],
+    );
+    assert.ok(eventsOf(events, "agent.started").some((e) => e.agent === "alice"));
+
+    const replay = await runCli(["replay", log, "--verify"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+    assert.match(
+      replay.stdout,
+      new RegExp(`: ${events.length} events replayed, all match the log`),
+    );
+  } finally {
+    killProcessesIn(path);
+    await Deno.remove(path, { recursive: true });
+  }
 });

@@ -411,3 +411,59 @@ Deno.test("rein -p with a teammate in its own process: its write refused until t
     await Deno.remove(path, { recursive: true });
   }
 });
+
+Deno.test("rein -p: a teammate in its own process that never answers its shutdown is stopped by the lead at REIN_SHUTDOWN_TIMEOUT_MS, recorded as forced; -p exits 0 and the log replays with --verify", async () => {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-protocols-" }));
+  const log = join(path, ".rein", "events.jsonl");
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const first = firstUserText(request.body?.messages ?? []);
+      const last = lastText(request);
+      // Bob reads the request and says no more: he never answers it.
+      if (first === "wait for work") return message("Not now.");
+      if (last.startsWith("toolu_bob")) {
+        return message([toolUse("toolu_stop", "request_shutdown", { to: "bob" })]);
+      }
+      if (last.startsWith("toolu_stop")) return message("Asked.");
+      return message([
+        toolUse("toolu_bob", "spawn_teammate", { name: "bob", prompt: "wait for work" }),
+      ]);
+    },
+    // The lead asks once bob's first turn has ended.
+    onRequest: async (request) => {
+      if (lastText(request).startsWith("toolu_bob")) {
+        await untilLogged(log, (e) => e.type === "turn.ended" && e.agent === "bob");
+      }
+    },
+  });
+  try {
+    const env = {
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: "sk-test",
+      [TEAMS_ENV]: "1",
+      REIN_SHUTDOWN_TIMEOUT_MS: "1500",
+    };
+    const out = await runCli(["-p", "run bob", "--workspace", path], { env });
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout.trim(), "Asked.");
+    const events = await readLog(log);
+    const expired = eventsOf(events, "protocol.expired");
+    assert.deepEqual(expired.map((e) => [e.agent, e.data.id, e.data.timeoutMs, e.data.forced]), [
+      ["lead", "toolu_stop", 1500, true],
+    ]);
+    assert.deepEqual(
+      eventsOf(events, "agent.stopped").map((e) => [e.agent, e.data]),
+      [["bob", { reason: "shutdown", forced: true }]],
+    );
+    assert.deepEqual(eventsOf(events, "protocol.answered"), []);
+    const replay = await runCli(["replay", log, "--verify"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+    assert.match(
+      replay.stdout,
+      new RegExp(`: ${events.length} events replayed, all match the log`),
+    );
+  } finally {
+    killProcessesIn(path);
+    await Deno.remove(path, { recursive: true });
+  }
+});

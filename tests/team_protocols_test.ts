@@ -188,8 +188,8 @@ Deno.test("plan approval gates a plan-mode teammate's write until the lead appro
     }]],
   );
   assert.deepEqual(
-    eventsOf(all, "agent.stopped").map((e) => [e.agent, e.data]),
-    [["bob", { reason: "shutdown", forced: true }]],
+    eventsOf(all, "agent.stopped").map((e) => [e.agent, e.data]).sort(),
+    [["alice", { reason: "shutdown" }], ["bob", { reason: "shutdown", forced: true }]],
   );
   // Alice's turn ended with her answer: no model request after it.
   assert.equal(
@@ -301,7 +301,8 @@ Deno.test("Claude Code's SendMessage frames drive the same protocols: plan_appro
 /** The events of a JSONL log as they are now. */
 async function readLog(log: string): Promise<Envelope[]> {
   const text = await Deno.readTextFile(log).catch(() => "");
-  return text.split("\n").filter((line) => line.endsWith("}")).map((line) => JSON.parse(line));
+  // Whole lines only: the last may still be being written by another process.
+  return text.split("\n").slice(0, -1).map((line) => JSON.parse(line));
 }
 
 /** Wait until the log at `log` holds an event `found` picks (30 s at most). */
@@ -399,6 +400,11 @@ Deno.test("rein -p with a teammate in its own process: its write refused until t
       [["lead", "toolu_plan", true], ["alice", "toolu_stop", true]],
     );
     assert.ok(eventsOf(events, "agent.started").some((e) => e.agent === "alice"));
+    // The lead's process recorded her stop once her turn had ended.
+    const stopped = eventsOf(events, "agent.stopped");
+    assert.deepEqual(stopped.map((e) => [e.agent, e.data]), [["alice", { reason: "shutdown" }]]);
+    const aliceEnd = eventsOf(events, "turn.ended").filter((e) => e.agent === "alice").at(-1);
+    assert.ok(aliceEnd !== undefined && aliceEnd.seq < stopped[0]!.seq);
 
     const replay = await runCli(["replay", log, "--verify"]);
     assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);

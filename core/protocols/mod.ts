@@ -10,6 +10,7 @@ export {
   type Caller,
   expireShutdown,
   planAnswer,
+  recordStop,
   requestShutdown,
   type RequestShutdownInput,
   respondShutdown,
@@ -35,6 +36,7 @@ export {
   pendingRequests,
   planGated,
   sessionProtocols,
+  unsettledShutdowns,
 } from "./protocols_of.ts";
 export {
   PROTOCOLS_SOURCE,

@@ -352,3 +352,24 @@ export function expireShutdown(
     },
   ];
 }
+
+/**
+ * The `agent.stopped` (`shutdown`) of teammate `agent` once it approved its shutdown and its
+ * turn ended (`forced` when the lead stopped it without waiting for that end), recorded by the
+ * lead's process; none when its stop is already recorded. Pure over the state: called under the
+ * log's lock.
+ */
+export function recordStop(
+  state: State,
+  session: string,
+  agent: string,
+  forced: boolean,
+): NewEvent[] {
+  if (sessionProtocols(state, session).stopRecorded[agent]) return [];
+  return [{
+    type: "agent.stopped",
+    data: { reason: "shutdown", ...(forced ? { forced } : {}) },
+    session,
+    agent,
+  }];
+}

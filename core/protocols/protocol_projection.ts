@@ -33,6 +33,8 @@ export interface SessionProtocols {
   planGated: Record<string, true>;
   /** Teammates spawned in plan mode, approved or not (they keep submit_plan). */
   planMode: Record<string, true>;
+  /** Agents whose `agent.stopped` is in the log. */
+  stopRecorded: Record<string, true>;
   /** Teammates of the session (an `agent.spawned` with `teammate`), by name. */
   teammates: Record<string, true>;
   /**
@@ -47,7 +49,15 @@ export type ProtocolsSlice = Record<string, SessionProtocols>;
 
 /** An empty session entry. */
 export function emptyProtocols(): SessionProtocols {
-  return { byId: {}, order: [], planGated: {}, planMode: {}, teammates: {}, stopped: {} };
+  return {
+    byId: {},
+    order: [],
+    planGated: {},
+    planMode: {},
+    stopRecorded: {},
+    teammates: {},
+    stopped: {},
+  };
 }
 
 /**
@@ -94,9 +104,12 @@ export const protocolsProjection: Projection<ProtocolsSlice> = {
         }
         break;
       }
-      case "agent.stopped":
-        (slice[event.session] ??= emptyProtocols()).stopped[event.agent] = true;
+      case "agent.stopped": {
+        const session = slice[event.session] ??= emptyProtocols();
+        session.stopped[event.agent] = true;
+        session.stopRecorded[event.agent] = true;
         break;
+      }
       case "protocol.requested": {
         const session = slice[event.session] ??= emptyProtocols();
         const { id, kind, from, to, reason, plan } = event.data;

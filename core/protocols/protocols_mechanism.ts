@@ -14,6 +14,7 @@ import {
   pendingRequests,
   planGated,
   sessionProtocols,
+  unsettledShutdowns,
 } from "./protocols_of.ts";
 import { renderProtocolEvent, reportProtocols } from "./protocols_render.ts";
 import { requestShutdownTool } from "./request_shutdown_tool.ts";
@@ -121,12 +122,7 @@ export function protocolsMechanism(options: ProtocolsOptions = {}): Mechanism {
     const { watch } = options;
     const { session, agent } = context;
     if (watch === undefined || !isLead(context.view(), session, agent)) return Promise.resolve([]);
-    const pending = pendingRequests(
-      context.view(),
-      session,
-      (request) => request.kind === "shutdown" && request.from === agent,
-    );
-    for (const request of pending) {
+    for (const request of unsettledShutdowns(context.view(), session, agent)) {
       watcher ??= new ShutdownWatcher({ ...watch, view: context.view });
       // Beside the lead's loop, never awaited by it: a failure leaves the request pending.
       watcher.watch(session, request.id).catch(() => {});
@@ -155,11 +151,12 @@ export function protocolsMechanism(options: ProtocolsOptions = {}): Mechanism {
       pending: () => [],
       // `rein -p` ends once the lead's shutdown requests are answered or expired.
       awaited: (scope) =>
-        options.watch === undefined ? [] : pendingRequests(
-          scope.state,
-          scope.session,
-          (request) => request.kind === "shutdown" && request.from === scope.agent,
-        ).map((request) => ({ kind: "shutdown answer", label: `${request.to} (${request.id})` })),
+        options.watch === undefined
+          ? []
+          : unsettledShutdowns(scope.state, scope.session, scope.agent).map((request) => ({
+            kind: "teammate shutdown",
+            label: `${request.to} (${request.id})`,
+          })),
     },
     stages: {
       gateCall: planGate,

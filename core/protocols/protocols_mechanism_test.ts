@@ -75,7 +75,7 @@ Deno.test("live, the lead's pending shutdown request is watched after its call a
   });
   const scope = { state, session: "s1", agent: "lead" };
   assert.deepEqual(mechanism.wake?.awaited?.(scope, 0), [{
-    kind: "shutdown answer",
+    kind: "teammate shutdown",
     label: "alice (r1)",
   }]);
   const call = { id: "r1", name: "request_shutdown", input: { to: "alice" } };

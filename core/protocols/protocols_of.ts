@@ -44,3 +44,23 @@ export function pendingRequests(
     return request !== undefined && request.status === "pending" && keep(request) ? [request] : [];
   });
 }
+
+/**
+ * The lead `agent`'s shutdown requests still to settle: pending, or approved while the
+ * teammate's `agent.stopped` is not recorded yet (the lead's process records it once the
+ * teammate's turn has ended). Pure.
+ */
+export function unsettledShutdowns(
+  state: State,
+  session: string,
+  agent: string,
+): ProtocolRequest[] {
+  const protocols = sessionProtocols(state, session);
+  return protocols.order.flatMap((id) => {
+    const request = protocols.byId[id];
+    if (request === undefined || request.kind !== "shutdown" || request.from !== agent) return [];
+    const unsettled = request.status === "pending" ||
+      (request.status === "approved" && !protocols.stopRecorded[request.to]);
+    return unsettled ? [request] : [];
+  });
+}

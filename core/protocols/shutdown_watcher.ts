@@ -1,7 +1,7 @@
 import type { EventStore } from "../../events/store.ts";
 import { waitForEvent } from "../loop/wait_for_event.ts";
 import type { State } from "../state/state.ts";
-import { expireShutdown } from "./protocol_deciders.ts";
+import { expireShutdown, recordStop } from "./protocol_deciders.ts";
 import { sessionProtocols } from "./protocols_of.ts";
 
 /** The environment variable that sets how long the lead waits for a shutdown answer (ms). */
@@ -39,8 +39,8 @@ export type ShutdownOutcome = "answered" | "expired" | "closed";
  * answer to a request for at most `timeoutMs`; past it, it appends, under the log's lock and
  * only while the request is still pending (`expireShutdown`), `protocol.expired` (forced, with
  * the timeout and the clock reading) and the teammate's `agent.stopped`, which the supervisor
- * acts on (it ends the teammate's process). An answer that lands first wins and nothing is
- * appended. Replay never runs it: `protocol.expired` is fed from the log where it was recorded.
+ * acts on (it ends the teammate's process). An answer that lands first wins: a refusal appends
+ * nothing; an approval appends the teammate's `agent.stopped` once its turn has ended. Replay never runs it: `protocol.expired` is fed from the log where it was recorded.
  * The lead never waits on it: `watch` runs beside the lead's loop.
  */
 export class ShutdownWatcher {
@@ -76,17 +76,23 @@ export class ShutdownWatcher {
   async #watch(session: string, id: string): Promise<ShutdownOutcome> {
     const { log, view, clock, timeoutMs } = this.#options;
     const request = sessionProtocols(view(), session).byId[id];
-    if (request === undefined || request.status !== "pending") return "answered";
+    if (request === undefined) return "answered";
+    if (request.status === "approved") {
+      return await this.#stopAfterTurn(session, request.to, request.seq);
+    }
+    if (request.status !== "pending") return "answered";
     const timeout = AbortSignal.timeout(timeoutMs);
     try {
-      await waitForEvent(
+      const answer = await waitForEvent(
         log(),
         request.seq,
         "protocol.answered",
         (event) => event.session === session && event.data.id === id,
         AbortSignal.any([timeout, this.#closed.signal]),
       );
-      return "answered";
+      return answer.data.approve
+        ? await this.#stopAfterTurn(session, request.to, answer.seq)
+        : "answered";
     } catch (error) {
       if (this.#closed.signal.aborted) return "closed";
       if (!timeout.aborted) throw error;
@@ -96,5 +102,32 @@ export class ShutdownWatcher {
       { sync: true },
     );
     return appended.length > 0 ? "expired" : "answered";
+  }
+
+  /**
+   * Teammate `agent` approved its shutdown (at `afterSeq`): once its turn has ended (it finishes
+   * the call that answered), record its `agent.stopped`, which ends its process; past the
+   * timeout without that end, record it forced.
+   */
+  async #stopAfterTurn(session: string, agent: string, afterSeq: number): Promise<ShutdownOutcome> {
+    const { log, view, timeoutMs } = this.#options;
+    if (sessionProtocols(view(), session).stopRecorded[agent]) return "answered";
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let forced = false;
+    try {
+      await waitForEvent(
+        log(),
+        afterSeq,
+        "turn.ended",
+        (event) => event.session === session && event.agent === agent,
+        AbortSignal.any([timeout, this.#closed.signal]),
+      );
+    } catch (error) {
+      if (this.#closed.signal.aborted) return "closed";
+      if (!timeout.aborted) throw error;
+      forced = true;
+    }
+    await log().appendDecided(() => recordStop(view(), session, agent, forced), { sync: true });
+    return "answered";
   }
 }

@@ -165,6 +165,51 @@ Deno.test("the lead's watcher appends nothing when the teammate answers in time"
   watcher.close();
 });
 
+Deno.test("an approved shutdown: the lead's watcher records the teammate's stop once its turn has ended; past the timeout without that end, forced", async () => {
+  for (const turnEnds of [true, false]) {
+    await using t = await asked();
+    const watcher = new ShutdownWatcher({
+      log: () => t.lead.store,
+      view: () => t.lead.state,
+      clock: () => new Date(),
+      timeoutMs: turnEnds ? 60_000 : 30,
+    });
+    const watched = watcher.watch("s1", "toolu_req");
+    await t.alice.store.appendDecided(() =>
+      stamped(
+        "alice",
+        respondShutdown(t.alice.state, { session: "s1", agent: "alice", callId: "toolu_yes" }, {
+          approve: true,
+        }).events,
+      )
+    );
+    if (turnEnds) {
+      await t.alice.store.append([{
+        type: "turn.ended",
+        session: "s1",
+        agent: "alice",
+        data: { reason: "completed", rounds: 1 },
+      }]);
+    }
+    assert.equal(await watched, "answered");
+    const events = await logged(t.path);
+    const stops = events.filter((event) => event.type === "agent.stopped");
+    assert.deepEqual(stops.map((event) => [event.agent, event.data]), [
+      ["alice", turnEnds ? { reason: "shutdown" } : { reason: "shutdown", forced: true }],
+    ]);
+    assert.equal(events.at(-1)?.type, "agent.stopped");
+    // Watching it again (a resumed lead) records nothing more.
+    const again = new ShutdownWatcher({
+      log: () => t.lead.store,
+      view: () => t.lead.state,
+      clock: () => new Date(),
+      timeoutMs: 30,
+    });
+    assert.equal(await again.watch("s1", "toolu_req"), "answered");
+    assert.equal((await logged(t.path)).length, events.length);
+  }
+});
+
 Deno.test("REIN_SHUTDOWN_TIMEOUT_MS: a whole number of ms, else 30 s", () => {
   assert.equal(shutdownTimeoutMs(undefined), 30_000);
   assert.equal(shutdownTimeoutMs(" 1500 "), 1500);

@@ -134,7 +134,10 @@ export function requestShutdown(
   };
 }
 
-/** The pending request of `kind` addressed to `to` (`id`, or the oldest), or why there is none. */
+/**
+ * The pending request of `kind` that `keep` keeps (`id`, else the oldest shutdown, or the newest
+ * plan), or why there is none.
+ */
 function pendingFor(
   state: State,
   session: string,
@@ -153,8 +156,10 @@ function pendingFor(
     }
     return request;
   }
+  // A plan submitted again after its wait was cancelled supersedes the one before: the newest.
   const pending = pendingRequests(state, session, (r) => r.kind === kind && keep(r));
-  return pending[0] ?? `No ${kind.replace("_", " ")} request is pending`;
+  const request = kind === "plan_approval" ? pending.at(-1) : pending[0];
+  return request ?? `No ${kind.replace("_", " ")} request is pending`;
 }
 
 /**

@@ -159,3 +159,11 @@ Deno.test("review_plan: only the lead reviews, and only a pending plan", () => {
     /No plan approval request is pending/,
   );
 });
+
+Deno.test("review_plan by teammate answers its newest pending plan (one whose wait was cancelled is superseded)", () => {
+  const state = protocolState("plan");
+  foldAs(state, "alice", submitPlanEvents(state, alice("toolu_old"), "v1"));
+  foldAs(state, "alice", submitPlanEvents(state, alice("toolu_new"), "v2"));
+  const review = reviewPlan(state, lead("toolu_rev"), { teammate: "alice", approve: true });
+  assert.deepEqual(review.events?.[0]?.data, { id: "toolu_new", approve: true, by: "lead" });
+});

@@ -314,7 +314,7 @@ async function untilLogged(log: string, found: (event: Envelope) => boolean): Pr
   }
 }
 
-Deno.test("rein -p with a teammate in its own process: its write refused until the lead approves its plan, then shut down by the protocol; -p exits 0 and the log replays with --verify", async () => {
+Deno.test("rein -p with a teammate in its own process: its write refused until the lead approves its plan (rejected with feedback first), then shut down by the protocol; -p exits 0 and the log replays with --verify", async () => {
   const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-protocols-" }));
   const log = join(path, ".rein", "events.jsonl");
   const completed = (id: string) => (e: Envelope) =>
@@ -331,7 +331,10 @@ Deno.test("rein -p with a teammate in its own process: its write refused until t
           return message([toolUse("toolu_w1", "write_file", { path: "c.txt", content: "x\n" })]);
         }
         if (last.startsWith("toolu_w1")) {
-          return message([toolUse("toolu_plan", "submit_plan", { plan: "write c.txt" })]);
+          return message([toolUse("toolu_plan1", "submit_plan", { plan: "write c.txt" })]);
+        }
+        if (last.startsWith("toolu_plan1")) {
+          return message([toolUse("toolu_plan", "submit_plan", { plan: "test, write c.txt" })]);
         }
         if (last.startsWith("toolu_plan")) {
           return message([toolUse("toolu_w2", "write_file", { path: "c.txt", content: "c\n" })]);
@@ -340,6 +343,16 @@ Deno.test("rein -p with a teammate in its own process: its write refused until t
       }
       if (last.includes("shutdown_approved")) return message("Alice is done.");
       if (last.startsWith("toolu_alice")) {
+        return message([toolUse("toolu_inbox1", "check_inbox", {})]);
+      }
+      if (last.startsWith("toolu_inbox1")) {
+        return message([toolUse("toolu_review1", "review_plan", {
+          teammate: "alice",
+          approve: false,
+          feedback: "test first",
+        })]);
+      }
+      if (last.startsWith("toolu_review1")) {
         return message([toolUse("toolu_inbox", "check_inbox", {})]);
       }
       if (last.startsWith("toolu_inbox")) {
@@ -360,13 +373,16 @@ Deno.test("rein -p with a teammate in its own process: its write refused until t
         }),
       ]);
     },
-    // The lead reads its inbox once alice's plan is in the log, and asks her to stop once she
-    // has written.
+    // The lead reads its inbox once each of alice's plans is in the log, and asks her to stop
+    // once she has written.
     onRequest: async (request) => {
       if (firstUserText(request.body?.messages ?? []) === "edit c.txt") return;
       const last = lastText(request);
-      if (last.startsWith("toolu_alice")) await untilLogged(log, requested("toolu_plan"));
-      if (last.startsWith("toolu_review")) await untilLogged(log, completed("toolu_w2"));
+      if (last.startsWith("toolu_alice")) await untilLogged(log, requested("toolu_plan1"));
+      if (last.startsWith("toolu_review1")) await untilLogged(log, requested("toolu_plan"));
+      if (last.startsWith("toolu_review") && !last.startsWith("toolu_review1")) {
+        await untilLogged(log, completed("toolu_w2"));
+      }
     },
   });
   try {
@@ -397,8 +413,10 @@ Deno.test("rein -p with a teammate in its own process: its write refused until t
     );
     assert.deepEqual(
       eventsOf(events, "protocol.answered").map((e) => [e.agent, e.data.id, e.data.approve]),
-      [["lead", "toolu_plan", true], ["alice", "toolu_stop", true]],
+      [["lead", "toolu_plan1", false], ["lead", "toolu_plan", true], ["alice", "toolu_stop", true]],
     );
+    // The rejection's feedback was her submit_plan's result.
+    assert.match(byCall.get("toolu_plan1")?.data.content ?? "", /^\[Plan Rejected\] test first/);
     assert.ok(eventsOf(events, "agent.started").some((e) => e.agent === "alice"));
     // The lead's process recorded her stop once her turn had ended.
     const stopped = eventsOf(events, "agent.stopped");

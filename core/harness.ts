@@ -104,6 +104,19 @@ export function reinMechanisms(
     environmentMechanism,
     cronMechanism(clock ? { clock } : {}),
     hooksMechanism(hooks, transcripts),
+    // The plan gate after PreToolUse hooks and before the permission rules. Shutdown timeouts are
+    // watched where teammates run (never in replay: expiries are fed).
+    protocolsMechanism(
+      effects.teammates
+        ? {
+          watch: {
+            log,
+            clock: clock ?? (() => new Date()),
+            timeoutMs: shutdownTimeoutMs(options.hookEnv?.[SHUTDOWN_TIMEOUT_ENV]),
+          },
+        }
+        : {},
+    ),
     // A custom command's or a skill's allowed-tools pre-approve while its turn runs.
     permissionsMechanism({
       ...options,
@@ -130,18 +143,6 @@ export function reinMechanisms(
     worktreesMechanism({ workspace, hooks: toolEventHooks(hooks, transcripts) }),
     // After worktrees: its `Agent` with a `name` wraps the task tool as the worktrees left it.
     teamMechanism(effects.teammates ?? {}),
-    // Shutdown timeouts are watched where teammates run (never in replay: expiries are fed).
-    protocolsMechanism(
-      effects.teammates
-        ? {
-          watch: {
-            log,
-            clock: clock ?? (() => new Date()),
-            timeoutMs: shutdownTimeoutMs(options.hookEnv?.[SHUTDOWN_TIMEOUT_ENV]),
-          },
-        }
-        : {},
-    ),
     // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).
     { name: CLAUDE_HOOK_EVENTS, feature: CLAUDE_HOOK_EVENTS },
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.

@@ -47,12 +47,25 @@ export class TeammateProcesses {
   /** The harness whose log the teammates are recorded in, once it is open. */
   bind(harness: Harness): void {
     this.#harness = harness;
+    // A teammate stopped in the log (a forced shutdown the lead records) is stopped here too.
+    harness.store.subscribe((event) => {
+      if (event.type !== "agent.stopped") return;
+      const running = this.#running.get(rosterKey(event.session, event.agent));
+      if (running === undefined) return;
+      running.stopping = true;
+      kill(running.child, "SIGTERM");
+    });
   }
 
   /** The team mechanism's wiring. */
   options(): TeamOptions {
     return {
-      start: (session, name) => this.start(session, name, 0),
+      start: (session, name) => {
+        const starts = this.#harness === undefined
+          ? 0
+          : rosterOf(this.#harness.state).byKey[rosterKey(session, name)]?.starts ?? 0;
+        return this.start(session, name, starts);
+      },
       stopAll: () => this.stopAll(),
     };
   }
@@ -133,7 +146,7 @@ export class TeammateProcesses {
       const exits = rosterOf(harness.state).byKey[key]?.exits ?? [];
       if (this.#closed) return;
       if (planRestart(exits, this.#host.clock()) === "restart") {
-        await this.start(session, name, exits.length);
+        await this.start(session, name, rosterOf(harness.state).byKey[key]?.starts ?? 1);
       } else {
         await harness.store.append([event(session, name, "agent.stopped", { reason: "crashed" })]);
       }

@@ -38,7 +38,10 @@ async function waitForLog<T>(
     const result = found(await readEvents(log));
     if (result !== undefined) return result;
     if (!lead.running) throw new Error(`rein ended before ${what}: ${(await lead.output).stderr}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const types = (await readEvents(log)).map((e) => `${e.agent}:${e.type}`).join("\n");
+      throw new Error(`timed out waiting for ${what}:\n${types}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -199,9 +202,8 @@ Deno.test("a teammate killed mid-turn is started again and continues its turn fr
       lead,
       "the teammate's request",
       (events) =>
-        events.some((e) => e.type === "model.requested" && e.agent === "bob")
-          ? eventsOf(events, "agent.started")[0]
-          : undefined,
+        // Killed once its request has reached the model (the fake holds it).
+        teammateAsked > 0 ? eventsOf(events, "agent.started")[0] : undefined,
     );
     Deno.kill(first.data.process.pid, "SIGKILL");
     // Started again, it continues its turn: it asks the model again and answers.
@@ -235,6 +237,69 @@ Deno.test("a teammate killed mid-turn is started again and continues its turn fr
     assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
   } finally {
     release?.();
+    killProcessesIn(path);
+    await Deno.remove(path, { recursive: true });
+  }
+});
+
+Deno.test("a lead resumed with --continue starts again the teammates that were live", async () => {
+  let releaseFirst: (() => void) | undefined;
+  const firstHeld = new Promise<void>((resolve) => releaseFirst = resolve);
+  let carolBack: (() => void) | undefined;
+  const carolAskedAgain = new Promise<void>((resolve) => carolBack = resolve);
+  let carolAsked = 0;
+  let leadProcess = 1;
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const first = firstUserText(request.body?.messages ?? []);
+      if (first === "Lint it") return message("Linted.");
+      if ((request.body?.messages.length ?? 0) > 1) return message("Team done.");
+      return message([
+        toolUse("toolu_carol", "spawn_teammate", { name: "carol", prompt: "Lint it" }),
+      ]);
+    },
+    onRequest: async (request) => {
+      const first = firstUserText(request.body?.messages ?? []);
+      if (first === "Lint it" && ++carolAsked === 1) await firstHeld;
+      if (first === "Lint it" && carolAsked === 2) carolBack?.();
+      const lead = first === "start carol" && (request.body?.messages.length ?? 0) > 1;
+      // The first process's lead waits (it is killed); the resumed one waits for carol.
+      if (lead && leadProcess === 1) await firstHeld;
+      if (lead && leadProcess === 2) await carolAskedAgain;
+    },
+  });
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-team-process-" }));
+  const log = join(path, ".rein", "events.jsonl");
+  try {
+    const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-test", ...TEAMS };
+    {
+      await using lead = new CliProcess(["-p", "start carol", "--workspace", path], env);
+      await waitForLog(
+        log,
+        lead,
+        "carol's request",
+        (events) => carolAsked > 0 ? events.find((e) => e.agent === "carol") : undefined,
+      );
+      await lead.kill();
+    }
+    leadProcess = 2;
+    const resumed = await runCli(["--continue", "-p", "--workspace", path], { env });
+    releaseFirst?.();
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(resumed.stdout.trim(), "Team done.");
+    assert.equal(carolAsked, 2);
+    const events = await readEvents(log);
+    assert.deepEqual(
+      eventsOf(events, "agent.started").map((e) => [e.agent, e.data.restart]),
+      [["carol", 0], ["carol", 1]],
+    );
+    const resume = events.findIndex((e) => e.type === "session.resumed" && e.agent === "lead");
+    const restart = events.findIndex((e) => e.type === "agent.started" && e.data.restart === 1);
+    assert.ok(resume >= 0 && restart >= 0);
+    const replay = await runCli(["replay", log, "--verify"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+  } finally {
+    releaseFirst?.();
     killProcessesIn(path);
     await Deno.remove(path, { recursive: true });
   }

@@ -23,6 +23,8 @@ export interface TeammateEntry {
   cwd: string | null;
   /** Its process now (the last started), or null before it was started. */
   process: TeammateProcess | null;
+  /** How many times its process was started (`agent.started`). */
+  starts: number;
   /** Its process's unexpected exits, oldest first (what the restart budget counts). */
   exits: TeammateExit[];
   /** What it did last (`bash npm test`), or null before its first call. */
@@ -79,6 +81,7 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       status: "working",
       cwd: cwd ?? null,
       process: null,
+      starts: 0,
       exits: [],
       lastAction: null,
       spawnedAt: event.ts,
@@ -91,6 +94,7 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
   switch (event.type) {
     case "agent.started":
       entry.process = event.data.process;
+      entry.starts += 1;
       entry.status = "working";
       break;
     case "agent.exited":

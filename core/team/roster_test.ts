@@ -74,6 +74,7 @@ Deno.test("roster: status follows the turns, the process and its exits", () => {
   }
   const entry = roster.byKey["s1/alice"];
   assert.deepEqual(entry?.process, { pid: 42, flags });
+  assert.equal(entry?.starts, 2);
   const crashed = evolveRoster(
     fold([spawned("bob", { prompt: "Go" }, "s2")]),
     event("agent.stopped", { reason: "crashed" }, "bob", "s2"),

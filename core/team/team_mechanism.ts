@@ -3,7 +3,7 @@ import { TASK_TOOL } from "../agents/child_tools.ts";
 import { TEAMS_FEATURE, teamsOn } from "../mail/teams_enabled.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
-import { rosterProjection } from "./roster.ts";
+import { liveTeammates, rosterProjection } from "./roster.ts";
 import type { TeammateStarter } from "./spawn_teammate.ts";
 import { createSpawnTeammateTool } from "./spawn_teammate_tool.ts";
 import { renderTeamEvent, reportTeam } from "./team_render.ts";
@@ -41,6 +41,21 @@ export function teamMechanism(options: TeamOptions = {}): Mechanism {
       isLead(scope) && pool.some((tool) => tool.name === TASK_TOOL)
         ? pool.map((tool) => tool.name === TASK_TOOL ? teammateTask(tool, options.start) : tool)
         : pool,
+    stages: {
+      // A resumed lead starts again the teammates that were live (their processes died with its
+      // own, or were stopped when it ended); live only: replay has no starter.
+      resumed(context) {
+        const start = options.start;
+        const scope = { state: context.view(), session: context.session, agent: context.agent };
+        if (start === undefined || !isLead(scope)) return Promise.resolve([]);
+        for (const name of liveTeammates(scope.state, context.session)) {
+          start(context.session, name).catch(() => {
+            // Its process did not start: the roster keeps it as the log has it.
+          });
+        }
+        return Promise.resolve([]);
+      },
+    },
     render: renderTeamEvent,
     report: (state, { session }) => reportTeam(state, session),
     ...(options.stopAll ? { close: options.stopAll } : {}),

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import type { AgentSpawned, Envelope, ReinEvent } from "../../events/event_types.ts";
+import { eventFactory, startedData } from "../../testing/event_factory.ts";
+import { foldEvents, type State } from "../state/state.ts";
+import type { SiblingAgent } from "../tools/sibling_agent.ts";
+import type { ToolCallContext } from "../tools/tool.ts";
+import { spawnTeammate } from "./spawn_teammate.ts";
+
+function spawned(
+  parent: string,
+  callId: string,
+  teammate?: AgentSpawned["teammate"],
+): AgentSpawned {
+  return {
+    parent,
+    callId,
+    type: "general-purpose",
+    description: "d",
+    model: "claude-test",
+    maxTokens: 1000,
+    maxTurns: 30,
+    ...(teammate === undefined ? {} : { teammate }),
+  };
+}
+
+/** A session whose lead spawned teammate `alice` and subagent `Explore@call_x`. */
+function team(): State {
+  const events: Envelope[] = [
+    eventFactory("s1", "lead")("session.started", startedData()),
+    eventFactory("s1", "alice")("agent.spawned", spawned("lead", "call_a", { prompt: "Go" })),
+    eventFactory("s1", "Explore@call_x")("agent.spawned", spawned("lead", "call_x")),
+  ];
+  events.forEach((event, i) => (event.seq = i + 1));
+  return foldEvents(events);
+}
+
+/** A call of `agent` in `state`, its recorded events kept in `recorded`, by agent. */
+function callOf(
+  state: State,
+  agent: string,
+  recorded: [string, ReinEvent][],
+  callId = "call_new",
+): ToolCallContext {
+  return {
+    signal: new AbortController().signal,
+    session: "s1",
+    agent,
+    callId,
+    cwd: "/w",
+    view: () => state,
+    sibling: (name) =>
+      ({
+        record(events: readonly ReinEvent[]) {
+          for (const event of events) recorded.push([name, event]);
+          return Promise.resolve();
+        },
+      }) as SiblingAgent,
+  };
+}
+
+Deno.test("spawnTeammate: teammates and subagents cannot spawn teammates; nothing is recorded", async () => {
+  const state = team();
+  for (const agent of ["alice", "Explore@call_x"]) {
+    const recorded: [string, ReinEvent][] = [];
+    const result = await spawnTeammate(
+      { name: "bob", prompt: "Go" },
+      callOf(state, agent, recorded),
+      undefined,
+    );
+    assert.deepEqual(result, {
+      content: "Teammates cannot spawn teammates: only the lead can",
+      isError: true,
+    });
+    assert.deepEqual(recorded, []);
+  }
+});
+
+Deno.test("spawnTeammate: the lead's spawn is recorded as the teammate's own agent.spawned, then started", async () => {
+  const state = team();
+  const recorded: [string, ReinEvent][] = [];
+  const started: string[] = [];
+  const result = await spawnTeammate(
+    { name: "alice", prompt: "Review", role: "reviewer", mode: "plan" },
+    callOf(state, "lead", recorded),
+    (session, name) => {
+      // The spawn is recorded before the process starts.
+      assert.equal(recorded.length, 1);
+      started.push(`${session}/${name}`);
+      return Promise.resolve();
+    },
+  );
+  assert.equal(result.isError, undefined);
+  assert.match(result.content, /Spawned teammate "alice-2" \("alice" was taken\)/);
+  assert.deepEqual(started, ["s1/alice-2"]);
+  const [name, event] = recorded[0]!;
+  assert.equal(name, "alice-2");
+  assert.equal(event.type, "agent.spawned");
+  const data = event.data as AgentSpawned;
+  assert.deepEqual(data.teammate, { role: "reviewer", mode: "plan", prompt: "Review" });
+  assert.equal(data.parent, "lead");
+  assert.equal(data.callId, "call_new");
+});
+
+Deno.test("spawnTeammate: the same call run again (replay, a continued turn) records and starts nothing", async () => {
+  const state = team();
+  const recorded: [string, ReinEvent][] = [];
+  const result = await spawnTeammate(
+    { name: "alice", prompt: "Go" },
+    callOf(state, "lead", recorded, "call_a"),
+    () => Promise.reject(new Error("started again")),
+  );
+  assert.equal(result.content.startsWith('Spawned teammate "alice",'), true);
+  assert.deepEqual(recorded, []);
+});

@@ -46,6 +46,34 @@ async function waitForLog<T>(
   }
 }
 
+/**
+ * What a Deno process with `flags` gets when it reads a file of the workspace, reads the
+ * person's home, reads a path outside the workspace and writes one: `ok` or the error's name.
+ */
+async function probe(flags: readonly string[], workspace: string): Promise<string[]> {
+  await Deno.writeTextFile(join(workspace, "inside.txt"), "in");
+  const home = Deno.env.get("HOME") ?? "/root";
+  const script = `
+    const tries = [
+      () => Deno.readTextFileSync(${JSON.stringify(join(workspace, "inside.txt"))}),
+      () => Deno.readDirSync(${JSON.stringify(home)}).next(),
+      () => Deno.readTextFileSync("/etc/hostname"),
+      () => Deno.writeTextFileSync("/var/tmp/rein-team-probe", "x"),
+    ];
+    console.log(JSON.stringify(tries.map((f) => {
+      try { f(); return "ok"; } catch (e) { return e.name; }
+    })));`;
+  const file = join(await Deno.makeTempDir({ prefix: "rein-team-probe-" }), "probe.ts");
+  await Deno.writeTextFile(file, script);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...flags, file],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  await Deno.remove(join(file, ".."), { recursive: true });
+  return JSON.parse(new TextDecoder().decode(out.stdout) || "[]");
+}
+
 function alive(pid: number): boolean {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
@@ -113,6 +141,8 @@ Deno.test("a teammate runs in its own process: its own request and turn, a SIGKI
     assert.ok(flags.some((flag) => flag.startsWith("--allow-write=") && flag.includes(path)));
     assert.ok(!flags.includes("--allow-all") && !flags.includes("-A"));
     assert.ok(alive(first.data.process.pid));
+    // What the flags grant: the workspace, not the person's home or a path outside the workspace.
+    assert.deepEqual(await probe(flags, path), ["ok", "NotCapable", "NotCapable", "NotCapable"]);
     // The teammate's events are its own: its prompt from the spawn, its request and its answer.
     const own = events.filter((e) => e.agent === "alice").map((e) => e.type);
     for (const type of ["user.prompted", "model.requested", "model.responded", "turn.ended"]) {

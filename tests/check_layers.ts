@@ -30,6 +30,7 @@ const MECHANISM_PAIRS = [
   "worktrees → environment",
   "team → agents",
   "team → mail",
+  "team → models",
   "recovery → models",
   "agents → models",
   "permissions → hooks",

@@ -158,7 +158,10 @@ Deno.test("a teammate runs in its own process: its own request and turn, a SIGKI
       role: string;
       status: string;
       process: { pid: number } | null;
+      usage: { input_tokens: number; output_tokens: number };
     }[];
+    // Its usage is its own responses'.
+    assert.ok((roster[0]?.usage.input_tokens ?? 0) > 0, JSON.stringify(roster[0]?.usage));
     assert.deepEqual(
       roster.map((entry) => [entry.name, entry.role, entry.status, entry.process?.pid]),
       [["alice", "reviewer", "idle", first.data.process.pid]],

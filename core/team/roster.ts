@@ -1,5 +1,7 @@
 import type { Envelope, TeammateProcess } from "../../events/event_types.ts";
+import { costOf } from "../models/cost.ts";
 import { type CatalogProjection, catalogSliceOf } from "../state/catalog.ts";
+import { addUsage, emptyUsage, type UsageTotals } from "../state/sessions.ts";
 import type { State } from "../state/state.ts";
 
 /**
@@ -27,6 +29,10 @@ export interface TeammateEntry {
   starts: number;
   /** Its process's unexpected exits, oldest first (what the restart budget counts). */
   exits: TeammateExit[];
+  /** Tokens of its model responses, summed (summaries and side calls included). */
+  usage: UsageTotals;
+  /** Their price in dollars (`costOf` each response's model; 0 for unknown models). */
+  costUsd: number;
   /** What it did last (`bash npm test`), or null before its first call. */
   lastAction: string | null;
   /** `ts` of its `agent.spawned`. */
@@ -83,6 +89,8 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       process: null,
       starts: 0,
       exits: [],
+      usage: emptyUsage(),
+      costUsd: 0,
       lastAction: null,
       spawnedAt: event.ts,
     };
@@ -112,6 +120,10 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       break;
     case "tool.requested":
       entry.lastAction = actionOf(event.data.name, event.data.input);
+      break;
+    case "model.responded":
+      addUsage(entry.usage, event.data.usage);
+      entry.costUsd += costOf(event.data.model, event.data.usage);
       break;
     case "model.switched":
       entry.model = event.data.model;
@@ -146,6 +158,7 @@ export const rosterProjection: CatalogProjection<Roster> = {
     "turn.started",
     "turn.ended",
     "tool.requested",
+    "model.responded",
     "model.switched",
   ],
   initial: emptyRoster,

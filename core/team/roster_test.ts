@@ -102,6 +102,35 @@ Deno.test("roster: the same name in two sessions is two teammates; a second spaw
   assert.equal(roster.byKey["s1/alice"]?.role, null);
 });
 
+Deno.test("roster: a teammate's usage and cost add up over its responses", () => {
+  const usage = {
+    input_tokens: 1_000_000,
+    output_tokens: 0,
+    cache_creation_input_tokens: null,
+    cache_read_input_tokens: null,
+  };
+  const responded = (model: string) =>
+    event("model.responded", {
+      messageId: "m",
+      model,
+      content: [],
+      stopReason: "end_turn",
+      usage,
+      requestId: null,
+    });
+  const roster = fold([
+    spawned("alice", { prompt: "Go" }),
+    responded("claude-sonnet-4-6"),
+    responded("no-such-model"),
+  ]);
+  const entry = roster.byKey["s1/alice"];
+  assert.equal(entry?.usage.input_tokens, 2_000_000);
+  // $3 per million input tokens; an unknown model's price is unknown (0).
+  assert.equal(entry?.costUsd, 3);
+  // Another agent's responses do not count.
+  assert.equal(fold([responded("claude-sonnet-4-5")]).order.length, 0);
+});
+
 Deno.test("actionOf: a call without a command or path is its tool; long lines are cut", () => {
   assert.equal(actionOf("check_inbox", {}), "check_inbox");
   assert.equal(actionOf("bash", { command: "x".repeat(200) }).length, 80);

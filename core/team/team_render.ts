@@ -1,5 +1,6 @@
 import type { Envelope } from "../../events/event_types.ts";
 import { type RenderedLine, renderedLine, type ReportSection } from "../state/rendered_line.ts";
+import { formatCost } from "../models/cost.ts";
 import type { State } from "../state/state.ts";
 import { type Roster, type TeammateEntry, teammatesOf } from "./roster.ts";
 
@@ -49,6 +50,10 @@ export function teammateLine(entry: TeammateEntry): string {
   if (entry.cwd !== null) parts.push(`in ${entry.cwd}`);
   if (entry.process !== null) parts.push(`pid ${entry.process.pid}`);
   if (entry.exits.length > 0) parts.push(`${entry.exits.length} unexpected exits`);
+  const { usage } = entry;
+  const tokens = usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens +
+    usage.cache_read_input_tokens;
+  if (tokens > 0) parts.push(`${tokens} tokens, ${formatCost(entry.costUsd)}`);
   if (entry.lastAction !== null) parts.push(`last ${entry.lastAction}`);
   const role = entry.role === null ? "" : ` (${entry.role})`;
   return `${entry.name}${role}: ${parts.join(", ")}`;

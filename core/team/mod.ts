@@ -19,7 +19,7 @@ export {
   type TeammateExit,
   teammatesOf,
   type TeammateStatus,
-} from "./roster.ts";
+} from "./roster_projection.ts";
 export { spawnTeammate, type TeammateRequest, type TeammateStarter } from "./spawn_teammate.ts";
 export {
   createSpawnTeammateTool,

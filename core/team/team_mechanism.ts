@@ -3,7 +3,7 @@ import { TASK_TOOL } from "../agents/child_tools.ts";
 import { TEAMS_FEATURE, teamsOn } from "../mail/teams_enabled.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
-import { liveTeammates, rosterProjection } from "./roster.ts";
+import { liveTeammates, rosterProjection } from "./roster_projection.ts";
 import type { TeammateStarter } from "./spawn_teammate.ts";
 import { createSpawnTeammateTool } from "./spawn_teammate_tool.ts";
 import { renderTeamEvent, reportTeam } from "./team_render.ts";

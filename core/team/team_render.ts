@@ -2,7 +2,7 @@ import type { Envelope } from "../../events/event_types.ts";
 import { type RenderedLine, renderedLine, type ReportSection } from "../state/rendered_line.ts";
 import { formatCost } from "../models/cost.ts";
 import type { State } from "../state/state.ts";
-import { type Roster, type TeammateEntry, teammatesOf } from "./roster.ts";
+import { type Roster, type TeammateEntry, teammatesOf } from "./roster_projection.ts";
 
 /**
  * The line the REPL and `-p`'s progress show for a teammate's start, its process's start, exit

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import type { Envelope } from "../../events/event_types.ts";
-import { actionOf, emptyRoster, evolveRoster, type Roster, rosterKey } from "./roster_projection.ts";
+import {
+  actionOf,
+  emptyRoster,
+  evolveRoster,
+  type Roster,
+  rosterKey,
+} from "./roster_projection.ts";
 
 let seq = 0;
 function event(type: string, data: unknown, agent = "alice", session = "s1"): Envelope {

@@ -1,7 +1,12 @@
 import { reinCatalogProjections } from "../core/harness.ts";
 import { foldCatalog } from "../core/snapshots/mod.ts";
 import { catalogSliceOf } from "../core/state/catalog.ts";
-import { rosterProjection, type TeammateEntry, teammateLine } from "../core/team/mod.ts";
+import {
+  rosterProjection,
+  teammateCost,
+  type TeammateEntry,
+  teammateLine,
+} from "../core/team/mod.ts";
 import type { CommandIo } from "./io.ts";
 
 /**
@@ -30,7 +35,8 @@ export async function teamCommand(
   const wanted = options.session;
   if (wanted !== undefined) entries = entries.filter((entry) => entry.session.startsWith(wanted));
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+    const priced = entries.map((entry) => ({ ...entry, costUsd: teammateCost(entry) }));
+    io.stdout.write(`${JSON.stringify(priced, null, 2)}\n`);
     return 0;
   }
   if (entries.length === 0) {

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "2148e5f9f77d049db0fbbbf14e9b8b13";
+export const FOLD_FINGERPRINT = "b4473faa8010b3903a9f15cef3ac78a8";

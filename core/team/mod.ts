@@ -9,17 +9,15 @@ export {
   actionOf,
   emptyRoster,
   evolveRoster,
-  isLive,
-  liveTeammates,
   type Roster,
   rosterKey,
-  rosterOf,
   rosterProjection,
   type TeammateEntry,
   type TeammateExit,
-  teammatesOf,
   type TeammateStatus,
+  type TeammateUsage,
 } from "./roster_projection.ts";
+export { isLive, liveTeammates, rosterOf, teammateCost, teammatesOf } from "./roster.ts";
 export { spawnTeammate, type TeammateRequest, type TeammateStarter } from "./spawn_teammate.ts";
 export {
   createSpawnTeammateTool,

@@ -1,8 +1,5 @@
-import type { Envelope, TeammateProcess } from "../../events/event_types.ts";
-import { costOf } from "../models/cost.ts";
-import { type CatalogProjection, catalogSliceOf } from "../state/catalog.ts";
-import { addUsage, emptyUsage, type UsageTotals } from "../state/sessions.ts";
-import type { State } from "../state/state.ts";
+import type { Envelope, TeammateProcess, Usage } from "../../events/event_types.ts";
+import type { CatalogProjection } from "../state/projection.ts";
 
 /**
  * Where a teammate stands: `working` (its turn runs), `idle` (its turn ended; mail wakes it),
@@ -30,13 +27,39 @@ export interface TeammateEntry {
   /** Its process's unexpected exits, oldest first (what the restart budget counts). */
   exits: TeammateExit[];
   /** Tokens of its model responses, summed (summaries and side calls included). */
-  usage: UsageTotals;
-  /** Their price in dollars (`costOf` each response's model; 0 for unknown models). */
-  costUsd: number;
+  usage: TeammateUsage;
+  /** The same, per model answered (what its cost is priced by: see `teammateCost`). */
+  usageByModel: Record<string, TeammateUsage>;
   /** What it did last (`bash npm test`), or null before its first call. */
   lastAction: string | null;
   /** `ts` of its `agent.spawned`. */
   spawnedAt: string;
+}
+
+/** Tokens summed over model responses. */
+export interface TeammateUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+/** No tokens yet. */
+function noUsage(): TeammateUsage {
+  return {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
+}
+
+/** Add a response's `usage` to `total`. */
+function addTo(total: TeammateUsage, usage: Usage): void {
+  total.input_tokens += usage.input_tokens;
+  total.output_tokens += usage.output_tokens;
+  total.cache_creation_input_tokens += usage.cache_creation_input_tokens ?? 0;
+  total.cache_read_input_tokens += usage.cache_read_input_tokens ?? 0;
 }
 
 /** An unexpected exit of a teammate's process. */
@@ -89,8 +112,8 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       process: null,
       starts: 0,
       exits: [],
-      usage: emptyUsage(),
-      costUsd: 0,
+      usage: noUsage(),
+      usageByModel: {},
       lastAction: null,
       spawnedAt: event.ts,
     };
@@ -122,8 +145,8 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       entry.lastAction = actionOf(event.data.name, event.data.input);
       break;
     case "model.responded":
-      addUsage(entry.usage, event.data.usage);
-      entry.costUsd += costOf(event.data.model, event.data.usage);
+      addTo(entry.usage, event.data.usage);
+      addTo(entry.usageByModel[event.data.model] ??= noUsage(), event.data.usage);
       break;
     case "model.switched":
       entry.model = event.data.model;
@@ -164,31 +187,3 @@ export const rosterProjection: CatalogProjection<Roster> = {
   initial: emptyRoster,
   evolve: evolveRoster,
 };
-
-/** The workspace's roster in a state. Pure. */
-export function rosterOf(state: State): Roster {
-  return catalogSliceOf(state.catalog, rosterProjection);
-}
-
-/** The teammates of `session`, in the order they were spawned. Pure. */
-export function teammatesOf(state: State, session: string): TeammateEntry[] {
-  const roster = rosterOf(state);
-  return roster.order.flatMap((key) => {
-    const entry = roster.byKey[key];
-    return entry !== undefined && entry.session === session ? [entry] : [];
-  });
-}
-
-/** Whether a teammate in `status` is there to work or be written to. */
-export function isLive(status: TeammateStatus): boolean {
-  return status === "working" || status === "idle" || status === "waiting";
-}
-
-/**
- * The names of `session`'s live teammates (working, idle or waiting), in the order they were
- * spawned: who mail can reach besides the lead (`mailRecipients`), and whom a resumed lead starts
- * again. Pure.
- */
-export function liveTeammates(state: State, session: string): string[] {
-  return teammatesOf(state, session).flatMap((entry) => isLive(entry.status) ? [entry.name] : []);
-}

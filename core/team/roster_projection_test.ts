@@ -7,6 +7,7 @@ import {
   type Roster,
   rosterKey,
 } from "./roster_projection.ts";
+import { teammateCost } from "./roster.ts";
 
 let seq = 0;
 function event(type: string, data: unknown, agent = "alice", session = "s1"): Envelope {
@@ -131,8 +132,9 @@ Deno.test("roster: a teammate's usage and cost add up over its responses", () =>
   ]);
   const entry = roster.byKey["s1/alice"];
   assert.equal(entry?.usage.input_tokens, 2_000_000);
+  assert.deepEqual(Object.keys(entry?.usageByModel ?? {}), ["claude-sonnet-4-6", "no-such-model"]);
   // $3 per million input tokens; an unknown model's price is unknown (0).
-  assert.equal(entry?.costUsd, 3);
+  assert.equal(teammateCost(entry!), 3);
   // Another agent's responses do not count.
   assert.equal(fold([responded("claude-sonnet-4-5")]).order.length, 0);
 });

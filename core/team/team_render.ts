@@ -2,7 +2,8 @@ import type { Envelope } from "../../events/event_types.ts";
 import { type RenderedLine, renderedLine, type ReportSection } from "../state/rendered_line.ts";
 import { formatCost } from "../models/cost.ts";
 import type { State } from "../state/state.ts";
-import { type Roster, type TeammateEntry, teammatesOf } from "./roster_projection.ts";
+import { teammateCost, teammatesOf } from "./roster.ts";
+import type { Roster, TeammateEntry } from "./roster_projection.ts";
 
 /**
  * The line the REPL and `-p`'s progress show for a teammate's start, its process's start, exit
@@ -53,7 +54,7 @@ export function teammateLine(entry: TeammateEntry): string {
   const { usage } = entry;
   const tokens = usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens +
     usage.cache_read_input_tokens;
-  if (tokens > 0) parts.push(`${tokens} tokens, ${formatCost(entry.costUsd)}`);
+  if (tokens > 0) parts.push(`${tokens} tokens, ${formatCost(teammateCost(entry))}`);
   if (entry.lastAction !== null) parts.push(`last ${entry.lastAction}`);
   const role = entry.role === null ? "" : ` (${entry.role})`;
   return `${entry.name}${role}: ${parts.join(", ")}`;

@@ -15,8 +15,8 @@ export interface MailRecipient {
  * The agents of `session` that mail can reach now, the session's main agent (the lead) first:
  * the lead (addressed as `team-lead`, `lead`, `main` or its own name), and every other agent of
  * the session whose turn is under way (a subagent while its `task` call runs; one that has
- * finished never runs again, so nothing would read its mail). This is the seam the team roster
- * fills: its live teammates (working, idle or waiting) join this list, by their names. Pure.
+ * finished never runs again, so nothing would read its mail), and every live teammate of the
+ * team roster (working, idle or waiting: an idle one is woken by its mail). Pure.
  */
 export function mailRecipients(state: State, session: string): MailRecipient[] {
   const view = state.sessions.byId[session];
@@ -26,11 +26,34 @@ export function mailRecipients(state: State, session: string): MailRecipient[] {
     name: lead,
     addresses: [...new Set([TEAM_LEAD, "lead", "main", lead])],
   }];
+  const teammates = liveTeammateNames(state, session);
   for (const agent of Object.values(view.agents)) {
-    if (agent.name === lead || agent.spawn === null || agent.status !== "unfinished") continue;
+    if (agent.name === lead || agent.spawn === null) continue;
+    if (agent.status !== "unfinished" && !teammates.has(agent.name)) continue;
     recipients.push({ name: agent.name, addresses: [agent.name] });
   }
   return recipients;
+}
+
+/** The part of the team roster (core/team's workspace-wide slice `team`) mail reads. */
+interface RosterSlice {
+  byKey: Record<string, { session: string; name: string; status: string } | undefined>;
+}
+
+/** Roster statuses of a teammate whose process runs or will run again. */
+const LIVE = new Set(["working", "idle", "waiting"]);
+
+/**
+ * The session's live teammates (working, idle or waiting) by the roster's slice, read by its
+ * shape: core/team imports mail, so mail cannot import it back. None without a roster. Pure.
+ */
+function liveTeammateNames(state: State, session: string): Set<string> {
+  const roster = state.catalog?.["team"] as RosterSlice | undefined;
+  const names = new Set<string>();
+  for (const entry of Object.values(roster?.byKey ?? {})) {
+    if (entry?.session === session && LIVE.has(entry.status)) names.add(entry.name);
+  }
+  return names;
 }
 
 /** How the name of an agent is shown to others in mail: the lead as `team-lead`. Pure. */

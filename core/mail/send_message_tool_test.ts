@@ -62,3 +62,22 @@ Deno.test("a broadcast reaches every live agent but the sender, and is refused w
     error: 'Nobody to send to: "*" reaches every other live agent, and there is none',
   });
 });
+
+Deno.test("a live teammate of the roster is reached while idle; a stopped or crashed one is not", () => {
+  const state = stateWith({ alice: false, bob: false, carol: false, "Explore@t0": false });
+  const entry = (name: string, status: string, session = "s1") => ({ session, name, status });
+  (state as unknown as { catalog: unknown }).catalog = {
+    team: {
+      byKey: {
+        "s1/alice": entry("alice", "idle"),
+        "s1/bob": entry("bob", "stopped"),
+        "s1/carol": entry("carol", "crashed"),
+        "s2/Explore@t0": entry("Explore@t0", "idle", "s2"),
+      },
+      order: ["s1/alice", "s1/bob", "s1/carol", "s2/Explore@t0"],
+    },
+  };
+  assert.deepEqual(mailRecipients(state, "s1").map((r) => r.name), ["lead", "alice"]);
+  assert.deepEqual(addressMail(state, "s1", "lead", "alice"), { recipients: ["alice"] });
+  assert.deepEqual(addressMail(state, "s1", "alice", "*"), { recipients: ["lead"] });
+});

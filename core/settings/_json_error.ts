@@ -26,6 +26,25 @@ export function describeJsonError(text: string, error: unknown): JsonError {
   return offset === undefined ? { reason } : { reason, position: lineAndColumn(text, offset) };
 }
 
+/**
+ * `text` parsed as JSON (a leading byte order mark dropped, as some Windows editors write one),
+ * or why not in one line: "Cannot parse WHAT in "PATH" at line L, column C: reason". Pure.
+ */
+export function parseJsonText(
+  text: string,
+  what: string,
+  path: string,
+): { ok: true; json: unknown } | { ok: false; message: string } {
+  const plain = text.replace(/^\uFEFF/, "");
+  try {
+    return { ok: true, json: JSON.parse(plain) };
+  } catch (error) {
+    const { reason, position } = describeJsonError(plain, error);
+    const where = position ? ` at line ${position.line}, column ${position.column}` : "";
+    return { ok: false, message: `Cannot parse ${what} in "${path}"${where}: ${reason}` };
+  }
+}
+
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const lineStart = before.lastIndexOf("\n") + 1;

@@ -1,5 +1,5 @@
 /** Reads a plugin's hooks file: Claude Code's `{"hooks": {...}}`, run from the plugin's folder. */
-import { describeJsonError } from "./_json_error.ts";
+import { parseJsonText } from "./_json_error.ts";
 import { parseHooks } from "./_parse_hooks.ts";
 import { isRecord, Reporter } from "./_reporter.ts";
 import type { ParsedSettings } from "./parse_settings.ts";
@@ -17,16 +17,12 @@ const PLUGIN_ROOT = /\$\{CLAUDE_PLUGIN_ROOT\}/g;
  */
 export function parsePluginHooks(source: SettingsSource): ParsedSettings {
   const report = new Reporter(source.path);
-  const text = source.text.replace(/^\uFEFF/, "");
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const { reason, position } = describeJsonError(text, error);
-    const where = position ? ` at line ${position.line}, column ${position.column}` : "";
-    report.error(`Cannot parse the plugin's hooks in "${source.path}"${where}: ${reason}`);
+  const parsed = parseJsonText(source.text, "the plugin's hooks", source.path);
+  if (!parsed.ok) {
+    report.error(parsed.message);
     return { settings: {}, diagnostics: report.diagnostics };
   }
+  const json = parsed.json;
   if (!isRecord(json)) {
     report.mismatch("the top level", `an object like {"hooks": {...}}`, json);
     return { settings: {}, diagnostics: report.diagnostics };

@@ -1,4 +1,4 @@
-import { describeJsonError } from "./_json_error.ts";
+import { parseJsonText } from "./_json_error.ts";
 import { parseHooks } from "./_parse_hooks.ts";
 import { parsePermissions } from "./_parse_permissions.ts";
 import { isRecord, keyPath, Reporter } from "./_reporter.ts";
@@ -21,17 +21,12 @@ export interface ParsedSettings {
  */
 export function parseSettings(source: SettingsSource): ParsedSettings {
   const report = new Reporter(source.path);
-  // Some editors on Windows start a UTF-8 file with a byte order mark.
-  const text = source.text.replace(/^\uFEFF/, "");
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const { reason, position } = describeJsonError(text, error);
-    const where = position ? ` at line ${position.line}, column ${position.column}` : "";
-    report.error(`Cannot parse settings in "${source.path}"${where}: ${reason}`);
+  const parsed = parseJsonText(source.text, "settings", source.path);
+  if (!parsed.ok) {
+    report.error(parsed.message);
     return { settings: {}, diagnostics: fatal(report.diagnostics) };
   }
+  const json = parsed.json;
   if (!isRecord(json)) {
     report.mismatch("the top level", "an object", json);
     return { settings: {}, diagnostics: fatal(report.diagnostics) };

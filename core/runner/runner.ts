@@ -1,3 +1,4 @@
+import type { EventStore } from "../../events/store.ts";
 import type { AgentLoop } from "../loop/agent_loop.ts";
 import type { RunOptions, TurnResult } from "../loop/run_turn.ts";
 import type { Wake, WakeLive } from "../loop/wake_source.ts";
@@ -124,13 +125,26 @@ export class Runner {
     const scope = { session: loop.id, agent: loop.agent };
     const sources = wakeSourcesOf(host.mechanisms);
     const own = (wake: Wake) => wake.seq > afterSeq;
-    /** The run's next wake, once there is one; null once nothing will wake the agent. */
-    const next = (signal: AbortSignal): Promise<Wake | null> =>
-      untilFolded(host, () => {
-        const wake = pendingWakes(sources, host.state, scope).find(own);
-        if (wake !== undefined) return wake;
-        return awaitedWakes(host, scope, afterSeq).length === 0 ? null : undefined;
-      }, signal);
+    /**
+     * The run's next wake, once there is one; null once nothing will wake the agent. While it
+     * waits, what other processes append (a teammate's turn ending) is read in as it comes.
+     */
+    const next = async (signal: AbortSignal): Promise<Wake | null> => {
+      const following = new AbortController();
+      const stop = () => following.abort();
+      signal.addEventListener("abort", stop, { once: true });
+      void followLog(host.store, following.signal);
+      try {
+        return await untilFolded(host, () => {
+          const wake = pendingWakes(sources, host.state, scope).find(own);
+          if (wake !== undefined) return wake;
+          return awaitedWakes(host, scope, afterSeq).length === 0 ? null : undefined;
+        }, signal);
+      } finally {
+        signal.removeEventListener("abort", stop);
+        stop();
+      }
+    };
     let result = last;
     while (result?.reason === "completed") {
       if (!pendingWakes(sources, host.state, scope).some(own)) {
@@ -160,5 +174,20 @@ export class Runner {
     while (this.#active.size > 0) {
       await Promise.allSettled([...this.#active.values()].map((run) => run.done));
     }
+  }
+}
+
+/** How often a waiting `rein -p` looks for what other processes appended, in milliseconds. */
+const FOLLOW_MS = 100;
+
+/**
+ * Read in what other writers append to `store` (one `stat` a poll) until `signal` aborts; a
+ * failure ends the following quietly (the wait goes on, as before it followed the log).
+ */
+async function followLog(store: EventStore, signal: AbortSignal): Promise<void> {
+  try {
+    while (!signal.aborted) await store.waitForAppend(store.lastSeq, signal, FOLLOW_MS);
+  } catch {
+    // Aborted, or the log failed: whoever appends next reports it.
   }
 }

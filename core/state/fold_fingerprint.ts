@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "b4473faa8010b3903a9f15cef3ac78a8";
+export const FOLD_FINGERPRINT = "e763e23336ceea6a6addd48337d577c0";

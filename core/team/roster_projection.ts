@@ -24,6 +24,9 @@ export interface TeammateEntry {
   process: TeammateProcess | null;
   /** How many times its process was started (`agent.started`). */
   starts: number;
+  /** How many turns it has begun, and whether the last one is still open. */
+  turns: number;
+  turnOpen: boolean;
   /** Its process's unexpected exits, oldest first (what the restart budget counts). */
   exits: TeammateExit[];
   /** Tokens of its model responses, summed (summaries and side calls included). */
@@ -111,6 +114,8 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       cwd: cwd ?? null,
       process: null,
       starts: 0,
+      turns: 0,
+      turnOpen: false,
       exits: [],
       usage: noUsage(),
       usageByModel: {},
@@ -126,7 +131,8 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
     case "agent.started":
       entry.process = event.data.process;
       entry.starts += 1;
-      entry.status = "working";
+      // A started process runs its first turn, or the turn it was killed in; else it waits.
+      entry.status = entry.turns === 0 || entry.turnOpen ? "working" : "idle";
       break;
     case "agent.exited":
       entry.exits.push({ at: event.ts, code: event.data.code, signal: event.data.signal });
@@ -136,9 +142,12 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       entry.status = event.data.reason === "crashed" ? "crashed" : "stopped";
       break;
     case "turn.started":
+      entry.turns += 1;
+      entry.turnOpen = true;
       entry.status = "working";
       break;
     case "turn.ended":
+      entry.turnOpen = false;
       if (entry.status === "working") entry.status = "idle";
       break;
     case "tool.requested":

@@ -69,7 +69,8 @@ Deno.test("roster: status follows the turns, the process and its exits", () => {
     [event("turn.started", { maxTurns: 30 }), "working"],
     [event("turn.ended", { reason: "completed", rounds: 1 }), "idle"],
     [event("agent.exited", { code: null, signal: "SIGKILL" }), "crashed"],
-    [event("agent.started", { process: { pid: 42, flags }, restart: 1 }), "working"],
+    // Restarted after its turn had ended: it waits for mail.
+    [event("agent.started", { process: { pid: 42, flags }, restart: 1 }), "idle"],
     [event("agent.stopped", { reason: "shutdown" }), "stopped"],
     // Stopped is final.
     [event("turn.started", { maxTurns: 30 }), "stopped"],

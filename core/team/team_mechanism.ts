@@ -3,7 +3,7 @@ import { TASK_TOOL } from "../agents/child_tools.ts";
 import { TEAMS_FEATURE, teamsOn } from "../mail/teams_enabled.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
-import { liveTeammates } from "./roster.ts";
+import { liveTeammates, teammatesOf } from "./roster.ts";
 import { rosterProjection } from "./roster_projection.ts";
 import type { TeammateStarter } from "./spawn_teammate.ts";
 import { createSpawnTeammateTool } from "./spawn_teammate_tool.ts";
@@ -56,6 +56,19 @@ export function teamMechanism(options: TeamOptions = {}): Mechanism {
         }
         return Promise.resolve([]);
       },
+    },
+    // `rein -p` does not end while a teammate it can see is at work or waiting: its answer (mail
+    // to the lead) may still come. Live only (replay has no starter).
+    wake: {
+      pending: () => [],
+      awaited: (scope) =>
+        options.start === undefined || !isLead(scope)
+          ? []
+          : teammatesOf(scope.state, scope.session).flatMap((entry) =>
+            entry.status === "working" || entry.status === "waiting"
+              ? [{ kind: "teammate", label: entry.name }]
+              : []
+          ),
     },
     render: renderTeamEvent,
     report: (state, { session }) => reportTeam(state, session),

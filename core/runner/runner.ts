@@ -130,10 +130,8 @@ export class Runner {
      * waits, what other processes append (a teammate's turn ending) is read in as it comes.
      */
     const next = async (signal: AbortSignal): Promise<Wake | null> => {
-      const following = new AbortController();
-      const stop = () => following.abort();
-      signal.addEventListener("abort", stop, { once: true });
-      void followLog(host.store, following.signal);
+      const found = new AbortController();
+      void followLog(host.store, AbortSignal.any([signal, found.signal]));
       try {
         return await untilFolded(host, () => {
           const wake = pendingWakes(sources, host.state, scope).find(own);
@@ -141,8 +139,7 @@ export class Runner {
           return awaitedWakes(host, scope, afterSeq).length === 0 ? null : undefined;
         }, signal);
       } finally {
-        signal.removeEventListener("abort", stop);
-        stop();
+        found.abort();
       }
     };
     let result = last;

@@ -74,7 +74,12 @@ export async function runHeadless(
   const runner = new Runner(runtime.harness);
   /** Where this run starts in the log: the background jobs it starts come after. */
   const startSeq = runtime.harness.state.lastSeq;
-  const onInterrupt = () => runner.cancelAll();
+  /** Aborts the session's end (its wait for teammates to shut down) on Ctrl-C. */
+  const ending = new AbortController();
+  const onInterrupt = () => {
+    runner.cancelAll();
+    ending.abort();
+  };
   Deno.addSignalListener("SIGINT", onInterrupt);
   let result: TurnResult | null;
   try {
@@ -124,8 +129,9 @@ export async function runHeadless(
       (line) => output.progress.line(line),
     );
   } finally {
-    // The session ends on the record even when the run failed (SessionEnd hooks run too).
-    await session.end("other", new AbortController().signal).catch(() => {});
+    // The session ends on the record even when the run failed (SessionEnd hooks run too); its
+    // live teammates are asked to shut down first, and waited for (see the protocols).
+    await session.end("other", ending.signal).catch(() => {});
     Deno.removeSignalListener("SIGINT", onInterrupt);
     output.close();
   }
@@ -416,6 +422,8 @@ class HeadlessOutput {
   #started = 0;
   #usageByModel: Record<string, UsageTotals> = {};
   #held: ReturnType<typeof assistantLine> | undefined;
+  /** Teammates' answers held as the lead's is, by teammate (stream-json only). */
+  #teammateHeld = new Map<string, ReturnType<typeof assistantLine> & { agent: string }>();
   #spentUsd = 0;
   #stopReason: string | null = null;
   #apiMs = 0;
@@ -507,6 +515,8 @@ class HeadlessOutput {
   close(): void {
     if (this.#held) this.print(this.#held);
     this.#held = undefined;
+    for (const line of this.#teammateHeld.values()) this.print(line);
+    this.#teammateHeld.clear();
     this.#unsubscribe();
   }
 
@@ -532,10 +542,12 @@ class HeadlessOutput {
   #event(event: Envelope): void {
     if (event.session !== this.#session.id) return;
     if (this.#format === "events") this.print(event);
-    // A subagent's events count toward the run's usage and denials; its messages are not the
-    // lead's answer, so they stay out of the transcript and of stream-json.
+    // A subagent's or teammate's events count toward the run's usage and denials; their
+    // messages are not the lead's answer, so they stay out of the transcript; stream-json shows
+    // a teammate's, with its name.
     if (event.agent !== this.#session.agent) {
       this.#count(event);
+      if (this.#format === "stream-json") this.#teammateEvent(event);
       return;
     }
     // An answer is printed once the next event shows it was kept: one set aside to be asked
@@ -559,6 +571,22 @@ class HeadlessOutput {
     if (event.type === "tool.completed" && this.#format === "stream-json") {
       this.print(toolResultLine(event));
     }
+  }
+
+  /**
+   * A teammate's answer and tool results as stream-json lines carrying its `agent` name (an
+   * answer printed once the teammate's next event shows it was kept, as the lead's).
+   */
+  #teammateEvent(event: Envelope): void {
+    const { agent } = event;
+    if (agentOf(this.#session.view, agent).spawn?.teammate === undefined) return;
+    const held = this.#teammateHeld.get(agent);
+    if (held && event.type !== "model.discarded") this.print(held);
+    this.#teammateHeld.delete(agent);
+    if (event.type === "model.responded") {
+      this.#teammateHeld.set(agent, { ...assistantLine(event), agent });
+    }
+    if (event.type === "tool.completed") this.print({ ...toolResultLine(event), agent });
   }
 
   /** What any agent's event adds to the run: usage, call inputs, denials. */

@@ -1,10 +1,11 @@
-import type { ReinEvent } from "../../events/event_types.ts";
+import type { NewEvent, ReinEvent } from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { TEAMS_FEATURE, teamsOn } from "../mail/teams_enabled.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
+import { endShutdowns } from "./end_shutdowns.ts";
 import { framedSendMessage } from "./framed_send_message.ts";
 import { planGate } from "./plan_gate.ts";
 import { protocolsProjection } from "./protocol_projection.ts";
@@ -129,6 +130,39 @@ export function protocolsMechanism(options: ProtocolsOptions = {}): Mechanism {
     }
     return Promise.resolve([]);
   };
+  /**
+   * The lead's session ends: each live teammate is asked to shut down (`endShutdowns`, decided
+   * under the log's lock live, from the replayed state in replay) and, live, waited for until it
+   * answered and stopped or its request expired (each at most the timeout; the session's end
+   * waits no longer once `context.signal` aborts).
+   */
+  const shutDownTeam = async (context: StageContext): Promise<never[]> => {
+    const { session, agent } = context;
+    if (!isLead(context.view(), session, agent)) return [];
+    const { watch } = options;
+    if (watch === undefined) {
+      await context.record(endShutdowns(context.view(), session, agent));
+      return [];
+    }
+    await watch.log().appendDecided(
+      () =>
+        endShutdowns(context.view(), session, agent).map((event) =>
+          ({ ...event, session, agent }) as NewEvent
+        ),
+      { sync: true },
+    );
+    const requests = unsettledShutdowns(context.view(), session, agent);
+    if (requests.length === 0) return [];
+    watcher ??= new ShutdownWatcher({ ...watch, view: context.view });
+    const active = watcher;
+    const settled = Promise.allSettled(requests.map((r) => active.watch(session, r.id)));
+    const aborted = new Promise<void>((resolve) => {
+      if (context.signal.aborted) resolve();
+      context.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    await Promise.race([settled, aborted]);
+    return [];
+  };
   return {
     name: "protocols",
     feature: TEAMS_FEATURE,
@@ -163,6 +197,7 @@ export function protocolsMechanism(options: ProtocolsOptions = {}): Mechanism {
       afterCall: watchPending,
       resumed: watchPending,
       afterCompact: (context) => Promise.resolve(reinjectPending(context)),
+      sessionEnding: shutDownTeam,
       stopAfterCalls(context) {
         const stopped = sessionProtocols(context.view(), context.session).stopped[context.agent];
         return Promise.resolve(stopped ? "The lead's shutdown request was approved" : undefined);

@@ -1,9 +1,5 @@
-import type { Stats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
-import { nodeFs } from "./node_fs.ts";
 import { resolve } from "node:path";
 import { isInside } from "./is_inside.ts";
-import { kernelPathOf } from "./kernel_path.ts";
 
 /** Where a file read at start may lead, and how much of it is read. */
 export interface Confinement {
@@ -49,12 +45,16 @@ export type ConfinedRead =
  * Reads a file rein reads at start (CLAUDE.md, an `@import`, a SKILL.md, an agent definition)
  * without letting it lead anywhere else: the file's real path (every symbolic link resolved) must
  * lie inside one of `roots` and on none of `credentials` (the path as written is checked against
- * `credentials` too); it is opened without waiting on a named pipe (`O_NONBLOCK`) and must be a
- * regular file by the opened handle's own stat (a pipe, socket, device or directory is refused);
- * after the open, the name must still lead to the same real path and to the very file opened
- * (device and inode), so a symbolic link swapped in while it was opened is caught; and at most
+ * `credentials` too); it must be a regular file before it is opened (so a named pipe, socket,
+ * device or directory is refused without waiting on it) and by the opened file's own stat; after
+ * the open, the name must still lead to the same real path and to the very file opened (device
+ * and inode), so a symbolic link swapped in while it was opened is caught; and at most
  * `maxBytes + 1` bytes are read (a sparse file of gigabytes costs no more). A missing file (a
  * dangling link included) is `missing`. Never throws.
+ *
+ * Only Deno's own file API is used: Node's `node:fs`, which alone could open without blocking,
+ * costs a start tens of milliseconds to load, and every start reads these files. A named pipe
+ * swapped in between the check and the open is caught by a time limit on the open instead.
  */
 export async function readConfined(path: string, limits: Confinement): Promise<ConfinedRead> {
   let real: string;
@@ -66,23 +66,19 @@ export async function readConfined(path: string, limits: Confinement): Promise<C
   }
   const refusal = whereRefused(path, real, limits);
   if (refusal !== undefined) return refusal;
-  let handle: FileHandle;
+  let file: Deno.FsFile;
   try {
-    const { constants, open } = await nodeFs();
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const before = await Deno.stat(path);
+    if (!before.isFile) return special(kindOf(before));
+    file = await openInTime(path);
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === "ENOENT") return { ok: false, problem: "missing" };
-    if (code === "EISDIR") return special("a directory");
+    if (isMissing(error)) return { ok: false, problem: "missing" };
     return { ok: false, problem: "error", why: `cannot read it: ${message(error)}` };
   }
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return special(kindOf(stats));
-    const where = await handleLocation(handle, stats, path, real);
-    const moved = where === undefined ? undefined : whereRefused(path, where, limits);
-    if (moved !== undefined) return moved;
-    if (where === undefined) {
+    const stats = await file.stat();
+    if (!stats.isFile) return special(kindOf(stats));
+    if (!await sameFile(stats, path, real)) {
       return {
         ok: false,
         problem: "moved",
@@ -90,12 +86,46 @@ export async function readConfined(path: string, limits: Confinement): Promise<C
           "lead outside where it may be read from",
       };
     }
-    const bytes = await readHead(handle, limits.maxBytes + 1);
+    const bytes = await readHead(file, limits.maxBytes + 1);
     return { ok: true, real, bytes, size: stats.size };
   } catch (error) {
     return { ok: false, problem: "error", why: `cannot read it: ${message(error)}` };
   } finally {
-    await handle.close().catch(() => {});
+    try {
+      file.close();
+    } catch {
+      // Closed already.
+    }
+  }
+}
+
+/** How long opening a file checked to be regular may take before it is given up (a pipe). */
+const OPEN_LIMIT_MS = 5_000;
+
+/**
+ * `path` opened for reading; rejects when the open has not returned within
+ * {@link OPEN_LIMIT_MS}, which only a named pipe swapped in after the check makes it do (the
+ * open then waits for a writer on a thread of its own, and rein goes on without the file).
+ */
+async function openInTime(path: string): Promise<Deno.FsFile> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const opening = Deno.open(path, { read: true });
+  try {
+    return await Promise.race([
+      opening,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`it did not open within ${OPEN_LIMIT_MS / 1000} s`)),
+          OPEN_LIMIT_MS,
+        );
+      }),
+    ]);
+  } catch (error) {
+    // A late open's file is closed when it comes.
+    opening.then((late) => late.close(), () => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -125,43 +155,34 @@ function whereRefused(
 }
 
 /**
- * Where the opened file lies, or undefined when that cannot be told or is not where `path` led
- * (`real`) before the open. On Linux, where rein may read it, the kernel's own path of the handle
- * (`/proc/self/fd/N`), which no swap of links can fool. Elsewhere (Deno asks for all permissions
- * to read `/proc/self`) `path` must still lead to `real`, and `real` be the very file opened
- * (device and inode): a link swapped in for the open and back is caught, though a swap of two
- * names timed between those two lookups is not.
+ * Whether the opened file (its stat `stats`) is the file `path` led to before the open (`real`):
+ * `path` must still lead to `real`, and `real` be the very file opened (device and inode). A link
+ * swapped in for the open and back is caught, though a swap of two names timed between those two
+ * lookups is not.
  */
-async function handleLocation(
-  handle: FileHandle,
-  stats: Stats,
-  path: string,
-  real: string,
-): Promise<string | undefined> {
-  const kernelPath = await kernelPathOf(handle.fd);
-  if (kernelPath !== undefined) return kernelPath || undefined;
+async function sameFile(stats: Deno.FileInfo, path: string, real: string): Promise<boolean> {
   try {
-    if (await Deno.realPath(path) !== real) return undefined;
+    if (await Deno.realPath(path) !== real) return false;
     // `real` may lie where rein may not read (a person's file linked into ~/.claude): then the
     // name as given, which rein may read.
     const now = await Deno.lstat(real).catch((error) => {
       if (error instanceof Deno.errors.NotCapable) return Deno.stat(path);
       throw error;
     });
-    return now.dev === stats.dev && now.ino === stats.ino ? real : undefined;
+    return now.dev === stats.dev && now.ino !== null && now.ino === stats.ino;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
-/** Up to `limit` bytes from the start of `handle`. */
-async function readHead(handle: FileHandle, limit: number): Promise<Uint8Array> {
+/** Up to `limit` bytes from the start of `file` (opened, not read from yet). */
+async function readHead(file: Deno.FsFile, limit: number): Promise<Uint8Array> {
   const buffer = new Uint8Array(limit);
   let filled = 0;
   while (filled < limit) {
-    const { bytesRead } = await handle.read(buffer, filled, limit - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
+    const read = await file.read(buffer.subarray(filled));
+    if (read === null || read === 0) break;
+    filled += read;
   }
   return buffer.subarray(0, filled);
 }
@@ -170,12 +191,12 @@ function special(kind: string): ConfinedRead {
   return { ok: false, problem: "special", why: `it is ${kind}, not a regular file` };
 }
 
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isFIFO()) return "a named pipe";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isCharacterDevice()) return "a character device";
-  if (stats.isBlockDevice()) return "a block device";
+function kindOf(stats: Deno.FileInfo): string {
+  if (stats.isDirectory) return "a directory";
+  if (stats.isFifo) return "a named pipe";
+  if (stats.isSocket) return "a socket";
+  if (stats.isCharDevice) return "a character device";
+  if (stats.isBlockDevice) return "a block device";
   return "a special file";
 }
 

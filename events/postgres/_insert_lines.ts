@@ -1,0 +1,52 @@
+import type postgres from "postgres";
+import type { LogTables } from "./_schema.ts";
+import type { Envelope } from "../event_types.ts";
+
+/** A row of the events table as the store reads it: its seq (as text) and its line. */
+export interface RowOf {
+  seq: string;
+  line: string;
+}
+
+/**
+ * Insert `envelopes` (whose JSONL lines, each ending with `\n`, are `text`) in one statement,
+ * each row with its line exactly and its fields for queries, stamped with `writer`. `data` goes
+ * to jsonb with NUL characters and lone surrogates replaced (jsonb refuses them); the line keeps
+ * them.
+ */
+export async function insertLines(
+  tx: postgres.TransactionSql,
+  tables: LogTables,
+  text: string,
+  envelopes: readonly Envelope[],
+  writer: string,
+): Promise<void> {
+  const lines = text.split("\n");
+  const rows = envelopes.map((envelope, i) => ({
+    seq: envelope.seq,
+    v: envelope.v,
+    ts: envelope.ts,
+    type: envelope.type,
+    session: envelope.session,
+    agent: envelope.agent,
+    data: jsonbText(envelope.data),
+    line: lines[i],
+  }));
+  await tx.unsafe(
+    `insert into ${tables.events} (seq, v, ts, type, session, agent, data, line, writer)
+      select seq, v, ts, type, session, agent, data::jsonb, line, $2::uuid
+      from json_to_recordset($1::text::json) as r(
+        seq bigint, v integer, ts text, type text, session text, agent text, data text, line text
+      )`,
+    [JSON.stringify(rows), writer],
+  );
+}
+
+/** `data` as JSON text that jsonb accepts. Pure. */
+export function jsonbText(data: unknown): string {
+  return JSON.stringify(
+    data,
+    (_, value) =>
+      typeof value === "string" ? value.toWellFormed().replaceAll("\0", "\uFFFD") : value,
+  );
+}

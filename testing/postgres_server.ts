@@ -1,0 +1,95 @@
+/** Where Debian's PostgreSQL 15 server programs are (package postgresql-15). */
+export const POSTGRES_BIN = "/usr/lib/postgresql/15/bin";
+
+/** A PostgreSQL server that a test started in a temporary folder, on a loopback port. */
+export interface TestPostgres extends AsyncDisposable {
+  /** The port it listens on (127.0.0.1). */
+  port: number;
+  /** A store URL for a log of its own, named `log` (test helper). */
+  url(log: string): string;
+  /** Stop the server: `fast` (clients told, the default) or `immediate` (like a crash). */
+  stop(mode?: "fast" | "immediate"): Promise<void>;
+  /** Start it again (after {@link TestPostgres.stop}), on the same port and data. */
+  start(): Promise<void>;
+}
+
+/**
+ * Why a PostgreSQL server cannot be started here (the server programs are missing), or
+ * undefined when it can (test helper).
+ */
+export function postgresMissing(): string | undefined {
+  try {
+    Deno.statSync(`${POSTGRES_BIN}/initdb`);
+    Deno.statSync(`${POSTGRES_BIN}/pg_ctl`);
+  } catch {
+    return `PostgreSQL is not installed (no ${POSTGRES_BIN}/initdb; Debian package ` +
+      "postgresql-15): skipping the PostgreSQL store tests";
+  }
+  return undefined;
+}
+
+/**
+ * Start a PostgreSQL server of its own in a temporary folder: `initdb` (trust auth, user
+ * `postgres`) and `pg_ctl start` on a free loopback port, with fsync off (a test's data need not
+ * survive a power cut). As root, both run as the `postgres` user (`runuser`), since initdb
+ * refuses root. Removed, stopped first, on dispose (test helper).
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const root = await Deno.makeTempDir({ prefix: "rein-pg-" });
+  const asRoot = Deno.uid() === 0;
+  if (asRoot) await run(["chown", "postgres", root]);
+  const data = `${root}/data`;
+  const port = freePort();
+  const as = (command: string[]) =>
+    asRoot ? ["runuser", "-u", "postgres", "--", ...command] : command;
+  await run(
+    as([`${POSTGRES_BIN}/initdb`, "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]),
+  );
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off ` +
+    "-c max_connections=200";
+  const start = () =>
+    run(
+      as([
+        `${POSTGRES_BIN}/pg_ctl`,
+        "-D",
+        data,
+        "-l",
+        `${root}/server.log`,
+        "-o",
+        options,
+        "-w",
+        "start",
+      ]),
+    );
+  const stop = (mode: "fast" | "immediate" = "fast") =>
+    run(as([`${POSTGRES_BIN}/pg_ctl`, "-D", data, "-m", mode, "-w", "stop"]));
+  await start();
+  return {
+    port,
+    url: (log) => `postgres://postgres@127.0.0.1:${port}/postgres?log=${log}`,
+    stop,
+    start,
+    async [Symbol.asyncDispose]() {
+      await stop("immediate").catch(() => {});
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}
+
+/** A loopback port that was free a moment ago. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+async function run(command: string[]): Promise<void> {
+  const [program, ...args] = command;
+  const output = await new Deno.Command(program!, { args, stdout: "piped", stderr: "piped" })
+    .output();
+  if (!output.success) {
+    const text = new TextDecoder().decode(output.stderr) || new TextDecoder().decode(output.stdout);
+    throw new Error(`Cannot run "${command.join(" ")}": ${text.trim()}`);
+  }
+}

@@ -70,8 +70,17 @@ export class TeammateProcesses {
     };
   }
 
-  /** Start teammate `name` of `session` (its `restart`th start) and record it. */
-  async start(session: string, name: string, restart: number): Promise<void> {
+  /**
+   * Start teammate `name` of `session` (its `restart`th start) and record it, after `before` in
+   * the same append (the exit it is started again after: no reader of the log sees it crashed in
+   * between, so `rein -p` does not end then).
+   */
+  async start(
+    session: string,
+    name: string,
+    restart: number,
+    before: readonly NewEvent[] = [],
+  ): Promise<void> {
     const harness = this.#harness;
     if (harness === undefined) throw new Error("The lead's log is not open");
     if (this.#closed) throw new Error("The lead's process is stopping");
@@ -83,6 +92,7 @@ export class TeammateProcesses {
     this.#running.set(rosterKey(session, name), running);
     child.status.then((status) => this.#exited(session, name, running, status));
     await harness.store.append([
+      ...before,
       event(session, name, "agent.started", { process: { pid: child.pid, flags }, restart }),
     ]);
   }
@@ -136,19 +146,21 @@ export class TeammateProcesses {
     if (running.stopping || this.#closed || harness === undefined) return;
     try {
       await harness.store.catchUp();
-      if (rosterOf(harness.state).byKey[key]?.status === "stopped") return;
-      await harness.store.append([
-        event(session, name, "agent.exited", {
-          code: status.signal === null ? status.code : null,
-          signal: status.signal,
-        }),
-      ]);
-      const exits = rosterOf(harness.state).byKey[key]?.exits ?? [];
-      if (this.#closed) return;
-      if (planRestart(exits, this.#host.clock()) === "restart") {
-        await this.start(session, name, rosterOf(harness.state).byKey[key]?.starts ?? 1);
+      const entry = rosterOf(harness.state).byKey[key];
+      if (entry?.status === "stopped") return;
+      const code = status.signal === null ? status.code : null;
+      const exited = event(session, name, "agent.exited", { code, signal: status.signal });
+      if (this.#closed) return void await harness.store.append([exited]);
+      // The exit and what follows it (the restart, or the crash) are recorded in one append.
+      const now = this.#host.clock();
+      const exits = [...entry?.exits ?? [], { at: now.toISOString() }];
+      if (planRestart(exits, now) === "restart") {
+        await this.start(session, name, entry?.starts ?? 1, [exited]);
       } else {
-        await harness.store.append([event(session, name, "agent.stopped", { reason: "crashed" })]);
+        await harness.store.append([
+          exited,
+          event(session, name, "agent.stopped", { reason: "crashed" }),
+        ]);
       }
     } catch {
       // The lead's log is closing: the teammate's state stays as the log has it.

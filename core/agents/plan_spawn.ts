@@ -71,7 +71,7 @@ export function planSpawn(
  * folder, or enters `.git` or `.rein`.
  */
 function placeOf(parent: AgentView, given: string | undefined): { cwd?: string } {
-  const inherited = parent.spawn?.cwd ?? "";
+  const inherited = parent.place?.cwd ?? parent.spawn?.cwd ?? "";
   if (given === undefined || given === "" || given === ".") {
     return inherited === "" ? {} : { cwd: inherited };
   }

@@ -204,6 +204,7 @@ export function foldConversation(conversation: Conversation, event: KernelEnvelo
     case "turn.ended":
     case "session.ended":
     case "agent.spawned":
+    case "agent.moved":
       break;
     default:
       assertExhaustive(event);

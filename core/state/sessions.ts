@@ -18,6 +18,15 @@ export type AgentStatus =
   | "unfinished"
   | Exclude<TurnEndReason, "completed">;
 
+/** An agent's folder as moved to: relative to the workspace (`""` the workspace itself). */
+export interface AgentPlaceView {
+  cwd: string;
+  /** The worktree `cwd` is, by name; null when it is none. */
+  worktree: string | null;
+  /** Where the agent was before it entered a worktree (or before this move, outside one). */
+  from: string;
+}
+
 /** Token counts summed over model responses. */
 export type UsageTotals = Required<{ [K in keyof Usage]: number }>;
 
@@ -42,6 +51,12 @@ export interface AgentView extends Conversation {
   lastError: string | null;
   /** How the agent was started by a parent's `task` call; null for an agent that was not. */
   spawn: AgentSpawned | null;
+  /**
+   * Where its last `agent.moved` (or, for the main agent, `session.started`'s `place`) put it,
+   * and `from`, where it was before it entered a worktree (what `ExitWorktree` goes back to);
+   * null when it works where it was spawned (see core/state/agent_place.ts).
+   */
+  place: AgentPlaceView | null;
   /** Usage summed over the agent's model responses. */
   usage: UsageTotals;
   /** The same, per model asked (the id requests named, `[1m]` included). */
@@ -139,6 +154,13 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
         [event.agent]: emptyAgent(event.agent, data, emptyConversation(data.history)),
       },
     };
+    if (data.place !== undefined) {
+      (sessions.byId[event.session]?.agents[event.agent] as AgentView).place = {
+        cwd: data.place.cwd,
+        worktree: data.place.worktree ?? null,
+        from: "",
+      };
+    }
     sessions.order.push(event.session);
     return sessions;
   }
@@ -198,6 +220,15 @@ export function evolveSessions(sessions: SessionsState, event: Envelope): Sessio
       agent.model = event.data.model;
       agent.maxTokens = event.data.maxTokens;
       break;
+    case "agent.moved": {
+      const before = agent.place ?? { cwd: agent.spawn?.cwd ?? "", worktree: null, from: "" };
+      agent.place = {
+        cwd: event.data.cwd,
+        worktree: event.data.worktree ?? null,
+        from: before.worktree === null ? before.cwd : before.from,
+      };
+      break;
+    }
     case "session.resumed":
       if (event.data.settings !== undefined) session.settings = event.data.settings;
       if (event.data.files !== undefined) session.files = event.data.files;
@@ -277,6 +308,7 @@ function emptyAgent(
     status: "idle",
     lastError: null,
     spawn: null,
+    place: null,
     usage: emptyUsage(),
     usageByModel: {},
   };

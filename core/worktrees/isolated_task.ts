@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { DEFAULT_AGENT_TYPE } from "../agents/built_in_agents.ts";
 import { agentTypesOf } from "../agents/agent_set.ts";
 import { childAgentName } from "../agents/plan_spawn.ts";
+import { agentFolder } from "../state/agent_place.ts";
 import type { AnyTool, ToolCallContext, ToolResult } from "../tools/tool.ts";
 import { makeWorktree } from "./create_worktree.ts";
 import { dropWorktree } from "./remove_worktree.ts";
@@ -59,7 +60,7 @@ async function runIsolated(
   const type = typeof input.subagent_type === "string" ? input.subagent_type : DEFAULT_AGENT_TYPE;
   const child = childAgentName(type, context.callId);
   if (view?.agents[child]?.spawn != null) return task.run(input, context); // continued
-  if ((view?.agents[context.agent]?.spawn?.cwd ?? "") !== "") {
+  if (agentFolder(view, context.agent) !== "") {
     return {
       content: 'isolation: "worktree" starts an agent from the workspace\'s root only: you work ' +
         "in a folder of it",

@@ -20,6 +20,13 @@ export {
   type KeepWorktreeInput,
   keepWorktreeTool,
 } from "./keep_worktree.ts";
+export {
+  holderOf,
+  moveAgent,
+  moveRefusal,
+  placeIn,
+  worktreeHolding,
+} from "./move_agent.ts";
 export { removalRefusal } from "./removal_refusal.ts";
 export {
   createRemoveWorktreeTool,

@@ -50,12 +50,27 @@ export interface TeammateSpawn {
   prompt: string;
 }
 
-/** Subagents (s06). */
+/**
+ * An agent moved to another folder of the workspace (s18): into a worktree (Claude Code's
+ * `EnterWorktree`, a teammate claiming a task bound to one), or back (`ExitWorktree`). From here
+ * its file tools and bash are confined to `cwd`, relative paths start there, and a teammate's
+ * process is started again with Deno flags for it. Recorded as the moved agent's own event.
+ */
+export interface AgentMoved {
+  /** The folder it works in now, relative to the session's workspace (`""`: the workspace). */
+  cwd: string;
+  /** The worktree `cwd` is (its name), if it is one. */
+  worktree?: string;
+}
+
+/** Subagents (s06), and where agents work. */
 export interface AgentEvents {
   "agent.spawned": AgentSpawned;
+  "agent.moved": AgentMoved;
 }
 
 /** The event types of AgentEvents, for validation on read. */
 export const AGENT_EVENTS: EventTable<AgentEvents> = {
   "agent.spawned": true,
+  "agent.moved": true,
 };

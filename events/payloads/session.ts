@@ -1,4 +1,5 @@
 import type { EventTable } from "./_payload.ts";
+import type { AgentMoved } from "./agent.ts";
 import type { ConversationMessage } from "./model.ts";
 import type { SettingsSnapshot } from "./settings.ts";
 
@@ -45,6 +46,11 @@ export interface SessionStarted {
    * definitions, the memory index), with their text: replay reads these, never the disk.
    */
   files?: RecordedFile[];
+  /**
+   * Where the main agent works when not the workspace itself: the worktree `rein -w` started
+   * the session in (its folder relative to the workspace, and its name).
+   */
+  place?: AgentMoved;
 }
 
 /** A file a mechanism read from disk, as it was read. */

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../events/posix_path.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
 import { readPluginHooks } from "../core/plugins/read_plugin_hooks.ts";
 import { readPluginRoots } from "../core/plugins/read_plugin_root.ts";

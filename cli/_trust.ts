@@ -1,4 +1,4 @@
-import { join, relative } from "node:path";
+import { join, relative } from "../events/posix_path.ts";
 import type { SettingsFileRead } from "../events/event_types.ts";
 import { parseSettings } from "../core/settings/parse_settings.ts";
 import { isPersonal, untrustedSettings } from "../core/settings/recorded_settings.ts";

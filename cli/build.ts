@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../events/posix_path.ts";
 
 /** `deno bundle`'s arguments, before `--outdir`. */
 const BUNDLE_ARGS = ["bundle", "--platform", "deno", "--minify", "--quiet", "--code-splitting"];

@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join } from "../events/posix_path.ts";
 import { checkLog, type LogProblem } from "../events/check_log.ts";
 import { cutLog } from "../events/cut_log.ts";
 import type { CommandIo } from "./io.ts";

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { resolve } from "../events/posix_path.ts";
 
 /** Environment the runtime reads, passed in so nothing reads env at module scope. */
 export interface RuntimeEnv {

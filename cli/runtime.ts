@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { resolve } from "../events/posix_path.ts";
 import { unusedSettingsNotice } from "../core/settings/unused_settings.ts";
 import { type JsonlStore, openJsonlStore } from "../events/jsonl_store.ts";
 import { StartPointError } from "../events/start_point.ts";
@@ -44,6 +44,7 @@ import { usedPlugins } from "./_plugins.ts";
 import { REIN_VERSION } from "./version.ts";
 import { TeammateProcesses } from "./teammate_processes.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
+import { mcpLimits, McpServers, readMcpConfig } from "../core/mcp/mod.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
 export interface Runtime {
@@ -71,6 +72,8 @@ export interface Runtime {
   notice?: (message: string) => void;
   /** The plugins the sessions use (`--plugin-dir`), in order, with where each came from. */
   plugins?: readonly PluginRoot[];
+  /** The MCP servers this process runs (`/mcp`, stream-json's `init`); absent when none is configured. */
+  mcp?: McpServers;
   close(): Promise<void>;
 }
 
@@ -99,6 +102,10 @@ export async function openRuntime(options: {
   askTrust?: ((what: string) => Promise<boolean>) | undefined;
   /** `--plugin-dir DIR`s, resolved: Claude Code plugin folders the sessions use, in order. */
   pluginDirs?: readonly string[] | undefined;
+  /** `--mcp-config` values (files or JSON), in order. */
+  mcpConfig?: readonly string[] | undefined;
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig?: boolean | undefined;
 }): Promise<Runtime> {
   const { workspace, env, logPath } = options;
   const home = env.get("HOME");
@@ -158,17 +165,9 @@ export async function openRuntime(options: {
     // And those the settings enable (an untrusted folder's own settings enable none).
     settings: { sources: loaded.items.sources, trusted, env: (name) => env.get(name) },
   });
-  // Every Claude Code setting and file rein does not use, named once, in one line (an untrusted
-  // folder's .mcp.json is named by the trust notice already).
-  const unused = unusedSettingsNotice(
-    loaded.items.sources,
-    [
-      ...trusted
-        ? await Deno.stat(resolve(workspace, ".mcp.json")).then(() => [".mcp.json"], () => [])
-        : [],
-      ...plugins.unusedFiles,
-    ],
-  );
+  // Every Claude Code setting and file rein does not use, named once, in one line (a folder's
+  // .mcp.json is used: core/mcp; a plugin's is not yet).
+  const unused = unusedSettingsNotice(loaded.items.sources, plugins.unusedFiles);
   if (unused !== undefined) options.onNotice(unused);
   // The snapshot sessions record; parsed once (recordedSettings caches by this object).
   const snapshot = settingsSnapshot({
@@ -187,6 +186,9 @@ export async function openRuntime(options: {
   // command rein starts (bash, hooks), as in Claude Code.
   const settingsEnv = recorded.settings.env ?? {};
   exportSettingsEnv(settingsEnv);
+  // MCP servers start now, in parallel, while the rest opens (the SDK is loaded only when one is
+  // configured); a repository's own servers only in a trusted folder.
+  const mcp = await startMcp(options, { trusted, home, settingsEnv, disabled: recorded });
   const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
   // Resolved while the log opens and folds; bwrap itself is probed when a command first needs
@@ -233,7 +235,9 @@ export async function openRuntime(options: {
     // the workspace). The agent keeps its memory there (`.rein/memory/`), open to its file tools.
     protectedPaths: [logPath, resolve(logPath, ".."), resolve(workspace, ".rein")],
     openPaths: [resolve(workspace, DEFAULT_MEMORY_DIRECTORY)],
-    effects,
+    effects: mcp
+      ? { ...effects, mcp: { servers: mcp, limits: mcpLimits((name) => env.get(name)) } }
+      : effects,
     settings: recorded.settings,
     // Asked for by the first bash call, not before.
     sandbox: {
@@ -311,6 +315,7 @@ export async function openRuntime(options: {
     settings: snapshot,
     files: await files,
     plugins: plugins.plugins,
+    ...(mcp ? { mcp } : {}),
     asker,
     maxAttempts,
     clock,
@@ -319,6 +324,51 @@ export async function openRuntime(options: {
     notice: options.onNotice,
     close,
   };
+}
+
+/**
+ * The MCP servers of the run (see `readMcpConfig`), started at once; undefined when none is
+ * configured. Problems with the configuration are reported, and the other servers still start.
+ */
+async function startMcp(
+  options: Parameters<typeof openRuntime>[0],
+  read: {
+    trusted: boolean;
+    home: string | undefined;
+    settingsEnv: Record<string, string>;
+    disabled: RecordedSettings;
+  },
+): Promise<McpServers | undefined> {
+  const { env } = options;
+  const disabled = read.disabled.settings.other?.["disabledMcpjsonServers"];
+  const setup = await readMcpConfig({
+    workspace: options.workspace,
+    claudeJson: claudeJsonPath(read.home, env.get("CLAUDE_CONFIG_DIR")),
+    mcpConfig: options.mcpConfig ?? [],
+    strict: options.strictMcpConfig === true,
+    trusted: read.trusted,
+    disabled: Array.isArray(disabled) ? disabled.filter((n) => typeof n === "string") : [],
+    env: (name) => read.settingsEnv[name] ?? env.get(name),
+    cwd: Deno.cwd(),
+  });
+  for (const problem of setup.problems) options.onNotice(problem);
+  if (setup.servers.length === 0) return undefined;
+  // Servers run as the person's own programs, with their environment less rein's API secrets.
+  const serverEnv: Record<string, string> = {
+    ...env.toObject(),
+    ...read.settingsEnv,
+    CLAUDE_PROJECT_DIR: options.workspace,
+  };
+  for (const name of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"]) delete serverEnv[name];
+  const timeout = Number(env.get("MCP_TIMEOUT"));
+  const servers = new McpServers({
+    setup,
+    cwd: options.workspace,
+    env: serverEnv,
+    startupTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 30_000,
+  });
+  servers.start();
+  return servers;
 }
 
 /**

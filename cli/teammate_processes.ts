@@ -1,4 +1,4 @@
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../events/posix_path.ts";
 import type { NewEvent } from "../events/event_types.ts";
 import type { Harness } from "../core/harness.ts";
 import { planRestart, rosterKey, rosterOf, type TeamOptions } from "../core/team/mod.ts";

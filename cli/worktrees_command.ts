@@ -1,4 +1,4 @@
-import { join, relative } from "node:path";
+import { join, relative } from "../events/posix_path.ts";
 import { reinCatalogProjections } from "../core/harness.ts";
 import { foldCatalog } from "../core/snapshots/mod.ts";
 import type { Catalog } from "../core/state/catalog.ts";

@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname } from "./posix_path.ts";
 import {
   copyOpenFile,
   createUniqueFile,

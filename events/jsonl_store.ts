@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname } from "./posix_path.ts";
 import { Delivery } from "./_delivery.ts";
 import { encodeEvents } from "./_encode.ts";
 import { fileIdentity, pathMayHaveChanged } from "./_log_files.ts";

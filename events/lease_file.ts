@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join } from "./posix_path.ts";
 import type { Lease, LeaseOutcome } from "./store.ts";
 
 /**

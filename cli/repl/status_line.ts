@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import { totalCost } from "../../core/models/cost.ts";
 import { killGroup } from "../../core/tools/kill_group.ts";
 import { spawnInOwnSession } from "../../core/tools/own_session_command.ts";

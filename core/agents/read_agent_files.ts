@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { pluginPartPaths } from "../files/plugin_root.ts";
 import { readFolders, type Reading, readRecordedFile } from "../files/recorded_file.ts";

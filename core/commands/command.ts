@@ -1,4 +1,4 @@
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../../events/posix_path.ts";
 import { frontmatterHint, frontmatterToolList, readFrontmatter } from "../files/frontmatter.ts";
 
 /** A custom slash command: a `.claude/commands/**\/*.md` file's frontmatter and prompt. */

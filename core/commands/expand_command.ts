@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../../events/posix_path.ts";
 import type { CommandInvoked, CommandShellRun } from "../../events/event_types.ts";
 import { isInside } from "../files/is_inside.ts";
 import { readConfined } from "../files/read_confined.ts";

@@ -1,4 +1,4 @@
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../../events/posix_path.ts";
 import { sha256Hex } from "../../events/start_point.ts";
 
 /**

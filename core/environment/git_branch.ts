@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../events/posix_path.ts";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { readConfined } from "../files/read_confined.ts";
 import { realRoots } from "../files/start_bounds.ts";

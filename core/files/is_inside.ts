@@ -1,4 +1,4 @@
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, relative, sep } from "../../events/posix_path.ts";
 
 /** Whether `path` equals `root` or lies below it (both absolute and normalized). Pure. */
 export function isInside(root: string, path: string): boolean {

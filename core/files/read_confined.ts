@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { resolve } from "../../events/posix_path.ts";
 import { isInside } from "./is_inside.ts";
 
 /** Where a file read at start may lead, and how much of it is read. */

@@ -1,4 +1,4 @@
-import { join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "../../events/posix_path.ts";
 import type { FilePlace } from "./file_place.ts";
 import { isInside } from "./is_inside.ts";
 

@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../../events/posix_path.ts";
 import type { ToolFacts } from "../tools/tool.ts";
 import { knownToolNames, type ToolNames } from "../tools/tool_names.ts";
 

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { resolve } from "../../events/posix_path.ts";
 import type { TodoItem, ToolCompleted } from "../../events/event_types.ts";
 
 /** What the log knows about a call beyond its input and result, for its `tool_response`. */

@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../events/posix_path.ts";
 import { readLog } from "../../events/read_log.ts";
 import type { State } from "../state/state.ts";
 import { type LogPlace, readLogTail } from "./_log_tail.ts";

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import type { JobEnding, JobFinished, JobStarted } from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import { drainPipes, type SpawnBash } from "../tools/bash_launcher.ts";

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import type { z } from "zod";
 import { CappedOutput } from "../tools/_capped_output.ts";
 import { formatNumber } from "../tools/_format.ts";

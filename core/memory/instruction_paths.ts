@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../../events/posix_path.ts";
 
 /**
  * The directories whose instruction files a session reads, outermost first: from the workspace up

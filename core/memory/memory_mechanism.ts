@@ -2,7 +2,7 @@ import type { RecordedFile, ReinEvent } from "../../events/event_types.ts";
 import type { SystemSection } from "../request/system_prompt.ts";
 import type { Mechanism } from "../mechanism.ts";
 import type { State } from "../state/state.ts";
-import { resolve } from "node:path";
+import { resolve } from "../../events/posix_path.ts";
 import type { PendingCall } from "../state/conversation.ts";
 import { agentCwd } from "../state/agent_place.ts";
 import { memorySections, shownPath } from "./memory_sections.ts";

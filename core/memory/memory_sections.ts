@@ -1,4 +1,4 @@
-import { dirname, relative } from "node:path";
+import { dirname, relative } from "../../events/posix_path.ts";
 import type { RecordedFile } from "../../events/event_types.ts";
 import type { SystemSection } from "../request/system_prompt.ts";
 import { INDEX_PROMPT_LINES, INSTRUCTIONS_SOURCE, MEMORY_INDEX_SOURCE } from "./memory_files.ts";

@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../../events/posix_path.ts";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { readFrontmatter } from "../files/frontmatter.ts";
 

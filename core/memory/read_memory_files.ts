@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "../../events/posix_path.ts";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { isInside } from "../files/is_inside.ts";
 import { type ConfinedRead, readConfined } from "../files/read_confined.ts";

@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname } from "../../events/posix_path.ts";
 import type { MemoryNoted } from "../../events/event_types.ts";
 import { memoryIndexPath, type MemoryOptions } from "./read_memory_files.ts";
 

@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../../events/posix_path.ts";
 import { lexCommand, type ShellToken, tokensText, unwrapTokens } from "./_shell_lex.ts";
 import { bashRuleMatches, spacedLegacyPrefix } from "./bash_match.ts";
 import { type PathContext, pathRuleMatches } from "./path_match.ts";

@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../../events/posix_path.ts";
 import type { PermissionSource } from "../../events/event_types.ts";
 import { lexCommand, tokensText, unwrapTokens } from "./_shell_lex.ts";
 import { knownToolNames, type ToolNames } from "../tools/tool_names.ts";

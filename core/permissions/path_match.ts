@@ -1,5 +1,5 @@
 import type { Ignore, Options } from "ignore";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../../events/posix_path.ts";
 
 /** The directories a path rule is anchored to. All absolute. */
 export interface PathContext {

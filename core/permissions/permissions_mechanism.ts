@@ -1,5 +1,5 @@
 import { isRecord } from "../settings/is_record.ts";
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../events/posix_path.ts";
 import type {
   PermissionDecided,
   PermissionPathResolved,

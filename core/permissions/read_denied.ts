@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { resolve } from "../../events/posix_path.ts";
 import type { State } from "../state/state.ts";
 import type { ReadDenyJudge } from "../tools/read_deny.ts";
 import type { PermissionRules } from "./decide.ts";

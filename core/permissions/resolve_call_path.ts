@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "../../events/posix_path.ts";
 import type { PermissionPathResolved } from "../../events/event_types.ts";
 import { isInside } from "../files/is_inside.ts";
 import { realPathWithLinks } from "../tools/workspace_path.ts";

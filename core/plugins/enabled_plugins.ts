@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import type { PluginRoot } from "../files/plugin_root.ts";
 import { isInside } from "../files/is_inside.ts";
 import { readRecordedFile } from "../files/recorded_file.ts";

@@ -1,4 +1,4 @@
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "../../events/posix_path.ts";
 import { isRecord } from "../settings/is_record.ts";
 
 /**

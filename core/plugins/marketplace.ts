@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
+import { dirname, isAbsolute, join, normalize, resolve } from "../../events/posix_path.ts";
 import { isInside } from "../files/is_inside.ts";
 import { isRecord } from "../settings/is_record.ts";
 import { badPluginName } from "./plugin_manifest.ts";

@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../events/posix_path.ts";
 import { killGroup } from "../tools/kill_group.ts";
 import { spawnInOwnSession } from "../tools/own_session_command.ts";
 import { badGitUrl, type GitPlace } from "./marketplace.ts";

@@ -1,4 +1,4 @@
-import { join, normalize } from "node:path";
+import { join, normalize } from "../../events/posix_path.ts";
 import { isRecord } from "../settings/is_record.ts";
 import type { PluginParts } from "../files/plugin_root.ts";
 

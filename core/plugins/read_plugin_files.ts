@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { readRecordedFile } from "../files/recorded_file.ts";
 import { realRoots, startBounds } from "../files/start_bounds.ts";

@@ -1,4 +1,4 @@
-import { basename, join, resolve } from "node:path";
+import { basename, join, resolve } from "../../events/posix_path.ts";
 import type { PluginRoot } from "../files/plugin_root.ts";
 import { readRecordedFile } from "../files/recorded_file.ts";
 import { realRoots } from "../files/start_bounds.ts";

@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname } from "../../events/posix_path.ts";
 import { createAnthropicModel } from "../effects/anthropic_model.ts";
 import { abortableSleep } from "../effects/sleep.ts";
 import { MODELS } from "../models/catalogue.ts";

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../../events/posix_path.ts";
 import { probePaths } from "./_probe_paths.ts";
 import { isInside } from "../files/is_inside.ts";
 import { gitDirMounts, type GitDirPlan, type GitEntryKind } from "./git_mounts.ts";

@@ -1,4 +1,4 @@
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../../events/posix_path.ts";
 
 /** Credential stores under the home directory: keys, tokens, cloud and registry logins. */
 const IN_HOME = [

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../events/posix_path.ts";
 import { isInside } from "../files/is_inside.ts";
 
 /** What an entry of a git directory is, as `lstat` sees it. */

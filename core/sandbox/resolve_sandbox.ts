@@ -1,6 +1,6 @@
 import { guardGit } from "./_git_facts.ts";
 import { probePaths } from "./_probe_paths.ts";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "../../events/posix_path.ts";
 import type { BashSandbox } from "../tools/bash.ts";
 import { bwrapArgs, type HiddenPath, type SandboxConfig } from "./bwrap_args.ts";
 import { bwrapSandbox } from "./bwrap_sandbox.ts";

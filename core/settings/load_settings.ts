@@ -1,4 +1,4 @@
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../../events/posix_path.ts";
 import { mergeSettings } from "./merge_settings.ts";
 import { parseSettings } from "./parse_settings.ts";
 import type {

@@ -1,5 +1,5 @@
 import { isRecord } from "./is_record.ts";
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../events/posix_path.ts";
 
 /**
  * Adds `rule` to `permissions.allow` in the workspace's `.claude/settings.local.json` (where

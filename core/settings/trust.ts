@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../../events/posix_path.ts";
 import { isRecord } from "./is_record.ts";
 
 /**

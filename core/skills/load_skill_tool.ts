@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../../events/posix_path.ts";
 import type { z } from "zod";
 import { readConfined } from "../files/read_confined.ts";
 import { realRoots } from "../files/start_bounds.ts";

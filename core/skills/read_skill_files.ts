@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../events/posix_path.ts";
 import type { RecordedFile } from "../../events/event_types.ts";
 import { pluginPartPaths } from "../files/plugin_root.ts";
 import {

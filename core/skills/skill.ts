@@ -1,4 +1,4 @@
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../../events/posix_path.ts";
 import { frontmatterHint, frontmatterToolList, readFrontmatter } from "../files/frontmatter.ts";
 
 /** A skill: a SKILL.md's frontmatter and its instructions. */

@@ -1,4 +1,4 @@
-import { basename } from "node:path";
+import { basename } from "../../events/posix_path.ts";
 import type { PlacedStartPoint } from "../../events/start_point.ts";
 import { processMachineKey } from "../effects/machine_key.ts";
 import { type Catalog, type CatalogProjection, holdsSlices } from "../state/catalog.ts";

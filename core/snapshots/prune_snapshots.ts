@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import { pruneCatalogs } from "./catalog_snapshot.ts";
 import { pointProblem } from "./log_point.ts";
 import {

@@ -1,4 +1,4 @@
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../events/posix_path.ts";
 import { sha256Hex, type StartPoint } from "../../events/start_point.ts";
 import { FOLD_FINGERPRINT } from "../state/fold_fingerprint.ts";
 import { type MachineKey, processMachineKey, signText } from "../effects/machine_key.ts";

@@ -1,4 +1,4 @@
-import { relative, resolve } from "node:path";
+import { relative, resolve } from "../../events/posix_path.ts";
 import { permissionsProjection } from "../permissions/permissions_projection.ts";
 import { sliceOf } from "../state/state.ts";
 import type { ToolCallContext } from "./tool.ts";

@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { nodeFs } from "../files/node_fs.ts";
-import { resolve } from "node:path";
+import { resolve } from "../../events/posix_path.ts";
 import { errorMessage } from "./_format.ts";
 import { isInside } from "../files/is_inside.ts";
 import { kernelPathOf } from "../files/kernel_path.ts";

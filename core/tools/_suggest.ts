@@ -1,4 +1,4 @@
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join } from "../../events/posix_path.ts";
 
 const MAX_SUGGESTIONS = 3;
 

@@ -1,5 +1,5 @@
 import ignore, { type Ignore } from "ignore";
-import { join, relative, sep } from "node:path";
+import { join, relative, sep } from "../../events/posix_path.ts";
 
 /** Directory (or file) names never walked into, at any depth. */
 const ALWAYS_SKIPPED = new Set([".git", ".rein"]);

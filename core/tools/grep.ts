@@ -1,4 +1,4 @@
-import { basename } from "node:path";
+import { basename } from "../../events/posix_path.ts";
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { errorMessage, formatNumber, plural } from "./_format.ts";

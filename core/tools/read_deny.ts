@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../../events/posix_path.ts";
 import type { State } from "../state/state.ts";
 import { isInside } from "../files/is_inside.ts";
 import { plural } from "./_format.ts";

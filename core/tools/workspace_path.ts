@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "../../events/posix_path.ts";
 import { isInside } from "../files/is_inside.ts";
 
 /** A user path resolved inside the workspace, or why it was refused. */

@@ -1,4 +1,4 @@
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "../../events/posix_path.ts";
 import type { z } from "zod";
 import { baseInputSchema } from "./_base_input_schema.ts";
 import { countLines, errorMessage, plural } from "./_format.ts";

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import type { WorktreeCreated } from "../../events/payloads/worktree.ts";
 import { catalogSliceOf } from "../state/catalog.ts";
 import type { State } from "../state/state.ts";

@@ -6,7 +6,7 @@ import { liveWorktree } from "./worktree_catalog.ts";
 import type { WorktreeGit } from "./worktree_git.ts";
 import { worktreeNameProblem } from "./worktree_name.ts";
 import { hookRanEvents, type WorktreeHookRunner } from "./worktree_hooks.ts";
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 
 /** Input of remove_worktree. */
 export interface RemoveWorktreeInput {

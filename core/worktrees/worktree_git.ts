@@ -1,4 +1,4 @@
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "../../events/posix_path.ts";
 import { isInside } from "../files/is_inside.ts";
 import { type Git, gitProblem, runGit } from "./_git.ts";
 

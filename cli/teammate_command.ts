@@ -1,6 +1,8 @@
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import { type ActiveRun, Runner } from "../core/runner/runner.ts";
 import { runWake } from "../core/runner/wake.ts";
+import type { Wake } from "../core/loop/wake_source.ts";
+import { IDLE_TIMEOUT_ENV, idleTimeoutMs, idleWait } from "../core/autonomy/mod.ts";
 import { rosterKey, rosterOf } from "../core/team/mod.ts";
 import type { State } from "../core/state/state.ts";
 import type { CommandIo } from "./io.ts";
@@ -54,6 +56,8 @@ export async function teammateCommand(
       return 1;
     }
     const state = () => harness.state;
+    // Idle this long with nothing to do, it stops itself (core/autonomy's idle timeout).
+    const idleMs = idleTimeoutMs(env.get(IDLE_TIMEOUT_ENV), harness.settings?.other.idleTimeout);
     return await runTeammate(
       new Runner(harness),
       state,
@@ -61,6 +65,8 @@ export async function teammateCommand(
       teammate.prompt,
       runtime.cronTickMs,
       io,
+      (next, signal) =>
+        idleWait(harness, { session: loop.id, agent: loop.agent }, next, idleMs, signal),
     );
   } finally {
     lease?.release();
@@ -75,6 +81,9 @@ async function runTeammate(
   prompt: string,
   tickMs: number,
   io: CommandIo,
+  idle: (next: (signal: AbortSignal) => Promise<Wake>, signal: AbortSignal) => Promise<
+    Wake | "stopped"
+  >,
 ): Promise<number> {
   const stopping = new AbortController();
   let active: ActiveRun | undefined;
@@ -110,8 +119,9 @@ async function runTeammate(
       },
     });
     while (!stopping.signal.aborted && !stopped()) {
-      const wake = await runner.nextWake(loop, stopping.signal).catch(() => undefined);
-      if (wake === undefined || stopping.signal.aborted) break;
+      const wake = await idle((signal) => runner.nextWake(loop, signal), stopping.signal)
+        .catch(() => undefined);
+      if (wake === undefined || wake === "stopped" || stopping.signal.aborted) break;
       await drive(({ signal }) => runWake(loop, wake, { signal, maxTurns }));
     }
     return 0;

@@ -40,6 +40,7 @@ import { mailMechanism } from "./mail/mod.ts";
 import { protocolsMechanism, SHUTDOWN_TIMEOUT_ENV, shutdownTimeoutMs } from "./protocols/mod.ts";
 import { worktreesMechanism } from "./worktrees/mod.ts";
 import { teamMechanism, type TeamOptions } from "./team/mod.ts";
+import { autonomyMechanism } from "./autonomy/mod.ts";
 import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
 import { sessionEnvProjection } from "./tools/session_env.ts";
 import { toolEventHooks } from "./hooks/tool_event_hooks.ts";
@@ -143,6 +144,8 @@ export function reinMechanisms(
     worktreesMechanism({ workspace, hooks: toolEventHooks(hooks, transcripts) }),
     // After worktrees: its `Agent` with a `name` wraps the task tool as the worktrees left it.
     teamMechanism(effects.teammates ?? {}),
+    // After the team: an idle teammate claims a ready task by itself (s17).
+    autonomyMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
     // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).
     { name: CLAUDE_HOOK_EVENTS, feature: CLAUDE_HOOK_EVENTS },
     // Read before edit: the file tools check it; the mechanism is its fold and its feature.

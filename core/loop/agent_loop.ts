@@ -168,7 +168,8 @@ export class AgentLoop implements SiblingAgent {
     const context = this.#context;
     await context.settle();
     if (context.deps.arrivals(context.scope()).length === 0) return null;
-    await injectArrivals(context, new Set());
+    // Another writer may have taken it first (a claim another teammate won): no turn then.
+    if (!await injectArrivals(context, new Set())) return null;
     return await runTurn(context, { ...options, continuing: false });
   }
 

@@ -1,3 +1,4 @@
+import type { ReinEvent } from "../../events/event_types.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 
 /**
@@ -15,6 +16,12 @@ export interface Arrival {
   seq: number;
   /** What the model reads, as a block of the next user message. */
   text: string;
+  /**
+   * Events taking it up decides, recorded just before its `arrival.injected`, in the same append
+   * under the log's lock (an idle teammate's `task.claimed`): a pure function of the state, as
+   * the arrival is.
+   */
+  events?: readonly ReinEvent[];
 }
 
 /**

@@ -185,13 +185,15 @@ export async function injectArrivals(
   }
   const recorded = await context.deps.store.appendDecided(
     () =>
-      context.deps.arrivals(context.scope()).map(({ source, key, seq, text }) =>
-        context.event("arrival.injected", { source, key, seq, text })
-      ),
+      context.deps.arrivals(context.scope()).flatMap(({ source, key, seq, text, events }) => [
+        // What taking it up decides (an idle teammate's claim), in the same append.
+        ...context.stamp(events ?? []),
+        context.event("arrival.injected", { source, key, seq, text }),
+      ]),
     { sync: false },
   );
   for (const event of recorded) {
     if (event.type === "arrival.injected") injected.add(`${event.data.source}\0${event.data.key}`);
   }
-  return true;
+  return recorded.length > 0;
 }

@@ -21,6 +21,7 @@ export const USED_SETTINGS: ReadonlySet<string> = new Set([
   "autoCompactWindow",
   "tally",
   "teams",
+  "idleTimeout",
   "statusLine",
   "enabledPlugins",
   "extraKnownMarketplaces",

@@ -27,8 +27,18 @@ function inputSchema(z: TaskZod) {
   });
 }
 
-/** Input of create_task. */
-export type CreateTaskInput = z.infer<ReturnType<typeof inputSchema>>;
+const ROLE_DESCRIPTION =
+  "The role of the teammate meant to do it (as spawned with that role): an idle teammate claims " +
+  "it by itself only when its role is this one. Leave it out for any agent";
+
+function roleSchema(z: TaskZod) {
+  return inputSchema(z).extend({
+    role: z.string().min(1).optional().describe(ROLE_DESCRIPTION),
+  });
+}
+
+/** Input of create_task (`role` only where the tool takes roles). */
+export type CreateTaskInput = z.infer<ReturnType<typeof roleSchema>>;
 
 /** The JSON Schema the model sees; a test checks it equals the zod schema's. */
 export const CREATE_TASK_INPUT_SCHEMA: Record<string, unknown> = {
@@ -53,6 +63,15 @@ export const CREATE_TASK_INPUT_SCHEMA: Record<string, unknown> = {
   additionalProperties: false,
 };
 
+/** create_task's JSON Schema where the tool takes a role (sessions with autonomous teammates). */
+export const CREATE_TASK_WITH_ROLE_INPUT_SCHEMA: Record<string, unknown> = {
+  ...CREATE_TASK_INPUT_SCHEMA,
+  properties: {
+    ...CREATE_TASK_INPUT_SCHEMA.properties as Record<string, unknown>,
+    role: { type: "string", description: ROLE_DESCRIPTION, minLength: 1 },
+  },
+};
+
 const description =
   `Adds a task to the workspace's task graph, which every session and agent of the workspace shares and which outlives this conversation. Tasks are numbered 1, 2, 3… in the order they are created; the result gives the new task's number.
 
@@ -63,14 +82,20 @@ Give \`blockedBy\` the numbers of the tasks that must be completed first: the ta
  * session's TaskCreated hooks let it (exit 2 refuses it, their stderr to the model). The number
  * is taken under the log's lock (`decide`), so two processes never take the same one; a hook
  * that ran for a number another process took meanwhile refuses the call, to be made again. An
- * effect: replay serves its result (it depends on what other sessions did).
+ * effect: replay serves its result (it depends on what other sessions did). With `roles`, it
+ * takes a `role` too (recorded on `task.created`): what autonomous teammates match (sessions
+ * recorded before them get the tool without it).
  */
-export function createCreateTaskTool(hooks?: TaskHookRunner): Tool<CreateTaskInput> {
+export function createCreateTaskTool(
+  hooks?: TaskHookRunner,
+  options: { roles?: boolean } = {},
+): Tool<CreateTaskInput> {
+  const roles = options.roles === true;
   return {
     name: "create_task",
     description,
-    schema: () => import("./_zod.ts").then(inputSchema),
-    inputSchema: CREATE_TASK_INPUT_SCHEMA,
+    schema: () => import("./_zod.ts").then(roles ? roleSchema : inputSchema),
+    inputSchema: roles ? CREATE_TASK_WITH_ROLE_INPUT_SCHEMA : CREATE_TASK_INPUT_SCHEMA,
     kind: "effect",
     readOnly: false,
     claudeNames: ["TaskCreate"],
@@ -84,6 +109,7 @@ export function createCreateTaskTool(hooks?: TaskHookRunner): Tool<CreateTaskInp
     async run(input, context) {
       const subject = input.subject;
       const body = input.description ?? "";
+      const role = roles ? input.role?.trim() || undefined : undefined;
       const blockedBy = uniqueIds(input.blockedBy);
       const problem = createRefusal(graphOf(context.view()), { subject, blockedBy });
       if (problem !== undefined) return refused(problem);
@@ -113,8 +139,15 @@ export function createCreateTaskTool(hooks?: TaskHookRunner): Tool<CreateTaskInp
             ran,
           );
         }
-        const data = { id, subject, description: body, blockedBy };
-        const waits = blockedBy.length === 0 ? "" : ` (waits for ${idList(blockedBy)})`;
+        const data = {
+          id,
+          subject,
+          description: body,
+          blockedBy,
+          ...(role === undefined ? {} : { role }),
+        };
+        const waits = (blockedBy.length === 0 ? "" : ` (waits for ${idList(blockedBy)})`) +
+          (role === undefined ? "" : ` for a ${role}`);
         const node = {
           ...data,
           status: "pending" as const,

@@ -11,6 +11,7 @@ export { createCompleteTaskTool } from "./complete_task.ts";
 export { createCreateTaskTool } from "./create_task.ts";
 export { createGetTaskTool, taskText } from "./get_task.ts";
 export { createListTasksTool, listTasksText } from "./list_tasks.ts";
+export { createReleaseTaskTool, RELEASE_TASK_INPUT_SCHEMA } from "./release_task.ts";
 export { createUpdateTaskTool } from "./update_task.ts";
 export { ownerLabel, taskLine, taskState } from "./describe_task.ts";
 export { renderTaskTree } from "./render_task_tree.ts";
@@ -20,6 +21,7 @@ export {
   claimRefusal,
   completeRefusal,
   createRefusal,
+  releaseRefusal,
   updateRefusal,
 } from "./task_rules.ts";
 export { tasksMechanism, type TasksOptions } from "./tasks_mechanism.ts";

@@ -84,6 +84,26 @@ export function completeRefusal(graph: TaskGraph, id: number, who: TaskOwner): s
   }
 }
 
+/** Why `who` cannot hand task `id` back (release it), if so. */
+export function releaseRefusal(graph: TaskGraph, id: number, who: TaskOwner): string | undefined {
+  const task = taskOf(graph, id);
+  const cannot = `Cannot release task ${id}`;
+  if (task === undefined) return `${cannot}: it does not exist (${graphRange(graph)})`;
+  switch (task.status) {
+    case "completed":
+      return `${cannot}: it is already completed`;
+    case "cancelled":
+      return `${cannot}: it was cancelled${cancelReason(task)}`;
+    case "pending":
+      return `${cannot}: nobody has claimed it`;
+    case "in_progress":
+      if (task.owner !== null && sameOwner(task.owner, who)) return undefined;
+      return `${cannot}: it is owned by ${
+        task.owner === null ? "nobody" : ownerLabel(task.owner, who)
+      }, and only its owner can release it`;
+  }
+}
+
 /** Why task `id` cannot be cancelled, if so. */
 export function cancelRefusal(graph: TaskGraph, id: number): string | undefined {
   const task = taskOf(graph, id);

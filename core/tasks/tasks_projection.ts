@@ -22,6 +22,10 @@ export interface TaskNode {
   createdBy: TaskOwner;
   /** Why it was cancelled, when it was and a reason was given. */
   cancelReason?: string;
+  /** The role of the teammate meant to do it, when one was named (see `TaskCreated.role`). */
+  role?: string;
+  /** Why its last owner handed it back, when one did (`task.released`). */
+  releaseReason?: string;
 }
 
 /**
@@ -123,13 +127,13 @@ export function canUpdate(graph: TaskGraph, update: TaskUpdated): boolean {
  * Fold one event of the log into the task graph. Task events are applied when valid at their
  * place in the log and ignored otherwise, so races between processes are decided by log order:
  * a task created under an id already taken does not count, only the first valid claim of a task
- * makes its owner, and only the owner completes it. Every other event is passed over at once.
+ * makes its owner, and only the owner completes it or releases it (pending and unowned again). Every other event is passed over at once.
  * Mutates and returns `graph`; pure otherwise, never throws on a well-formed log.
  */
 export function evolveTaskGraph(graph: TaskGraph, event: Envelope): TaskGraph {
   switch (event.type) {
     case "task.created": {
-      const { id, subject, description, blockedBy } = event.data;
+      const { id, subject, description, blockedBy, role } = event.data;
       if (id !== graph.tasks.length + 1) return graph;
       const deps = blockedBy.filter((dep, i) =>
         taskOf(graph, dep) !== undefined && blockedBy.indexOf(dep) === i
@@ -143,6 +147,7 @@ export function evolveTaskGraph(graph: TaskGraph, event: Envelope): TaskGraph {
         blockedBy: deps,
         blocks: [],
         createdBy: origin(event),
+        ...(role === undefined ? {} : { role }),
       });
       for (const dep of deps) taskOf(graph, dep)?.blocks.push(id);
       return graph;
@@ -158,6 +163,14 @@ export function evolveTaskGraph(graph: TaskGraph, event: Envelope): TaskGraph {
       const task = taskOf(graph, event.data.id);
       if (task?.status !== "in_progress" || !sameOwner(task.owner, event)) return graph;
       task.status = "completed";
+      return graph;
+    }
+    case "task.released": {
+      const task = taskOf(graph, event.data.id);
+      if (task?.status !== "in_progress" || !sameOwner(task.owner, event)) return graph;
+      task.status = "pending";
+      task.owner = null;
+      task.releaseReason = event.data.reason;
       return graph;
     }
     case "task.updated":
@@ -202,7 +215,14 @@ function origin(event: EventOrigin): TaskOwner {
  */
 export const taskGraphProjection: CatalogProjection<TaskGraph> = {
   key: "tasks",
-  canHandle: ["task.created", "task.claimed", "task.completed", "task.updated", "task.cancelled"],
+  canHandle: [
+    "task.created",
+    "task.claimed",
+    "task.completed",
+    "task.updated",
+    "task.cancelled",
+    "task.released",
+  ],
   initial: emptyTaskGraph,
   evolve: evolveTaskGraph,
 };

@@ -13,6 +13,11 @@ export interface TaskCreated {
   description: string;
   /** Tasks that must be completed before this one can be claimed. */
   blockedBy: number[];
+  /**
+   * The role of the teammate meant to do it (`reviewer`): an idle teammate claims it by itself
+   * only when its own role is that one. Absent: any agent (older logs have none).
+   */
+  role?: string;
 }
 
 /**
@@ -48,6 +53,16 @@ export interface TaskCancelled {
   reason?: string;
 }
 
+/**
+ * The task's owner (the envelope's session and agent) handed back a task it claimed and did not
+ * finish: it is pending and unowned again, claimable by anyone.
+ */
+export interface TaskReleased {
+  id: number;
+  /** Why, in the owner's words. */
+  reason: string;
+}
+
 /** The workspace's task graph (s12): every session and process of the workspace shares it. */
 export interface TaskEvents {
   "task.created": TaskCreated;
@@ -55,6 +70,7 @@ export interface TaskEvents {
   "task.completed": TaskCompleted;
   "task.updated": TaskUpdated;
   "task.cancelled": TaskCancelled;
+  "task.released": TaskReleased;
 }
 
 /** The event types of TaskEvents, for validation on read. */
@@ -64,4 +80,5 @@ export const TASK_EVENTS: EventTable<TaskEvents> = {
   "task.completed": true,
   "task.updated": true,
   "task.cancelled": true,
+  "task.released": true,
 };

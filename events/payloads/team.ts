@@ -28,9 +28,12 @@ export interface AgentExited {
   signal: string | null;
 }
 
-/** A teammate stopped for good: asked to (`shutdown`), with the lead (`lead_exited`), or crashed. */
+/**
+ * A teammate stopped for good: asked to (`shutdown`), with the lead (`lead_exited`), crashed, or
+ * by itself after it was idle for the idle timeout with nothing to claim (`idle`).
+ */
 export interface AgentStopped {
-  reason: "shutdown" | "lead_exited" | "crashed";
+  reason: "shutdown" | "lead_exited" | "crashed" | "idle";
   /** True when the lead stopped it without its consent (a shutdown request that timed out). */
   forced?: boolean;
 }

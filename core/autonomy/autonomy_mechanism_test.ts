@@ -1,0 +1,229 @@
+import assert from "node:assert/strict";
+import type { Envelope, EnvelopeOf, EventType } from "../../events/event_types.ts";
+import { TEAMS_ENV } from "../mail/mod.ts";
+import { replaySession } from "../replay/replay_session.ts";
+import { Runner } from "../runner/runner.ts";
+import { runWake } from "../runner/wake.ts";
+import {
+  type FakeScriptFn,
+  message,
+  type RecordedRequest,
+  toolUse,
+} from "../../testing/fake_anthropic.ts";
+import { firstUserText } from "../../testing/scenarios.ts";
+import { startTestSession } from "../../testing/test_session.ts";
+import { idleClaim } from "./idle_claim.ts";
+
+const run = () => ({ signal: new AbortController().signal, maxTurns: null });
+
+function eventsOf<T extends EventType>(events: readonly Envelope[], type: T): EnvelopeOf<T>[] {
+  return events.filter((event): event is EnvelopeOf<T> => event.type === type);
+}
+
+function lastText(request: RecordedRequest): string {
+  const content = request.body?.messages.at(-1)?.content;
+  if (typeof content === "string") return content;
+  return (content ?? []).map((block) =>
+    block.type === "text"
+      ? String(block.text)
+      : block.type === "tool_result"
+      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
+      : ""
+  ).join("\n");
+}
+
+/** The session as the CLI records one with teams on, autonomy included (or not). */
+function recorded(features = ["todos", "agents", "teams", "tasks", "autonomy"]) {
+  return {
+    recordSettings: {
+      settings: {},
+      flags: { permissionMode: "bypassPermissions" as const },
+      env: { [TEAMS_ENV]: "1" },
+      features,
+    },
+  };
+}
+
+/** The lead makes the graph and two teammates; each teammate does the task it claims. */
+const script: FakeScriptFn = (request) => {
+  const first = firstUserText(request.body?.messages ?? []);
+  const last = lastText(request);
+  if (first === "wait for work") {
+    const claimed = /claimed task #(\d+)/.exec(last);
+    if (claimed) {
+      const id = Number(claimed[1]);
+      return message([toolUse(`toolu_done_${id}`, "complete_task", { task_id: id })]);
+    }
+    return message("Done.");
+  }
+  if (last === "plan the work") {
+    return message([
+      toolUse("toolu_a", "create_task", { subject: "A", description: "do A" }),
+      toolUse("toolu_b", "create_task", { subject: "B", role: "tester" }),
+      toolUse("toolu_c", "create_task", { subject: "C", blockedBy: [1, 2] }),
+      toolUse("toolu_alice", "spawn_teammate", { name: "alice", prompt: "wait for work" }),
+      toolUse("toolu_bob", "spawn_teammate", {
+        name: "bob",
+        prompt: "wait for work",
+        role: "tester",
+      }),
+    ]);
+  }
+  return message("Ok.");
+};
+
+Deno.test("an idle teammate claims a ready task for its role by itself, the claim and the task's turn one append; the lead is mailed what completing it unblocked; the log replays", async () => {
+  await using t = await startTestSession(script, recorded());
+  const lead = t.session;
+  assert.equal((await lead.prompt("plan the work", run())).reason, "completed");
+  const session = lead.id;
+  const alice = lead.sibling("alice");
+  const bob = lead.sibling("bob");
+  // Not idle before their first turn.
+  assert.equal(idleClaim(t.harness.state, session, "alice"), undefined);
+  await alice.prompt("wait for work", run());
+  await bob.prompt("wait for work", run());
+  // Alice (no role) takes the first ready task; B is for a tester, which bob is.
+  assert.equal(idleClaim(t.harness.state, session, "alice")?.task.id, 1);
+  assert.equal(idleClaim(t.harness.state, session, "bob")?.task.id, 1);
+
+  const runner = new Runner(t.harness);
+  const aliceWake = await runner.nextWake(alice, AbortSignal.timeout(5_000));
+  assert.deepEqual([aliceWake.source, aliceWake.key], ["autonomy", "task-1"]);
+  assert.equal((await runWake(alice, aliceWake, run()))?.reason, "completed");
+  // Task 1 is done: bob's choice is now B, the tester's.
+  assert.equal(idleClaim(t.harness.state, session, "bob")?.task.id, 2);
+  const bobWake = await runner.nextWake(bob, AbortSignal.timeout(5_000));
+  assert.equal(bobWake.key, "task-2");
+  await runWake(bob, bobWake, run());
+  // C was unblocked by B: alice claims it (bob's wake would too; one of them does).
+  const cWake = await runner.nextWake(alice, AbortSignal.timeout(5_000));
+  assert.equal(cWake.key, "task-3");
+  await runWake(alice, cWake, run());
+  assert.equal(idleClaim(t.harness.state, session, "alice"), undefined);
+
+  const events = t.events();
+  // Each claim is its teammate's task.claimed, then the arrival that starts its turn, adjacent.
+  const claims = eventsOf(events, "task.claimed");
+  assert.deepEqual(claims.map((e) => [e.agent, e.data.id]), [["alice", 1], ["bob", 2], [
+    "alice",
+    3,
+  ]]);
+  for (const claim of claims) {
+    const next = events.find((e) => e.seq === claim.seq + 1);
+    assert.equal(next?.type, "arrival.injected");
+    assert.equal(next?.agent, claim.agent);
+    if (next?.type === "arrival.injected") {
+      assert.equal(next.data.source, "autonomy");
+      assert.equal(next.data.key, `task-${claim.data.id}`);
+    }
+    assert.equal(events.find((e) => e.seq === claim.seq + 2)?.type, "turn.started");
+  }
+  // The turn's prompt is the task: its id, subject and description.
+  const aTurn = t.fake.requests.find((r) => lastText(r).includes("claimed task #1"));
+  assert.ok(aTurn);
+  assert.match(lastText(aTurn), /task #1 of the task graph by yourself: A[^]*do A/);
+  // The lead is told by mail what each completion made ready.
+  const mail = eventsOf(events, "mail.sent").filter((e) => e.data.to === "lead");
+  assert.deepEqual(mail.map((e) => [e.agent, e.data.content]), [
+    ["alice", "alice completed task #1 (A). No task became ready to claim."],
+    ["bob", "bob completed task #2 (B). Now ready to claim: #3 (C)."],
+    ["alice", "alice completed task #3 (C). No task became ready to claim."],
+  ]);
+
+  const replay = await replaySession(events);
+  assert.equal(replay.divergence, null, JSON.stringify(replay.divergence));
+  assert.equal(replay.matched, events.length);
+});
+
+Deno.test("of two idle teammates woken for one task, one claims it; the other runs no turn", async () => {
+  const one: FakeScriptFn = (request) => {
+    const last = lastText(request);
+    if (last === "plan one") {
+      return message([
+        toolUse("toolu_a", "create_task", { subject: "only" }),
+        toolUse("toolu_alice", "spawn_teammate", { name: "alice", prompt: "wait" }),
+        toolUse("toolu_bob", "spawn_teammate", { name: "bob", prompt: "wait" }),
+      ]);
+    }
+    return message("Ok.");
+  };
+  await using t = await startTestSession(one, recorded());
+  const lead = t.session;
+  await lead.prompt("plan one", run());
+  const alice = lead.sibling("alice");
+  const bob = lead.sibling("bob");
+  await alice.prompt("wait", run());
+  await bob.prompt("wait", run());
+  // Both see the task as theirs to claim, and both wake at once.
+  const turns = await Promise.all([alice.wake(run()), bob.wake(run())]);
+  assert.equal(turns.filter((turn) => turn !== null).length, 1);
+  const claims = eventsOf(t.events(), "task.claimed");
+  assert.equal(claims.length, 1);
+  const winner = claims[0]!.agent;
+  const loser = winner === "alice" ? "bob" : "alice";
+  assert.equal(
+    t.events().filter((e) => e.agent === loser && e.type === "turn.started").length,
+    1,
+    "the loser ran only its first turn",
+  );
+});
+
+Deno.test("an idle teammate with unread mail, a task in progress or another role, and the lead, claim nothing", async () => {
+  const mixed: FakeScriptFn = (request) => {
+    const first = firstUserText(request.body?.messages ?? []);
+    const last = lastText(request);
+    if (first === "hold one") {
+      if (last === "hold one") {
+        return message([toolUse("toolu_hold", "claim_task", { task_id: 1 })]);
+      }
+      return message("Holding.");
+    }
+    if (last === "plan") {
+      return message([
+        toolUse("toolu_1", "create_task", { subject: "one" }),
+        toolUse("toolu_2", "create_task", { subject: "two", role: "reviewer" }),
+        toolUse("toolu_alice", "spawn_teammate", { name: "alice", prompt: "hold one" }),
+        toolUse("toolu_bob", "spawn_teammate", { name: "bob", prompt: "wait", role: "writer" }),
+      ]);
+    }
+    if (last === "mail bob") {
+      return message([toolUse("toolu_mail", "send_message", { to: "bob", content: "hi" })]);
+    }
+    return message("Ok.");
+  };
+  await using t = await startTestSession(mixed, recorded());
+  const lead = t.session;
+  await lead.prompt("plan", run());
+  const session = lead.id;
+  await lead.sibling("alice").prompt("hold one", run());
+  await lead.sibling("bob").prompt("wait", run());
+  // Alice holds task 1; task 2 is a reviewer's, and bob is a writer.
+  assert.equal(idleClaim(t.harness.state, session, "alice"), undefined);
+  assert.equal(idleClaim(t.harness.state, session, "bob"), undefined);
+  await lead.prompt("release nothing", run());
+  // The lead is not a teammate: it never claims by itself.
+  assert.equal(idleClaim(t.harness.state, session, "lead"), undefined);
+  // Bob with mail unread: the mail comes first.
+  await t.store.append([{
+    type: "task.created",
+    session,
+    agent: "lead",
+    data: { id: 3, subject: "three", description: "", blockedBy: [] },
+  }]);
+  assert.equal(idleClaim(t.harness.state, session, "bob")?.task.id, 3);
+  await lead.prompt("mail bob", run());
+  assert.equal(idleClaim(t.harness.state, session, "bob"), undefined);
+});
+
+Deno.test("a session recorded without autonomy claims nothing by itself and has no release_task", async () => {
+  await using t = await startTestSession(script, recorded(["todos", "agents", "teams", "tasks"]));
+  const lead = t.session;
+  await lead.prompt("plan the work", run());
+  await lead.sibling("alice").prompt("wait for work", run());
+  assert.equal(idleClaim(t.harness.state, lead.id, "alice")?.task.id, 1);
+  assert.equal(await lead.sibling("alice").wake(run()), null);
+  const tools = t.fake.requests[0]?.body?.tools?.map((tool) => tool.name) ?? [];
+  assert.ok(!tools.includes("release_task"));
+  assert.ok(eventsOf(t.events(), "task.claimed").length === 0);
+});

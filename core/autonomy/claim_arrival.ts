@@ -1,0 +1,80 @@
+import type { ReinEvent } from "../../events/event_types.ts";
+import type { Arrival } from "../loop/arrivals.ts";
+import type { Wake, WakeSource } from "../loop/wake_source.ts";
+import { hasFeature } from "../settings/session_features.ts";
+import type { State } from "../state/state.ts";
+import type { PoolScope } from "../tools/tool_pool.ts";
+import { teammatesOf } from "../team/roster.ts";
+import {
+  AUTONOMY_SOURCE,
+  claimEvents,
+  claimKey,
+  claimText,
+  type IdleClaim,
+  idleClaim,
+} from "./idle_claim.ts";
+
+/** The session feature of autonomous teammates (older sessions replay without it). */
+export const AUTONOMY_FEATURE = "autonomy";
+
+/**
+ * The events that move an agent into the worktree of the task it claims (A2's `agent.moved`),
+ * decided with the claim; none when absent or when the task has no worktree. Pure.
+ */
+export type ClaimPlacement = (
+  state: State,
+  session: string,
+  agent: string,
+  claim: IdleClaim,
+) => readonly ReinEvent[];
+
+/** The idle claim of `scope`'s agent where the session has autonomous teammates. Pure. */
+function claimOf(scope: PoolScope): IdleClaim | undefined {
+  if (!hasFeature(scope.state, scope.session, AUTONOMY_FEATURE)) return undefined;
+  return idleClaim(scope.state, scope.session, scope.agent);
+}
+
+/**
+ * The arrival that claims a task for `scope`'s idle teammate (see `idleClaim`): its text is the
+ * task, its events the claim (and the move into the task's worktree), recorded in one append
+ * under the log's lock with its `arrival.injected`, on the state caught up with every writer. At
+ * the log's last seq: what made it claimable is the last thing that happened. Pure.
+ */
+export function claimArrivals(scope: PoolScope, placement?: ClaimPlacement): Arrival[] {
+  const claim = claimOf(scope);
+  if (claim === undefined) return [];
+  const extra = placement?.(scope.state, scope.session, scope.agent, claim) ?? [];
+  return [{
+    source: AUTONOMY_SOURCE,
+    key: claimKey(claim.task.id),
+    seq: scope.state.lastSeq,
+    text: claimText(claim),
+    events: claimEvents(claim, extra),
+  }];
+}
+
+/**
+ * What wakes an idle teammate by itself (`Mechanism.wake`): a task it can claim. Asked again
+ * after each event its process folds, so a task that becomes claimable (its last blocker
+ * completed, it was created or released) wakes idle teammates at once; the teammate's process
+ * follows the log for other processes' appends (`waitForAppend`, mail's live side). Pure.
+ */
+export const claimWake: WakeSource = {
+  pending(scope): readonly Wake[] {
+    const claim = claimOf(scope);
+    if (claim === undefined) return [];
+    return [{ source: AUTONOMY_SOURCE, key: claimKey(claim.task.id), seq: scope.state.lastSeq }];
+  },
+  // `rein -p` does not end while an idle teammate of its lead is about to claim a task.
+  awaited(scope) {
+    const view = scope.state.sessions.byId[scope.session];
+    if (view === undefined || view.mainAgent !== scope.agent) return [];
+    if (!hasFeature(scope.state, scope.session, AUTONOMY_FEATURE)) return [];
+    return teammatesOf(scope.state, scope.session).flatMap((entry) => {
+      const claim = idleClaim(scope.state, scope.session, entry.name);
+      return claim === undefined
+        ? []
+        : [{ kind: "teammate", label: `${entry.name} (claiming #${claim.task.id})` }];
+    });
+  },
+};

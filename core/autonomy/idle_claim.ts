@@ -1,0 +1,111 @@
+import type { ReinEvent } from "../../events/event_types.ts";
+import { unreadMail } from "../mail/mail_of.ts";
+import { catalogSliceOf } from "../state/catalog.ts";
+import type { State } from "../state/state.ts";
+import { unblockedTasks } from "../tasks/task_graph.ts";
+import { type TaskGraph, taskGraphProjection, type TaskNode } from "../tasks/tasks_projection.ts";
+import { rosterKey, rosterProjection, type TeammateEntry } from "../team/roster_projection.ts";
+import { type WorktreeEntry, worktreeOfTask } from "../worktrees/worktree_catalog.ts";
+
+/** The `source` of the autonomy mechanism's arrivals and wake-ups. */
+export const AUTONOMY_SOURCE = "autonomy";
+
+/** What an idle teammate claims by itself: the task, and the worktree bound to it, if any. */
+export interface IdleClaim {
+  task: TaskNode;
+  worktree: WorktreeEntry | undefined;
+}
+
+/** `name` of `session` in the roster, when it is a teammate. Pure. */
+export function teammateEntry(
+  state: State,
+  session: string,
+  name: string,
+): TeammateEntry | undefined {
+  return catalogSliceOf(state.catalog, rosterProjection).byKey[rosterKey(session, name)];
+}
+
+/**
+ * Whether `name` of `session` is an idle teammate: its turn has ended (it has had one) and none
+ * has started since, and it is not stopped or crashed. Pure.
+ */
+export function isIdleTeammate(state: State, session: string, name: string): boolean {
+  const entry = teammateEntry(state, session, name);
+  return entry?.status === "idle" && entry.turns > 0 && !entry.turnOpen;
+}
+
+/** The tasks in progress that `name` of `session` owns, in id order. Pure. */
+export function heldTasks(graph: TaskGraph, session: string, name: string): TaskNode[] {
+  return graph.tasks.filter((task) =>
+    task.status === "in_progress" && task.owner?.session === session && task.owner.agent === name
+  );
+}
+
+/** Whether a task naming `role` (or none) is for a teammate of role `own`. Pure. */
+export function roleMatches(role: string | undefined, own: string | null): boolean {
+  if (role === undefined) return true;
+  return own !== null && own.trim().toLowerCase() === role.trim().toLowerCase();
+}
+
+/**
+ * The task idle teammate `name` of `session` claims by itself now, or undefined: none while it
+ * is not an idle teammate, has unread mail (its inbox comes first: mail wakes it instead) or
+ * still holds a task in progress; else the first task by id that is pending, unblocked, unowned
+ * and, when it names a role, for the teammate's role. Two teammates may choose the same task:
+ * the claim is decided under the log's lock, where the loser's choice is made again on the state
+ * with the winner's claim. Pure.
+ */
+export function idleClaim(state: State, session: string, name: string): IdleClaim | undefined {
+  if (!isIdleTeammate(state, session, name)) return undefined;
+  if (unreadMail(state, session, name).length > 0) return undefined;
+  const graph = catalogSliceOf(state.catalog, taskGraphProjection);
+  if (heldTasks(graph, session, name).length > 0) return undefined;
+  const own = teammateEntry(state, session, name)?.role ?? null;
+  const task = unblockedTasks(graph).find((ready) => roleMatches(ready.role, own));
+  if (task === undefined) return undefined;
+  return { task, worktree: worktreeOfTask(state, task.id) };
+}
+
+/** The key of the arrival (and wake) that claims task `id`. */
+export function claimKey(id: number): string {
+  return `task-${id}`;
+}
+
+/**
+ * What the teammate reads as the turn its claim starts: the task (id, subject, description,
+ * role) and where to work on it, and how to end it. Pure.
+ */
+export function claimText(claim: IdleClaim): string {
+  const { task, worktree } = claim;
+  const lines = [
+    `<auto-claimed>`,
+    `You were idle, so you claimed task #${task.id} of the task graph by yourself: ${task.subject}`,
+  ];
+  if (task.description !== "") lines.push("", "Description:", task.description);
+  if (task.role !== undefined) lines.push("", `It is for a ${task.role}.`);
+  if (worktree !== undefined) {
+    lines.push(
+      "",
+      `Work in its git worktree ${worktree.path} (branch ${worktree.branch}), not in the rest of ` +
+        "the repository; commit your work there.",
+    );
+  }
+  lines.push(
+    "",
+    `When it is done, call complete_task with task_id ${task.id}. If you cannot finish it, hand ` +
+      `it back with release_task (task_id ${task.id}, and why).`,
+    `</auto-claimed>`,
+  );
+  return lines.join("\n");
+}
+
+/**
+ * The events the claim records, in the append that injects it: the teammate's `task.claimed`,
+ * then what `extra` adds for the claim (the move into the task's worktree). Pure.
+ */
+export function claimEvents(
+  claim: IdleClaim,
+  extra: readonly ReinEvent[] = [],
+): ReinEvent[] {
+  return [{ type: "task.claimed", data: { id: claim.task.id } }, ...extra];
+}

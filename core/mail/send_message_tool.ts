@@ -6,7 +6,11 @@ import { addressMail, mailName, TEAM_LEAD } from "./mail_recipients.ts";
 export interface SendMessageInput {
   /** An agent's name, `team-lead` (or `lead`) for the lead, `*` for every other live agent. */
   to: string;
-  content: string;
+  /**
+   * The message: text, or a protocol frame as an object (`{type: "shutdown_request", …}`, which
+   * the protocols decide before it reaches this tool; any other object is refused).
+   */
+  content: string | Record<string, unknown>;
   /** A short preview the recipient sees with it (Claude Code's `summary`). */
   summary?: string;
 }
@@ -20,7 +24,11 @@ export const SEND_MESSAGE_INPUT_SCHEMA: Record<string, unknown> = {
       description: `The recipient: an agent's name, "${TEAM_LEAD}" for the lead, or "*" for ` +
         "every other agent",
     },
-    content: { type: "string", description: "The message" },
+    content: {
+      anyOf: [{ type: "string" }, { type: "object" }],
+      description: "The message: text, or a protocol frame object such as " +
+        '{"type": "shutdown_request", "reason": "..."}',
+    },
     summary: {
       type: "string",
       maxLength: 200,
@@ -73,6 +81,7 @@ function send(
   callId: string,
   input: SendMessageInput,
 ): ToolResult {
+  if (typeof input.content !== "string") return notText(input.content);
   const addressed = addressMail(state, session, agent, input.to);
   if ("error" in addressed) return { content: addressed.error, isError: true };
   const { recipients } = addressed;
@@ -94,5 +103,18 @@ function send(
         kind: "message",
       },
     }],
+  };
+}
+
+/** The frames an object message may be (decided by the protocols, see core/protocols). */
+const FRAME_TYPES = "shutdown_request, shutdown_response or plan_approval_response";
+
+/** Why an object that is not a protocol frame cannot be sent. Pure. */
+function notText(content: Record<string, unknown>): ToolResult {
+  const type = typeof content.type === "string" ? ` of type ${JSON.stringify(content.type)}` : "";
+  return {
+    content: `Cannot send an object${type} as a message: "content" must be text, or a protocol ` +
+      `frame whose "type" is ${FRAME_TYPES}`,
+    isError: true,
   };
 }

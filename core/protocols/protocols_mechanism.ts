@@ -23,6 +23,7 @@ import { ShutdownWatcher } from "./shutdown_watcher.ts";
 import { respondShutdownTool } from "./respond_shutdown_tool.ts";
 import { reviewPlanTool } from "./review_plan_tool.ts";
 import { submitPlanTool } from "./submit_plan_tool.ts";
+import { teamReminder } from "./team_reminder.ts";
 
 const LEAD_TOOLS: readonly AnyTool[] = [requestShutdownTool, reviewPlanTool];
 const TEAMMATE_TOOLS: readonly AnyTool[] = [respondShutdownTool];
@@ -196,7 +197,12 @@ export function protocolsMechanism(options: ProtocolsOptions = {}): Mechanism {
       gateCall: planGate,
       afterCall: watchPending,
       resumed: watchPending,
-      afterCompact: (context) => Promise.resolve(reinjectPending(context)),
+      // The roster and the pending requests, put back as todos are.
+      afterCompact: (context) =>
+        Promise.resolve([
+          ...teamReminder(context.view(), context.session, context.agent),
+          ...reinjectPending(context),
+        ]),
       sessionEnding: shutDownTeam,
       stopAfterCalls(context) {
         const stopped = sessionProtocols(context.view(), context.session).stopped[context.agent];

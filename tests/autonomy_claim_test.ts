@@ -1,18 +1,24 @@
+/**
+ * The idle cycle of autonomous teammates (s17) in one process: teammates' loops driven here as
+ * agents of the session (as `rein teammate` drives each in its own process), against the fake
+ * model. An idle teammate is woken by a task it can claim, claims it and works on it in the turn
+ * the claim starts; of two woken for one task one claims it; the log replays with `--verify`.
+ */
 import assert from "node:assert/strict";
-import type { Envelope, EnvelopeOf, EventType } from "../../events/event_types.ts";
-import { TEAMS_ENV } from "../mail/mod.ts";
-import { replaySession } from "../replay/replay_session.ts";
-import { Runner } from "../runner/runner.ts";
-import { runWake } from "../runner/wake.ts";
+import type { Envelope, EnvelopeOf, EventType } from "../events/event_types.ts";
+import { TEAMS_ENV } from "../core/mail/mod.ts";
+import { replaySession } from "../core/replay/replay_session.ts";
+import { Runner } from "../core/runner/runner.ts";
+import { runWake } from "../core/runner/wake.ts";
 import {
   type FakeScriptFn,
   message,
   type RecordedRequest,
   toolUse,
-} from "../../testing/fake_anthropic.ts";
-import { firstUserText } from "../../testing/scenarios.ts";
-import { startTestSession } from "../../testing/test_session.ts";
-import { idleClaim } from "./idle_claim.ts";
+} from "../testing/fake_anthropic.ts";
+import { firstUserText } from "../testing/scenarios.ts";
+import { startTestSession } from "../testing/test_session.ts";
+import { idleClaim } from "../core/autonomy/mod.ts";
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 
@@ -167,63 +173,4 @@ Deno.test("of two idle teammates woken for one task, one claims it; the other ru
     1,
     "the loser ran only its first turn",
   );
-});
-
-Deno.test("an idle teammate with unread mail, a task in progress or another role, and the lead, claim nothing", async () => {
-  const mixed: FakeScriptFn = (request) => {
-    const first = firstUserText(request.body?.messages ?? []);
-    const last = lastText(request);
-    if (first === "hold one") {
-      if (last === "hold one") {
-        return message([toolUse("toolu_hold", "claim_task", { task_id: 1 })]);
-      }
-      return message("Holding.");
-    }
-    if (last === "plan") {
-      return message([
-        toolUse("toolu_1", "create_task", { subject: "one" }),
-        toolUse("toolu_2", "create_task", { subject: "two", role: "reviewer" }),
-        toolUse("toolu_alice", "spawn_teammate", { name: "alice", prompt: "hold one" }),
-        toolUse("toolu_bob", "spawn_teammate", { name: "bob", prompt: "wait", role: "writer" }),
-      ]);
-    }
-    if (last === "mail bob") {
-      return message([toolUse("toolu_mail", "send_message", { to: "bob", content: "hi" })]);
-    }
-    return message("Ok.");
-  };
-  await using t = await startTestSession(mixed, recorded());
-  const lead = t.session;
-  await lead.prompt("plan", run());
-  const session = lead.id;
-  await lead.sibling("alice").prompt("hold one", run());
-  await lead.sibling("bob").prompt("wait", run());
-  // Alice holds task 1; task 2 is a reviewer's, and bob is a writer.
-  assert.equal(idleClaim(t.harness.state, session, "alice"), undefined);
-  assert.equal(idleClaim(t.harness.state, session, "bob"), undefined);
-  await lead.prompt("release nothing", run());
-  // The lead is not a teammate: it never claims by itself.
-  assert.equal(idleClaim(t.harness.state, session, "lead"), undefined);
-  // Bob with mail unread: the mail comes first.
-  await t.store.append([{
-    type: "task.created",
-    session,
-    agent: "lead",
-    data: { id: 3, subject: "three", description: "", blockedBy: [] },
-  }]);
-  assert.equal(idleClaim(t.harness.state, session, "bob")?.task.id, 3);
-  await lead.prompt("mail bob", run());
-  assert.equal(idleClaim(t.harness.state, session, "bob"), undefined);
-});
-
-Deno.test("a session recorded without autonomy claims nothing by itself and has no release_task", async () => {
-  await using t = await startTestSession(script, recorded(["todos", "agents", "teams", "tasks"]));
-  const lead = t.session;
-  await lead.prompt("plan the work", run());
-  await lead.sibling("alice").prompt("wait for work", run());
-  assert.equal(idleClaim(t.harness.state, lead.id, "alice")?.task.id, 1);
-  assert.equal(await lead.sibling("alice").wake(run()), null);
-  const tools = t.fake.requests[0]?.body?.tools?.map((tool) => tool.name) ?? [];
-  assert.ok(!tools.includes("release_task"));
-  assert.ok(eventsOf(t.events(), "task.claimed").length === 0);
 });

@@ -42,6 +42,8 @@ Deno.test("rein -p waits for a working teammate and answers its mail before it e
       ANTHROPIC_BASE_URL: fake.url,
       ANTHROPIC_API_KEY: "sk-test-key",
       CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1",
+      // Bob, idle at the end, is asked to shut down and does not answer: not waited for long.
+      REIN_SHUTDOWN_TIMEOUT_MS: "300",
     };
     const result = await runCli(
       ["-p", "start bob", "--workspace", path, "--permission-mode", "bypassPermissions"],

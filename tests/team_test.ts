@@ -20,7 +20,9 @@ import { firstUserText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
 
-const TEAMS = { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1" };
+// A teammate left idle is asked to shut down when -p ends: one that does not answer is not waited
+// for long.
+const TEAMS = { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1", REIN_SHUTDOWN_TIMEOUT_MS: "300" };
 
 function eventsOf<T extends EventType>(events: readonly Envelope[], type: T): EnvelopeOf<T>[] {
   return events.filter((event): event is EnvelopeOf<T> => event.type === type);

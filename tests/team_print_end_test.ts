@@ -79,7 +79,8 @@ async function runTeam(answers: boolean, format: string, extraEnv: Record<string
     );
     const events = await readEvents(path);
     const replay = await runCli(["replay", "--workspace", path, "--verify"], { env });
-    return { result, events, replay, cleanup };
+    const sessions = await runCli(["sessions", "--json", "--workspace", path], { env });
+    return { result, events, replay, sessions, cleanup };
   } catch (error) {
     await cleanup();
     throw error;
@@ -97,7 +98,7 @@ function summedUsage(events: readonly Envelope[]) {
 }
 
 Deno.test("rein -p asks an idle teammate to shut down at its end; the teammate approves, is stopped, and the log replays", async () => {
-  const { result, events, replay, cleanup } = await runTeam(true, "json");
+  const { result, events, replay, sessions, cleanup } = await runTeam(true, "json");
   try {
     assert.equal(result.code, 0, result.stderr);
     const [request] = eventsOf(events, "protocol.requested");
@@ -120,11 +121,19 @@ Deno.test("rein -p asks an idle teammate to shut down at its end; the teammate a
     const stopped = eventsOf(events, "agent.stopped")[0];
     assert.ok(ended && stopped && stopped.seq < ended.seq, "bob stopped before the session ended");
     // The result counts bob's usage with the lead's.
-    const parsed = JSON.parse(result.stdout) as { usage: Record<string, number> };
+    const parsed = JSON.parse(result.stdout) as {
+      usage: Record<string, number>;
+      total_cost_usd: number;
+    };
     const sum = summedUsage(events);
     assert.ok(eventsOf(events, "model.responded").some((e) => e.agent === "bob"));
     assert.equal(parsed.usage.input_tokens, sum.input_tokens);
     assert.equal(parsed.usage.output_tokens, sum.output_tokens);
+    // `rein sessions` counts bob's cost with the lead's, as the result does.
+    assert.equal(sessions.code, 0, sessions.stderr);
+    const [listed] = JSON.parse(sessions.stdout) as { costUsd: number }[];
+    assert.ok(parsed.total_cost_usd > 0);
+    assert.equal(listed?.costUsd, parsed.total_cost_usd);
     assert.equal(replay.code, 0, replay.stdout + replay.stderr);
   } finally {
     await cleanup();

@@ -1,20 +1,37 @@
 import { costOf, formatCost, totalCost } from "../../core/models/cost.ts";
 import { modelInfo } from "../../core/models/catalogue.ts";
-import type { SessionView, UsageTotals } from "../../core/state/sessions.ts";
+import type { AgentView, SessionView, UsageTotals } from "../../core/state/sessions.ts";
 
 /**
  * `/cost`: the session's tokens and dollars, in all and per model (a model rein has no price
- * for says so instead of counting as free). Pure.
+ * for says so instead of counting as free), teammates' included; with a team, also per agent:
+ * the lead and each teammate. Pure.
  */
 export function costReport(view: SessionView): string {
   const lines = [
     `${formatCost(totalCost(view.usageByModel))} · ${tokens(view.usage)}`,
   ];
   for (const [model, usage] of Object.entries(view.usageByModel)) {
-    const price = modelInfo(model) ? formatCost(costOf(model, usage)) : "price unknown";
-    lines.push(`  ${model}: ${price} · ${tokens(usage)}`);
+    lines.push(`  ${model}: ${price(usage, model)} · ${tokens(usage)}`);
   }
+  const teammates = Object.entries(view.agents).filter(([, a]) => a.spawn?.teammate !== undefined);
+  if (teammates.length === 0) return lines.join("\n");
+  const lead = view.agents[view.mainAgent];
+  if (lead) lines.push(`  lead: ${agentCost(lead)}`);
+  for (const [name, agent] of teammates) lines.push(`  ${name} (teammate): ${agentCost(agent)}`);
   return lines.join("\n");
+}
+
+/** A model's dollars for `usage`, or that rein has no price for it. */
+function price(usage: UsageTotals, model: string): string {
+  return modelInfo(model) ? formatCost(costOf(model, usage)) : "price unknown";
+}
+
+/** One agent's dollars and tokens, over every model it asked. */
+function agentCost(agent: AgentView): string {
+  const known = Object.keys(agent.usageByModel).every((model) => modelInfo(model));
+  const dollars = formatCost(totalCost(agent.usageByModel));
+  return `${known ? dollars : `${dollars} (some at an unknown price)`} · ${tokens(agent.usage)}`;
 }
 
 function tokens(usage: UsageTotals): string {

@@ -56,8 +56,6 @@ export const IGNORED_CLAUDE_FLAGS: readonly IgnoredFlag[] = [
     value: true,
     reason: "rein offers its own tool set; deny tools with --disallowedTools",
   },
-  { flag: "--mcp-config", value: true, reason: "rein does not run MCP servers yet" },
-  { flag: "--strict-mcp-config", value: false, reason: "rein does not run MCP servers yet" },
   {
     // Only lets the SDK choose bypassPermissions, which rein's --permission-mode always can.
     flag: "--allow-dangerously-skip-permissions",

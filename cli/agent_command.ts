@@ -60,6 +60,9 @@ export interface AgentFlags extends PermissionOptions {
   settingSources?: string | undefined;
   /** `--plugin-dir DIR` (repeatable): Claude Code plugin folders to use. */
   pluginDir?: string[] | undefined;
+  /** `--mcp-config FILE|JSON` (repeatable) and `--strict-mcp-config`: MCP servers (core/mcp). */
+  mcpConfig?: string[] | undefined;
+  strictMcpConfig?: boolean | undefined;
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   sessionId?: string | undefined;
@@ -204,6 +207,8 @@ async function runAgent(
     settingsFile: flags.settings,
     settingSources: settingSourcesOf(flags.settingSources),
     pluginDirs: (flags.pluginDir ?? []).map((dir) => userPath(dir, env, Deno.cwd())),
+    mcpConfig: flags.mcpConfig,
+    strictMcpConfig: flags.strictMcpConfig,
     permissionFlags,
     // A program that answers permission prompts asks as a person would.
     interactive: !headless || promptTool === "stdio",

@@ -79,6 +79,12 @@ export async function buildProgram(
       "a Claude Code plugin folder to use: its commands, agents, skills and hooks (repeatable)",
       collect,
     )
+    .option(
+      "--mcp-config <file-or-json>",
+      'MCP servers to start, a file or JSON text: {"mcpServers": {…}} (repeatable)',
+      collect,
+    )
+    .option("--strict-mcp-config", "start only the --mcp-config servers")
     .addOption(
       new Option(
         "--input-format <format>",

@@ -40,6 +40,7 @@ import { mailMechanism } from "./mail/mod.ts";
 import { protocolsMechanism, SHUTDOWN_TIMEOUT_ENV, shutdownTimeoutMs } from "./protocols/mod.ts";
 import { worktreesMechanism } from "./worktrees/mod.ts";
 import { teamMechanism, type TeamOptions } from "./team/mod.ts";
+import { mcpMechanism, type McpOptions } from "./mcp/mod.ts";
 import { autonomyMechanism } from "./autonomy/mod.ts";
 import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
 import { sessionEnvProjection } from "./tools/session_env.ts";
@@ -144,6 +145,8 @@ export function reinMechanisms(
     worktreesMechanism({ workspace, hooks: toolEventHooks(hooks, transcripts) }),
     // After worktrees: its `Agent` with a `name` wraps the task tool as the worktrees left it.
     teamMechanism(effects.teammates ?? {}),
+    // MCP servers' tools, from what each session recorded of them (the servers run live only).
+    mcpMechanism({ workspace, ...effects.mcp }),
     // After the team: an idle teammate claims a ready task by itself (s17).
     autonomyMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
     // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).
@@ -208,6 +211,8 @@ export type HarnessEffects = Omit<LoopEffects, "runCall"> & {
   writeFile?: (path: string, text: string) => Promise<void>;
   /** Starts and stops teammates' processes (core/team); absent in replay and where none run. */
   teammates?: TeamOptions;
+  /** The MCP servers this process runs (core/mcp); absent in replay and where none is configured. */
+  mcp?: Omit<McpOptions, "workspace">;
 };
 
 /** What a harness is built from. */

@@ -33,6 +33,7 @@ export type * from "./payloads/session.ts";
 export type * from "./payloads/tool.ts";
 export type * from "./payloads/team.ts";
 export type * from "./payloads/protocol.ts";
+export type * from "./payloads/mcp.ts";
 
 /**
  * The envelope/schema version this build writes. Older versions are upcast on read (v2 renamed
@@ -66,6 +67,7 @@ type PayloadFiles = [
   typeof import("./payloads/worktree.ts"),
   typeof import("./payloads/team.ts"),
   typeof import("./payloads/protocol.ts"),
+  typeof import("./payloads/mcp.ts"),
 ];
 
 /**
@@ -93,6 +95,7 @@ const PAYLOAD_FILES: PayloadFiles = await Promise.all(
     import("./payloads/worktree.ts"),
     import("./payloads/team.ts"),
     import("./payloads/protocol.ts"),
+    import("./payloads/mcp.ts"),
   ] as const,
 );
 

@@ -189,7 +189,8 @@ Deno.test(
     assert.match(stderr, /Ignored --include-partial-messages: rein prints each message whole/);
     assert.match(stderr, /Ignored --no-session-persistence: rein records every session/);
     assert.match(stderr, /Ignored --add-dir: /);
-    assert.match(stderr, /Ignored --strict-mcp-config: rein does not run MCP servers yet/);
+    // rein runs MCP servers: --strict-mcp-config is taken, not ignored (core/mcp).
+    assert.doesNotMatch(stderr, /Ignored --strict-mcp-config/);
     assert.match(stderr, /Ignored the initialize request's hooks: rein runs the hooks of settings/);
     await verifies(where);
   },

@@ -1,0 +1,95 @@
+import type { McpServerState, ReinEvent } from "../../events/event_types.ts";
+import type { StageContext } from "../loop/stages.ts";
+import type { Mechanism } from "../mechanism.ts";
+import { mcpProjection } from "./mcp_projection.ts";
+import { mcpViewOf } from "./mcp_view.ts";
+import { renderMcpEvent, reportMcp } from "./mcp_render.ts";
+import type { McpServers } from "./mcp_servers.ts";
+import {
+  DEFAULT_MCP_LIMITS,
+  type McpLimits,
+  mcpToolSource,
+  RESOURCE_TOOL_FACTS,
+} from "./mcp_tools.ts";
+
+/** What the MCP mechanism is wired with: the process's servers, live only. */
+export interface McpOptions {
+  workspace: string;
+  /** The servers this process runs (absent in replay and where none is configured). */
+  servers?: McpServers;
+  limits?: McpLimits;
+}
+
+/**
+ * MCP servers (s19) as Claude Code runs them: each configured server's tools join the pool as
+ * `mcp__<server>__<tool>` (effects: replay serves their recorded results), with
+ * list_mcp_resources and read_mcp_resource when a server has resources. Before each model
+ * request the session's configuration (`mcp.configured`, once, or again when it changed) and each
+ * server's state when it changed (`mcp.observed`: connected with its tool list, pending, failed)
+ * are observed from the live servers and recorded; the first request waits for the servers'
+ * start (up to `MCP_TIMEOUT`). The pool is folded from those events, so replay and `--verify`
+ * never start or contact a server. The servers are closed with the harness.
+ */
+export function mcpMechanism(options: McpOptions): Mechanism {
+  const recorded = new Map<string, Map<string, string>>();
+  return {
+    name: "mcp",
+    feature: "mcp",
+    projection: mcpProjection,
+    toolFacts: RESOURCE_TOOL_FACTS,
+    tools: mcpToolSource({
+      servers: () => options.servers,
+      workspace: options.workspace,
+      limits: options.limits ?? DEFAULT_MCP_LIMITS,
+    }),
+    render: renderMcpEvent,
+    report: (state, context) => reportMcp(state, context),
+    stages: {
+      beforeModel: (context) => observeServers(context, options.servers, recorded),
+    },
+    close: () => options.servers?.close() ?? Promise.resolve(),
+  };
+}
+
+/**
+ * The configuration, when the session has not recorded this one, and the servers whose state the
+ * session has not recorded yet: read live (after waiting for the servers' start), served from
+ * the log in replay.
+ */
+async function observeServers(
+  context: StageContext,
+  servers: McpServers | undefined,
+  recorded: Map<string, Map<string, string>>,
+): Promise<ReinEvent[]> {
+  const events: ReinEvent[] = [];
+  const configured = await context.observeMaybe("mcp.configured", () => true, () => {
+    if (!servers) return Promise.resolve(undefined);
+    const view = mcpViewOf(context.view(), context.session);
+    const entries = servers.setup.servers.map((s) => s.entry);
+    if (entries.length === 0 && view === undefined) return Promise.resolve(undefined);
+    if (view && JSON.stringify(view.configured) === JSON.stringify(entries)) {
+      return Promise.resolve(undefined);
+    }
+    const problems = servers.setup.problems;
+    return Promise.resolve({ servers: entries, ...(problems.length > 0 ? { problems } : {}) });
+  });
+  if (configured) events.push({ type: "mcp.configured", data: configured });
+  const observed = await context.observeMaybe("mcp.observed", () => true, async () => {
+    if (!servers?.any) return undefined;
+    await servers.started();
+    const known = mcpViewOf(context.view(), context.session)?.servers ?? {};
+    const memo = recorded.get(context.session) ?? new Map<string, string>();
+    recorded.set(context.session, memo);
+    const changed: McpServerState[] = [];
+    for (const state of servers.states()) {
+      const text = JSON.stringify(state);
+      if (memo.get(state.name) === text) continue;
+      memo.set(state.name, text);
+      const before = known[state.name];
+      if (before === undefined || JSON.stringify(before) !== text) changed.push(state);
+    }
+    return changed.length > 0 ? { servers: changed } : undefined;
+  });
+  if (observed) events.push({ type: "mcp.observed", data: observed });
+  return events;
+}

@@ -1,0 +1,211 @@
+import type { McpServerState } from "../../events/event_types.ts";
+import type { ConnectOptions } from "./_mcp_connection.ts";
+import type { McpServerConfig } from "./mcp_config.ts";
+import type { McpConnection } from "./mcp_connection_types.ts";
+import type { ConfiguredServer, McpSetup } from "./read_mcp_config.ts";
+
+/** How a connection is made: the SDK's (loaded on first use), or a test's. */
+export type Connect = (config: McpServerConfig, options: ConnectOptions) => Promise<McpConnection>;
+
+/** What {@link McpServers} runs with. */
+export interface McpServersOptions {
+  setup: McpSetup;
+  /** The folder stdio servers start in (the workspace). */
+  cwd: string;
+  /** The environment stdio servers start with (without rein's secrets). */
+  env: Record<string, string>;
+  /** `MCP_TIMEOUT`: how long the first request waits for the servers to start. */
+  startupTimeoutMs: number;
+  connect?: Connect;
+}
+
+/** A server's status as `/mcp` and stream-json's `init` show it. */
+export type McpLiveStatus = "starting" | "connected" | "pending" | "failed" | "disabled";
+
+/** One server as this process runs it. */
+interface Running {
+  server: ConfiguredServer;
+  status: McpLiveStatus;
+  reason?: string;
+  connection?: McpConnection;
+  /** Restarts after it died (once at most). */
+  restarts: number;
+  /** Bumped each time what it offers changes (a list_changed refetched). */
+  version: number;
+}
+
+/**
+ * The MCP servers of this process: each enabled server started at once, in parallel, when
+ * {@link McpServers.start} is called (the session's start), restarted once if it dies, closed
+ * with the harness. What they offer is read by the MCP mechanism before each model request and
+ * recorded (`mcp.observed`); nothing here is read in replay.
+ */
+export class McpServers {
+  readonly #options: McpServersOptions;
+  readonly #running = new Map<string, Running>();
+  #deadline: Promise<void> | undefined;
+  #closed = false;
+  #connect: Promise<Connect> | undefined;
+
+  constructor(options: McpServersOptions) {
+    this.#options = options;
+    for (const server of options.setup.servers) {
+      this.#running.set(server.entry.name, {
+        server,
+        status: server.entry.enabled ? "starting" : "disabled",
+        ...(server.entry.reason ? { reason: server.entry.reason } : {}),
+        restarts: 0,
+        version: 0,
+      });
+    }
+  }
+
+  /** The configuration read at start. */
+  get setup(): McpSetup {
+    return this.#options.setup;
+  }
+
+  /** Whether any server is to run. */
+  get any(): boolean {
+    return this.#options.setup.servers.some((s) => s.entry.enabled);
+  }
+
+  /** Start every enabled server, at once (idempotent). */
+  start(): void {
+    if (this.#deadline) return;
+    const starts = [...this.#running.values()]
+      .filter((run) => run.status === "starting")
+      .map((run) => this.#open(run));
+    const ms = this.#options.startupTimeoutMs;
+    this.#deadline = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      Promise.allSettled(starts).then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }).then(() => {
+      for (const run of this.#running.values()) {
+        if (run.status !== "starting") continue;
+        run.status = "pending";
+        run.reason = `not up after ${
+          Math.round(ms / 1000)
+        } s (MCP_TIMEOUT); its tools join when it is`;
+      }
+    });
+  }
+
+  /** Resolves once every enabled server is up or failed, or `MCP_TIMEOUT` after the start. */
+  started(): Promise<void> {
+    this.start();
+    return this.#deadline as Promise<void>;
+  }
+
+  /** Each server's status now, in configuration order. */
+  statuses(): { name: string; status: McpLiveStatus; reason?: string; tools: number }[] {
+    return [...this.#running.values()].map((run) => ({
+      name: run.server.entry.name,
+      status: run.status,
+      ...(run.reason ? { reason: run.reason } : {}),
+      tools: run.connection?.tools.length ?? 0,
+    }));
+  }
+
+  /**
+   * What each enabled server offers now, as a session records it: connected (with its lists),
+   * pending, or failed; a server still starting before the start's deadline is left out.
+   */
+  states(): McpServerState[] {
+    const states: McpServerState[] = [];
+    for (const run of this.#running.values()) {
+      const name = run.server.entry.name;
+      if (run.status === "connected" && run.connection) {
+        const { tools, prompts, resources, instructions } = run.connection;
+        states.push({
+          name,
+          status: "connected",
+          tools,
+          ...(prompts.length > 0 ? { prompts } : {}),
+          ...(resources ? { resources } : {}),
+          ...(instructions ? { instructions } : {}),
+        });
+      } else if (run.status === "pending" || run.status === "failed") {
+        states.push({ name, status: run.status, reason: run.reason ?? "" });
+      }
+    }
+    return states;
+  }
+
+  /** The connection to `name`, when it is up. */
+  connection(name: string): McpConnection | undefined {
+    const run = this.#running.get(name);
+    return run?.status === "connected" ? run.connection : undefined;
+  }
+
+  /** Why `name` is not connected (for a call's error). */
+  whyNot(name: string): string {
+    const run = this.#running.get(name);
+    if (!run) return `no MCP server "${name}" runs in this process`;
+    return `MCP server "${name}" is ${run.status}${run.reason ? `: ${run.reason}` : ""}`;
+  }
+
+  /** Close every server (stdio servers killed with their process group). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(
+      [...this.#running.values()].map((run) => run.connection?.close().catch(() => {})),
+    );
+  }
+
+  async #open(run: Running): Promise<void> {
+    const name = run.server.entry.name;
+    try {
+      const connect = await (this.#connect ??= this.#options.connect
+        ? Promise.resolve(this.#options.connect)
+        : import("./_mcp_connection.ts").then((module) =>
+          module.connectMcp
+        ));
+      let made: McpConnection | undefined;
+      const connection = made = await connect(run.server.config, {
+        cwd: this.#options.cwd,
+        env: this.#options.env,
+        onToolsChanged: () => this.#refresh(run),
+        onLost: (reason) => made && this.#lost(run, made, reason),
+      });
+      if (this.#closed) {
+        await connection.close();
+        return;
+      }
+      run.connection = connection;
+      run.status = "connected";
+      delete run.reason;
+    } catch (error) {
+      if (this.#closed) return;
+      run.status = "failed";
+      run.reason = `${name} did not start: ${error instanceof Error ? error.message : error}`;
+    }
+  }
+
+  #lost(run: Running, connection: McpConnection, reason: string): void {
+    if (this.#closed || run.connection !== connection) return;
+    delete run.connection;
+    run.status = "failed";
+    run.reason = reason;
+    if (run.restarts >= 1) return;
+    run.restarts += 1;
+    run.status = "starting";
+    this.#open(run).then(() => {
+      if (run.status === "failed") run.reason = `${reason}; restarted once, ${run.reason}`;
+    });
+  }
+
+  async #refresh(run: Running): Promise<void> {
+    const connection = run.connection;
+    if (!connection) return;
+    try {
+      connection.tools = await connection.listTools();
+      run.version += 1;
+    } catch {
+      // A failed refresh keeps the previous list, as Claude Code does.
+    }
+  }
+}

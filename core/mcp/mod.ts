@@ -1,0 +1,13 @@
+/**
+ * MCP (s19): servers configured as Claude Code configures them (`.mcp.json`, `~/.claude.json`,
+ * `--mcp-config`), started live, their tools recorded and served from the log in replay.
+ *
+ * @module
+ */
+export { mcpMechanism, type McpOptions } from "./mcp_mechanism.ts";
+export { type McpLiveStatus, McpServers, type McpServersOptions } from "./mcp_servers.ts";
+export { type ConfiguredServer, type McpSetup, readMcpConfig } from "./read_mcp_config.ts";
+export { DEFAULT_MCP_LIMITS, type McpLimits, mcpLimits } from "./mcp_tools.ts";
+export { mcpProjection, type McpSessionView } from "./mcp_projection.ts";
+export { mcpViewOf } from "./mcp_view.ts";
+export { mcpToolName, normalizeMcpName } from "./mcp_names.ts";

@@ -1,0 +1,193 @@
+/**
+ * MCP servers end to end, against real servers from npm (`@modelcontextprotocol/server-everything`
+ * and `server-filesystem`, run with Deno's `npm:`): configured as Claude Code configures them,
+ * their tools called by the model, everything recorded, and each run replayed with `--verify`
+ * once the server's program is gone.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  type FakeScriptFn,
+  message,
+  type RecordedRequest,
+  startFakeAnthropic,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
+import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+
+const KEY = "sk-ant-mcp-test";
+const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache/deno");
+const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
+const FILESYSTEM = "npm:@modelcontextprotocol/server-filesystem@2026.8.31";
+
+/**
+ * The servers' npm packages in Deno's cache before a test starts one, so that a first run's
+ * download is not counted in a server's start.
+ */
+const warmed = new Deno.Command(Deno.execPath(), {
+  args: ["cache", "--quiet", EVERYTHING, FILESYSTEM],
+  stdout: "null",
+  stderr: "inherit",
+}).output();
+
+/** A home of its own (no ~/.claude.json of the machine's), with Deno's cache where it is. */
+async function tempHome(): Promise<
+  { path: string; env: Record<string, string> } & AsyncDisposable
+> {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-mcp-home-" }));
+  return {
+    path,
+    env: { HOME: path, DENO_DIR },
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(path, { recursive: true });
+    },
+  };
+}
+
+/**
+ * A program in `dir` that runs an npm server through Deno (so removing it leaves the server's
+ * command absent, as on a machine where it is not installed).
+ */
+async function serverProgram(dir: string, name: string, spec: string, args: string[]) {
+  await warmed;
+  const path = join(dir, name);
+  const quoted = args.map((arg) => `'${arg}'`).join(" ");
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/sh\nexec '${Deno.execPath()}' run -A --quiet ${spec} ${quoted} "$@"\n`,
+  );
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+/** A model that calls `calls` one round each, then answers with what the last result said. */
+function scripted(calls: { name: string; input: Record<string, unknown> }[]): FakeScriptFn {
+  return (request) => {
+    const messages = request.body?.messages ?? [];
+    const answered = messages.filter((m) => m.role === "assistant").length;
+    const call = calls[answered];
+    if (call) return message([toolUse(`toolu_${answered}`, call.name, call.input)]);
+    return message("Done.");
+  };
+}
+
+/** The text of every tool_result the model was sent, in order. */
+function toolResults(requests: readonly RecordedRequest[]) {
+  const last = requests.at(-1)?.body?.messages ?? [];
+  return (last as readonly { role: string; content: unknown }[]).flatMap((m) =>
+    m.role === "user" && Array.isArray(m.content)
+      ? m.content.flatMap((block: { type?: string; content?: unknown }) =>
+        block.type === "tool_result" ? [String(block.content)] : []
+      )
+      : []
+  );
+}
+
+Deno.test("server-everything over stdio from --mcp-config: its tools reach the model as mcp__everything__*, a call's result comes back, and the run replays with --verify once the server is gone", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  const bin = await serverProgram(home.path, "everything", EVERYTHING, ["stdio"]);
+  await using fake = await startFakeAnthropic({
+    script: scripted([
+      { name: "mcp__everything__get-sum", input: { a: 2, b: 3 } },
+      { name: "mcp__everything__get-sum", input: { a: "two" } },
+      { name: "mcp__everything__get-tiny-image", input: {} },
+      { name: "list_mcp_resources", input: { server: "everything" } },
+    ]),
+  });
+  const env = { ...home.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const config = JSON.stringify({ mcpServers: { everything: { command: bin } } });
+  const run = await runCli(["-p", "add", "--mcp-config", config, "--workspace", ws.path], { env });
+  assert.equal(run.code, 0, run.stderr);
+  const first = fake.requests[0]?.body?.tools?.map((tool) => tool.name) ?? [];
+  assert.ok(first.includes("mcp__everything__get-sum"), first.join(" "));
+  assert.ok(first.includes("mcp__everything__echo"), first.join(" "));
+  assert.ok(first.includes("list_mcp_resources") && first.includes("read_mcp_resource"));
+  const results = toolResults(fake.requests);
+  assert.equal(results[0], "The sum of 2 and 3 is 5.", JSON.stringify(results));
+  // The server's JSON Schema is checked before the call reaches the gate or the server.
+  assert.match(
+    results[1] ?? "",
+    /Invalid input for mcp__everything__get-sum: .*"a" must be a number/,
+  );
+  // An image reaches the model named with its type and size.
+  assert.match(results[2] ?? "", /\[image: image\/png, \d+ bytes\]/);
+  assert.match(results[3] ?? "", /"uri": "demo:\/\/resource\/static\/document\/architecture\.md"/);
+  assert.match(results[3] ?? "", /"server": "everything"/);
+  const log = await readLogLines(join(ws.path, ".rein", "events.jsonl"));
+  // Tools the server marks readOnlyHint run without asking, as read-only tools do; the call
+  // with a bad input never reached the gate.
+  const decided = log.filter((e) => e.type === "permission.decided");
+  assert.deepEqual(decided.map((e) => [e.data.tool, (e.data.source as { kind: string }).kind]), [
+    ["mcp__everything__get-sum", "read_only"],
+    ["mcp__everything__get-tiny-image", "read_only"],
+    ["list_mcp_resources", "read_only"],
+  ]);
+  const configured = log.find((e) => e.type === "mcp.configured");
+  assert.deepEqual(configured?.data, {
+    servers: [{
+      name: "everything",
+      scope: "dynamic",
+      transport: "stdio",
+      target: bin,
+      enabled: true,
+    }],
+  });
+  const observed = log.find((e) => e.type === "mcp.observed");
+  const states = observed?.data.servers as { name: string; status: string; tools: unknown[] }[];
+  assert.equal(states[0]?.status, "connected");
+  assert.ok(states[0]!.tools.length > 5);
+  // Recorded before the first request: the pool of that request is folded from it.
+  const requested = log.findIndex((e) => e.type === "model.requested");
+  assert.ok(log.indexOf(observed!) < requested);
+
+  await Deno.remove(bin);
+  const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("server-filesystem from a trusted folder's .mcp.json (${VAR} expanded): a read-only tool runs without asking, a write runs under an mcp__fs rule, and the run replays with --verify once the server is gone", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  const bin = await serverProgram(home.path, "filesystem", FILESYSTEM, []);
+  await Deno.writeTextFile(join(ws.path, "notes.txt"), "hello from the workspace\n");
+  await Deno.writeTextFile(
+    join(ws.path, ".mcp.json"),
+    JSON.stringify({ mcpServers: { fs: { command: bin, args: ["${MCP_TEST_DIR}"] } } }),
+  );
+  await using fake = await startFakeAnthropic({
+    script: scripted([
+      { name: "mcp__fs__read_text_file", input: { path: join(ws.path, "notes.txt") } },
+      {
+        name: "mcp__fs__write_file",
+        input: { path: join(ws.path, "out.txt"), content: "written by the server" },
+      },
+    ]),
+  });
+  const env = {
+    ...home.env,
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_API_KEY: KEY,
+    MCP_TEST_DIR: ws.path,
+  };
+  const run = await runCli(
+    ["-p", "go", "--trust", "--allowedTools", "mcp__fs", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const results = toolResults(fake.requests);
+  assert.match(results[0] ?? "", /hello from the workspace/);
+  assert.match(results[1] ?? "", /Successfully wrote/);
+  assert.equal(await Deno.readTextFile(join(ws.path, "out.txt")), "written by the server");
+  const log = await readLogLines(join(ws.path, ".rein", "events.jsonl"));
+  const configured = log.find((e) => e.type === "mcp.configured");
+  const [entry] = configured?.data.servers as { scope: string; target: string }[];
+  assert.equal(entry?.scope, "project");
+  assert.equal(entry?.target, `${bin} ${ws.path}`);
+  const decided = log.filter((e) => e.type === "permission.decided").map((e) => e.data.source);
+  assert.deepEqual(decided.map((s) => (s as { kind: string }).kind), ["rule", "rule"]);
+
+  await Deno.remove(bin);
+  const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

@@ -1,6 +1,7 @@
 import type { BashSandbox } from "../tools/bash_sandbox.ts";
 import { bwrapArgs, type SandboxConfig } from "./bwrap_args.ts";
 import { isInside } from "../files/is_inside.ts";
+import { otherWorktrees } from "./worktree_masks.ts";
 
 /**
  * The bash tool's sandbox on bwrap: `config.bwrap`, its options, `--`, then bash; described for
@@ -51,6 +52,8 @@ function placedSandbox(config: SandboxConfig, cwd: string): BashSandbox {
       ...config,
       workspace: real,
       writable: [real, ...config.writable.slice(1)],
+      // In a worktree, the other worktrees are not there (another agent's work).
+      hidden: [...config.hidden, ...otherWorktrees(root, real)],
     });
   };
   const sandbox = bwrapSandbox({

@@ -13,6 +13,19 @@ export {
   type CreateWorktreeInput,
   makeWorktree,
 } from "./create_worktree.ts";
+export {
+  chosenName,
+  createEnterWorktreeTool,
+  ENTER_WORKTREE_INPUT_SCHEMA,
+  enterDecision,
+  enteredText,
+  type EnterWorktreeInput,
+} from "./enter_worktree.ts";
+export {
+  createExitWorktreeTool,
+  EXIT_WORKTREE_INPUT_SCHEMA,
+  type ExitWorktreeInput,
+} from "./exit_worktree.ts";
 export { isolatedTask, isolationName } from "./isolated_task.ts";
 export {
   KEEP_WORKTREE_INPUT_SCHEMA,
@@ -20,13 +33,7 @@ export {
   type KeepWorktreeInput,
   keepWorktreeTool,
 } from "./keep_worktree.ts";
-export {
-  holderOf,
-  moveAgent,
-  moveRefusal,
-  placeIn,
-  worktreeHolding,
-} from "./move_agent.ts";
+export { holderOf, moveAgent, moveRefusal, placeIn, worktreeHolding } from "./move_agent.ts";
 export { removalRefusal } from "./removal_refusal.ts";
 export {
   createRemoveWorktreeTool,
@@ -64,6 +71,7 @@ export {
 } from "./worktree_name.ts";
 export {
   inGitRepository,
+  WORKTREE_MOVES_FEATURE,
   WORKTREES_FEATURE,
   worktreesMechanism,
   type WorktreesOptions,

@@ -3,7 +3,10 @@ import { TASK_TOOL } from "../agents/child_tools.ts";
 import type { Mechanism } from "../mechanism.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
+import { hasFeature } from "../settings/session_features.ts";
 import { createCreateWorktreeTool } from "./create_worktree.ts";
+import { createEnterWorktreeTool } from "./enter_worktree.ts";
+import { createExitWorktreeTool } from "./exit_worktree.ts";
 import { isolatedTask } from "./isolated_task.ts";
 import { keepWorktreeTool } from "./keep_worktree.ts";
 import { createRemoveWorktreeTool } from "./remove_worktree.ts";
@@ -14,6 +17,12 @@ import { renderWorktreeEvent } from "./worktrees_render.ts";
 
 /** The session feature of worktrees. */
 export const WORKTREES_FEATURE = "worktrees";
+
+/**
+ * The session feature of agents moving into worktrees (`enter_worktree`, `exit_worktree`): a
+ * mechanism of its own name in the harness, so sessions recorded before it get neither tool.
+ */
+export const WORKTREE_MOVES_FEATURE = "worktree_moves";
 
 /** What the worktrees mechanism is wired with. */
 export interface WorktreesOptions {
@@ -42,14 +51,25 @@ export function worktreesMechanism(options: WorktreesOptions): Mechanism {
     keepWorktreeTool,
     createRemoveWorktreeTool(git, options.hooks),
   ];
+  const moves: readonly AnyTool[] = [
+    createEnterWorktreeTool(git, options.hooks),
+    createExitWorktreeTool(git, options.hooks),
+  ];
+  const withMoves = [...tools, ...moves];
   return {
     name: "worktrees",
     feature: WORKTREES_FEATURE,
     catalog: worktreeCatalogProjection,
     // An isolated subagent's worktree is recorded as the child's, outside its loop.
     fedTypes: ["worktree.created", "worktree.removed"],
-    tools: (scope) => inGitRepository(scope) ? tools : NO_TOOLS,
-    toolFacts: tools,
+    tools: (scope) =>
+      !inGitRepository(scope)
+        ? NO_TOOLS
+        : hasFeature(scope.state, scope.session, WORKTREE_MOVES_FEATURE)
+        ? withMoves
+        : tools,
+    // Claude Code's names stand first for create_worktree and remove_worktree, as before.
+    toolFacts: [...moves, ...tools],
     filterTools: (scope, pool) =>
       inGitRepository(scope) && pool.some((tool) => tool.name === TASK_TOOL)
         ? pool.map((tool) => tool.name === TASK_TOOL ? isolatedTask(tool, git) : tool)

@@ -4,6 +4,7 @@ import { runWake } from "../core/runner/wake.ts";
 import type { Wake } from "../core/loop/wake_source.ts";
 import { IDLE_TIMEOUT_ENV, idleTimeoutMs, idleWait } from "../core/autonomy/mod.ts";
 import { rosterKey, rosterOf } from "../core/team/mod.ts";
+import { relayAsker } from "../core/team_questions/mod.ts";
 import type { State } from "../core/state/state.ts";
 import type { CommandIo } from "./io.ts";
 import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./paths.ts";
@@ -27,7 +28,8 @@ export interface TeammateFlags {
  * started again after a crash, continues its unfinished turn from the log: calls left open are
  * closed as interrupted, nothing runs twice), then idles, running a turn for each thing that
  * wakes it (mail), until SIGTERM or its `agent.stopped` is in the log. What would ask for
- * permission is denied, as with `-p`. Returns the exit code.
+ * permission is asked of the person at the lead's REPL (core/team_questions' relay), or denied
+ * when the lead is headless, as with `-p`. Returns the exit code.
  */
 export async function teammateCommand(
   flags: TeammateFlags,
@@ -56,6 +58,9 @@ export async function teammateCommand(
       return 1;
     }
     const state = () => harness.state;
+    // What needs a person's permission is asked of the person at the lead's REPL (relayed
+    // through the log); a headless lead's session denies it before asking.
+    runtime.asker.current = relayAsker({ store: harness.store, state });
     // Idle this long with nothing to do, it stops itself (core/autonomy's idle timeout).
     const idleMs = idleTimeoutMs(env.get(IDLE_TIMEOUT_ENV), harness.settings?.other.idleTimeout);
     return await runTeammate(

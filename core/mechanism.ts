@@ -84,6 +84,12 @@ export interface Mechanism {
    */
   fedTypes?: readonly EventType[];
   /**
+   * Events of a type the loops record too that reach the log from outside every loop, told by
+   * their data (mail the person typed at the lead's REPL, `person: true`): replay feeds those
+   * that this returns true for at their recorded positions, as `fedTypes`. Pure.
+   */
+  fedEvent?(event: Envelope): boolean;
+  /**
    * What reached an agent from outside its loop (a job's end) and waits for its next model call,
    * pure over the state: the loop puts it before the model, recorded as `arrival.injected` with
    * the arrival's source and key, which the mechanism's projection folds to stop listing it (see

@@ -28,6 +28,7 @@ import type { Runtime } from "../runtime.ts";
 import { type ChosenSession, claim, newSessionSetup, sessionOptionsOf } from "../session_choice.ts";
 import { createStyles } from "../render/style.ts";
 import { runWake } from "../../core/runner/wake.ts";
+import { TeamDesk } from "./team_desk.ts";
 
 const HELP = [
   "Commands:",
@@ -44,6 +45,8 @@ const HELP = [
   "  /<name> [args]  run a custom command (.claude/commands/) or a skill by name (listed below)",
   "  /permissions [mode]  show the mode and the rules with their files; or switch the mode",
   "  /jobs      list this session's background jobs (bash with run_in_background)",
+  "  /team [stop NAME]  list the teammates (status, model, cost); or stop one",
+  "  @name text send your own words to teammate name, as the lead's mail",
   "  /clear     start a new session (as /new)",
   "  /exit      leave (Ctrl-D also leaves)",
   "Ctrl-C cancels the running turn; the session stays usable.",
@@ -82,10 +85,19 @@ export async function runRepl(
   let lease = chosen.lease;
   const onText = (delta: string) => renderer.text(delta);
   const reader = new LineReader(io.stdinIsTerminal, working, promptHistory(harness.state));
+  const team = new TeamDesk({
+    harness,
+    renderer,
+    reader,
+    styles,
+    desk: () => ({ session: session.id, lead: session.agent }),
+  });
   const unsubscribe = harness.store.subscribe((event) => {
     // Prompts are echoed as typed; a refused one is shown with its reason.
     const echoed = event.type === "user.prompted" && event.data.refused === undefined;
     if (event.session !== session.id || echoed) return;
+    // A teammate's work shows as a dim line per call, its mail and stops as they come.
+    if (team.shows(event)) return reader.showAbove(() => team.show(event));
     // A subagent's work shows as a line per call under its task call; what happens while the
     // person is at the prompt (a background job ends) shows above it.
     reader.showAbove(() =>
@@ -124,6 +136,30 @@ export async function runRepl(
     asking = answer.then(() => {}, () => {});
     return answer;
   };
+  /** One question at a time: a teammate's waits for the lead's own, and the other way round. */
+  const inTurn = (ask: () => Promise<unknown>) => {
+    const asked = asking.then(async () => {
+      working.stop();
+      try {
+        await ask();
+      } finally {
+        if (cancel !== null) working.start();
+      }
+    });
+    asking = asked.then(() => {}, () => {});
+    return asked;
+  };
+  /** While a turn runs: a teammate's permission question is asked as the lead's own are. */
+  const teammateQuestions = async (signal: AbortSignal) => {
+    try {
+      while (!signal.aborted) {
+        const question = await team.next(false, signal);
+        await inTurn(() => team.ask(question, signal));
+      }
+    } catch {
+      // The turn ended: what is still unanswered is asked at the prompt.
+    }
+  };
   Deno.addSignalListener("SIGINT", interrupt);
   const run = async (work: (options: RunOptions) => Promise<TurnResult | null>) => {
     const active = runner.run(
@@ -141,6 +177,8 @@ export async function runRepl(
       active.cancel();
     };
     working.start();
+    const turn = new AbortController();
+    void teammateQuestions(turn.signal);
     try {
       const result = await active.done;
       if (result !== null && io.stdoutIsTerminal) {
@@ -149,6 +187,7 @@ export async function runRepl(
       }
       return result;
     } finally {
+      turn.abort();
       working.stop();
       cancel = null;
     }
@@ -206,12 +245,25 @@ export async function runRepl(
       // prompt typed at the prompt would: a firing's text, or the job's notification.
       const next = await Promise.race([
         typed,
+        // What a teammate waits on the person for (a call to allow, a plan) comes first.
+        team.next(true, idle.signal).then(
+          (question) => ({ question }),
+          () => new Promise<never>(() => {}),
+        ),
         runner.nextWake(session, idle.signal).then(
           (wake) => ({ wake }),
           () => new Promise<never>(() => {}),
         ),
       ]);
       idle.abort();
+      if (next !== null && typeof next === "object" && "question" in next) {
+        reader.pause();
+        typed = undefined;
+        await team.ask(next.question, new AbortController().signal);
+        continue;
+      }
+      // A teammate's question that came with the wake (a plan's mail) is asked first.
+      if (next !== null && typeof next === "object" && team.pending(true) !== undefined) continue;
       if (next !== null && typeof next === "object") {
         reader.pause();
         typed = undefined;
@@ -227,6 +279,12 @@ export async function runRepl(
       renderer.afterInput();
       const input = line.trim();
       if (!input) continue;
+      // `@alice text` to a teammate of the session (another `@…` is a prompt, as before).
+      if (input.startsWith("@") && team.mentions(input)) {
+        const error = await team.mention(input);
+        if (error !== undefined) renderer.line(error);
+        continue;
+      }
       if (input.startsWith("#")) {
         // A note to remember, as in Claude Code: saved to the memory index, on the record.
         try {
@@ -266,6 +324,9 @@ export async function runRepl(
               renderer.line(styles.red((error as Error).message));
             }
           }
+        } else if (command === "/team") {
+          const shown = await team.command(input.slice(command.length).trim());
+          if (shown !== undefined) renderer.line(shown);
         } else if (command === "/jobs") {
           renderer.line(
             jobsReport(

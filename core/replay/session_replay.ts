@@ -324,13 +324,16 @@ export class SessionReplay {
 
   /**
    * Put each recorded event, as it is read, on its agent's tape, except the events the loops
-   * never produce (the mechanisms' `fedTypes`: they are fed at their places). Returns those types.
+   * never produce (the mechanisms' `fedTypes` and `fedEvent`: they are fed at their places).
+   * Returns which those are.
    */
-  #tapeEvents(live: Harness): ReadonlySet<EventType> {
-    const fed = new Set<EventType>(live.mechanisms.flatMap((m) => m.fedTypes ?? []));
+  #tapeEvents(live: Harness): (event: Envelope) => boolean {
+    const types = new Set<EventType>(live.mechanisms.flatMap((m) => m.fedTypes ?? []));
+    const told = live.mechanisms.flatMap((m) => m.fedEvent ? [m.fedEvent] : []);
+    const fed = (event: Envelope) => types.has(event.type) || told.some((isFed) => isFed(event));
     const readOn = () => this.#recorded.more();
     this.#recorded.onRead((event, index) => {
-      if (fed.has(event.type)) return;
+      if (fed(event)) return;
       let tape = this.#tapes.get(event.agent);
       if (tape === undefined) this.#tapes.set(event.agent, tape = new AgentTape(readOn));
       tape.add(event, index);
@@ -342,7 +345,7 @@ export class SessionReplay {
    * Walk the recorded events in order: feed those from outside the loops, let a running agent
    * reproduce its own, and start an idle agent's run at its next input.
    */
-  async #drive(live: Harness, fed: ReadonlySet<EventType>): Promise<void> {
+  async #drive(live: Harness, fed: (event: Envelope) => boolean): Promise<void> {
     const recorded = this.#recorded;
     while (!this.#divergence && !recorded.failure) {
       const index = this.order.progress + 1;
@@ -350,7 +353,7 @@ export class SessionReplay {
       const event = recorded.at(index);
       if (!event) break;
       const run = this.#runs.get(event.agent);
-      if (fed.has(event.type)) {
+      if (fed(event)) {
         const { type, data, session, agent } = event;
         // Its data are the recorded event's: the store keeps them as they are.
         const fedEvent = { type, data, session, agent } as NewEvent;

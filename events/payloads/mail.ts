@@ -29,6 +29,11 @@ export interface MailSent {
   /** A short preview (Claude Code's `summary`), when the sender gave one. */
   summary?: string;
   kind: MailKind;
+  /**
+   * The person's own words, typed at the lead's REPL (`@alice text`) and sent as the lead's mail:
+   * appended by the REPL from outside every loop, so replay feeds it where it was.
+   */
+  person?: true;
 }
 
 /** An agent read mail from its inbox in the middle of a turn (`check_inbox`). */

@@ -37,6 +37,11 @@ export interface ProtocolAnswered {
   by: string;
   /** Why (a shutdown refused), or the feedback on a plan. */
   reason?: string;
+  /**
+   * The person answered it at the lead's REPL (a plan, "y / n + feedback") in the lead's name:
+   * appended by the REPL from outside every loop, so replay feeds it where it was.
+   */
+  person?: true;
 }
 
 /**

@@ -26,6 +26,12 @@ export interface LaunchArgs {
   logArgument: string | undefined;
   /** Whether the command is `rein trust`, which reads anything and writes `~/.claude.json` only. */
   trust: boolean;
+  /**
+   * Whether the command is `rein view`, which reads anything and listens on 127.0.0.1 only; and
+   * whether it was given `--open` (it then starts the browser).
+   */
+  view: boolean;
+  viewOpen: boolean;
   /** Whether `--show-permissions` was given: print the flags instead of starting rein. */
   showPermissions: boolean;
   /** The last `--workspace` given, as given. */
@@ -66,6 +72,8 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
     salvage,
     logArgument: salvage ? words[2] : undefined,
     trust: first === "trust",
+    view: first === "view",
+    viewOpen: first === "view" && options.includes("--open"),
     showPermissions,
     workspace: lastValue(options, "--workspace"),
     log: lastValue(options, "--log"),

@@ -35,6 +35,20 @@ export const READ_ONLY_PERMISSIONS: readonly string[] = [
 ];
 
 /**
+ * Flags of `rein view`: read anything (the log and its snapshots), as the read-only commands, and
+ * listen on 127.0.0.1 only; with `open`, start the browser (`xdg-open`, or `open` on macOS).
+ */
+export function viewPermissions(open: boolean): string[] {
+  return [
+    "--allow-read",
+    "--allow-net=127.0.0.1",
+    ...(open ? ["--allow-run=xdg-open,open"] : []),
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME",
+    "--no-prompt",
+  ];
+}
+
+/**
  * Flags of `log salvage`: read anything, as the read-only commands, and write only `logDirs` (the
  * log's directory, as named and as its real path): the backup, the set-aside lines, the kept
  * prefix renamed over the log, the leases it checks and the snapshots it removes are all there.

@@ -10,6 +10,7 @@ import {
   READ_ONLY_PERMISSIONS,
   salvagePermissions,
   trustPermissions,
+  viewPermissions,
 } from "./_launch_flags.ts";
 import { marketplaceFolders } from "./_launch_marketplaces.ts";
 
@@ -86,6 +87,8 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     );
   } else if (parsed.trust) {
     permissions = trustPermissions(claudeJsonFiles(env).flatMap(named));
+  } else if (parsed.view) {
+    permissions = viewPermissions(parsed.viewOpen);
   } else if (!parsed.readOnly) {
     const home = env.HOME ?? "";
     // The repository the workspace is in, when it is a subdirectory of one: its CLAUDE.md files
@@ -144,7 +147,7 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     denoArgs: [
       "run",
       "--quiet",
-      parsed.readOnly || parsed.salvage ? V8_FLAGS_STREAMING : V8_FLAGS,
+      parsed.readOnly || parsed.salvage || parsed.view ? V8_FLAGS_STREAMING : V8_FLAGS,
       ...config,
       ...permissions,
       entry,

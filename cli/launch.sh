@@ -103,6 +103,7 @@ add_word() {
 }
 
 workspace="" log="" settings="" plugin="" plugin_value="" show=0 first="" taking="" ended=0
+view_open=0
 for arg do
   if [ $ended = 1 ]; then
     [ -z "$first" ] && first=$arg
@@ -117,6 +118,7 @@ for arg do
   case $arg in
     --) ended=1 ;;
     --show-permissions) show=1; continue ;;
+    --open) view_open=1 ;;
     --workspace | --log | --settings)
       taking=${arg#--}
       [ -z "$first" ] && first=$arg
@@ -140,6 +142,12 @@ case $first in
   state | replay | sessions | tasks | help | log | -h | --help | -V | --version) read_only=1 ;;
   *) read_only=0 ;;
 esac
+# `rein view`: read-only, and listening on 127.0.0.1 only (with --open, it starts the browser).
+view_flags=""
+if [ "$first" = view ]; then
+  read_only=1 view_flags=--allow-net=127.0.0.1
+  [ $view_open = 1 ] && view_flags="$view_flags --allow-run=xdg-open,open"
+fi
 # Claude Code's ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json when set), where workspace trust
 # is kept, and the temporary file rein renames over it (core/settings/trust.ts), added to $1.
 add_claude_json() {
@@ -301,7 +309,8 @@ fi
 
 if [ $show = 1 ]; then
   if [ $read_only = 1 ]; then
-    printf '%s\n' --allow-read --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt
+    printf '%s\n' --allow-read $view_flags --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME \
+      --no-prompt
   elif [ $salvage = 1 ]; then
     printf '%s\n' --allow-read "--allow-write=$readwrite" \
       --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt
@@ -325,7 +334,7 @@ else
 fi
 # The commands that stream a log get a young generation that holds a chunk of decoded events.
 if [ $read_only = 1 ]; then
-  set -- --v8-flags=--max-semi-space-size=8 "$config" --allow-read \
+  set -- --v8-flags=--max-semi-space-size=8 "$config" --allow-read $view_flags \
     --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt "$@"
 elif [ $salvage = 1 ]; then
   set -- --v8-flags=--max-semi-space-size=8 "$config" --allow-read "--allow-write=$readwrite" \

@@ -227,6 +227,26 @@ export async function buildProgram(
       );
     });
 
+  program.command("view")
+    .description(
+      "Serve a live web page of a log on 127.0.0.1: sessions, each one's timeline, team, task " +
+        "graph, costs, and its state at any seq",
+    )
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to show")
+    .option("--port <n>", "port on 127.0.0.1 (default: a free one)", positiveInt)
+    .option("--open", "open the page in the browser")
+    .action(async (log, flags) => {
+      const { viewCommand } = await import("./view/view_command.ts");
+      exit(
+        await viewCommand(await logOf(log, flags), {
+          port: flags.port,
+          open: flags.open ?? false,
+        }, io),
+      );
+    });
+
   program.command("tasks")
     .description("Print the workspace's task graph: status, owner and what waits for what")
     .argument("[log]", "event log file (default: the workspace's)")

@@ -36,6 +36,9 @@ export async function teammateCommand(
   env: RuntimeEnv,
   io: CommandIo,
 ): Promise<number> {
+  // The model SDK is the largest thing its first request waits for: loaded while the runtime
+  // opens (as cli/main.ts does for a plain agent run; the model client imports the same module).
+  import("@anthropic-ai/sdk").catch(() => {});
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
   requireCredentials(env);

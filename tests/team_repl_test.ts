@@ -4,7 +4,9 @@
  * relayed to the REPL and asked with her name, and the person's "y" lets it run; her call shows
  * as one dim line (`alice · bash …`), her mail to the lead as it arrives (waking the idle lead);
  * `/team` lists her; `@alice text` reaches her as the lead's mail marked as the person's words;
- * `/team stop alice` stops her. The log replays with `--verify`.
+ * `/team stop alice` stops her. A plan-mode teammate's plans are asked of the person at the idle
+ * prompt (rejected with feedback, then approved). A headless lead's teammate is refused such a
+ * call at once, never asking. Each log replays with `--verify`.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -18,6 +20,7 @@ import { firstUserText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { eventsOf, lastText, readLog, teammatePids, untilLogged } from "./_team_e2e.ts";
 import { CLI, runCli } from "./_cli.ts";
+import { teamEnv } from "./_team_e2e.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
 const PERSON = "(From the user, typed at the lead's terminal) also write a readme";
@@ -153,6 +156,165 @@ Deno.test("the REPL shows a teammate's calls and mail, asks the person her permi
     assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
   } finally {
     await terminal.close();
+    killProcessesIn(path);
+    await Deno.remove(path, { recursive: true });
+  }
+});
+
+/** The REPL in a terminal on a fresh workspace against `url`, with `flags`; and where it logs. */
+async function startRepl(url: string, flags = ""): Promise<{
+  terminal: Terminal;
+  path: string;
+  log: string;
+  exited: () => Promise<void>;
+}> {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-team-repl-" }));
+  const exit = join(path, "exit-code");
+  const command = [
+    `ANTHROPIC_BASE_URL=${shellQuote(url)} ANTHROPIC_API_KEY=test-key`,
+    "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1",
+    `${shellQuote(Deno.execPath())} run -A ${shellQuote(CLI)} agent --trust ${flags}`,
+    `--workspace ${shellQuote(path)}; echo $? > ${shellQuote(exit)}`,
+  ].join(" ");
+  const terminal = await Terminal.start(`sh -c ${shellQuote(command)}`);
+  const exited = async () => {
+    const deadline = Date.now() + 15_000;
+    while (!(await Deno.readTextFile(exit).catch(() => "")).endsWith("\n")) {
+      if (Date.now() > deadline) {
+        throw new Error(`rein did not exit:\n${(await terminal.screen()).text}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+  };
+  return { terminal, path, log: join(path, ".rein", "events.jsonl"), exited };
+}
+
+/** Bob in plan mode: a write refused before approval, two plans, then the write. */
+const planScript: FakeScriptFn = (request) => {
+  const first = firstUserText(request.body?.messages ?? []);
+  const last = lastText(request);
+  if (first === "write b.txt") {
+    // Asked to shut down as the REPL ends (Ctrl-D): it agrees.
+    if (last.includes("shutdown_request")) {
+      return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
+    }
+    if (last === "write b.txt") {
+      return message([toolUse("toolu_w1", "write_file", { path: "b.txt", content: "early\n" })]);
+    }
+    if (last.startsWith("toolu_w1")) {
+      return message([toolUse("toolu_plan1", "submit_plan", { plan: "v1: write b.txt" })]);
+    }
+    if (last.startsWith("toolu_plan1")) {
+      return message([toolUse("toolu_plan2", "submit_plan", { plan: "v2: test, then b.txt" })]);
+    }
+    if (last.startsWith("toolu_plan2")) {
+      return message([toolUse("toolu_w2", "write_file", { path: "b.txt", content: "done\n" })]);
+    }
+    return message("Wrote b.txt.");
+  }
+  if (last === "plan it") {
+    return message([
+      toolUse("toolu_spawn", "spawn_teammate", {
+        name: "bob",
+        prompt: "write b.txt",
+        mode: "plan",
+      }),
+    ]);
+  }
+  if (last.startsWith("toolu_spawn")) return message("Bob is planning.");
+  return message("Ok.");
+};
+
+Deno.test("the REPL idle at its prompt asks the person to approve a plan-mode teammate's plan: rejected with feedback, then approved", async () => {
+  await using fake = await startFakeAnthropic({ script: planScript });
+  const { terminal, path, log, exited } = await startRepl(
+    fake.url,
+    "--permission-mode acceptEdits",
+  );
+  try {
+    const atPrompt = (screen: Screen) => screen.cursorLine === ">" && screen.cursorX === 2;
+    await terminal.waitFor("the prompt", atPrompt);
+    await terminal.type("plan it");
+    await terminal.press("Enter");
+    const first = await terminal.waitFor(
+      "bob's first plan",
+      (s) => s.text.includes("v1: write b.txt") && s.cursorLine === "❯",
+      60_000,
+    );
+    assert.match(
+      first.text,
+      /bob asks to approve this plan:\n {2}v1: write b\.txt\ny \/ n \+ feedback/,
+    );
+    await terminal.type("n add a test first");
+    await terminal.press("Enter");
+    await terminal.waitFor(
+      "bob's second plan",
+      (s) => s.text.includes("v2: test, then b.txt") && s.cursorLine === "❯",
+      60_000,
+    );
+    await terminal.type("y");
+    await terminal.press("Enter");
+    await untilLogged(
+      log,
+      "bob's write",
+      (events) => eventsOf(events, "tool.completed").find((e) => e.data.callId === "toolu_w2"),
+    );
+    assert.equal(await Deno.readTextFile(join(path, "b.txt")), "done\n");
+    await terminal.waitFor("the prompt again", atPrompt);
+    await terminal.press("C-d");
+    await exited();
+
+    const events = await readLog(log);
+    assert.deepEqual(
+      eventsOf(events, "protocol.answered").filter((e) => e.data.id.startsWith("toolu_plan")).map((
+        e,
+      ) => [
+        e.agent,
+        e.data.id,
+        e.data.approve,
+        e.data.reason ?? null,
+        e.data.person ?? null,
+      ]),
+      [
+        ["lead", "toolu_plan1", false, "add a test first", true],
+        ["lead", "toolu_plan2", true, null, true],
+      ],
+    );
+    const rejected = fake.requests.find((r) => lastText(r).startsWith("toolu_plan1"));
+    assert.match(lastText(rejected!), /\[Plan Rejected\] add a test first/);
+    const refused = eventsOf(events, "tool.completed").find((e) => e.data.callId === "toolu_w1");
+    assert.equal(refused?.data.outcome, "denied");
+
+    const replay = await runCli(["replay", log, "--verify", "--quiet"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+  } finally {
+    await terminal.close();
+    killProcessesIn(path);
+    await Deno.remove(path, { recursive: true });
+  }
+});
+
+Deno.test("a headless lead's teammate is refused a call that needs asking at once: no question is relayed, nobody waits", async () => {
+  await using fake = await startFakeAnthropic({ script });
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-team-headless-" }));
+  try {
+    const out = await runCli(["-p", "build a team", "--workspace", path], {
+      env: teamEnv(fake.url, { REIN_SHUTDOWN_TIMEOUT_MS: "300" }),
+    });
+    assert.equal(out.code, 0, out.stderr);
+    const log = join(path, ".rein", "events.jsonl");
+    const events = await readLog(log);
+    const decided = eventsOf(events, "permission.decided").find((e) =>
+      e.data.callId === "toolu_touch"
+    );
+    assert.equal(decided?.agent, "alice");
+    assert.equal(decided?.data.decision, "deny");
+    assert.equal(decided?.data.source.kind, "headless");
+    assert.deepEqual(eventsOf(events, "question.asked"), []);
+    await assert.rejects(Deno.stat(join(path, "made-by-alice.txt")));
+    const replay = await runCli(["replay", log, "--verify", "--quiet"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+  } finally {
     killProcessesIn(path);
     await Deno.remove(path, { recursive: true });
   }

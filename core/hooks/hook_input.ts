@@ -17,6 +17,7 @@ export const HOOK_EVENT_NAMES = [
   "PostCompact",
   "TaskCreated",
   "TaskCompleted",
+  "TeammateIdle",
   "WorktreeCreate",
   "WorktreeRemove",
 ] as const;
@@ -57,10 +58,12 @@ export type HookEventData =
     suggestion: string;
   }
   | {
-    /** A subagent starts (a `task` call): its id and type. */
+    /** A subagent starts (a `task` call) or a teammate its first turn: its id and type. */
     event: "SubagentStart";
     agentId: string;
     agentType: string;
+    /** The teammate's name, for a teammate. */
+    teammateName?: string;
   }
   | {
     event: "PostToolUse";
@@ -100,7 +103,11 @@ export type HookEventData =
     agentType?: string;
     /** The subagent's own transcript, a sidechain (SubagentStop only; `claude_transcript.ts`). */
     agentTranscriptPath?: string;
+    /** The teammate's name, for a teammate (SubagentStop only). */
+    teammateName?: string;
   }
+  /** A teammate is about to go idle (its turn ends): exit 2 keeps it working with stderr. */
+  | { event: "TeammateIdle"; teammateName: string; teamName: string }
   | { event: "SessionStart"; source: SessionStartSource; model?: string }
   | { event: "SessionEnd"; reason: SessionEndReason }
   | { event: "PreCompact"; trigger: CompactTrigger; customInstructions: string }
@@ -144,7 +151,12 @@ export type HookInput =
     hook_event_name: "PermissionRequest";
     permission_suggestions: PermissionSuggestion[];
   }
-  | HookInputBase & { hook_event_name: "SubagentStart"; agent_id: string; agent_type: string }
+  | HookInputBase & {
+    hook_event_name: "SubagentStart";
+    agent_id: string;
+    agent_type: string;
+    teammate_name?: string;
+  }
   | HookInputBase & ToolFields & {
     hook_event_name: "PostToolUse";
     tool_response: unknown;
@@ -166,7 +178,9 @@ export type HookInput =
     agent_id?: string;
     agent_type?: string;
     agent_transcript_path?: string;
+    teammate_name?: string;
   }
+  | HookInputBase & { hook_event_name: "TeammateIdle"; teammate_name: string; team_name: string }
   | HookInputBase & { hook_event_name: "SessionStart"; source: SessionStartSource; model?: string }
   | HookInputBase & { hook_event_name: "SessionEnd"; reason: SessionEndReason }
   | HookInputBase & {
@@ -229,6 +243,7 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
         hook_event_name: data.event,
         agent_id: data.agentId,
         agent_type: data.agentType,
+        ...(data.teammateName === undefined ? {} : { teammate_name: data.teammateName }),
       };
     case "PostToolUse":
       return {
@@ -265,6 +280,14 @@ export function buildHookInput(session: HookSession, data: HookEventData): HookI
         ...(data.agentTranscriptPath === undefined
           ? {}
           : { agent_transcript_path: data.agentTranscriptPath }),
+        ...(data.teammateName === undefined ? {} : { teammate_name: data.teammateName }),
+      };
+    case "TeammateIdle":
+      return {
+        ...base,
+        hook_event_name: data.event,
+        teammate_name: data.teammateName,
+        team_name: data.teamName,
       };
     case "SessionStart":
       return {

@@ -207,6 +207,7 @@ async function beforePrompt(
       event: "SubagentStart",
       agentId: context.agent,
       agentType: agent.spawn.type,
+      ...(agent.spawn.teammate === undefined ? {} : { teammateName: context.agent }),
     };
     const ran = await runSelected(
       context,
@@ -438,6 +439,7 @@ async function onStop(
         agentId: context.agent,
         agentType: agent.spawn.type,
         agentTranscriptPath: hookAgentTranscriptPath(options, context.session, context.agent),
+        ...(agent.spawn.teammate === undefined ? {} : { teammateName: context.agent }),
       }),
     },
     undefined,
@@ -448,18 +450,31 @@ async function onStop(
     ? ran?.verdict.additionalContext.filter((text) => text.trim() !== "") ?? []
     : [];
   const said = [...(ran?.verdict.block ? [ran.verdict.block.reason] : []), ...contexts];
-  const reason = said.length > 0 ? said.join("\n") : undefined;
-  if (reason === undefined || ran?.verdict.stop !== undefined) {
-    return { events: [], continueTurn: false };
+  let reason = said.length > 0 ? said.join("\n") : undefined;
+  if (ran?.verdict.stop !== undefined) return { events: [], continueTurn: false };
+  let hookEvent: string = event;
+  if (reason === undefined && agent.spawn?.teammate !== undefined) {
+    // A teammate about to go idle: a TeammateIdle hook's exit 2 keeps it working, its stderr
+    // the teammate's next input (Claude Code runs it after the SubagentStop hooks).
+    const idle = await runSelected(
+      context,
+      { event: "TeammateIdle", teammateName: context.agent, teamName: context.session },
+      undefined,
+      options,
+    );
+    if (idle?.verdict.stop !== undefined) return { events: [], continueTurn: false };
+    reason = idle?.verdict.block?.reason;
+    hookEvent = "TeammateIdle";
   }
+  if (reason === undefined) return { events: [], continueTurn: false };
   if (continued >= MAX_STOP_CONTINUATIONS) {
     return {
       events: [{
         type: "hook.context",
         data: {
-          hookEvent: event,
+          hookEvent,
           text:
-            `A ${event} hook asked to go on again; rein stopped after ${MAX_STOP_CONTINUATIONS} ` +
+            `A ${hookEvent} hook asked to go on again; rein stopped after ${MAX_STOP_CONTINUATIONS} ` +
             "forced continuations in this turn",
         },
       }],
@@ -469,7 +484,7 @@ async function onStop(
   return {
     events: [{
       type: "hook.context",
-      data: { hookEvent: event, text: `${event} hook feedback: ${reason}` },
+      data: { hookEvent, text: `${hookEvent} hook feedback: ${reason}` },
     }],
     continueTurn: true,
   };

@@ -5,12 +5,7 @@ import { createCreateTaskTool } from "../tasks/create_task.ts";
 import { createReleaseTaskTool } from "../tasks/release_task.ts";
 import type { TaskHookRunner } from "../tasks/_task_tool.ts";
 import type { AnyTool } from "../tools/tool.ts";
-import {
-  AUTONOMY_FEATURE,
-  claimArrivals,
-  type ClaimPlacement,
-  claimWake,
-} from "./claim_arrival.ts";
+import { AUTONOMY_FEATURE, claimArrivals, claimWake } from "./claim_arrival.ts";
 import { mailingCompleteTask } from "./completion_mail.ts";
 import { identityReminder } from "./identity_reminder.ts";
 
@@ -18,8 +13,6 @@ import { identityReminder } from "./identity_reminder.ts";
 export interface AutonomyOptions {
   /** Runs the session's TaskCreated hooks for `create_task` (live), as the tasks mechanism's. */
   hooks?: TaskHookRunner;
-  /** The move into a claimed task's worktree, decided with the claim (agent placement). */
-  placement?: ClaimPlacement;
 }
 
 /**
@@ -53,7 +46,7 @@ export function autonomyMechanism(options: AutonomyOptions = {}): Mechanism {
         if (wrapped === undefined) mailing.set(tool, wrapped = mailingCompleteTask(tool));
         return wrapped;
       }),
-    arrivals: (scope) => claimArrivals(scope, options.placement),
+    arrivals: claimArrivals,
     wake: claimWake,
     stages: {
       afterCompact: (context) =>

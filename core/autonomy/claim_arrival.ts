@@ -1,8 +1,6 @@
-import type { ReinEvent } from "../../events/event_types.ts";
 import type { Arrival } from "../loop/arrivals.ts";
 import type { Wake, WakeSource } from "../loop/wake_source.ts";
 import { hasFeature } from "../settings/session_features.ts";
-import type { State } from "../state/state.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import { teammatesOf } from "../team/roster.ts";
 import {
@@ -17,17 +15,6 @@ import {
 /** The session feature of autonomous teammates (older sessions replay without it). */
 export const AUTONOMY_FEATURE = "autonomy";
 
-/**
- * The events that move an agent into the worktree of the task it claims (A2's `agent.moved`),
- * decided with the claim; none when absent or when the task has no worktree. Pure.
- */
-export type ClaimPlacement = (
-  state: State,
-  session: string,
-  agent: string,
-  claim: IdleClaim,
-) => readonly ReinEvent[];
-
 /** The idle claim of `scope`'s agent where the session has autonomous teammates. Pure. */
 function claimOf(scope: PoolScope): IdleClaim | undefined {
   if (!hasFeature(scope.state, scope.session, AUTONOMY_FEATURE)) return undefined;
@@ -40,16 +27,15 @@ function claimOf(scope: PoolScope): IdleClaim | undefined {
  * under the log's lock with its `arrival.injected`, on the state caught up with every writer. At
  * the log's last seq: what made it claimable is the last thing that happened. Pure.
  */
-export function claimArrivals(scope: PoolScope, placement?: ClaimPlacement): Arrival[] {
+export function claimArrivals(scope: PoolScope): Arrival[] {
   const claim = claimOf(scope);
   if (claim === undefined) return [];
-  const extra = placement?.(scope.state, scope.session, scope.agent, claim) ?? [];
   return [{
     source: AUTONOMY_SOURCE,
     key: claimKey(claim.task.id),
     seq: scope.state.lastSeq,
     text: claimText(claim),
-    events: claimEvents(claim, extra),
+    events: claimEvents(scope.state, scope.session, scope.agent, claim),
   }];
 }
 

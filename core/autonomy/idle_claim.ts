@@ -5,6 +5,7 @@ import type { State } from "../state/state.ts";
 import { unblockedTasks } from "../tasks/task_graph.ts";
 import { type TaskGraph, taskGraphProjection, type TaskNode } from "../tasks/tasks_projection.ts";
 import { rosterKey, rosterProjection, type TeammateEntry } from "../team/roster_projection.ts";
+import { moveAgent, moveRefusal } from "../worktrees/move_agent.ts";
 import { type WorktreeEntry, worktreeOfTask } from "../worktrees/worktree_catalog.ts";
 
 /** The `source` of the autonomy mechanism's arrivals and wake-ups. */
@@ -50,8 +51,9 @@ export function roleMatches(role: string | undefined, own: string | null): boole
 /**
  * The task idle teammate `name` of `session` claims by itself now, or undefined: none while it
  * is not an idle teammate, has unread mail (its inbox comes first: mail wakes it instead) or
- * still holds a task in progress; else the first task by id that is pending, unblocked, unowned
- * and, when it names a role, for the teammate's role. Two teammates may choose the same task:
+ * still holds a task in progress; else the first task by id that is pending, unblocked, unowned,
+ * when it names a role for the teammate's role, and whose worktree (if bound to one) no other
+ * agent works in. Two teammates may choose the same task:
  * the claim is decided under the log's lock, where the loser's choice is made again on the state
  * with the winner's claim. Pure.
  */
@@ -61,9 +63,20 @@ export function idleClaim(state: State, session: string, name: string): IdleClai
   const graph = catalogSliceOf(state.catalog, taskGraphProjection);
   if (heldTasks(graph, session, name).length > 0) return undefined;
   const own = teammateEntry(state, session, name)?.role ?? null;
-  const task = unblockedTasks(graph).find((ready) => roleMatches(ready.role, own));
-  if (task === undefined) return undefined;
-  return { task, worktree: worktreeOfTask(state, task.id) };
+  for (const task of unblockedTasks(graph)) {
+    if (!roleMatches(task.role, own)) continue;
+    const worktree = worktreeOfTask(state, task.id);
+    // Where it would work: the task's worktree, unless another agent works there.
+    const [cwd, tree] = placeOf(worktree);
+    if (moveRefusal(state, session, name, cwd, tree) !== undefined) continue;
+    return { task, worktree };
+  }
+  return undefined;
+}
+
+/** The folder (relative to the workspace) and worktree a claim's work is done in. */
+function placeOf(worktree: WorktreeEntry | undefined): [string, string | undefined] {
+  return worktree === undefined ? ["", undefined] : [worktree.path, worktree.name];
 }
 
 /** The key of the arrival (and wake) that claims task `id`. */
@@ -100,12 +113,19 @@ export function claimText(claim: IdleClaim): string {
 }
 
 /**
- * The events the claim records, in the append that injects it: the teammate's `task.claimed`,
- * then what `extra` adds for the claim (the move into the task's worktree). Pure.
+ * The events teammate `name` of `session` records for `claim`, in the append that injects it:
+ * its `task.claimed`, then its move (`agent.moved`) into the task's worktree, or back to the
+ * workspace from another one, when it is not there already. Pure.
  */
 export function claimEvents(
+  state: State,
+  session: string,
+  name: string,
   claim: IdleClaim,
-  extra: readonly ReinEvent[] = [],
 ): ReinEvent[] {
-  return [{ type: "task.claimed", data: { id: claim.task.id } }, ...extra];
+  const [cwd, tree] = placeOf(claim.worktree);
+  const moved = moveAgent(state, session, name, cwd, tree).map(({ type, data }) =>
+    ({ type, data }) as ReinEvent
+  );
+  return [{ type: "task.claimed", data: { id: claim.task.id } }, ...moved];
 }

@@ -6,12 +6,7 @@
  * @module
  */
 export { autonomyMechanism, type AutonomyOptions } from "./autonomy_mechanism.ts";
-export {
-  AUTONOMY_FEATURE,
-  claimArrivals,
-  type ClaimPlacement,
-  claimWake,
-} from "./claim_arrival.ts";
+export { AUTONOMY_FEATURE, claimArrivals, claimWake } from "./claim_arrival.ts";
 export { completionMail, mailingCompleteTask } from "./completion_mail.ts";
 export { identityReminder, identityText } from "./identity_reminder.ts";
 export {

@@ -11,6 +11,13 @@ export const TEAMMATE_PROGRAMS: readonly string[] = AGENT_PROGRAMS.filter((progr
   program !== "setpriv"
 );
 
+/**
+ * The exit code of a teammate's process whose place moved (its `agent.moved`, into a worktree or
+ * out): its flags are for the folder it left, so the lead's process starts it again with flags
+ * for the new one (not an unexpected exit: no restart budget spent), and it resumes from the log.
+ */
+export const RELAUNCH_EXIT_CODE = 75;
+
 /** Where a teammate works, to narrow the launcher's flags to. */
 export interface TeammatePlace {
   /** The session's workspace, as the launcher was given it. */
@@ -21,13 +28,19 @@ export interface TeammatePlace {
   realPath(path: string): string | undefined;
 }
 
+/** The folders of the workspace that hold worktrees (core/worktrees' and the course's). */
+const WORKTREE_FOLDERS = [".claude/worktrees", ".worktrees"];
+
 /**
  * `flags` (the launcher's for `rein teammate`) narrowed for a teammate: it writes its own folder
  * instead of the whole workspace (and keeps the log's folder, temp and rein's own state), writes
  * no Claude Code trust file (it asks nobody), and runs only {@link TEAMMATE_PROGRAMS}; what it
- * reads, its net (the model's host) and its variables stay the launcher's. An unrestricted
- * `--allow-run` (a loader variable is set, see `agentPermissions`) stays so. Pure but for
- * `place.realPath`.
+ * reads, its net (the model's host) and its variables stay the launcher's. A teammate in a
+ * worktree (under `.claude/worktrees/` or `.worktrees/`) can neither read nor write the others:
+ * those folders are denied (`--deny-read`, `--deny-write`) and its own worktree allowed, which
+ * Deno, taking the most specific path, lets through. An unrestricted `--allow-run` (a loader
+ * variable is set, see `agentPermissions`) stays so. The flags are the launcher's one for one,
+ * the two denials added last. Pure but for `place.realPath`.
  */
 export function teammateFlags(flags: readonly string[], place: TeammatePlace): string[] {
   const named = (path: string) => {
@@ -35,7 +48,14 @@ export function teammateFlags(flags: readonly string[], place: TeammatePlace): s
     return real === undefined || real === path ? [path] : [path, real];
   };
   const workspace = new Set(named(place.workspace));
-  return flags.map((flag) => {
+  const folders = WORKTREE_FOLDERS.map((folder) => `${place.workspace}/${folder}`);
+  const apart = folders.some((folder) => place.cwd.startsWith(`${folder}/`));
+  const denied = apart ? folders.flatMap(named) : [];
+  const narrowed = flags.map((flag) => {
+    if (flag.startsWith("--allow-read=") && denied.length > 0) {
+      const paths = flag.slice("--allow-read=".length).split(",");
+      return `--allow-read=${[...new Set([...paths, ...named(place.cwd)])].join(",")}`;
+    }
     if (flag.startsWith("--allow-write=")) {
       const paths = flag.slice("--allow-write=".length).split(",").filter((path) =>
         !workspace.has(path) && !/\/\.claude\.json(\.rein\.tmp)?$/.test(path)
@@ -45,4 +65,7 @@ export function teammateFlags(flags: readonly string[], place: TeammatePlace): s
     if (flag.startsWith("--allow-run=")) return `--allow-run=${TEAMMATE_PROGRAMS.join(",")}`;
     return flag;
   });
+  if (denied.length === 0) return narrowed;
+  // After the launcher's flags, one for one (cli/teammate_processes.ts puts them in its place).
+  return [...narrowed, `--deny-read=${denied.join(",")}`, `--deny-write=${denied.join(",")}`];
 }

@@ -33,3 +33,24 @@ Deno.test("teammateFlags: a teammate in the workspace writes the workspace; unre
   assert.equal(flags[1], "--allow-write=/w,/w-real,/logs,/tmp,/home/me/.local/state/rein");
   assert.equal(flags[4], "--allow-run");
 });
+
+Deno.test("teammateFlags: a teammate in a worktree reads and writes it and no other worktree", () => {
+  const real = (path: string) => path.startsWith("/w") ? path.replace("/w", "/w-real") : undefined;
+  const flags = teammateFlags(launcher, {
+    workspace: "/w",
+    cwd: "/w/.claude/worktrees/a",
+    realPath: real,
+  });
+  assert.deepEqual(flags, [
+    "--allow-read=/w,/w-real,/tmp,/home/me/.claude,/w/.claude/worktrees/a," +
+    "/w-real/.claude/worktrees/a",
+    "--allow-write=/w/.claude/worktrees/a,/w-real/.claude/worktrees/a,/logs,/tmp," +
+    "/home/me/.local/state/rein",
+    "--allow-net=api.anthropic.com",
+    "--allow-env",
+    "--allow-run=bash,bwrap,setsid,rg,git",
+    "--no-prompt",
+    "--deny-read=/w/.claude/worktrees,/w-real/.claude/worktrees,/w/.worktrees,/w-real/.worktrees",
+    "--deny-write=/w/.claude/worktrees,/w-real/.claude/worktrees,/w/.worktrees,/w-real/.worktrees",
+  ]);
+});

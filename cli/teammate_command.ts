@@ -11,6 +11,7 @@ import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./p
 import { openRuntime } from "./runtime.ts";
 import { requireCredentials } from "./run_flags.ts";
 import { claim } from "./session_choice.ts";
+import { relaunchWhenMoved } from "./_teammate_relaunch.ts";
 import type { SessionLease } from "./session_lease.ts";
 
 /** Flags of `rein teammate`. */
@@ -61,6 +62,8 @@ export async function teammateCommand(
       return 1;
     }
     const state = () => harness.state;
+    // Moved to another folder (a worktree), it is started again with flags for it.
+    relaunchWhenMoved(harness, flags.session, flags.agent, workspace);
     // What needs a person's permission is asked of the person at the lead's REPL (relayed
     // through the log); a headless lead's session denies it before asking.
     runtime.asker.current = relayAsker({ store: harness.store, state });

@@ -1,9 +1,10 @@
-import { dirname, resolve } from "../events/posix_path.ts";
+import { dirname } from "../events/posix_path.ts";
 import type { NewEvent } from "../events/event_types.ts";
 import type { Harness } from "../core/harness.ts";
 import { planRestart, rosterKey, rosterOf, type TeamOptions } from "../core/team/mod.ts";
 import { planLaunch } from "./_launch_plan.ts";
-import { teammateFlags } from "./_teammate_flags.ts";
+import { agentCwd } from "../core/state/agent_place.ts";
+import { RELAUNCH_EXIT_CODE, teammateFlags } from "./_teammate_flags.ts";
 
 /** How long a teammate asked to stop (SIGTERM) has before it is killed. */
 const STOP_GRACE_MS = 2_000;
@@ -22,6 +23,8 @@ export interface TeammateHost {
 interface Running {
   child: Deno.ChildProcess;
   stopping: boolean;
+  /** The folder it was started in (its place in the log then). */
+  cwd: string;
 }
 
 /**
@@ -84,11 +87,11 @@ export class TeammateProcesses {
     const harness = this.#harness;
     if (harness === undefined) throw new Error("The lead's log is not open");
     if (this.#closed) throw new Error("The lead's process is stopping");
-    const spawn = harness.state.sessions.byId[session]?.agents[name]?.spawn;
-    const cwd = resolve(this.#host.workspace, spawn?.cwd ?? ".");
+    // Where the log places it: its spawn's folder, or the worktree it moved to (agent.moved).
+    const cwd = agentCwd(harness.state.sessions.byId[session], name, this.#host.workspace);
     const { flags, denoArgs } = this.#plan(session, name, cwd);
     const child = startDeno(denoArgs, cwd, this.#host.env);
-    const running: Running = { child, stopping: false };
+    const running: Running = { child, stopping: false, cwd };
     this.#running.set(rosterKey(session, name), running);
     child.status.then((status) => this.#exited(session, name, running, status));
     await harness.store.append([
@@ -130,6 +133,9 @@ export class TeammateProcesses {
       const at = plan.permissions.indexOf(arg);
       return at < 0 ? arg : flags[at] as string;
     });
+    // Flags the teammate has beyond the launcher's (a worktree's denials) follow its last one.
+    const last = denoArgs.indexOf(flags[plan.permissions.length - 1] as string);
+    denoArgs.splice(last + 1, 0, ...flags.slice(plan.permissions.length));
     return { flags, denoArgs };
   }
 
@@ -148,6 +154,14 @@ export class TeammateProcesses {
       await harness.store.catchUp();
       const entry = rosterOf(harness.state).byKey[key];
       if (entry?.status === "stopped") return;
+      const view = harness.state.sessions.byId[session];
+      if (
+        status.code === RELAUNCH_EXIT_CODE &&
+        agentCwd(view, name, this.#host.workspace) !== running.cwd
+      ) {
+        // It moved (a worktree): started again with flags for its new place, no crash recorded.
+        return void await this.start(session, name, entry?.starts ?? 1);
+      }
       const code = status.signal === null ? status.code : null;
       const exited = event(session, name, "agent.exited", { code, signal: status.signal });
       if (this.#closed) return void await harness.store.append([exited]);

@@ -38,7 +38,7 @@ import { pendingArrivals } from "./loop/arrivals.ts";
 import { tasksMechanism } from "./tasks/tasks_mechanism.ts";
 import { mailMechanism } from "./mail/mod.ts";
 import { protocolsMechanism, SHUTDOWN_TIMEOUT_ENV, shutdownTimeoutMs } from "./protocols/mod.ts";
-import { worktreesMechanism } from "./worktrees/mod.ts";
+import { WORKTREE_MOVES_FEATURE, worktreesMechanism } from "./worktrees/mod.ts";
 import { teamMechanism, type TeamOptions } from "./team/mod.ts";
 import { mcpMechanism, type McpOptions } from "./mcp/mod.ts";
 import { autonomyMechanism } from "./autonomy/mod.ts";
@@ -143,6 +143,8 @@ export function reinMechanisms(
     tasksMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
     mailMechanism,
     worktreesMechanism({ workspace, hooks: toolEventHooks(hooks, transcripts) }),
+    // Agents moving into worktrees (enter_worktree, exit_worktree): the worktrees read it.
+    { name: WORKTREE_MOVES_FEATURE, feature: WORKTREE_MOVES_FEATURE },
     // After worktrees: its `Agent` with a `name` wraps the task tool as the worktrees left it.
     teamMechanism(effects.teammates ?? {}),
     // MCP servers' tools, from what each session recorded of them (the servers run live only).

@@ -18,28 +18,9 @@ import {
 } from "../testing/fake_anthropic.ts";
 import { toolResultCount } from "../testing/scenarios.ts";
 import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { gitRepo } from "./_worktree_repo.ts";
 
 const KEY = "sk-ant-worktree-placement-0123456789";
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, `git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  return new TextDecoder().decode(out.stdout);
-}
-
-/** A repository with one commit. */
-export async function gitRepo(path: string): Promise<void> {
-  await git(path, "init", "--quiet", "--initial-branch=main");
-  await Deno.writeTextFile(join(path, "README.md"), "hello\n");
-  await Deno.writeTextFile(join(path, ".gitignore"), ".rein/\n");
-  await git(path, "add", "README.md", ".gitignore");
-  await git(path, "commit", "--quiet", "-m", "first");
-}
 
 const CALLS: [string, string, Record<string, unknown>][] = [
   ["mk", "create_worktree", { name: "b" }],

@@ -1,4 +1,4 @@
-import { join, relative } from "../../events/posix_path.ts";
+import { dirname, join, relative } from "../../events/posix_path.ts";
 import type { HiddenPath } from "./bwrap_args.ts";
 
 /**
@@ -10,19 +10,27 @@ const WORKTREE_FOLDERS = [".claude/worktrees", ".worktrees"];
 /** Reads a folder's entries (names and whether each is a folder); tests give another. */
 export type ReadFolder = (path: string) => { name: string; isDirectory: boolean }[];
 
+/** The folders of the repository's worktrees, as git lists them; tests give another. */
+export type GitWorktrees = (root: string) => string[];
+
 /**
  * What a command working in `cwd` (a real path inside the real workspace `root`) must not see of
  * other worktrees: when `cwd` is in a worktree (under `.claude/worktrees/` or `.worktrees/`), every
- * other entry of those folders on the way down to it, so an agent in worktree A reads nothing of
- * worktree B (an empty tmpfs over each folder, /dev/null over each file). Nothing for a `cwd`
- * outside them. Reads the folders (they change as worktrees are made); never throws.
+ * other entry of those folders on the way down to it, and every other worktree git knows there
+ * (`.git/worktrees/<id>/gitdir`: a teammate's own Deno flags may deny it the folders' listing),
+ * so an agent in worktree A reads nothing of worktree B (an empty tmpfs over each folder,
+ * /dev/null over each file). Nothing for a `cwd` outside them. Reads the folders (they change as
+ * worktrees are made); never throws.
  */
 export function otherWorktrees(
   root: string,
   cwd: string,
   readFolder: ReadFolder = readFolderSync,
+  gitWorktrees: GitWorktrees = gitWorktreesSync,
 ): HiddenPath[] {
   const hidden: HiddenPath[] = [];
+  const covered = (path: string) =>
+    hidden.some((known) => path === known.path || path.startsWith(`${known.path}/`));
   for (const folder of WORKTREE_FOLDERS) {
     const base = join(root, folder);
     const inside = relative(base, cwd);
@@ -38,8 +46,31 @@ export function otherWorktrees(
       // The worktree itself (its `.git` file) is reached: what is inside is the agent's.
       if (readFolder(at).some((entry) => entry.name === ".git")) break;
     }
+    for (const worktree of gitWorktrees(root)) {
+      const inside = relative(base, worktree);
+      if (inside === "" || inside === ".." || inside.startsWith("../")) continue;
+      const mine = cwd === worktree || cwd.startsWith(`${worktree}/`) ||
+        worktree.startsWith(`${cwd}/`);
+      if (!mine && !covered(worktree)) hidden.push({ path: worktree, kind: "directory" });
+    }
   }
   return hidden;
+}
+
+function gitWorktreesSync(root: string): string[] {
+  const folder = join(root, ".git", "worktrees");
+  try {
+    return [...Deno.readDirSync(folder)].flatMap((entry) => {
+      try {
+        const gitdir = Deno.readTextFileSync(join(folder, entry.name, "gitdir")).trim();
+        return gitdir.startsWith("/") ? [dirname(gitdir)] : [];
+      } catch {
+        return [];
+      }
+    });
+  } catch {
+    return [];
+  }
 }
 
 function readFolderSync(path: string): { name: string; isDirectory: boolean }[] {

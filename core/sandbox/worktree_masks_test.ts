@@ -32,25 +32,46 @@ const TREE: Tree = {
 };
 
 Deno.test("in worktree a, every other worktree of both folders is hidden, and nothing of a", () => {
-  assert.deepEqual(otherWorktrees("/r", "/r/.claude/worktrees/a/src", reader("/r", TREE)), [
-    { path: "/r/.claude/worktrees/b", kind: "directory" },
-    { path: "/r/.claude/worktrees/team", kind: "directory" },
-    { path: "/r/.claude/worktrees/notes.txt", kind: "file" },
-  ]);
+  assert.deepEqual(
+    otherWorktrees("/r", "/r/.claude/worktrees/a/src", reader("/r", TREE), () => []),
+    [
+      { path: "/r/.claude/worktrees/b", kind: "directory" },
+      { path: "/r/.claude/worktrees/team", kind: "directory" },
+      { path: "/r/.claude/worktrees/notes.txt", kind: "file" },
+    ],
+  );
 });
 
 Deno.test("in a nested worktree, its siblings on the way down are hidden", () => {
-  assert.deepEqual(otherWorktrees("/r", "/r/.claude/worktrees/team/c", reader("/r", TREE)), [
-    { path: "/r/.claude/worktrees/a", kind: "directory" },
+  assert.deepEqual(
+    otherWorktrees("/r", "/r/.claude/worktrees/team/c", reader("/r", TREE), () => []),
+    [
+      { path: "/r/.claude/worktrees/a", kind: "directory" },
+      { path: "/r/.claude/worktrees/b", kind: "directory" },
+      { path: "/r/.claude/worktrees/notes.txt", kind: "file" },
+      { path: "/r/.claude/worktrees/team/d", kind: "directory" },
+    ],
+  );
+  assert.deepEqual(otherWorktrees("/r", "/r/.worktrees/old", reader("/r", TREE), () => []), []);
+});
+
+Deno.test("where the folders cannot be listed, the worktrees git knows are hidden", () => {
+  const unlisted = (path: string) =>
+    path === "/r/.claude/worktrees" ? [] : reader("/r", TREE)(path);
+  const known = () => [
+    "/r/.claude/worktrees/a",
+    "/r/.claude/worktrees/b",
+    "/r/.claude/worktrees/team/c",
+    "/r/elsewhere/x",
+  ];
+  assert.deepEqual(otherWorktrees("/r", "/r/.claude/worktrees/a", unlisted, known), [
     { path: "/r/.claude/worktrees/b", kind: "directory" },
-    { path: "/r/.claude/worktrees/notes.txt", kind: "file" },
-    { path: "/r/.claude/worktrees/team/d", kind: "directory" },
+    { path: "/r/.claude/worktrees/team/c", kind: "directory" },
   ]);
-  assert.deepEqual(otherWorktrees("/r", "/r/.worktrees/old", reader("/r", TREE)), []);
 });
 
 Deno.test("outside the worktree folders nothing is hidden", () => {
-  assert.deepEqual(otherWorktrees("/r", "/r/src", reader("/r", TREE)), []);
-  assert.deepEqual(otherWorktrees("/r", "/r", reader("/r", TREE)), []);
-  assert.deepEqual(otherWorktrees("/r", "/r/.claude/worktrees", reader("/r", TREE)), []);
+  assert.deepEqual(otherWorktrees("/r", "/r/src", reader("/r", TREE), () => []), []);
+  assert.deepEqual(otherWorktrees("/r", "/r", reader("/r", TREE), () => []), []);
+  assert.deepEqual(otherWorktrees("/r", "/r/.claude/worktrees", reader("/r", TREE), () => []), []);
 });

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * `rein view` in a real browser (Chromium driven by puppeteer-core), one browser for the file:
  * the page of a recorded golden session and of a live scripted team run (a lead, two teammates
@@ -11,7 +12,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import type { Envelope } from "../events/event_types.ts";
-import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
+import {
+  type FakeReply,
+  message,
+  type RecordedRequest,
+  startFakeAnthropic,
+  toolUse,
+} from "../testing/fake_anthropic.ts";
 import { firstUserText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { startViewServer, type ViewServer } from "../cli/view/view_server.ts";
@@ -71,22 +78,27 @@ async function stateAt(log: string, session: string, at: number): Promise<Shown>
   assert.equal(out.code, 0, out.stderr);
   const state = JSON.parse(out.stdout);
   const view = state.sessions.byId[session];
-  const agents = Object.values(view.agents as Record<string, Record<string, never>>).map((a) => ({
+  type Usage = { input_tokens: number; output_tokens: number };
+  const agents = Object.values(
+    view.agents as Record<string, { name: string; status: string; rounds: number; usage: Usage }>,
+  ).map((a) => ({
     name: a.name,
     status: a.status,
     rounds: a.rounds,
-    input: (a.usage as { input_tokens: number }).input_tokens,
-    output: (a.usage as { output_tokens: number }).output_tokens,
+    input: a.usage.input_tokens,
+    output: a.usage.output_tokens,
   }));
-  const tasks = (state.catalog.tasks.tasks as Array<Record<string, never>>).map((t) => ({
-    id: t.id as number,
-    status: t.status as string,
-    owner: (t.owner as { agent: string } | null)?.agent ?? "",
+  type Task = { id: number; status: string; owner: { agent: string } | null };
+  const tasks = (state.catalog.tasks.tasks as Task[]).map((t) => ({
+    id: t.id,
+    status: t.status,
+    owner: t.owner?.agent ?? "",
   }));
-  const roster = state.catalog.team as { order: string[]; byKey: Record<string, never> };
-  const team = roster.order.map((key) => roster.byKey[key] as Record<string, string>)
+  type Entry = { session: string; name: string; status: string };
+  const roster = state.catalog.team as { order: string[]; byKey: Record<string, Entry> };
+  const team = roster.order.flatMap((key) => roster.byKey[key] ?? [])
     .filter((entry) => entry.session === session)
-    .map((entry) => ({ name: entry.name!, status: entry.status! }));
+    .map((entry) => ({ name: entry.name, status: entry.status }));
   const lists = (state.extensions.todos[session] ?? {}) as Record<
     string,
     { todos: Array<{ status: string }> }
@@ -228,8 +240,8 @@ async function golden(browser: Browser): Promise<void> {
 const TEAMS = { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1" };
 
 /** The fake model's script of the team run: who asks decides the answer. */
-function teamScript(request: { body?: { messages: unknown[] } | undefined }) {
-  const messages = (request.body?.messages ?? []) as Parameters<typeof firstUserText>[0];
+function teamScript(request: RecordedRequest): FakeReply {
+  const messages = request.body?.messages ?? [];
   const first = firstUserText(messages);
   const round = Math.floor(messages.length / 2);
   if (first === "Build the site") {
@@ -391,7 +403,7 @@ Deno.test({
   sanitizeResources: false,
 }, async (t) => {
   const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM!,
     args: ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   try {

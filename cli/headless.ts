@@ -70,6 +70,8 @@ export async function runHeadless(
   if (!chosen.reopened && prompt === undefined) {
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
+  // stream-json's init line lists the MCP servers as the first request will find them.
+  if (options.format === "stream-json") await runtime.mcp?.started();
   const output = new HeadlessOutput(runtime, session, options, io);
   const runner = new Runner(runtime.harness);
   /** Where this run starts in the log: the background jobs it starts come after. */
@@ -154,6 +156,7 @@ export async function runStreamInput(
   io: CommandIo,
 ): Promise<number> {
   const { session } = chosen;
+  await runtime.mcp?.started();
   const output = new HeadlessOutput(runtime, session, { ...options, format: "stream-json" }, io);
   const runner = new Runner();
   const asker = options.asks
@@ -458,6 +461,11 @@ class HeadlessOutput {
           name,
           path: root,
         })),
+        // As Claude Code's: a server still starting is `pending`.
+        mcpServers: (runtime.mcp?.statuses() ?? []).map(({ name, status }) => ({
+          name,
+          status: status === "starting" ? "pending" : status,
+        })),
       }));
     }
     this.#unsubscribe = harness.store.subscribe((event) => this.#event(event));
@@ -622,7 +630,8 @@ function describeDenial(data: PermissionDecided): string {
 
 /**
  * Events shown on stderr while a headless run works: a custom command run (or refused), retries,
- * model switches, background jobs ending or found lost, how it ended.
+ * model switches, background jobs ending or found lost, how it ended, the lead's requests to its
+ * teammates (a shutdown asked at the end) and those that went unanswered.
  */
 const PROGRESS: ReadonlySet<string> = new Set([
   "command.invoked",
@@ -631,4 +640,6 @@ const PROGRESS: ReadonlySet<string> = new Set([
   "turn.ended",
   "job.finished",
   "job.lost",
+  "protocol.requested",
+  "protocol.expired",
 ]);

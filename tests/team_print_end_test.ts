@@ -146,6 +146,9 @@ Deno.test("rein -p stops a teammate that does not answer its shutdown request on
   });
   try {
     assert.equal(result.code, 0, result.stderr);
+    // stderr says what the end waited for.
+    assert.match(result.stderr, /⇄ lead asks bob: shutdown/);
+    assert.match(result.stderr, /⇄ end-0-bob unanswered after 300 ms: stopped/);
     assert.deepEqual(
       eventsOf(events, "protocol.expired").map((e) => [e.agent, e.data.id, e.data.forced]),
       [["lead", "end-0-bob", true]],

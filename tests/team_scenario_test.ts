@@ -30,7 +30,7 @@ import {
   untilLogged,
 } from "./_team_e2e.ts";
 
-const SHUTDOWN_TIMEOUT_MS = 2_500;
+const SHUTDOWN_TIMEOUT_MS = 4_000;
 
 /** Alice (plan mode): a write, plan v1, plan v2, the write, mail to the lead. */
 function alice(last: string) {

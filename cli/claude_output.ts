@@ -148,6 +148,8 @@ export function initLine(init: {
   slashCommands?: readonly string[];
   /** The plugins the session uses, as Claude Code lists them: name and folder. */
   plugins?: readonly { name: string; path: string }[];
+  /** The MCP servers and their status (`connected`, `pending`, `failed`, `disabled`). */
+  mcpServers?: readonly { name: string; status: string }[];
 }) {
   return {
     type: "system",
@@ -155,7 +157,7 @@ export function initLine(init: {
     cwd: init.cwd,
     session_id: init.sessionId,
     tools: [...init.tools],
-    mcp_servers: [],
+    mcp_servers: (init.mcpServers ?? []).map(({ name, status }) => ({ name, status })),
     model: init.model,
     permissionMode: init.permissionMode ?? "default",
     slash_commands: [...init.slashCommands ?? []],

@@ -13,7 +13,7 @@ import {
   startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { CLI, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
 
 const KEY = "sk-ant-mcp-test";
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache/deno");
@@ -187,6 +187,159 @@ Deno.test("server-filesystem from a trusted folder's .mcp.json (${VAR} expanded)
   const decided = log.filter((e) => e.type === "permission.decided").map((e) => e.data.source);
   assert.deepEqual(decided.map((s) => (s as { kind: string }).kind), ["rule", "rule"]);
 
+  await Deno.remove(bin);
+  const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("a hostile .mcp.json in an untrusted folder starts nothing and is named in the one untrusted line; trusted, its server starts as in Claude Code", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  const marker = join(ws.path, "evil-ran");
+  await Deno.writeTextFile(
+    join(ws.path, ".mcp.json"),
+    JSON.stringify({ mcpServers: { evil: { command: "sh", args: ["-c", `touch '${marker}'`] } } }),
+  );
+  await using fake = await startFakeAnthropic({ script: () => message("Done.") });
+  const env = { ...home.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(["-p", "go", "--workspace", ws.path], { env });
+  assert.equal(run.code, 0, run.stderr);
+  await assert.rejects(Deno.stat(marker));
+  const notices = run.stderr.split("\n").filter((line) => line.includes("untrusted folder"));
+  assert.equal(notices.length, 1, run.stderr);
+  assert.match(notices[0] ?? "", /MCP servers \(\.mcp\.json\)/);
+  const log = await readLogLines(join(ws.path, ".rein", "events.jsonl"));
+  const configured = log.find((e) => e.type === "mcp.configured");
+  assert.deepEqual(configured?.data.servers, [{
+    name: "evil",
+    scope: "project",
+    transport: "stdio",
+    target: `sh -c touch '${marker}'`,
+    enabled: false,
+    reason: "the folder is not trusted",
+  }]);
+  assert.equal(log.some((e) => e.type === "mcp.observed"), false);
+
+  // Trusted, it starts (and fails, not being an MCP server): the session goes on.
+  const trusted = await runCli(["-p", "go", "--trust", "--workspace", ws.path], { env });
+  assert.equal(trusted.code, 0, trusted.stderr);
+  await Deno.stat(marker);
+  const after = await readLogLines(join(ws.path, ".rein", "events.jsonl"));
+  const observed = after.filter((e) => e.type === "mcp.observed").at(-1);
+  const [state] = observed?.data.servers as { status: string }[];
+  assert.equal(state?.status, "failed");
+  const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+/** A free port on 127.0.0.1. */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+Deno.test("server-everything over streamable HTTP: listed in stream-json's init, a tool with arguments and a resource read, replayed with --verify once the server is stopped", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  await warmed;
+  const port = freePort();
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", EVERYTHING, "streamableHttp"],
+    env: { PORT: String(port) },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    const url = `http://127.0.0.1:${port}/mcp`;
+    for (let tries = 0;; tries++) {
+      const up = await fetch(url, { method: "GET" }).then((r) => r.body?.cancel(), () => false);
+      if (up !== false) break;
+      if (tries > 100) throw new Error("server-everything did not listen");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const uri = "demo://resource/static/document/architecture.md";
+    await using fake = await startFakeAnthropic({
+      script: scripted([
+        { name: "mcp__remote__get-sum", input: { a: 40, b: 2 } },
+        { name: "read_mcp_resource", input: { server: "remote", uri } },
+      ]),
+    });
+    const env = { ...home.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+    const config = JSON.stringify({ mcpServers: { remote: { type: "http", url } } });
+    const run = await runCli(
+      ["-p", "go", "--mcp-config", config, "--output-format", "stream-json", "--verbose"]
+        .concat(["--workspace", ws.path]),
+      { env },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    // stream-json's init line lists the servers with their status, as Claude Code's does.
+    const init = JSON.parse(run.stdout.split("\n")[0] ?? "{}");
+    assert.equal(init.subtype, "init");
+    assert.deepEqual(init.mcp_servers, [{ name: "remote", status: "connected" }]);
+    const results = toolResults(fake.requests);
+    assert.equal(results[0], "The sum of 40 and 2 is 42.");
+    assert.match(results[1] ?? "", /# /);
+  } finally {
+    server.kill("SIGKILL");
+    await server.status;
+  }
+  const replay = await runCli(["replay", "--verify", "--workspace", ws.path], {
+    env: home.env,
+  });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});
+
+Deno.test("Ctrl-C during server-everything's long-running operation cancels the call (MCP cancellation) and the run, which replays with --verify", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  const bin = await serverProgram(home.path, "everything", EVERYTHING, ["stdio"]);
+  await using fake = await startFakeAnthropic({
+    script: scripted([
+      {
+        name: "mcp__everything__trigger-long-running-operation",
+        input: { duration: 60, steps: 6 },
+      },
+    ]),
+  });
+  const env = { ...home.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const config = JSON.stringify({ mcpServers: { everything: { command: bin } } });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      CLI,
+      "-p",
+      "go",
+      "--mcp-config",
+      config,
+      "--allowedTools",
+      "mcp__everything",
+      "--workspace",
+      ws.path,
+    ],
+    env: { PATH: Deno.env.get("PATH") ?? "", NO_COLOR: "1", ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const logPath = join(ws.path, ".rein", "events.jsonl");
+  for (let tries = 0;; tries++) {
+    const text = await Deno.readTextFile(logPath).catch(() => "");
+    if (text.includes('"tool.requested"')) break;
+    if (tries > 600) throw new Error("the call never started");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGINT");
+  const status = await child.status;
+  const stderr = await new Response(child.stderr).text();
+  assert.equal(status.code, 130, stderr);
+  const log = await readLogLines(logPath);
+  const completed = log.find((e) => e.type === "tool.completed");
+  assert.equal(completed?.data.outcome, "cancelled", JSON.stringify(completed));
   await Deno.remove(bin);
   const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);

@@ -73,22 +73,31 @@ export class GroupStdioTransport implements Transport {
   }
 
   async #readStdout(stdout: ReadableStream<Uint8Array>): Promise<void> {
-    let buffer = "";
+    // The pieces of the line not ended yet: a long message (megabytes) is joined once, not
+    // searched again with each chunk.
+    let pending: string[] = [];
+    let pendingLength = 0;
     try {
       for await (const text of stdout.pipeThrough(new TextDecoderStream())) {
-        buffer += text;
+        let start = 0;
         let newline: number;
-        while ((newline = buffer.indexOf("\n")) !== -1) {
-          const line = buffer.slice(0, newline).replace(/\r$/, "");
-          buffer = buffer.slice(newline + 1);
-          if (line.trim() === "") continue;
-          this.#deliver(line);
+        while ((newline = text.indexOf("\n", start)) !== -1) {
+          pending.push(text.slice(start, newline));
+          const line = pending.join("").replace(/\r$/, "");
+          pending = [];
+          pendingLength = 0;
+          start = newline + 1;
+          if (line.trim() !== "") this.#deliver(line);
         }
-        if (buffer.length > MAX_LINE_CHARS) {
+        if (start < text.length) {
+          pending.push(text.slice(start));
+          pendingLength += text.length - start;
+        }
+        if (pendingLength > MAX_LINE_CHARS) {
           this.onerror?.(
             new Error(`The MCP server sent a message over ${MAX_LINE_CHARS} characters`),
           );
-          buffer = "";
+          pending = [];
           await this.close();
           return;
         }

@@ -28,6 +28,8 @@ export interface ConnectOptions {
   onToolsChanged: () => void;
   /** Called once when the connection ends without rein closing it, with what the server said. */
   onLost: (reason: string) => void;
+  /** Aborted when rein closes: a server still starting is stopped (its process group killed). */
+  signal: AbortSignal;
 }
 
 /** The longest a request other than a tool call may take. */
@@ -45,7 +47,13 @@ export async function connectMcp(
   client.onclose = () => {
     if (!closing) options.onLost(lostReason(stderr()));
   };
+  const stop = () => {
+    closing = true;
+    transport.close().catch(() => {});
+  };
+  options.signal.addEventListener("abort", stop, { once: true });
   try {
+    if (options.signal.aborted) throw new Error("rein is closing");
     await client.connect(transport);
   } catch (error) {
     closing = true;

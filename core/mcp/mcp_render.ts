@@ -48,5 +48,6 @@ function serverLine(state: McpServerState): RenderedLine {
 export function describeState(state: McpServerState): string {
   if (state.status !== "connected") return `${state.status}: ${state.reason ?? ""}`;
   const tools = state.tools?.length ?? 0;
-  return `connected, ${tools} tool${tools === 1 ? "" : "s"}`;
+  const restarted = state.reason ? ` (${state.reason})` : "";
+  return `connected, ${tools} tool${tools === 1 ? "" : "s"}${restarted}`;
 }

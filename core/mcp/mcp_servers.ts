@@ -26,10 +26,14 @@ export type McpLiveStatus = "starting" | "connected" | "pending" | "failed" | "d
 interface Running {
   server: ConfiguredServer;
   status: McpLiveStatus;
+  /** The start under way (the first, or a restart), while it is. */
+  opening?: Promise<void>;
   reason?: string;
   connection?: McpConnection;
   /** Restarts after it died (once at most). */
   restarts: number;
+  /** Why it was restarted, once it was. */
+  restartedAfter?: string;
   /** Bumped each time what it offers changes (a list_changed refetched). */
   version: number;
 }
@@ -45,6 +49,8 @@ export class McpServers {
   readonly #running = new Map<string, Running>();
   #deadline: Promise<void> | undefined;
   #closed = false;
+  /** Aborted on close: servers still starting are stopped. */
+  readonly #closing = new AbortController();
   #connect: Promise<Connect> | undefined;
 
   constructor(options: McpServersOptions) {
@@ -75,7 +81,7 @@ export class McpServers {
     if (this.#deadline) return;
     const starts = [...this.#running.values()]
       .filter((run) => run.status === "starting")
-      .map((run) => this.#open(run));
+      .map((run) => this.#opened(run));
     const ms = this.#options.startupTimeoutMs;
     this.#deadline = new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -123,6 +129,7 @@ export class McpServers {
         states.push({
           name,
           status: "connected",
+          ...(run.restartedAfter ? { reason: `restarted after ${run.restartedAfter}` } : {}),
           tools,
           ...(prompts.length > 0 ? { prompts } : {}),
           ...(resources ? { resources } : {}),
@@ -141,6 +148,24 @@ export class McpServers {
     return run?.status === "connected" ? run.connection : undefined;
   }
 
+  /**
+   * The connection to `name` once it is up: now, or when a start under way (a restart after it
+   * died) ends, waiting at most `MCP_TIMEOUT`; undefined if it does not come up.
+   */
+  async ready(name: string, signal: AbortSignal): Promise<McpConnection | undefined> {
+    const run = this.#running.get(name);
+    if (run?.opening && run.status === "starting") {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const aborted = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.#options.startupTimeoutMs);
+        signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      await Promise.race([run.opening, aborted]);
+      clearTimeout(timer);
+    }
+    return this.connection(name);
+  }
+
   /** Why `name` is not connected (for a call's error). */
   whyNot(name: string): string {
     const run = this.#running.get(name);
@@ -151,9 +176,19 @@ export class McpServers {
   /** Close every server (stdio servers killed with their process group). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     await Promise.all(
       [...this.#running.values()].map((run) => run.connection?.close().catch(() => {})),
     );
+  }
+
+  /** Start `run`, kept as its `opening` while it starts. */
+  #opened(run: Running): Promise<void> {
+    const opening = this.#open(run).finally(() => {
+      if (run.opening === opening) delete run.opening;
+    });
+    run.opening = opening;
+    return opening;
   }
 
   async #open(run: Running): Promise<void> {
@@ -170,6 +205,7 @@ export class McpServers {
         env: this.#options.env,
         onToolsChanged: () => this.#refresh(run),
         onLost: (reason) => made && this.#lost(run, made, reason),
+        signal: this.#closing.signal,
       });
       if (this.#closed) {
         await connection.close();
@@ -192,8 +228,9 @@ export class McpServers {
     run.reason = reason;
     if (run.restarts >= 1) return;
     run.restarts += 1;
+    run.restartedAfter = reason;
     run.status = "starting";
-    this.#open(run).then(() => {
+    this.#opened(run).then(() => {
       if (run.status === "failed") run.reason = `${reason}; restarted once, ${run.reason}`;
     });
   }

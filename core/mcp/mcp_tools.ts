@@ -109,7 +109,7 @@ function makeTool(deps: McpToolDeps, server: string, entry: McpToolEntry): AnyTo
     summarize: (input: unknown) => summary(input),
     async run(input: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
       const servers = deps.servers();
-      const connection = servers?.connection(server);
+      const connection = await servers?.ready(server, context.signal);
       if (!servers || !connection) {
         return {
           content: `Cannot call ${name}: ${

@@ -58,6 +58,7 @@ export interface McpPromptEntry {
 export interface McpServerState {
   name: string;
   status: "connected" | "pending" | "failed";
+  /** Why it failed or is pending; for a connected server, why it was restarted, if it was. */
   reason?: string;
   tools?: McpToolEntry[];
   prompts?: McpPromptEntry[];

@@ -1,4 +1,5 @@
 import type { AgentFlags } from "./agent_command.ts";
+import type { TeammateFlags } from "./teammate_command.ts";
 import { type CommandIo, processIo } from "./io.ts";
 import type { RuntimeEnv } from "./paths.ts";
 import { PERMISSION_MODES } from "../core/settings/settings.ts";
@@ -436,10 +437,42 @@ function isOutputFormat(value: string): value is AgentFlags["outputFormat"] {
   return (OUTPUT_FORMATS as readonly string[]).includes(value);
 }
 
+/**
+ * The flags of `rein teammate` when `args` is exactly what the lead's process starts a teammate
+ * with (cli/teammate_processes.ts: `teammate --session S --agent NAME [--workspace W] [--log L]`),
+ * so that it starts without loading commander (as a plain agent run does, see
+ * {@link plainAgentFlags}); undefined for anything else, which commander parses. Pure.
+ */
+export function teammateArgs(args: readonly string[]): TeammateFlags | undefined {
+  if (args[0] !== "teammate" || args.length % 2 !== 1) return undefined;
+  const given = new Map<string, string>();
+  for (let i = 1; i < args.length; i += 2) {
+    const [name, value] = [args[i] ?? "", args[i + 1] ?? ""];
+    const known = ["--session", "--agent", "--workspace", "--log"].includes(name);
+    if (!known || given.has(name) || value === "" || value.startsWith("-")) return undefined;
+    given.set(name, value);
+  }
+  const session = given.get("--session");
+  const agent = given.get("--agent");
+  if (session === undefined || agent === undefined) return undefined;
+  const [workspace, log] = [given.get("--workspace"), given.get("--log")];
+  return {
+    session,
+    agent,
+    ...(workspace === undefined ? {} : { workspace }),
+    ...(log === undefined ? {} : { log }),
+  };
+}
+
 /** Run `rein` with `args` (without the program name); resolves to the exit code. */
 async function main(args: string[]): Promise<number> {
   const io = processIo();
   try {
+    const teammate = teammateArgs(args);
+    if (teammate) {
+      const { teammateCommand } = await import("./teammate_command.ts");
+      return await teammateCommand(teammate, Deno.env, io);
+    }
     const flags = plainAgentFlags(args);
     if (flags) {
       // The model SDK is the largest thing the first request waits for: start loading it while

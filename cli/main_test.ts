@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildProgram, plainAgentFlags } from "./main.ts";
+import { buildProgram, plainAgentFlags, teammateArgs } from "./main.ts";
 
 /** What commander makes of `args` for the agent command, or undefined when it is not one. */
 async function commanderFlags(args: string[]): Promise<unknown> {
@@ -49,4 +49,65 @@ Deno.test("the fast path reads a plain agent call exactly as commander does, or 
   assert.equal(plainAgentFlags(["sessions"]), undefined);
   assert.equal(plainAgentFlags(["-p", "x", "--max-turns", "0"]), undefined);
   assert.equal(plainAgentFlags(["--unknown"]), undefined);
+});
+
+/** What commander makes of `args` for the teammate command, or undefined when it is not one. */
+async function commanderTeammate(args: string[]): Promise<unknown> {
+  const sink = { write: () => {} };
+  const io = { stdout: sink, stderr: sink } as unknown as Parameters<typeof buildProgram>[0];
+  const program = await buildProgram(io, { get: () => undefined, toObject: () => ({}) }, () => {});
+  let flags: unknown;
+  program.commands.find((c) => c.name() === "teammate")?.action((...args: unknown[]) => {
+    flags = { ...(args.at(-2) as Record<string, unknown>) };
+  });
+  program.exitOverride();
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync(args, { from: "user" });
+  } catch {
+    return undefined;
+  }
+  return flags;
+}
+
+Deno.test("the teammate's fast path reads what the lead starts it with exactly as commander does, or leaves it to commander", async () => {
+  const started = [
+    "teammate",
+    "--session",
+    "s1",
+    "--agent",
+    "alice",
+    "--workspace",
+    "/w",
+    "--log",
+    "/w/.rein/events.jsonl",
+  ];
+  assert.deepEqual(teammateArgs(started), {
+    session: "s1",
+    agent: "alice",
+    workspace: "/w",
+    log: "/w/.rein/events.jsonl",
+  });
+  const cases = [
+    started,
+    ["teammate", "--agent", "bob", "--session", "s2"],
+    ["teammate", "--session", "s1"],
+    ["teammate", "--session", "s1", "--agent", "a", "--agent", "b"],
+    ["teammate", "--session", "s1", "--agent", "a", "--model", "x"],
+    ["teammate", "--session", "--agent", "a"],
+    ["teammate", "--session", "s1", "--agent"],
+    ["teammates"],
+    ["-p", "teammate"],
+  ];
+  for (const args of cases) {
+    const fast = teammateArgs(args);
+    if (fast === undefined) continue;
+    assert.deepEqual(fast, await commanderTeammate(args), `args: ${JSON.stringify(args)}`);
+  }
+  assert.equal(teammateArgs(["teammate", "--session", "s1"]), undefined);
+  assert.equal(
+    teammateArgs(["teammate", "--session", "s1", "--agent", "a", "--model", "x"]),
+    undefined,
+  );
+  assert.equal(teammateArgs(["-p", "teammate"]), undefined);
 });

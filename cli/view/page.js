@@ -6,7 +6,8 @@
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const base = `/api/session/${encodeURIComponent(boot.session)}`;
 const SVG = "http://www.w3.org/2000/svg";
-const COLLAPSE = 240;
+/** Details longer than this (or of several lines) start collapsed. */
+const COLLAPSE = 100;
 
 const view = {
   end: boot.lastSeq,
@@ -85,7 +86,8 @@ function itemNode(item) {
   }
   row.append(head);
   if (item.detail) {
-    const long = item.detail.length > COLLAPSE || item.fullSize !== undefined;
+    const long = item.detail.length > COLLAPSE || item.detail.includes("\n") ||
+      item.fullSize !== undefined;
     const pre = el("pre", {}, item.detail);
     if (!long) {
       row.append(pre);

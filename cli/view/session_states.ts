@@ -41,6 +41,9 @@ export class SessionStates {
   readonly #seqs: number[] = [];
   readonly #series = new Map<string, SeriesPoint[]>();
   #built: Promise<void> | undefined;
+  #closed = false;
+  /** Resolves once the pass has its first checkpoint (the session's start), or has stopped. */
+  #started: Promise<void> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -60,8 +63,17 @@ export class SessionStates {
    * touching a state they fold.
    */
   build(): Promise<void> {
-    this.#built ??= this.#pass();
+    if (this.#built === undefined) {
+      let started = () => {};
+      this.#started = new Promise<void>((resolve) => started = resolve);
+      this.#built = this.#pass(started).finally(started);
+    }
     return this.#built;
+  }
+
+  /** Stop the background pass (it ends at its next event); the states asked for still come. */
+  close(): void {
+    this.#closed = true;
   }
 
   /** Whether the background pass has ended. */
@@ -99,6 +111,9 @@ export class SessionStates {
       await this.#foldOn(latest, seq, true);
       return latest;
     }
+    // The pass's first checkpoint costs what a fold from the snapshots costs: wait for it
+    // rather than fold the same events twice at once.
+    if (this.#checkpoints.length === 0 && this.#started !== undefined) await this.#started;
     const checkpoint = this.#checkpoints.findLast((state) => state.lastSeq <= seq);
     if (checkpoint === undefined) return await this.#foldAt(seq);
     const state = structuredClone(checkpoint);
@@ -138,10 +153,12 @@ export class SessionStates {
   }
 
   /** The background pass: the session from its start to the log's end, with checkpoints. */
-  async #pass(): Promise<void> {
+  async #pass(started: () => void): Promise<void> {
     const state = await this.#foldAt(this.firstSeq);
+    if (this.#closed) return;
     this.#record(state, undefined);
     this.#checkpoints.push(structuredClone(state));
+    started();
     let every = 2_000;
     let last = state.lastSeq;
     const start = await indexPoint(this.path, this.index, state.lastSeq);
@@ -151,6 +168,7 @@ export class SessionStates {
     });
     const focus = new Set([this.session]);
     for await (const event of read) {
+      if (this.#closed) return;
       if (event.seq <= state.lastSeq) continue;
       try {
         evolve(state, event, STATE_PROJECTIONS, focus, CATALOG_PROJECTIONS);

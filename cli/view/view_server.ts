@@ -52,6 +52,14 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
   const catalogProjections = reinCatalogProjections();
   const notice = options.onNotice ?? (() => {});
 
+  /**
+   * Start the background pass of a session's states (its checkpoints, seqs and cost series) when
+   * the page first asks for them (its chart, a scrub back), not when it opens.
+   */
+  const passOf = (session: SessionStates) =>
+    void session.build().catch((error) =>
+      notice(error instanceof Error ? error.message : String(error))
+    );
   const catalogNow = () => foldCatalog(path, { onNotice: notice, catalogProjections });
   const statesOf = async (id: string) => {
     const known = states.get(id);
@@ -82,8 +90,6 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
       const panels = await session.at(lastSeq, (state) => sessionPanels(state, id!, lastSeq));
       const from = Math.max(entry.firstSeq, lastSeq - PAGE_ROWS * 2);
       const page = await timelinePage(path, id!, found.index, from, PAGE_ROWS * 2);
-      // The checkpoints for the scrubber are folded once the page is served.
-      setTimeout(() => session.build().catch((error) => notice(String(error))), 0);
       return html(sessionPage(entry, {
         session: id!,
         token,
@@ -101,6 +107,7 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
       const asked = intParam(url, "at") ?? found.lastSeq;
       const step = intParam(url, "step") ?? 0;
       const at = Math.min(found.lastSeq, stepped(found.states, asked, step));
+      if (at < found.lastSeq) passOf(found.states);
       return jsonResponse(await found.states.at(at, (state) => sessionPanels(state, id!, at)));
     }],
     [/^\/api\/session\/([^/]+)\/events$/, async ([, id], url) => {
@@ -121,6 +128,7 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
     [/^\/api\/session\/([^/]+)\/series$/, async ([, id]) => {
       const found = await statesOf(id!);
       if (found === undefined) return notFound(`No session "${id}" in the log`);
+      passOf(found.states);
       return jsonResponse({ ready: found.states.ready, series: found.states.series() });
     }],
     [
@@ -167,6 +175,7 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
       finished: server.finished,
       async close() {
         stop.abort();
+        for (const session of states.values()) session.close();
         await server.finished;
       },
     });

@@ -78,6 +78,8 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
       salvage: false,
       logArgument: undefined,
       trust: false,
+      view: false,
+      viewOpen: false,
       showPermissions: false,
       workspace: "b",
       log: undefined,

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "3bee88eeba42b4f90813b83424f92570";
+export const FOLD_FINGERPRINT = "6fdb011497c8809802559fad20332cb8";

@@ -96,7 +96,10 @@ export function emptyRoster(): Roster {
  * Fold one event into the roster: a teammate joins at its `agent.spawned` (one with `teammate`;
  * a subagent's is not a teammate), works from its turn's start and its process's start, idles at
  * its turn's end, is crashed at an unexpected exit (until it is started again, or for good at
- * `agent.stopped` for a crash) and stopped at any other `agent.stopped`, which is final. Events of agents that are not teammates change nothing.
+ * `agent.stopped` for a crash) and stopped at any other `agent.stopped`, which is final. It
+ * waits from a question it relayed to the person (`question.asked`) or a plan it submitted (its
+ * `protocol.requested` of kind `plan_approval`) until its loop goes on (its next decision, call
+ * or response; or its turn's end). Events of agents that are not teammates change nothing.
  * Mutates and returns `slice`.
  */
 export function evolveRoster(slice: Roster, event: Envelope): Roster {
@@ -148,12 +151,25 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       break;
     case "turn.ended":
       entry.turnOpen = false;
-      if (entry.status === "working") entry.status = "idle";
+      if (entry.status === "working" || entry.status === "waiting") entry.status = "idle";
+      break;
+    case "question.asked":
+      if (entry.status === "working") entry.status = "waiting";
+      break;
+    case "protocol.requested":
+      if (event.data.kind === "plan_approval" && entry.status === "working") {
+        entry.status = "waiting";
+      }
+      break;
+    case "permission.decided":
+      if (entry.status === "waiting") entry.status = "working";
       break;
     case "tool.requested":
       entry.lastAction = actionOf(event.data.name, event.data.input);
+      if (entry.status === "waiting") entry.status = "working";
       break;
     case "model.responded":
+      if (entry.status === "waiting") entry.status = "working";
       addTo(entry.usage, event.data.usage);
       addTo(entry.usageByModel[event.data.model] ??= noUsage(), event.data.usage);
       break;
@@ -192,6 +208,9 @@ export const rosterProjection: CatalogProjection<Roster> = {
     "tool.requested",
     "model.responded",
     "model.switched",
+    "question.asked",
+    "protocol.requested",
+    "permission.decided",
   ],
   initial: emptyRoster,
   evolve: evolveRoster,

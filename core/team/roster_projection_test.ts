@@ -91,6 +91,62 @@ Deno.test("roster: status follows the turns, the process and its exits", () => {
   assert.deepEqual(entry?.exits.map((exit) => exit.signal), ["SIGKILL"]);
 });
 
+Deno.test("roster: a teammate waits from a question relayed to the person or a plan it submitted until its loop goes on", () => {
+  const steps: [Envelope, string][] = [
+    [spawned("alice", { prompt: "Go", mode: "plan" }), "working"],
+    [event("turn.started", { maxTurns: 30 }), "working"],
+    [
+      event("question.asked", {
+        id: "toolu_1",
+        kind: "permission",
+        tool: "bash",
+        input: { command: "npm install" },
+        asked: "no permission rule allows it",
+        suggestion: "Bash(npm install *)",
+      }),
+      "waiting",
+    ],
+    // The lead's answer is not the teammate's own event: it waits until its gate decides.
+    [event("question.answered", { id: "toolu_1", to: "alice", answer: "yes" }, "lead"), "waiting"],
+    [
+      event("permission.decided", {
+        callId: "toolu_1",
+        tool: "bash",
+        decision: "allow",
+        source: { kind: "user", answer: "yes" },
+        reason: "The user allowed it once",
+      }),
+      "working",
+    ],
+    [
+      event("protocol.requested", {
+        id: "toolu_2",
+        kind: "plan_approval",
+        from: "alice",
+        to: "lead",
+        plan: "v1",
+      }),
+      "waiting",
+    ],
+    [event("tool.requested", { callId: "toolu_2", name: "submit_plan", input: {} }), "working"],
+    [
+      event("protocol.requested", {
+        id: "toolu_3",
+        kind: "plan_approval",
+        from: "alice",
+        to: "lead",
+      }),
+      "waiting",
+    ],
+    [event("turn.ended", { reason: "cancelled", rounds: 1 }), "idle"],
+  ];
+  let roster = emptyRoster();
+  for (const [step, status] of steps) {
+    roster = evolveRoster(roster, step);
+    assert.equal(roster.byKey[rosterKey("s1", "alice")]?.status, status, step.type);
+  }
+});
+
 Deno.test("roster: the last action is the last call's tool and its command or path", () => {
   const roster = fold([
     spawned("alice", { prompt: "Go" }),

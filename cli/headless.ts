@@ -426,7 +426,7 @@ class HeadlessOutput {
   #usageByModel: Record<string, UsageTotals> = {};
   #held: ReturnType<typeof assistantLine> | undefined;
   /** Teammates' answers held as the lead's is, by teammate (stream-json only). */
-  #teammateHeld = new Map<string, ReturnType<typeof assistantLine> & { agent: string }>();
+  #teammateHeld = new Map<string, Omit<ReturnType<typeof assistantLine>, "parent_tool_use_id">>();
   #spentUsd = 0;
   #stopReason: string | null = null;
   #apiMs = 0;
@@ -582,19 +582,23 @@ class HeadlessOutput {
   }
 
   /**
-   * A teammate's answer and tool results as stream-json lines carrying its `agent` name (an
-   * answer printed once the teammate's next event shows it was kept, as the lead's).
+   * A teammate's answer and tool results as stream-json lines carrying its `agent` name, and as
+   * the `parent_tool_use_id` the lead's call that spawned it (as Claude Code marks a subagent's
+   * messages, so a reader that knows no `agent` keeps them out of the lead's conversation). An
+   * answer is printed once the teammate's next event shows it was kept, as the lead's.
    */
   #teammateEvent(event: Envelope): void {
     const { agent } = event;
-    if (agentOf(this.#session.view, agent).spawn?.teammate === undefined) return;
+    const spawn = agentOf(this.#session.view, agent).spawn;
+    if (spawn?.teammate === undefined) return;
+    const marks = { parent_tool_use_id: spawn.callId, agent };
     const held = this.#teammateHeld.get(agent);
     if (held && event.type !== "model.discarded") this.print(held);
     this.#teammateHeld.delete(agent);
     if (event.type === "model.responded") {
-      this.#teammateHeld.set(agent, { ...assistantLine(event), agent });
+      this.#teammateHeld.set(agent, { ...assistantLine(event), ...marks });
     }
-    if (event.type === "tool.completed") this.print({ ...toolResultLine(event), agent });
+    if (event.type === "tool.completed") this.print({ ...toolResultLine(event), ...marks });
   }
 
   /** What any agent's event adds to the run: usage, call inputs, denials. */

@@ -161,8 +161,8 @@ Deno.test("rein -p stops a teammate that does not answer its shutdown request on
     const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
     const bobs = lines.filter((line) => line.type === "assistant" && line.agent === "bob");
     assert.deepEqual(
-      bobs.map((line) => line.message.content[0]?.text),
-      ["Hi.", "I will keep going."],
+      bobs.map((line) => [line.message.content[0]?.text, line.parent_tool_use_id]),
+      [["Hi.", "toolu_bob"], ["I will keep going.", "toolu_bob"]],
     );
     assert.ok(lines.filter((line) => line.type === "assistant" && line.agent === undefined).length);
     const final = lines.at(-1);

@@ -26,7 +26,7 @@ const CALLS: [string, string, Record<string, unknown>][] = [
   ["mk", "create_worktree", { name: "b" }],
   ["e1", "enter_worktree", { name: "a" }],
   ["w1", "write_file", { path: "in_a.txt", content: "written in a\n" }],
-  ["p1", "bash", { command: "pwd" }],
+  ["p1", "bash", { command: "pwd; echo by bash > by_bash.txt" }],
   ["r1", "read_file", { path: "../b/README.md" }],
   ["r2", "read_file", { path: join("WS", ".claude/worktrees/b/README.md") }],
   ["s1", "bash", { command: "ls ../b; cat ../b/README.md" }],
@@ -83,6 +83,7 @@ Deno.test("enter_worktree moves the caller into the worktree, apart from the oth
   assert.equal(await Deno.readTextFile(join(a, "in_a.txt")), "written in a\n");
   await assert.rejects(Deno.stat(join(ws.path, "in_a.txt")));
   assert.equal(got.get("p1")?.content.trim(), a);
+  assert.equal(await Deno.readTextFile(join(a, "by_bash.txt")), "by bash\n");
   // Worktree b cannot be read from a: the file tools refuse, the sandbox hides it.
   for (const id of ["r1", "r2"]) {
     assert.equal(got.get(id)?.isError, true, `${id}: ${got.get(id)?.content}`);

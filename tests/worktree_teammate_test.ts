@@ -3,7 +3,9 @@
  * (issue 24's "Done when"): teammate tina enters worktree a; her process is started again with
  * Deno flags for it (its exit 75 is no crash); from a she cannot read worktree b through her file
  * tools (rein's confinement), through bash (the bwrap sandbox hides b) or through Deno's own check
- * (her recorded flags give NotCapable on b, and allow a). The log replays with --verify.
+ * (her recorded flags give NotCapable on b, and allow a). A teammate whose claim of a task bound
+ * to a worktree moved it there, SIGKILLed mid-command, is started again in that worktree with
+ * the same flags, keeps its claim and completes the task once. The logs replay with --verify.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,7 +13,8 @@ import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.
 import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
-import { eventsOf, lastText, readLog, teamEnv } from "./_team_e2e.ts";
+import { CliProcess } from "./_cli_process.ts";
+import { eventsOf, lastText, readLog, teamEnv, untilLogged } from "./_team_e2e.ts";
 import { gitRepo } from "./_worktree_repo.ts";
 
 /**
@@ -136,6 +139,106 @@ Deno.test("a teammate in worktree a is started again with flags for it and canno
     // Her first process's flags were the workspace's (it had not moved yet).
     assert.ok(!(starts[0]?.data.process.flags ?? []).some((f) => f.startsWith("--deny-read")));
 
+    const replay = await runCli(["replay", "--verify", "--workspace", path]);
+    assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+    assert.doesNotMatch(replay.stdout, /diverges/);
+  } finally {
+    killProcessesIn(path);
+    await Deno.remove(path, { recursive: true });
+  }
+});
+
+/** Lines of the file at `file` (none when it does not exist yet). */
+async function lines(file: string): Promise<string[]> {
+  return (await Deno.readTextFile(file).catch(() => "")).split("\n").filter(Boolean);
+}
+
+const JOB = "echo run >> counter.txt; sleep 30; echo finished >> counter.txt";
+
+Deno.test("a teammate killed mid-task in its task's worktree is started again there, its claim kept, the task completed once; replayed", async () => {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-wt-kill-" }));
+  const log = join(path, ".rein", "events.jsonl");
+  const a = join(path, ".claude/worktrees/a");
+  await gitRepo(path);
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const first = firstUserText(request.body?.messages ?? []);
+      const last = lastText(request);
+      if (first === "take task 1") {
+        if (last.includes("shutdown_request")) {
+          return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
+        }
+        if (last === "take task 1") {
+          return message([toolUse("toolu_claim", "claim_task", { task_id: 1 })]);
+        }
+        if (last.startsWith("toolu_claim ")) {
+          return message([toolUse("toolu_job", "bash", { command: JOB })]);
+        }
+        if (last.startsWith("toolu_job ")) {
+          return message([toolUse("toolu_done", "complete_task", { task_id: 1 })]);
+        }
+        return message("Task 1 done.");
+      }
+      if (last === "go") {
+        return message([toolUse("toolu_task", "create_task", { subject: "A", description: "a" })]);
+      }
+      if (last.startsWith("toolu_task ")) {
+        return message([toolUse("toolu_wt", "create_worktree", { name: "a", task_id: 1 })]);
+      }
+      if (last.startsWith("toolu_wt ")) {
+        return message([
+          toolUse("toolu_tina", "spawn_teammate", { name: "tina", prompt: "take task 1" }),
+        ]);
+      }
+      return message("Tina is at work.");
+    },
+  });
+  try {
+    const env = teamEnv(fake.url, { REIN_SHUTDOWN_TIMEOUT_MS: "300" });
+    const args = ["-p", "go", "--workspace", path, "--permission-mode", "bypassPermissions"];
+    await using lead = new CliProcess(args, env);
+    // Killed in the middle of its command, in the worktree its claim moved it to.
+    const deadline = Date.now() + 60_000;
+    while ((await lines(join(a, "counter.txt"))).length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const before = await untilLogged(
+      log,
+      "tina's process in worktree a",
+      (events) => eventsOf(events, "agent.started").filter((e) => e.agent === "tina")[1],
+      () => lead.running,
+    );
+    Deno.kill(before.data.process.pid, "SIGKILL");
+
+    const out = await lead.output;
+    assert.equal(out.code, 0, out.stderr);
+    const events = await readLog(log);
+    const starts = eventsOf(events, "agent.started").filter((e) => e.agent === "tina");
+    assert.deepEqual(starts.map((e) => e.data.restart), [0, 1, 2]);
+    assert.deepEqual(
+      eventsOf(events, "agent.exited").map((e) => [e.agent, e.data.signal]),
+      [["tina", "SIGKILL"]],
+    );
+    // Started again in the same worktree: the same flags as after its move, writing only a.
+    const flags = starts[2]?.data.process.flags ?? [];
+    assert.deepEqual(flags, starts[1]?.data.process.flags);
+    assert.ok(flags.some((flag) => flag.startsWith(`--allow-write=${a},`)), flags.join(" "));
+    assert.ok(flags.some((flag) => flag.startsWith("--deny-read=")), flags.join(" "));
+    // The claim kept (claimed once, never released), the command never run twice, done once.
+    assert.deepEqual(
+      eventsOf(events, "task.claimed").map((e) => [e.agent, e.data.id]),
+      [["tina", 1]],
+    );
+    assert.deepEqual(eventsOf(events, "task.released"), []);
+    assert.deepEqual(
+      eventsOf(events, "task.completed").map((e) => [e.agent, e.data.id]),
+      [["tina", 1]],
+    );
+    assert.deepEqual(await lines(join(a, "counter.txt")), ["run"]);
+    assert.deepEqual(
+      eventsOf(events, "agent.moved").map((e) => [e.agent, e.data]),
+      [["tina", { cwd: ".claude/worktrees/a", worktree: "a" }]],
+    );
     const replay = await runCli(["replay", "--verify", "--workspace", path]);
     assert.equal(replay.code, 0, replay.stdout + replay.stderr);
     assert.doesNotMatch(replay.stdout, /diverges/);

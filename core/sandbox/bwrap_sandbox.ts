@@ -52,6 +52,9 @@ function placedSandbox(config: SandboxConfig, cwd: string): BashSandbox {
       ...config,
       workspace: real,
       writable: [real, ...config.writable.slice(1)],
+      // A read-only folder the agent's folder is in (`.claude/`, around its worktree) would
+      // cover it: the workspace is not bound writable here, so it is read-only as it is.
+      readOnly: config.readOnly.filter((path) => !isInside(path, real)),
       // In a worktree, the other worktrees are not there (another agent's work).
       hidden: [...config.hidden, ...otherWorktrees(root, real)],
     });

@@ -4,6 +4,7 @@ import type { Mechanism } from "../mechanism.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import { hasFeature } from "../settings/session_features.ts";
+import { placedClaim } from "./claim_move.ts";
 import { createCreateWorktreeTool } from "./create_worktree.ts";
 import { createEnterWorktreeTool } from "./enter_worktree.ts";
 import { createExitWorktreeTool } from "./exit_worktree.ts";
@@ -35,6 +36,9 @@ export interface WorktreesOptions {
 }
 
 const NO_TOOLS: readonly AnyTool[] = [];
+
+/** The task graph's claim (core/tasks), which a teammate's move follows. */
+const CLAIM_TASK_TOOL = "claim_task";
 
 /**
  * Git worktrees (s18): `create_worktree` (Claude Code's `EnterWorktree`), `keep_worktree` and
@@ -70,10 +74,18 @@ export function worktreesMechanism(options: WorktreesOptions): Mechanism {
         : tools,
     // Claude Code's names stand first for create_worktree and remove_worktree, as before.
     toolFacts: [...moves, ...tools],
-    filterTools: (scope, pool) =>
-      inGitRepository(scope) && pool.some((tool) => tool.name === TASK_TOOL)
-        ? pool.map((tool) => tool.name === TASK_TOOL ? isolatedTask(tool, git) : tool)
-        : pool,
+    filterTools: (scope, pool) => {
+      if (!inGitRepository(scope)) return pool;
+      // A teammate's claim of a task bound to a worktree moves it there.
+      const moves = hasFeature(scope.state, scope.session, WORKTREE_MOVES_FEATURE);
+      const placed = (tool: AnyTool) =>
+        tool.name === TASK_TOOL
+          ? isolatedTask(tool, git)
+          : moves && tool.name === CLAIM_TASK_TOOL
+          ? placedClaim(tool)
+          : tool;
+      return pool.some((tool) => placed(tool) !== tool) ? pool.map(placed) : pool;
+    },
     render: renderWorktreeEvent,
   };
 }

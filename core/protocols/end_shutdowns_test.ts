@@ -12,6 +12,11 @@ Deno.test("the lead's session ending asks each live teammate not yet asked to sh
       type: "protocol.requested",
       data: { id: "toolu_stop_bob", kind: "shutdown", from: "lead", to: "bob" },
     }],
+    // A teammate's request does not count toward the lead's ids.
+    ["alice", {
+      type: "protocol.requested",
+      data: { id: "toolu_plan", kind: "plan_approval", from: "alice", to: "lead", plan: "x" },
+    }],
   ]);
   const events = endShutdowns(state, "s1", "lead");
   assert.deepEqual(events.map((event) => event.type), ["protocol.requested", "mail.sent"]);

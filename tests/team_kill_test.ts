@@ -5,7 +5,8 @@
  *   closed as interrupted and never run again (the counter says once, and nothing of the command
  *   is left running); the mail the lead sent it meanwhile reaches its model once;
  * - a SIGKILL of the lead's process: no teammate process outlives it (their pids, from
- *   `agent.started`, are gone from /proc); `--continue` starts the team again, which finishes.
+ *   `agent.started`, are gone from /proc), nor the command one was running; `--continue` starts
+ *   the team again, which finishes (the killed command closed as interrupted, not run again).
  * Both logs replay with `--verify`.
  */
 import assert from "node:assert/strict";
@@ -166,27 +167,33 @@ Deno.test("a teammate killed mid-command is started again: the killed call close
   }
 });
 
-Deno.test("a SIGKILL of the lead's process leaves no teammate process running; --continue starts the team again and it finishes; the log replays", async () => {
+Deno.test("a SIGKILL of the lead's process leaves no teammate process running, nor a command of one; --continue starts the team again and it finishes; the log replays", async () => {
   const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-team-kill-" }));
   const log = join(path, ".rein", "events.jsonl");
+  const erinFile = join(path, "erin.txt");
   let killed: (() => void) | undefined;
   const leadKilled = new Promise<void>((resolve) => killed = resolve);
   const asked = new Map<string, number>();
-  const work: Record<string, string> = { "sort it": "erin: sorted", "check it": "frank: checked" };
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
       const last = lastText(request);
-      const report = work[first];
-      if (report !== undefined) {
+      if (first === "sort it" || first === "check it") {
+        const name = first === "sort it" ? "erin" : "frank";
         if (last.includes("shutdown_request")) {
-          return message([toolUse(`toolu_bye_${first}`, "respond_shutdown", { approve: true })]);
+          return message([toolUse(`toolu_bye_${name}`, "respond_shutdown", { approve: true })]);
         }
-        if (last === first) {
-          return message([toolUse(`toolu_mail_${first}`, "send_message", {
-            to: "team-lead",
-            content: report,
+        // Erin is in the middle of a command when the lead dies; frank waits for the model.
+        if (last === "sort it") {
+          return message([toolUse("toolu_erin_job", "bash", {
+            command: "echo start >> erin.txt; sleep 30; echo end >> erin.txt",
           })]);
+        }
+        if (last === "check it" || last.startsWith("toolu_erin_job ")) {
+          const report = name === "erin" ? "erin: sorted" : "frank: checked";
+          return message([
+            toolUse(`toolu_mail_${name}`, "send_message", { to: "team-lead", content: report }),
+          ]);
         }
         return message("Reported.");
       }
@@ -202,14 +209,13 @@ Deno.test("a SIGKILL of the lead's process leaves no teammate process running; -
         toolUse("toolu_frank", "spawn_teammate", { name: "frank", prompt: "check it" }),
       ]);
     },
-    // Before the lead's process is killed, its second request and its teammates' first ones
-    // are held: everyone is in the middle of a turn when it dies.
+    // Until the lead's process is killed, its second request and frank's first are held.
     onRequest: async (request) => {
       const first = firstUserText(request.body?.messages ?? []);
       asked.set(first, (asked.get(first) ?? 0) + 1);
-      const held = work[first] !== undefined
+      const held = first === "check it"
         ? asked.get(first) === 1
-        : lastText(request).startsWith("toolu_") && asked.get(first) === 2;
+        : first === "start two" && asked.get(first) === 2;
       if (held) await leadKilled;
     },
   });
@@ -221,20 +227,30 @@ Deno.test("a SIGKILL of the lead's process leaves no teammate process running; -
       await using lead = new CliProcess(args, env);
       pids = await untilLogged(
         log,
-        "both teammates' requests",
+        "frank's request and erin's command",
         (events) =>
-          asked.get("sort it") === 1 && asked.get("check it") === 1 &&
-            eventsOf(events, "agent.started").length === 2
+          asked.get("check it") === 1 && asked.get("start two") === 2 &&
+            eventsOf(events, "agent.started").length === 2 &&
+            eventsOf(events, "tool.requested").some((e) => e.data.callId === "toolu_erin_job")
             ? teammatePids(events)
             : undefined,
         () => lead.running,
       );
+      while ((await counted(erinFile)).length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       for (const pid of pids) assert.ok(alive(pid));
+      assert.ok(processesIn(path).some((p) => p.command.includes("sleep 30")));
       const out = await lead.kill();
       assert.equal(out.signal, "SIGKILL");
     }
-    // No teammate outlives the lead's process.
+    // No teammate outlives the lead's process, nor erin's command.
     for (const pid of pids) assert.ok(await ended(pid), `teammate ${pid} outlived the lead`);
+    const deadline = Date.now() + 5_000;
+    while (processesIn(path).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.deepEqual(processesIn(path), []);
     killed?.();
 
     const resumed = await runCli(["--continue", "-p", "--workspace", path], { env });
@@ -242,23 +258,26 @@ Deno.test("a SIGKILL of the lead's process leaves no teammate process running; -
     assert.equal(resumed.stdout.trim(), "Team done.");
     const events = await readLog(log);
     assert.ok(events.some((e) => e.type === "session.resumed" && e.agent === "lead"));
-    // Both teammates started again by the resumed lead, each continuing the turn it was killed in.
+    // Both teammates started again by the resumed lead, each continuing the turn it was killed in:
+    // erin's command closed as interrupted, never run again.
     const again = eventsOf(events, "agent.started").filter((e) => e.data.restart === 1);
     assert.deepEqual(again.map((e) => e.agent).sort(), ["erin", "frank"]);
     for (const name of ["erin", "frank"]) {
       assert.ok(events.some((e) => e.type === "session.resumed" && e.agent === name), name);
     }
-    assert.ok((asked.get("sort it") ?? 0) >= 2 && (asked.get("check it") ?? 0) >= 2);
+    const job = (e: { data: { callId: string } }) => e.data.callId === "toolu_erin_job";
+    assert.equal(eventsOf(events, "tool.requested").filter(job).length, 1);
+    assert.deepEqual(
+      eventsOf(events, "tool.completed").filter(job).map((e) => e.data.outcome),
+      ["interrupted"],
+    );
+    assert.deepEqual(await counted(erinFile), ["start"]);
     assert.deepEqual(
       eventsOf(events, "mail.sent")
         .filter((e) => /^(erin|frank): /.test(e.data.content))
         .map((e) => [e.agent, e.data.content])
         .sort(),
       [["erin", "erin: sorted"], ["frank", "frank: checked"]],
-    );
-    assert.equal(
-      asked.get("sort it"),
-      2 + (asked.get("sort it")! > 2 ? asked.get("sort it")! - 2 : 0),
     );
     for (const pid of teammatePids(events)) {
       assert.ok(await ended(pid), `teammate ${pid} outlived -p`);

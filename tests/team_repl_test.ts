@@ -319,3 +319,69 @@ Deno.test("a headless lead's teammate is refused a call that needs asking at onc
     await Deno.remove(path, { recursive: true });
   }
 });
+
+/** The lead spawns alice, then sleeps in bash: its first turn still runs when she asks. */
+const sleepyLead: FakeScriptFn = (request) => {
+  const first = firstUserText(request.body?.messages ?? []);
+  const last = lastText(request);
+  if (first === "make a file") {
+    if (last.includes("shutdown_request")) {
+      return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
+    }
+    if (last === "make a file") {
+      return message([toolUse("toolu_touch", "bash", { command: "touch made-by-alice.txt" })]);
+    }
+    return message("Done.");
+  }
+  if (last === "build a team") {
+    return message([
+      toolUse("toolu_spawn", "spawn_teammate", { name: "alice", prompt: "make a file" }),
+    ]);
+  }
+  if (last.startsWith("toolu_spawn")) {
+    return message([toolUse("toolu_sleep", "bash", { command: "sleep 8" })]);
+  }
+  if (last.startsWith("toolu_sleep")) return message("Slept.");
+  return message("Ok.");
+};
+
+Deno.test("a teammate's question reaches the person while the lead's first turn (a prompt given on the command line) still runs", async () => {
+  await using fake = await startFakeAnthropic({ script: sleepyLead });
+  const { terminal, path, log, exited } = await startRepl(
+    fake.url,
+    `--allowedTools ${shellQuote("Bash(sleep *)")} ${shellQuote("build a team")}`,
+  );
+  try {
+    await terminal.waitFor(
+      "alice's permission question",
+      (s) =>
+        s.text.includes("alice wants to run `touch made-by-alice.txt`") && s.cursorLine === "❯",
+      60_000,
+    );
+    await terminal.type("y");
+    await terminal.press("Enter");
+    await terminal.waitFor(
+      "the lead's turn to end",
+      (s) => s.text.includes("Slept.") && s.cursorLine === ">",
+      60_000,
+    );
+    await untilLogged(
+      log,
+      "alice's file",
+      (events) => eventsOf(events, "tool.completed").find((e) => e.data.callId === "toolu_touch"),
+    );
+    await terminal.press("C-d");
+    await exited();
+    const events = await readLog(log);
+    const answered = eventsOf(events, "question.answered")[0];
+    const slept = eventsOf(events, "tool.completed").find((e) => e.data.callId === "toolu_sleep");
+    assert.ok(answered !== undefined && slept !== undefined);
+    assert.ok(answered.seq < slept.seq, "answered while the lead's sleep still ran");
+    const replay = await runCli(["replay", log, "--verify", "--quiet"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+  } finally {
+    await terminal.close();
+    killProcessesIn(path);
+    await Deno.remove(path, { recursive: true });
+  }
+});

@@ -151,6 +151,8 @@ export async function runRepl(
   };
   /** While a turn runs: a teammate's permission question is asked as the lead's own are. */
   const teammateQuestions = async (signal: AbortSignal) => {
+    // Until the wake sources follow the log (from the first prompt on), follow it here.
+    if (sources === undefined) void team.follow(signal);
     try {
       while (!signal.aborted) {
         const question = await team.next(false, signal);

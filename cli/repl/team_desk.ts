@@ -2,6 +2,7 @@ import type { Envelope, NewEvent } from "../../events/event_types.ts";
 import type { Harness } from "../../core/harness.ts";
 import type { Mechanism } from "../../core/mechanism.ts";
 import { untilFolded } from "../../core/runner/wake.ts";
+import { teamsOn } from "../../core/mail/mod.ts";
 import { teammateLine, teammatesOf } from "../../core/team/mod.ts";
 import {
   answerQuestion,
@@ -23,6 +24,9 @@ import {
   teammateCallLine,
   teammateQuestionHeader,
 } from "./team_lines.ts";
+
+/** How often a turn started before the wake sources reads in other processes' appends, in ms. */
+const FOLLOW_MS = 100;
 
 /** What the team desk of a REPL works with. */
 export interface TeamDeskOptions {
@@ -131,6 +135,22 @@ export class TeamDesk {
    */
   next(plans: boolean, signal: AbortSignal): Promise<PersonQuestion> {
     return untilFolded(this.#options.harness, () => this.pending(plans), signal);
+  }
+
+  /**
+   * Read in what teammates' processes append, while teams are on, until `signal` aborts (a turn
+   * before the REPL's wake sources follow the log: a first prompt's, a resumed one's). A failure
+   * ends the following quietly: the next append reports it.
+   */
+  async follow(signal: AbortSignal): Promise<void> {
+    const { harness, desk } = this.#options;
+    try {
+      while (!signal.aborted && teamsOn(harness.state, desk().session)) {
+        await harness.store.waitForAppend(harness.store.lastSeq, signal, FOLLOW_MS);
+      }
+    } catch {
+      // Aborted, or the log failed.
+    }
   }
 
   /**

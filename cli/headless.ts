@@ -76,11 +76,12 @@ export async function runHeadless(
   const runner = new Runner(runtime.harness);
   /** Where this run starts in the log: the background jobs it starts come after. */
   const startSeq = runtime.harness.state.lastSeq;
-  /** Aborts the session's end (its wait for teammates to shut down) on Ctrl-C. */
+  /** Aborts the session's end (its wait for teammates to shut down) on a Ctrl-C while it ends. */
   const ending = new AbortController();
+  let endingNow = false;
   const onInterrupt = () => {
     runner.cancelAll();
-    ending.abort();
+    if (endingNow) ending.abort();
   };
   Deno.addSignalListener("SIGINT", onInterrupt);
   let result: TurnResult | null;
@@ -133,6 +134,7 @@ export async function runHeadless(
   } finally {
     // The session ends on the record even when the run failed (SessionEnd hooks run too); its
     // live teammates are asked to shut down first, and waited for (see the protocols).
+    endingNow = true;
     await session.end("other", ending.signal).catch(() => {});
     Deno.removeSignalListener("SIGINT", onInterrupt);
     output.close();

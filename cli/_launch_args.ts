@@ -8,7 +8,13 @@
 /** Commands that only read (the agent's permissions are not needed); `log` but `log salvage`. */
 const READ_ONLY_COMMANDS = new Set(["state", "replay", "sessions", "tasks", "help", "log"]);
 /** Options of rein's commands that take the next argument as their value. */
-const VALUE_OPTIONS = new Set(["--workspace", "--log", "--settings", "--plugin-dir"]);
+const VALUE_OPTIONS = new Set([
+  "--workspace",
+  "--log",
+  "--settings",
+  "--plugin-dir",
+  "--mcp-config",
+]);
 /** Flags that print and exit when they come first. */
 const READ_ONLY_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
 
@@ -42,6 +48,10 @@ export interface LaunchArgs {
   settings: string | undefined;
   /** Every `--plugin-dir` given, as given: plugin folders the agent must read. */
   pluginDirs: string[];
+  /** Every `--mcp-config` given (a file or JSON), `--strict-mcp-config` and `--trust` (core/mcp). */
+  mcpConfigs: string[];
+  strictMcp: boolean;
+  trustFlag: boolean;
   /** The arguments for rein: all but `--entry PATH` and `--show-permissions`. */
   args: string[];
 }
@@ -79,6 +89,9 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
     log: lastValue(options, "--log"),
     settings: lastValue(options, "--settings"),
     pluginDirs: allValues(options, "--plugin-dir"),
+    mcpConfigs: allValues(options, "--mcp-config"),
+    strictMcp: options.includes("--strict-mcp-config"),
+    trustFlag: options.includes("--trust"),
     args,
   };
 }

@@ -91,6 +91,8 @@ export interface AgentAccess {
   read: readonly string[];
   /** ANTHROPIC_BASE_URL as set, if set. */
   baseUrl: string | undefined;
+  /** Other hosts it reaches (`host` or `host:port`): the remote MCP servers configured. */
+  netHosts?: readonly string[];
   /** The environment the agent starts with. */
   env: Readonly<Record<string, string>>;
 }
@@ -108,7 +110,10 @@ export function agentPermissions(access: AgentAccess): { flags: string[]; notice
   const notices: string[] = [];
   const readWrite = unique(access.readWrite);
   const read = unique([...readWrite, ...access.read]);
-  const host = modelHost(access.baseUrl);
+  const hosts = unique([
+    ...[modelHost(access.baseUrl)].filter((host) => host !== undefined),
+    ...access.netHosts ?? [],
+  ]);
   const loader = Object.keys(access.env).filter((name) => LOADER_VARIABLE.test(name)).sort();
   if (loader.length > 0) {
     notices.push(
@@ -120,7 +125,7 @@ export function agentPermissions(access: AgentAccess): { flags: string[]; notice
   const flags = [
     `--allow-read=${pathList(read)}`,
     `--allow-write=${pathList(readWrite)}`,
-    ...(host ? [`--allow-net=${host}`] : []),
+    ...(hosts.length > 0 ? [`--allow-net=${hosts.join(",")}`] : []),
     "--allow-env",
     loader.length > 0 ? "--allow-run" : `--allow-run=${AGENT_PROGRAMS.join(",")}`,
     "--no-prompt",

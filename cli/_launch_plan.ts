@@ -13,6 +13,7 @@ import {
   viewPermissions,
 } from "./_launch_flags.ts";
 import { marketplaceFolders } from "./_launch_marketplaces.ts";
+import { mcpLaunchNeeds } from "./_launch_mcp.ts";
 
 /** V8 flags of the agent process (a small young generation: less memory, no slower here). */
 const V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
@@ -98,6 +99,16 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     const settings = parsed.settings === undefined
       ? []
       : named(resolvePath(workspace, parsed.settings));
+    const mcp = mcpLaunchNeeds({
+      workspace,
+      caller,
+      mcpConfigs: parsed.mcpConfigs,
+      strict: parsed.strictMcp,
+      trustFlag: parsed.trustFlag,
+      claudeJson: claudeJsonFiles(env)[0],
+      env,
+      readText: (path) => context.readText?.(path),
+    });
     const granted = agentPermissions({
       readWrite: [
         ...named(workspace),
@@ -118,6 +129,7 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
         // its cache), read for the plugins the settings enable (core/plugins).
         ...claudeConfigPlugins(env).flatMap(named),
         ...settings,
+        ...mcp.files.flatMap(named),
         // Plugin folders (--plugin-dir), read when a session starts, relative to the caller.
         ...parsed.pluginDirs.flatMap((dir) => named(resolvePath(caller, dir))),
         // Marketplace folders the person's settings name (extraKnownMarketplaces), read when a
@@ -136,6 +148,8 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
         ...(repository === undefined ? [] : named(repository)),
       ],
       baseUrl: env.ANTHROPIC_BASE_URL,
+      // The remote MCP servers configured (and trusted) are reached too; stdio ones need nothing.
+      netHosts: mcp.hosts,
       env,
     });
     permissions = granted.flags;

@@ -103,6 +103,7 @@ add_word() {
 }
 
 workspace="" log="" settings="" plugin="" plugin_value="" show=0 first="" taking="" ended=0
+mcp="" mcp_value=""
 view_open=0
 for arg do
   if [ $ended = 1 ]; then
@@ -133,6 +134,12 @@ for arg do
     --log=*) log=${arg#*=} ;;
     --settings=*) settings=${arg#*=} ;;
     --plugin-dir=*) plugin=1 ;;
+    --mcp-config)
+      mcp=1 taking=mcp_value
+      [ -z "$first" ] && first=$arg
+      continue
+      ;;
+    --mcp-config=*) mcp=1 ;;
     -*) ;;
     *) add_word "$arg" ;;
   esac
@@ -288,6 +295,17 @@ fi
 if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
 # Plugin folders (--plugin-dir, repeatable) are read by the agent: cli/launch.ts names them.
 if [ -n "$plugin" ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
+# MCP servers: a remote one's host is granted by cli/launch.ts (cli/_launch_mcp.ts), which reads
+# --mcp-config, the workspace's .mcp.json and ~/.claude.json's servers; without any, nothing more.
+if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
+  if [ -n "$mcp" ] || [ -e "$workspace_path/.mcp.json" ]; then
+    full_launcher ${entry:+--entry "$entry"} "$@"
+  fi
+  claude_json=${CLAUDE_CONFIG_DIR:-${HOME-}}/.claude.json
+  if [ -f "$claude_json" ] && grep -qF '"url"' "$claude_json" 2>/dev/null; then
+    full_launcher ${entry:+--entry "$entry"} "$@"
+  fi
+fi
 # Marketplace folders the person's settings may name (an extraKnownMarketplaces source of kind
 # directory or file) are read by the agent: cli/launch.ts reads the settings and names them.
 if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then

@@ -85,6 +85,9 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
       log: undefined,
       settings: undefined,
       pluginDirs: [],
+      mcpConfigs: [],
+      strictMcp: false,
+      trustFlag: false,
       args: ["-p", "hi", "--workspace", "a", "--workspace=b"],
     },
   );

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   type FakeScriptFn,
   message,
@@ -232,6 +233,24 @@ Deno.test("a hostile .mcp.json in an untrusted folder starts nothing and is name
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
 
+const LAUNCHER = fileURLToPath(new URL("../cli/launch.sh", import.meta.url));
+
+/** rein started as a person starts it: the launcher, which narrows the agent's permissions. */
+async function launched(args: string[], env: Record<string, string>) {
+  const output = await new Deno.Command("sh", {
+    args: [LAUNCHER, ...args],
+    env: { PATH: Deno.env.get("PATH") ?? "", REIN_DENO: Deno.execPath(), NO_COLOR: "1", ...env },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
 /** A free port on 127.0.0.1. */
 function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -240,7 +259,7 @@ function freePort(): number {
   return port;
 }
 
-Deno.test("server-everything over streamable HTTP: listed in stream-json's init, a tool with arguments and a resource read, replayed with --verify once the server is stopped", async () => {
+Deno.test("server-everything over streamable HTTP, started through the launcher (which grants the server's host): listed in stream-json's init, a tool with arguments and a resource read, replayed with --verify once the server is stopped", async () => {
   await using home = await tempHome();
   await using ws = await tempWorkspace();
   await warmed;
@@ -268,10 +287,11 @@ Deno.test("server-everything over streamable HTTP: listed in stream-json's init,
     });
     const env = { ...home.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
     const config = JSON.stringify({ mcpServers: { remote: { type: "http", url } } });
-    const run = await runCli(
+    // Through the launcher: the agent's narrowed --allow-net must reach the server's host too.
+    const run = await launched(
       ["-p", "go", "--mcp-config", config, "--output-format", "stream-json", "--verbose"]
         .concat(["--workspace", ws.path]),
-      { env },
+      env,
     );
     assert.equal(run.code, 0, run.stderr);
     // stream-json's init line lists the servers with their status, as Claude Code's does.

@@ -331,6 +331,10 @@ const sleepyLead: FakeScriptFn = (request) => {
     if (last === "make a file") {
       return message([toolUse("toolu_touch", "bash", { command: "touch made-by-alice.txt" })]);
     }
+    // Allowed "always": the same command again is not asked about.
+    if (last.startsWith("toolu_touch")) {
+      return message([toolUse("toolu_again", "bash", { command: "touch made-by-alice.txt" })]);
+    }
     return message("Done.");
   }
   if (last === "build a team") {
@@ -345,7 +349,7 @@ const sleepyLead: FakeScriptFn = (request) => {
   return message("Ok.");
 };
 
-Deno.test("a teammate's question reaches the person while the lead's first turn (a prompt given on the command line) still runs", async () => {
+Deno.test("a teammate's question reaches the person while the lead's first turn (a prompt given on the command line) still runs; its \"always\" saves the rule, and the same call is not asked again", async () => {
   await using fake = await startFakeAnthropic({ script: sleepyLead });
   const { terminal, path, log, exited } = await startRepl(
     fake.url,
@@ -358,7 +362,7 @@ Deno.test("a teammate's question reaches the person while the lead's first turn 
         s.text.includes("alice wants to run `touch made-by-alice.txt`") && s.cursorLine === "❯",
       60_000,
     );
-    await terminal.type("y");
+    await terminal.type("2");
     await terminal.press("Enter");
     await terminal.waitFor(
       "the lead's turn to end",
@@ -367,8 +371,8 @@ Deno.test("a teammate's question reaches the person while the lead's first turn 
     );
     await untilLogged(
       log,
-      "alice's file",
-      (events) => eventsOf(events, "tool.completed").find((e) => e.data.callId === "toolu_touch"),
+      "alice's second call",
+      (events) => eventsOf(events, "tool.completed").find((e) => e.data.callId === "toolu_again"),
     );
     await terminal.press("C-d");
     await exited();
@@ -377,6 +381,16 @@ Deno.test("a teammate's question reaches the person while the lead's first turn 
     const slept = eventsOf(events, "tool.completed").find((e) => e.data.callId === "toolu_sleep");
     assert.ok(answered !== undefined && slept !== undefined);
     assert.ok(answered.seq < slept.seq, "answered while the lead's sleep still ran");
+    assert.equal(answered.data.answer, "always");
+    assert.equal(eventsOf(events, "question.asked").length, 1);
+    const decided = eventsOf(events, "permission.decided");
+    const first = decided.find((e) => e.data.callId === "toolu_touch")?.data.source;
+    assert.equal(first?.kind === "user" && first.rule, "Bash(touch made-by-alice.txt *)");
+    const again = decided.find((e) => e.data.callId === "toolu_again")?.data;
+    assert.equal(again?.decision, "allow");
+    assert.equal(again?.source.kind, "session");
+    const local = await Deno.readTextFile(join(path, ".claude", "settings.local.json"));
+    assert.match(local, /Bash\(touch made-by-alice\.txt \*\)/);
     const replay = await runCli(["replay", log, "--verify", "--quiet"]);
     assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
   } finally {

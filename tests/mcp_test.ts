@@ -364,3 +364,20 @@ Deno.test("Ctrl-C during server-everything's long-running operation cancels the 
   const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("/mcp in the REPL lists each server with its scope, how it is reached and its state", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  await Deno.writeTextFile(
+    join(ws.path, ".mcp.json"),
+    JSON.stringify({ mcpServers: { repo: { command: "repo-server", args: ["--x"] } } }),
+  );
+  await using fake = await startFakeAnthropic({ script: () => message("Done.") });
+  const env = { ...home.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(["--workspace", ws.path], { env, stdin: "/mcp\n/exit\n" });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stdout,
+    /MCP servers\n {2}repo \(project, stdio: repo-server --x\)\n {4}disabled: the folder is not trusted/,
+  );
+});

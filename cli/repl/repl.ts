@@ -16,6 +16,7 @@ import { REIN_VERSION } from "../version.ts";
 import { recordedSettings } from "../../core/settings/recorded_settings.ts";
 import { permissionsReport } from "./permissions_report.ts";
 import { pluginsReport } from "./plugins_report.ts";
+import { mcpReport, mcpViewOf } from "../../core/mcp/mod.ts";
 import { permissionsOf } from "../../core/permissions/session_permissions.ts";
 import { PERMISSION_MODES } from "../../core/settings/settings.ts";
 import { memoryReport, saveNote } from "../../core/memory/mod.ts";
@@ -41,6 +42,7 @@ const HELP = [
   "  /compact [focus]  summarise the conversation so far to free context",
   "  /memory    show the instructions and memory loaded, and from where",
   "  /plugin    list the plugins in use (--plugin-dir) and what each contributes",
+  "  /mcp       list the MCP servers: scope, how each is reached, its state and tools",
   "  # note     save a note to memory (.rein/memory/MEMORY.md)",
   "  /<name> [args]  run a custom command (.claude/commands/) or a skill by name (listed below)",
   "  /permissions [mode]  show the mode and the rules with their files; or switch the mode",
@@ -338,6 +340,10 @@ export async function runRepl(
           );
         } else if (command === "/memory") {
           renderer.line(memoryReport(harness.state, session.id));
+        } else if (command === "/mcp") {
+          const entries = mcpViewOf(harness.state, session.id)?.configured ??
+            runtime.mcp?.setup.servers.map((server) => server.entry) ?? [];
+          renderer.line(mcpReport(entries, runtime.mcp?.statuses() ?? []));
         } else if (command === "/plugin" || command === "/plugins") {
           renderer.line(pluginsReport(harness.state, session.id, runtime.plugins));
         } else if (command === "/permissions") {

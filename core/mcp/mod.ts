@@ -10,4 +10,5 @@ export { type ConfiguredServer, type McpSetup, readMcpConfig } from "./read_mcp_
 export { DEFAULT_MCP_LIMITS, type McpLimits, mcpLimits } from "./mcp_tools.ts";
 export { mcpProjection, type McpSessionView } from "./mcp_projection.ts";
 export { mcpViewOf } from "./mcp_view.ts";
+export { mcpReport } from "./mcp_report.ts";
 export { mcpToolName, normalizeMcpName } from "./mcp_names.ts";

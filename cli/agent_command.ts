@@ -72,6 +72,8 @@ export interface AgentFlags extends PermissionOptions {
   resume?: string | true | undefined;
   continue?: boolean | undefined;
   fork?: string | undefined;
+  /** `-w [name]` / `--worktree [name]`: start in a worktree (a name is chosen for `true`). */
+  worktree?: string | true | undefined;
   maxTurns?: number | undefined;
   maxBudgetUsd?: number | undefined;
   /** Claude Code flags given that rein accepts and does not act on (see _claude_flags.ts). */
@@ -249,7 +251,18 @@ async function runAgent(
     // The command line's prompts win over the ones the program sent in its initialize request.
     const systemPrompt = flags.systemPrompt ?? fromProgram.systemPrompt;
     const appendSystemPrompt = flags.appendSystemPrompt ?? fromProgram.appendSystemPrompt;
+    // -w: the new session starts in a worktree, made now unless the log knows it.
+    const inWorktree = flags.worktree === undefined ? undefined : await (async () => {
+      if (flags.resume !== undefined || flags.continue || flags.fork !== undefined) {
+        throw new Error(
+          "-w starts a new session: it does not go with --resume, --continue or --fork",
+        );
+      }
+      const { startInWorktree } = await import("./worktree_start.ts");
+      return await startInWorktree(workspace, runtime.harness.state, flags.worktree ?? true);
+    })();
     const options = {
+      ...(inWorktree ? { place: inWorktree.place } : {}),
       ...(fallbackModel ? { fallbackModel } : {}),
       ...(thinking ? { thinkingBudget: thinking } : {}),
       ...(systemPrompt ? { systemPrompt } : {}),
@@ -278,6 +291,16 @@ async function runAgent(
         newId,
         options,
       });
+      if (inWorktree?.created !== undefined) {
+        // The worktree -w made, the new session's first fact after its start.
+        const { id, view } = chosen.session;
+        await runtime.harness.store.append([{
+          type: "worktree.created",
+          session: id,
+          agent: view.mainAgent,
+          data: inWorktree.created,
+        }]);
+      }
       const recorded = chosen.session.view.workspace;
       if (chosen.reopened && recorded !== workspace) {
         throw new Error(

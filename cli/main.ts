@@ -116,6 +116,10 @@ export async function buildProgram(
     .option("-c, --continue", "reopen the latest session of the log")
     .option("--fork <id@seq>", "start a new session from another one's history up to seq")
     .option(
+      "-w, --worktree [name]",
+      "start in a git worktree .claude/worktrees/<name> (made now; a name is chosen if omitted)",
+    )
+    .option(
       "--fallback-model <model>",
       "model to use for the rest of a turn when the model is overloaded 3 times in a row",
     )

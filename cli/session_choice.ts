@@ -10,7 +10,10 @@ import { SessionLease } from "./session_lease.ts";
 
 /** What a new session records beyond its model and workspace. */
 export type SessionOptions = Partial<
-  Pick<SessionSetup, "fallbackModel" | "thinkingBudget" | "systemPrompt" | "appendSystemPrompt">
+  Pick<
+    SessionSetup,
+    "fallbackModel" | "thinkingBudget" | "systemPrompt" | "appendSystemPrompt" | "place"
+  >
 >;
 
 /** The options a session was started with, to start another one alike. Pure. */
@@ -20,7 +23,14 @@ export function sessionOptionsOf(view: SessionView): SessionOptions {
     ...(view.thinkingBudget ? { thinkingBudget: view.thinkingBudget } : {}),
     ...(view.systemPrompt ? { systemPrompt: view.systemPrompt } : {}),
     ...(view.appendSystemPrompt ? { appendSystemPrompt: view.appendSystemPrompt } : {}),
+    // Started in a worktree (`rein -w`), or moved to one: the next session starts there too.
+    ...placeOf(mainAgentOf(view).place),
   };
+}
+
+function placeOf(place: SessionView["agents"][string]["place"]): SessionOptions {
+  if (place === null || place.cwd === "") return {};
+  return { place: { cwd: place.cwd, ...(place.worktree ? { worktree: place.worktree } : {}) } };
 }
 
 /** Which session to run, from the CLI flags. */

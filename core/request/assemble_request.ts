@@ -25,7 +25,10 @@ export function assembleRequest(
     model: own.model,
     maxTokens: own.maxTokens,
     system: buildSystemPrompt({
-      workspace: view.workspace,
+      // An agent moved into a worktree (or started in one with `rein -w`) is told it works there.
+      workspace: own.place === null || own.place.cwd === ""
+        ? view.workspace
+        : `${view.workspace}/${own.place.cwd}`,
       clockAtStart: view.clockAtStart,
       platform: view.platform,
       model: own.model,

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * `rein view` in a real browser (Chromium driven by puppeteer-core), one browser for the file:
  * the page of a recorded golden session and of a live scripted team run (a lead, two teammates
@@ -109,32 +108,38 @@ async function stateAt(log: string, session: string, at: number): Promise<Shown>
   return { agents, tasks, team, todos };
 }
 
+/**
+ * What the page's panels show, read in the page (a script in a string: this file is checked
+ * without the DOM's types).
+ */
+const SHOWN_SCRIPT = `(() => {
+  const rows = (selector) => [...document.querySelectorAll(selector)];
+  return {
+    agents: rows("#agents tr[data-agent]").map((r) => ({
+      name: r.dataset.agent,
+      status: r.dataset.status,
+      rounds: Number(r.dataset.rounds),
+      input: Number(r.dataset.inputTokens),
+      output: Number(r.dataset.outputTokens),
+    })),
+    tasks: rows("#tasks g[data-task]").map((g) => ({
+      id: Number(g.getAttribute("data-task")),
+      status: g.getAttribute("data-status"),
+      owner: g.getAttribute("data-owner"),
+    })).sort((a, b) => a.id - b.id),
+    team: rows("#team tr[data-teammate]").map((r) => ({
+      name: r.dataset.teammate,
+      status: r.dataset.status,
+    })),
+    todos: rows("#todos li[data-agent]").map((li) => ({
+      agent: li.dataset.agent,
+      status: li.dataset.status,
+    })),
+  };
+})()`;
+
 function shownOnPage(page: Page): Promise<Shown> {
-  return page.evaluate(() => {
-    const rows = (selector: string) => [...document.querySelectorAll<HTMLElement>(selector)];
-    return {
-      agents: rows("#agents tr[data-agent]").map((r) => ({
-        name: r.dataset.agent!,
-        status: r.dataset.status!,
-        rounds: Number(r.dataset.rounds),
-        input: Number(r.dataset.inputTokens),
-        output: Number(r.dataset.outputTokens),
-      })),
-      tasks: [...document.querySelectorAll("#tasks g[data-task]")].map((g) => ({
-        id: Number(g.getAttribute("data-task")),
-        status: g.getAttribute("data-status")!,
-        owner: g.getAttribute("data-owner")!,
-      })).sort((a, b) => a.id - b.id),
-      team: rows("#team tr[data-teammate]").map((r) => ({
-        name: r.dataset.teammate!,
-        status: r.dataset.status!,
-      })),
-      todos: rows("#todos li[data-agent]").map((li) => ({
-        agent: li.dataset.agent!,
-        status: li.dataset.status!,
-      })),
-    };
-  });
+  return page.evaluate(SHOWN_SCRIPT) as Promise<Shown>;
 }
 
 /** Wait until the page shows the state at `seq` (its panels drawn for it). */
@@ -144,10 +149,11 @@ async function shownAt(page: Page, seq: number): Promise<void> {
 
 /** Drag the scrubber to `seq` (its value set as a drag sets it, with the same `input` event). */
 async function scrubTo(page: Page, seq: number): Promise<void> {
-  await page.$eval("#scrub", (input, value) => {
-    (input as HTMLInputElement).value = String(value);
+  await page.evaluate(`(() => {
+    const input = document.querySelector("#scrub");
+    input.value = "${seq}";
     input.dispatchEvent(new Event("input", { bubbles: true }));
-  }, seq);
+  })()`);
   await shownAt(page, seq);
 }
 
@@ -174,12 +180,22 @@ async function waitFor<T>(what: string, found: () => Promise<T | undefined>): Pr
   }
 }
 
+/** Every address `page` asks for, and every error its script throws. */
+function watch(page: Page): { requests: string[]; errors: string[] } {
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => void requests.push(request.url()));
+  page.on("pageerror", (error) => void errors.push(String(error)));
+  return { requests, errors };
+}
+
 async function golden(browser: Browser): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "rein-view-golden-" });
   const log = join(dir, "events.jsonl");
   await Deno.copyFile(new URL("crash_resume.jsonl", GOLDEN), log);
   const server = await startViewServer({ log });
   const page = await browser.newPage();
+  const { requests, errors } = watch(page);
   try {
     const lines = await readEvents(log);
     const sessions = [...new Set(lines.map((e) => e.session))];
@@ -209,7 +225,7 @@ async function golden(browser: Browser): Promise<void> {
     const box = (await (await page.$("#scrub"))!.boundingBox())!;
     await page.mouse.click(box.x + box.width * 0.3, box.y + box.height / 2);
     const clicked = Number(
-      await page.$eval("#scrub", (input) => (input as HTMLInputElement).value),
+      await page.evaluate(`document.querySelector("#scrub").value`),
     );
     assert.ok(clicked < end, `the click left the scrubber at ${clicked}`);
     await shownAt(page, clicked);
@@ -230,6 +246,10 @@ async function golden(browser: Browser): Promise<void> {
     await shownAt(page, at);
     await page.click("#prev");
     await shownAt(page, seqs[seqs.indexOf(at) - 1]!);
+    // Works offline: nothing but the page's own server was asked for anything.
+    const origin = `http://127.0.0.1:${server.port}/`;
+    assert.deepEqual(requests.filter((url) => !url.startsWith(origin)), []);
+    assert.deepEqual(errors, []);
   } finally {
     await page.close();
     await server.close();
@@ -239,13 +259,21 @@ async function golden(browser: Browser): Promise<void> {
 
 const TEAMS = { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1" };
 
-/** The fake model's script of the team run: who asks decides the answer. */
+/** Whether the conversation `messages` holds the result of call `id`. */
+function answered(messages: readonly unknown[], id: string): boolean {
+  return JSON.stringify(messages).includes(`"tool_use_id":"${id}"`);
+}
+
+/**
+ * The fake model's script of the team run: who asks decides the answer, and what it has done so
+ * far (the results in its conversation; mail may arrive in between) its next step.
+ */
 function teamScript(request: RecordedRequest): FakeReply {
   const messages = request.body?.messages ?? [];
   const first = firstUserText(messages);
-  const round = Math.floor(messages.length / 2);
+  const done = (id: string) => answered(messages, id);
   if (first === "Build the site") {
-    if (round > 0) return message("The team is on it.");
+    if (done("s_b")) return message("The team is on it.");
     return message([
       toolUse("c_1", "create_task", { subject: "Schema", description: "Tables", role: "db" }),
       toolUse("c_2", "create_task", {
@@ -265,8 +293,8 @@ function teamScript(request: RecordedRequest): FakeReply {
     ]);
   }
   if (first === "Do the schema") {
-    if (round === 0) return message([toolUse("a_1", "claim_task", { task_id: 1 })]);
-    if (round === 1) {
+    if (!done("a_1")) return message([toolUse("a_1", "claim_task", { task_id: 1 })]);
+    if (!done("a_2")) {
       return message([
         toolUse("a_2", "complete_task", { task_id: 1 }),
         toolUse("a_3", "send_message", {
@@ -279,7 +307,7 @@ function teamScript(request: RecordedRequest): FakeReply {
     return message("Schema done.");
   }
   if (first === "Plan the API") {
-    if (round === 0) {
+    if (!done("b_1")) {
       return message([
         toolUse("b_1", "todo_write", {
           todos: [
@@ -289,7 +317,7 @@ function teamScript(request: RecordedRequest): FakeReply {
         }),
       ]);
     }
-    if (round === 1) {
+    if (!done("b_2")) {
       return message([
         toolUse("b_2", "send_message", { to: "lead", content: "Planned", summary: "plan" }),
       ]);
@@ -314,6 +342,7 @@ async function liveTeam(browser: Browser): Promise<void> {
   const log = join(path, ".rein", "events.jsonl");
   let server: ViewServer | undefined;
   const page = await browser.newPage();
+  const { errors } = watch(page);
   await page.setViewport({ width: 1400, height: 1000 });
   try {
     const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-test", ...TEAMS };
@@ -355,9 +384,9 @@ async function liveTeam(browser: Browser): Promise<void> {
     });
     const events = await readEvents(log);
     const end = events.at(-1)!.seq;
-    await page.waitForFunction((seq) => Number(document.body.dataset.at) >= seq, {
+    await page.waitForFunction(`Number(document.body.dataset.at) >= ${end}`, {
       timeout: 10_000,
-    }, end);
+    });
     if (Deno.env.get("REIN_SCREENSHOTS") === "1") {
       await Deno.mkdir(DOCS, { recursive: true });
       await (await page.$("#timeline-panel"))!.screenshot({
@@ -377,10 +406,12 @@ async function liveTeam(browser: Browser): Promise<void> {
       await scrubTo(page, seq);
       await checkAt(page, log, id, seq);
     }
-    assert.ok(
-      (await shownOnPage(page)).agents.map((a) => a.name).join() === "lead,alice,bob",
-      "the lanes are the lead and its two teammates",
+    assert.deepEqual((await shownOnPage(page)).agents.map((a) => a.name), ["lead", "alice", "bob"]);
+    assert.deepEqual(
+      await page.$$eval("#timeline .lane-name", (lanes) => lanes.map((l) => l.textContent)),
+      ["lead", "alice", "bob"],
     );
+    assert.deepEqual(errors, []);
   } catch (error) {
     const events = await readEvents(log);
     const lines = events.map((e) =>

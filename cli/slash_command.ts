@@ -14,6 +14,7 @@ import { permissionsOf } from "../core/permissions/session_permissions.ts";
 import { parseRule } from "../core/permissions/rule.ts";
 import { credentialPaths } from "../core/sandbox/credential_paths.ts";
 import { modelChoice } from "./model_choice.ts";
+import { expandMcpPrompt, findMcpPrompt, mcpServersOf } from "../core/mcp/mod.ts";
 
 /** What `/name args` typed by the person (REPL, `-p`) becomes. */
 export type SlashOutcome =
@@ -48,6 +49,15 @@ export async function invokeSlash(
   const args = trimmed.slice(name.length + 1).trim();
   const where = { session: session.id, agent: session.agent };
   const skills = files === undefined ? skillsOf(harness.state, session.id) : skillSet(files).items;
+  // An MCP server's prompt (`/mcp__server__prompt args`), got live (once the servers are up):
+  // its text is the prompt, recorded as the person's.
+  const servers = name.startsWith("mcp__") ? mcpServersOf(harness.deps.effects) : undefined;
+  await servers?.started();
+  const mcpPrompt = servers && findMcpPrompt(servers.states(), name);
+  if (mcpPrompt !== undefined && servers !== undefined) {
+    const expanded = await expandMcpPrompt(servers, mcpPrompt, args, signal);
+    return expanded.kind === "prompt" ? expanded : { kind: "refused", message: expanded.message };
+  }
   const skill = skills.find((s) => s.name === name);
   if (skill !== undefined) {
     await harness.store.append([{

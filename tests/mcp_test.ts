@@ -84,7 +84,7 @@ function toolResults(requests: readonly RecordedRequest[]) {
   );
 }
 
-Deno.test("server-everything over stdio from --mcp-config: its tools reach the model as mcp__everything__*, a call's result comes back, and the run replays with --verify once the server is gone", async () => {
+Deno.test("server-everything over stdio from --mcp-config: a prompt runs as /mcp__everything__args-prompt, its tools reach the model as mcp__everything__*, a call's result comes back, and the run replays with --verify once the server is gone", async () => {
   await using home = await tempHome();
   await using ws = await tempWorkspace();
   const bin = await serverProgram(home.path, "everything", EVERYTHING, ["stdio"]);
@@ -98,8 +98,14 @@ Deno.test("server-everything over stdio from --mcp-config: its tools reach the m
   });
   const env = { ...home.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
   const config = JSON.stringify({ mcpServers: { everything: { command: bin } } });
-  const run = await runCli(["-p", "add", "--mcp-config", config, "--workspace", ws.path], { env });
+  // The prompt is one of the server's prompts, as a slash command: its text is what runs.
+  const prompt = "/mcp__everything__args-prompt Paris IDF";
+  const run = await runCli(["-p", prompt, "--mcp-config", config, "--workspace", ws.path], { env });
   assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    JSON.stringify(fake.requests[0]?.body?.messages[0]),
+    /What's weather in Paris, IDF\?/,
+  );
   const first = fake.requests[0]?.body?.tools?.map((tool) => tool.name) ?? [];
   assert.ok(first.includes("mcp__everything__get-sum"), first.join(" "));
   assert.ok(first.includes("mcp__everything__echo"), first.join(" "));

@@ -246,3 +246,15 @@ export class McpServers {
     }
   }
 }
+
+/**
+ * The MCP servers a harness's effects carry (`HarnessEffects.mcp`), for what runs outside the
+ * loops (a prompt's slash command); undefined in replay and where none is configured.
+ */
+export function mcpServersOf(effects: object): McpServers | undefined {
+  const mcp = "mcp" in effects ? effects.mcp : undefined;
+  const servers = typeof mcp === "object" && mcp !== null && "servers" in mcp
+    ? mcp.servers
+    : undefined;
+  return servers instanceof McpServers ? servers : undefined;
+}

@@ -5,10 +5,16 @@
  * @module
  */
 export { mcpMechanism, type McpOptions } from "./mcp_mechanism.ts";
-export { type McpLiveStatus, McpServers, type McpServersOptions } from "./mcp_servers.ts";
+export {
+  type McpLiveStatus,
+  McpServers,
+  mcpServersOf,
+  type McpServersOptions,
+} from "./mcp_servers.ts";
 export { type ConfiguredServer, type McpSetup, readMcpConfig } from "./read_mcp_config.ts";
 export { DEFAULT_MCP_LIMITS, type McpLimits, mcpLimits } from "./mcp_tools.ts";
 export { mcpProjection, type McpSessionView } from "./mcp_projection.ts";
 export { mcpViewOf } from "./mcp_view.ts";
 export { mcpReport } from "./mcp_report.ts";
 export { mcpToolName, normalizeMcpName } from "./mcp_names.ts";
+export { expandMcpPrompt, findMcpPrompt, type McpPromptOutcome } from "./mcp_prompt.ts";

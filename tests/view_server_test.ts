@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { startViewServer } from "../cli/view/view_server.ts";
 import { SessionStates } from "../cli/view/session_states.ts";
 import { sessionPanels } from "../cli/view/panels.ts";
+import { readEvents } from "../events/read_log.ts";
 import { runCli } from "./_cli.ts";
 
 const GOLDEN = new URL("./golden/", import.meta.url);
@@ -193,6 +194,9 @@ Deno.test("the timeline comes in pages and the scrubber steps one event of the s
     const rest = await get(`/events?from=${first.next}&limit=1000`);
     assert.deepEqual(rest.items.map((i: { seq: number }) => i.seq), seqs.slice(5));
     assert.equal(rest.next, null);
+    // A row's whole event (upcast, as the fold reads it), for what its row collapsed.
+    const read = (await readEvents(log)).find((e) => e.seq === seqs[2]);
+    assert.deepEqual(await get(`/event/${seqs[2]}?`), read);
     await (await fetch(`http://127.0.0.1:${server.port}/session/${id}?t=${server.token}`)).body
       ?.cancel();
     await get(`/series?`);

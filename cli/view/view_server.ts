@@ -1,6 +1,7 @@
 import { openLogReader } from "../../events/jsonl_reader.ts";
 import { readLog } from "../../events/read_log.ts";
 import { foldCatalog } from "../../core/snapshots/mod.ts";
+import { indexPoint } from "../../core/snapshots/log_point.ts";
 import type { CatalogEntry } from "../../core/state/catalog.ts";
 import { reinCatalogProjections } from "../../core/harness.ts";
 import { sessionPage, sessionsPage } from "./pages.ts";
@@ -120,7 +121,11 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
       return jsonResponse({ from, ...await timelinePage(path, id!, found.index, from, limit) });
     }],
     [/^\/api\/session\/([^/]+)\/event\/(\d+)$/, async ([, id, seq]) => {
-      for await (const event of readLog(path, { upTo: Number(seq), sessions: [id!] })) {
+      const found = await statesOf(id!);
+      if (found === undefined) return notFound(`No session "${id}" in the log`);
+      const start = await indexPoint(path, found.index, Number(seq) - 1);
+      const read = { upTo: Number(seq), sessions: [id!], ...(start ? { start } : {}) };
+      for await (const event of readLog(path, read)) {
         if (event.seq === Number(seq)) return jsonResponse(event);
       }
       return notFound(`No event ${seq} of session "${id}"`);

@@ -2,8 +2,9 @@
  * A stdio MCP server that misbehaves on purpose, for tests/mcp_faults_test.ts (run with
  * `deno run -A --config deno.json tests/_mcp_faulty_server.ts MODE`):
  * - `hang`: never answers `initialize` (a server that hangs at start);
- * - `tools`: tools `echo {text}` (read-only), `crash {}` (the process exits mid-call) and
- *   `big {megabytes}` (an answer that large). After a crash it starts normally again.
+ * - `tools`: tools `echo {text}` (read-only), `crash {}` (the process exits mid-call),
+ *   `big {megabytes}` (an answer that large) and `grow {}` (adds the tool `grown` and says its
+ *   tool list changed). After a crash it starts normally again.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -22,9 +23,23 @@ if (mode === "hang") {
 }
 
 const server = new Server({ name: "faulty", version: "1.0.0" }, { capabilities: { tools: {} } });
+/** Whether `grow` was called: the tool `grown` is listed from then on. */
+let grown = false;
 server.setRequestHandler(ListToolsRequestSchema, () =>
   Promise.resolve({
     tools: [
+      {
+        name: "grow",
+        description: "Adds the tool grown (the server says its tool list changed)",
+        inputSchema: { type: "object", properties: {} },
+      },
+      ...(grown
+        ? [{
+          name: "grown",
+          description: "Listed once grow was called",
+          inputSchema: { type: "object", properties: {} },
+        }]
+        : []),
       {
         name: "echo",
         description: "Echoes its text",
@@ -57,6 +72,13 @@ server.setRequestHandler(CallToolRequestSchema, (request: CallTool) => {
   switch (request.params.name) {
     case "echo":
       return Promise.resolve({ content: [{ type: "text", text: `echo: ${args.text}` }] });
+    case "grow":
+      grown = true;
+      return server.sendToolListChanged().then(() => ({
+        content: [{ type: "text", text: "grown" }],
+      }));
+    case "grown":
+      return Promise.resolve({ content: [{ type: "text", text: "the new tool answers" }] });
     case "crash":
       console.error("faulty server: crashing on purpose");
       Deno.exit(3);

@@ -50,7 +50,7 @@ function toolResults(requests: readonly RecordedRequest[]): string[] {
   );
 }
 
-Deno.test("a server that hangs at start, one that dies mid-call and one that answers 10 MB: the session goes on, says what happened, and replays with --verify", async () => {
+Deno.test("a server that hangs at start, one that dies mid-call, answers 10 MB and changes its tool list: the session goes on, says what happened, and replays with --verify", async () => {
   await using ws = await tempWorkspace();
   const bin = await Deno.makeTempDir({ prefix: "rein-mcp-bin-" });
   try {
@@ -61,6 +61,8 @@ Deno.test("a server that hangs at start, one that dies mid-call and one that ans
         { name: "mcp__faulty__crash", input: {} },
         { name: "mcp__faulty__echo", input: { text: "after the restart" } },
         { name: "mcp__faulty__big", input: { megabytes: 10 } },
+        { name: "mcp__faulty__grow", input: {} },
+        { name: "mcp__faulty__grown", input: {} },
       ]),
     });
     const env = {
@@ -90,6 +92,8 @@ Deno.test("a server that hangs at start, one that dies mid-call and one that ans
       /over MAX_MCP_OUTPUT_TOKENS \(25000 tokens\)\. The whole answer is in \.rein\/outputs\/toolu_2\.txt/,
     );
     assert.ok((results[2] ?? "").length < 3_000);
+    // The server said its tool list changed: the next request has the new tool.
+    assert.equal(results[4], "the new tool answers");
     const kept = await Deno.stat(join(ws.path, ".rein", "outputs", "toolu_2.txt"));
     assert.equal(kept.size, 10_000_000);
     const log = await readLogLines(join(ws.path, ".rein", "events.jsonl"));

@@ -77,6 +77,7 @@ async function observeServers(
   const observed = await context.observeMaybe("mcp.observed", () => true, async () => {
     if (!servers?.any) return undefined;
     await servers.started();
+    await servers.refreshed();
     const known = mcpViewOf(context.view(), context.session)?.servers ?? {};
     const memo = recorded.get(context.session) ?? new Map<string, string>();
     recorded.set(context.session, memo);

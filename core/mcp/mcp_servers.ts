@@ -49,6 +49,8 @@ export class McpServers {
   readonly #running = new Map<string, Running>();
   #deadline: Promise<void> | undefined;
   #closed = false;
+  /** Tool lists being fetched again after a server's `list_changed`. */
+  readonly #refreshing = new Set<Promise<void>>();
   /** Aborted on close: servers still starting are stopped. */
   readonly #closing = new AbortController();
   #connect: Promise<Connect> | undefined;
@@ -235,15 +237,26 @@ export class McpServers {
     });
   }
 
-  async #refresh(run: Running): Promise<void> {
+  #refresh(run: Running): void {
     const connection = run.connection;
     if (!connection) return;
-    try {
-      connection.tools = await connection.listTools();
-      run.version += 1;
-    } catch {
+    const refreshing = connection.listTools().then(
+      (tools) => {
+        connection.tools = tools;
+        run.version += 1;
+      },
       // A failed refresh keeps the previous list, as Claude Code does.
-    }
+      () => {},
+    ).finally(() => this.#refreshing.delete(refreshing));
+    this.#refreshing.add(refreshing);
+  }
+
+  /**
+   * Resolves once the tool lists being fetched again (a server said its list changed) are in:
+   * what the next request is told of is the list as it is after a call that changed it.
+   */
+  async refreshed(): Promise<void> {
+    while (this.#refreshing.size > 0) await Promise.all(this.#refreshing);
   }
 }
 

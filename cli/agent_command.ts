@@ -259,7 +259,9 @@ async function runAgent(
         );
       }
       const { startInWorktree } = await import("./worktree_start.ts");
-      return await startInWorktree(workspace, runtime.harness.state, flags.worktree ?? true);
+      const { worktreeSetupOf } = await import("../core/worktrees/mod.ts");
+      const setup = worktreeSetupOf(runtime.harness.settings?.other);
+      return await startInWorktree(workspace, runtime.harness.state, flags.worktree ?? true, setup);
     })();
     const options = {
       ...(inWorktree ? { place: inWorktree.place } : {}),

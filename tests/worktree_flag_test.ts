@@ -92,3 +92,42 @@ Deno.test("rein -w outside a git repository is refused before a session starts",
   const log = await readLogLines(join(ws.path, ".rein", "events.jsonl")).catch(() => []);
   assert.deepEqual(log.filter((e) => e.type === "session.started"), []);
 });
+
+Deno.test("Claude Code's worktree settings shape the worktree -w makes: sparsePaths, symlinkDirectories, .worktreeinclude", async () => {
+  await using ws = await tempWorkspace();
+  await gitRepo(ws.path);
+  await Deno.mkdir(join(ws.path, "src"));
+  await Deno.mkdir(join(ws.path, "docs"));
+  await Deno.writeTextFile(join(ws.path, "src", "a.txt"), "a\n");
+  await Deno.writeTextFile(join(ws.path, "docs", "b.txt"), "b\n");
+  await Deno.writeTextFile(join(ws.path, ".gitignore"), ".rein/\nnode_modules/\n.env\n");
+  await Deno.writeTextFile(join(ws.path, ".worktreeinclude"), ".env\n");
+  await git(ws.path, "add", "src", "docs", ".gitignore", ".worktreeinclude");
+  await git(ws.path, "commit", "--quiet", "-m", "more");
+  await Deno.mkdir(join(ws.path, "node_modules", "dep"), { recursive: true });
+  await Deno.writeTextFile(join(ws.path, "node_modules", "dep", "index.js"), "dep\n");
+  await Deno.writeTextFile(join(ws.path, ".env"), "TOKEN=x\n");
+  await Deno.mkdir(join(ws.path, ".claude"));
+  await Deno.writeTextFile(
+    join(ws.path, ".claude", "settings.json"),
+    JSON.stringify({
+      worktree: { symlinkDirectories: ["node_modules"], sparsePaths: ["src"] },
+    }),
+  );
+  await using fake = await startFakeAnthropic({ script: () => message("done") });
+  const run = await runCli(["-p", "work", "-w", "shaped", "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stderr, /worktree/, run.stderr);
+  const tree = join(ws.path, ".claude/worktrees/shaped");
+  assert.equal(await Deno.readTextFile(join(tree, "src", "a.txt")), "a\n");
+  assert.equal(await Deno.readTextFile(join(tree, "README.md")), "hello\n");
+  await assert.rejects(Deno.stat(join(tree, "docs", "b.txt")), "docs/ is outside the sparse paths");
+  assert.equal(
+    await Deno.readLink(join(tree, "node_modules")),
+    join(ws.path, "node_modules"),
+  );
+  assert.equal(await Deno.readTextFile(join(tree, "node_modules", "dep", "index.js")), "dep\n");
+  assert.equal(await Deno.readTextFile(join(tree, ".env")), "TOKEN=x\n");
+});

@@ -22,6 +22,7 @@ export const USED_SETTINGS: ReadonlySet<string> = new Set([
   "tally",
   "teams",
   "idleTimeout",
+  "worktree",
   "statusLine",
   "enabledPlugins",
   "extraKnownMarketplaces",

@@ -8,6 +8,13 @@ import { liveWorktree } from "./worktree_catalog.ts";
 import type { WorktreeGit } from "./worktree_git.ts";
 import { hookRanEvents, type WorktreeHookRunner } from "./worktree_hooks.ts";
 import {
+  defaultBase,
+  NO_WORKTREE_SETUP,
+  prepareWorktree,
+  sessionWorktreeSetup,
+  type WorktreeSetup,
+} from "./worktree_setup.ts";
+import {
   baseProblem,
   worktreeBranch,
   worktreeFolder,
@@ -72,24 +79,29 @@ export function createRefusal(state: State, input: CreateWorktreeInput): string 
 }
 
 /**
- * Makes worktree `input.name` with git (the name and base checked first, every time), and the
- * `worktree.created` that records it, or why it could not. Live only (runs git).
+ * Makes worktree `input.name` with git (the name and base checked first, every time), set up by
+ * Claude Code's `worktree` settings (`setup`: the default base, sparse paths, linked folders) and
+ * `.worktreeinclude`, and the `worktree.created` that records it with what of the setup could
+ * not be done (`notes`), or why it could not be made. Live only (runs git).
  */
 export async function makeWorktree(
   git: WorktreeGit,
   state: State,
   input: CreateWorktreeInput,
-): Promise<{ created: WorktreeCreated } | { why: string }> {
+  setup: WorktreeSetup = NO_WORKTREE_SETUP,
+): Promise<{ created: WorktreeCreated; notes: string[] } | { why: string }> {
   const refusal = createRefusal(state, input);
   if (refusal !== undefined) return { why: refusal };
-  const base = input.base ?? "HEAD";
+  const base = input.base ?? await defaultBase(git, setup);
   const commit = await git.resolve(base);
   if (!commit.ok) return { why: `Cannot create worktree "${input.name}": ${commit.why}` };
   const path = worktreeFolder(input.name);
   const branch = worktreeBranch(input.name);
   const added = await git.add(path, branch, commit.value);
   if (!added.ok) return { why: `Cannot create worktree "${input.name}": ${added.why}` };
+  const notes = await prepareWorktree(git, path, setup);
   return {
+    notes,
     created: {
       name: input.name,
       path,
@@ -142,10 +154,12 @@ export function createCreateWorktreeTool(
           events: hookEvents,
         };
       }
-      const made = await makeWorktree(git, context.view(), input);
+      const state = context.view();
+      const setup = sessionWorktreeSetup(state, context.session);
+      const made = await makeWorktree(git, state, input, setup);
       if ("why" in made) return { content: made.why, isError: true, events: hookEvents };
       return {
-        content: createdText(git.workspace, made.created),
+        content: [createdText(git.workspace, made.created), ...made.notes].join("\n"),
         events: [...hookEvents, { type: "worktree.created", data: made.created }],
       };
     },

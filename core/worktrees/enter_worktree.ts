@@ -9,6 +9,7 @@ import { liveWorktree, type WorktreeEntry, worktreesOf } from "./worktree_catalo
 import type { WorktreeGit } from "./worktree_git.ts";
 import { hookRanEvents, type WorktreeHookRunner } from "./worktree_hooks.ts";
 import { worktreeNameProblem } from "./worktree_name.ts";
+import { sessionWorktreeSetup } from "./worktree_setup.ts";
 
 /** Input of enter_worktree (Claude Code's EnterWorktree). */
 export interface EnterWorktreeInput {
@@ -141,7 +142,8 @@ export function createEnterWorktreeTool(
           events: hookEvents,
         };
       }
-      const made = await makeWorktree(git, state, { name });
+      const setup = sessionWorktreeSetup(state, context.session);
+      const made = await makeWorktree(git, state, { name }, setup);
       if ("why" in made) return { content: made.why, isError: true, events: hookEvents };
       const { created } = made;
       const entry: WorktreeEntry = {
@@ -151,7 +153,7 @@ export function createEnterWorktreeTool(
         createdBy: { session: context.session, agent: context.agent },
       };
       return {
-        content: enteredText(git.workspace, entry, true),
+        content: [enteredText(git.workspace, entry, true), ...made.notes].join("\n"),
         events: [
           ...hookEvents,
           { type: "worktree.created", data: created },

@@ -5,6 +5,7 @@ import { childAgentName } from "../agents/plan_spawn.ts";
 import { agentFolder } from "../state/agent_place.ts";
 import type { AnyTool, ToolCallContext, ToolResult } from "../tools/tool.ts";
 import { makeWorktree } from "./create_worktree.ts";
+import { sessionWorktreeSetup } from "./worktree_setup.ts";
 import { dropWorktree } from "./remove_worktree.ts";
 import { type WorktreeEntry, worktreesOf } from "./worktree_catalog.ts";
 import type { WorktreeGit } from "./worktree_git.ts";
@@ -73,7 +74,8 @@ async function runIsolated(
   // Made already when the process died before the child was spawned.
   let entry = madeFor(state, context.session, child);
   if (entry === undefined) {
-    const made = await makeWorktree(git, state, { name: isolationName(context.callId) });
+    const setup = sessionWorktreeSetup(state, context.session);
+    const made = await makeWorktree(git, state, { name: isolationName(context.callId) }, setup);
     if ("why" in made) return { content: made.why, isError: true };
     await context.sibling(child).record([{ type: "worktree.created", data: made.created }]);
     entry = madeFor(context.view(), context.session, child);

@@ -36,6 +36,14 @@ export {
 export { holderOf, moveAgent, moveRefusal, placeIn, worktreeHolding } from "./move_agent.ts";
 export { removalRefusal } from "./removal_refusal.ts";
 export {
+  defaultBase,
+  NO_WORKTREE_SETUP,
+  prepareWorktree,
+  sessionWorktreeSetup,
+  type WorktreeSetup,
+  worktreeSetupOf,
+} from "./worktree_setup.ts";
+export {
   createRemoveWorktreeTool,
   dropWorktree,
   REMOVE_WORKTREE_INPUT_SCHEMA,

@@ -139,6 +139,40 @@ export class WorktreeGit {
   }
 
   /**
+   * `git sparse-checkout set --cone -- <paths>` in the worktree at `path` (relative to the
+   * workspace): only those folders (and the files at its root) stay checked out (Claude Code's
+   * `worktree.sparsePaths`). Filter drivers off, as for `add`.
+   */
+  async sparse(path: string, paths: readonly string[]): Promise<GitResult<void>> {
+    const folder = join(this.workspace, path);
+    const off = await this.#filtersOff(folder);
+    if (!off.ok) return off;
+    const out = await this.git(
+      [...off.value, "sparse-checkout", "set", "--cone", "--", ...paths],
+      folder,
+    );
+    return out.code === 0 ? { ok: true, value: undefined } : { ok: false, why: gitProblem(out) };
+  }
+
+  /**
+   * The workspace's untracked files (ignored ones included) that the patterns of its
+   * `.worktreeinclude` (gitignore syntax) match, relative to it: what Claude Code copies into a
+   * new worktree (`.env`). None without the file.
+   */
+  async included(): Promise<GitResult<string[]>> {
+    const patterns = join(this.workspace, ".worktreeinclude");
+    if (!(await Deno.stat(patterns).then((info) => info.isFile, () => false))) {
+      return { ok: true, value: [] };
+    }
+    const out = await this.git(
+      ["ls-files", "-z", "--others", "--ignored", `--exclude-from=${patterns}`],
+      this.workspace,
+    );
+    if (out.code !== 0) return { ok: false, why: gitProblem(out) };
+    return { ok: true, value: out.stdout.split("\0").filter((file) => file !== "") };
+  }
+
+  /**
    * `-c` options turning off every filter driver git's configuration in `cwd` names (their
    * `smudge`, `clean` and `process` commands, which git runs on checkout and status), or why
    * one cannot be.

@@ -365,6 +365,100 @@ export async function buildProgram(
       const { logStatsCommand } = await import("./log_stats.ts");
       exit(await logStatsCommand(await logOf(path, flags), io));
     });
+  const mcp = program.command("mcp")
+    .description("Configure MCP servers (as claude mcp does), or serve rein itself over MCP");
+  /** The project folder and ~/.claude.json of an `rein mcp` command (loaded only under it). */
+  const mcpPlaceOf = async (workspace: string | undefined) => {
+    const { resolveWorkspace } = await import("./paths.ts");
+    const { mcpPlace } = await import("./mcp_command.ts");
+    return mcpPlace(
+      resolveWorkspace(workspace, env, Deno.cwd()),
+      env.get("HOME"),
+      env.get("CLAUDE_CONFIG_DIR"),
+    );
+  };
+  const scopeOption = () =>
+    new Option(
+      "-s, --scope <scope>",
+      "local (default: you, this project), project (.mcp.json) or user",
+    );
+  mcp.command("list")
+    .description("List the project's MCP servers: scope, command or URL, and whether they start")
+    .option("--workspace <dir>", "the project (default: where you are)")
+    .action(async (flags) => {
+      const { mcpListCommand } = await import("./mcp_command.ts");
+      exit(await mcpListCommand(await mcpPlaceOf(flags.workspace), io));
+    });
+  mcp.command("get")
+    .description("Show one MCP server's configuration")
+    .argument("<name>", "the server")
+    .option("--workspace <dir>", "the project (default: where you are)")
+    .action(async (name, flags) => {
+      const { mcpGetCommand } = await import("./mcp_command.ts");
+      exit(await mcpGetCommand(name, await mcpPlaceOf(flags.workspace), io));
+    });
+  mcp.command("add")
+    .description(
+      "Add an MCP server: rein mcp add NAME -- COMMAND [ARGS…], or " +
+        "rein mcp add --transport http NAME URL",
+    )
+    .argument("<name>", "the server's name (letters, digits, - and _)")
+    .argument("<commandOrUrl>", "the command that starts it (stdio), or its URL (http, sse)")
+    .argument("[args...]", "the command's arguments (put -- before the command)")
+    .addOption(scopeOption())
+    .addOption(
+      new Option("-t, --transport <transport>", "stdio (default), http or sse"),
+    )
+    .option(
+      "-e, --env <KEY=VALUE>",
+      "an environment variable of a stdio server (repeatable)",
+      collect,
+    )
+    .option(
+      "-H, --header <header>",
+      'a header of an http or sse server, "Name: value" (repeatable)',
+      collect,
+    )
+    .option("--workspace <dir>", "the project (default: where you are)")
+    .action(async (name, commandOrUrl, args, flags) => {
+      const { mcpAddCommand } = await import("./mcp_command.ts");
+      exit(
+        await mcpAddCommand(name, commandOrUrl, args, flags, await mcpPlaceOf(flags.workspace), io),
+      );
+    });
+  mcp.command("add-json")
+    .description("Add an MCP server from its JSON entry, as .mcp.json holds it")
+    .argument("<name>", "the server's name")
+    .argument("<json>", 'the entry, e.g. {"type":"http","url":"https://…"}')
+    .addOption(scopeOption())
+    .option("--workspace <dir>", "the project (default: where you are)")
+    .action(async (name, json, flags) => {
+      const { mcpAddJsonCommand } = await import("./mcp_command.ts");
+      exit(await mcpAddJsonCommand(name, json, flags, await mcpPlaceOf(flags.workspace), io));
+    });
+  mcp.command("remove")
+    .description("Remove an MCP server (from the one scope that has it, or --scope's)")
+    .argument("<name>", "the server")
+    .addOption(scopeOption())
+    .option("--workspace <dir>", "the project (default: where you are)")
+    .action(async (name, flags) => {
+      const { mcpRemoveCommand } = await import("./mcp_command.ts");
+      exit(await mcpRemoveCommand(name, flags, await mcpPlaceOf(flags.workspace), io));
+    });
+  mcp.command("serve")
+    .description(
+      "Serve rein over MCP on stdio: read_file, glob and grep in the workspace, and the log " +
+        "(sessions, state at a seq, task graph, replay --verify) as tools and resources",
+    )
+    .option("--workspace <dir>", "the workspace (default: where you are)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .action(async (flags) => {
+      const { defaultLogPath, resolveWorkspace, userPath } = await import("./paths.ts");
+      const { mcpServe } = await import("./mcp_serve/mcp_serve.ts");
+      const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
+      const log = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
+      exit(await mcpServe({ workspace, log }));
+    });
   const agent = program.commands.find((command) => command.name() === "agent");
   program.addHelpText(
     "after",

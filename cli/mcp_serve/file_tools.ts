@@ -1,0 +1,45 @@
+import { resolve } from "../../events/posix_path.ts";
+import { createGlobTool } from "../../core/tools/glob.ts";
+import { createGrepTool } from "../../core/tools/grep.ts";
+import { createReadFileTool } from "../../core/tools/read_file.ts";
+import type { AnyTool, ToolResult } from "../../core/tools/tool.ts";
+import { initialState } from "../../core/state/state.ts";
+
+/** What {@link fileTools} works in. */
+export interface FileToolsPlace {
+  workspace: string;
+  log: string;
+}
+
+/**
+ * rein's read-only file tools for an MCP client: read_file, glob and grep, confined to the
+ * workspace as the agent's are (a path outside it is refused; the log, its folder and `.rein/`
+ * are never read, and glob and grep leave them out).
+ */
+export function fileTools(place: FileToolsPlace): AnyTool[] {
+  const { workspace, log } = place;
+  const protectedPaths = [log, resolve(log, ".."), resolve(workspace, ".rein")];
+  const deps = { workspace, protectedPaths, openPaths: [] };
+  return [createReadFileTool(deps), createGlobTool(deps), createGrepTool(deps)];
+}
+
+/**
+ * Runs one of {@link fileTools} for an MCP call (its input already checked against the tool's
+ * schema), as the loop would run it for the workspace's main agent.
+ */
+export function runFileTool(
+  tool: AnyTool,
+  input: unknown,
+  workspace: string,
+  signal: AbortSignal,
+  callId: string,
+): Promise<ToolResult> {
+  return tool.run(input, {
+    signal,
+    session: "mcp",
+    agent: "mcp",
+    callId,
+    cwd: workspace,
+    view: () => initialState(),
+  });
+}

@@ -44,7 +44,7 @@ import { usedPlugins } from "./_plugins.ts";
 import { REIN_VERSION } from "./version.ts";
 import { TeammateProcesses } from "./teammate_processes.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
-import { mcpLimits, McpServers, readMcpConfig } from "../core/mcp/mod.ts";
+import { type McpFiles, mcpLimits, McpServers, mcpSetup, readMcpFiles } from "../core/mcp/mod.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
 export interface Runtime {
@@ -122,6 +122,14 @@ export async function openRuntime(options: {
     },
   );
   const ignored = ignoreLogDirectory(logPath, workspace);
+  // The MCP configuration files, read while the settings are (trust decides what starts later).
+  const mcpFiles = readMcpFiles({
+    workspace,
+    claudeJson: claudeJsonPath(home, env.get("CLAUDE_CONFIG_DIR")),
+    mcpConfig: options.mcpConfig ?? [],
+    strict: options.strictMcpConfig === true,
+    cwd: Deno.cwd(),
+  });
   const machine = thisMachine(env, options.onNotice);
   // The catalog as of the newest snapshot that holds (taken now if the log is long past it): the
   // store reads from there on. A log that cannot be read is left for the store to report.
@@ -188,7 +196,7 @@ export async function openRuntime(options: {
   exportSettingsEnv(settingsEnv);
   // MCP servers start now, in parallel, while the rest opens (the SDK is loaded only when one is
   // configured); a repository's own servers only in a trusted folder.
-  const mcp = await startMcp(options, { trusted, home, settingsEnv, disabled: recorded });
+  const mcp = startMcp(options, await mcpFiles, { trusted, settingsEnv, disabled: recorded });
   const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
   // Resolved while the log opens and folds; bwrap itself is probed when a command first needs
@@ -330,26 +338,21 @@ export async function openRuntime(options: {
  * The MCP servers of the run (see `readMcpConfig`), started at once; undefined when none is
  * configured. Problems with the configuration are reported, and the other servers still start.
  */
-async function startMcp(
+function startMcp(
   options: Parameters<typeof openRuntime>[0],
+  files: McpFiles,
   read: {
     trusted: boolean;
-    home: string | undefined;
     settingsEnv: Record<string, string>;
     disabled: RecordedSettings;
   },
-): Promise<McpServers | undefined> {
+): McpServers | undefined {
   const { env } = options;
   const disabled = read.disabled.settings.other?.["disabledMcpjsonServers"];
-  const setup = await readMcpConfig({
-    workspace: options.workspace,
-    claudeJson: claudeJsonPath(read.home, env.get("CLAUDE_CONFIG_DIR")),
-    mcpConfig: options.mcpConfig ?? [],
-    strict: options.strictMcpConfig === true,
+  const setup = mcpSetup(files, {
     trusted: read.trusted,
     disabled: Array.isArray(disabled) ? disabled.filter((n) => typeof n === "string") : [],
     env: (name) => read.settingsEnv[name] ?? env.get(name),
-    cwd: Deno.cwd(),
   });
   for (const problem of setup.problems) options.onNotice(problem);
   if (setup.servers.length === 0) return undefined;

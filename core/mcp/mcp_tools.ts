@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../events/posix_path.ts";
 import type { McpToolEntry } from "../../events/event_types.ts";
 import type { AnyTool, ToolCallContext, ToolFacts, ToolResult } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";

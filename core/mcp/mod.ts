@@ -11,7 +11,14 @@ export {
   mcpServersOf,
   type McpServersOptions,
 } from "./mcp_servers.ts";
-export { type ConfiguredServer, type McpSetup, readMcpConfig } from "./read_mcp_config.ts";
+export {
+  type ConfiguredServer,
+  type McpFiles,
+  type McpSetup,
+  mcpSetup,
+  readMcpConfig,
+  readMcpFiles,
+} from "./read_mcp_config.ts";
 export { DEFAULT_MCP_LIMITS, type McpLimits, mcpLimits } from "./mcp_tools.ts";
 export { mcpProjection, type McpSessionView } from "./mcp_projection.ts";
 export { mcpViewOf } from "./mcp_view.ts";

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../events/posix_path.ts";
 import type { McpServerEntry } from "../../events/event_types.ts";
 import {
   expandServer,
@@ -6,6 +6,7 @@ import {
   mergeScopes,
   type ParsedServers,
   parseMcpServers,
+  type ScopedServer,
   serverTarget,
 } from "./mcp_config.ts";
 
@@ -39,6 +40,17 @@ export interface McpConfigPlace {
   cwd: string;
 }
 
+/** What the configuration files say, read (before trust is decided). */
+export interface McpFiles {
+  workspace: string;
+  claudeJsonPath: string | undefined;
+  strict: boolean;
+  claudeJson: Record<string, unknown> | undefined;
+  projectFile: Record<string, unknown> | undefined;
+  dynamic: ScopedServer[];
+  problems: string[];
+}
+
 /**
  * The MCP servers of a run, as Claude Code reads them: `--mcp-config` (files or JSON, each
  * `{"mcpServers": {…}}`), then `~/.claude.json`'s `projects[<workspace>].mcpServers` (local),
@@ -49,6 +61,13 @@ export interface McpConfigPlace {
  * expanded; an unset one is reported. Never throws: what cannot be read is in `problems`.
  */
 export async function readMcpConfig(place: McpConfigPlace): Promise<McpSetup> {
+  return mcpSetup(await readMcpFiles(place), place);
+}
+
+/** The files {@link readMcpConfig} reads, read at once (no decision taken yet). Never throws. */
+export async function readMcpFiles(
+  place: Pick<McpConfigPlace, "workspace" | "claudeJson" | "mcpConfig" | "strict" | "cwd">,
+): Promise<McpFiles> {
   const problems: string[] = [];
   const workspace = resolve(place.workspace);
   const [claudeJson, projectFile, dynamic] = await Promise.all([
@@ -58,23 +77,42 @@ export async function readMcpConfig(place: McpConfigPlace): Promise<McpSetup> {
     place.strict ? undefined : readJson(join(workspace, ".mcp.json"), problems),
     Promise.all(place.mcpConfig.map((given) => dynamicServers(given, place.cwd, problems))),
   ]);
+  return {
+    workspace,
+    claudeJsonPath: place.claudeJson,
+    strict: place.strict,
+    claudeJson,
+    projectFile,
+    dynamic: dynamic.flat(),
+    problems,
+  };
+}
+
+/** The servers in force once trust is decided, from the files read. Pure over `env`. */
+export function mcpSetup(
+  files: McpFiles,
+  decided: Pick<McpConfigPlace, "trusted" | "disabled" | "env">,
+): McpSetup {
+  const problems = [...files.problems];
+  const { workspace, claudeJson } = files;
   const scoped = (result: ParsedServers) => {
     problems.push(...result.problems);
     return result.servers;
   };
   const project = isObject(claudeJson?.projects) ? claudeJson.projects[workspace] : undefined;
   const local = isObject(project) ? project : {};
+  const path = files.claudeJsonPath ?? "";
   const merged = mergeScopes({
-    dynamic: dynamic.flat(),
-    local: scoped(parseMcpServers(local.mcpServers, "local", place.claudeJson ?? "")),
+    dynamic: files.dynamic,
+    local: scoped(parseMcpServers(local.mcpServers, "local", path)),
     project: scoped(
-      parseMcpServers(projectFile?.mcpServers, "project", join(workspace, ".mcp.json")),
+      parseMcpServers(files.projectFile?.mcpServers, "project", join(workspace, ".mcp.json")),
     ),
-    user: scoped(parseMcpServers(claudeJson?.mcpServers, "user", place.claudeJson ?? "")),
-  }, place.strict);
-  const disabled = new Set([...place.disabled, ...strings(local.disabledMcpjsonServers)]);
+    user: scoped(parseMcpServers(claudeJson?.mcpServers, "user", path)),
+  }, files.strict);
+  const disabled = new Set([...decided.disabled, ...strings(local.disabledMcpjsonServers)]);
   const servers = merged.map((server): ConfiguredServer => {
-    const { config, missing } = expandServer(server.config, place.env);
+    const { config, missing } = expandServer(server.config, decided.env);
     if (missing.length > 0) {
       problems.push(
         `MCP server "${server.name}" in "${server.file}": ${
@@ -89,7 +127,7 @@ export async function readMcpConfig(place: McpConfigPlace): Promise<McpSetup> {
       target: serverTarget(config),
       enabled: true,
     };
-    if (server.scope === "project" && !place.trusted) {
+    if (server.scope === "project" && !decided.trusted) {
       entry.enabled = false;
       entry.reason = "the folder is not trusted";
     } else if (server.scope === "project" && disabled.has(server.name)) {

@@ -3,11 +3,15 @@ import type { Wake, WakeSource } from "../loop/wake_source.ts";
 import { hasFeature } from "../settings/session_features.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
 import { teammatesOf } from "../team/roster.ts";
+import { catalogSliceOf } from "../state/catalog.ts";
+import { awaitsModel } from "../state/conversation.ts";
+import { taskGraphProjection } from "../tasks/tasks_projection.ts";
 import {
   AUTONOMY_SOURCE,
   claimEvents,
   claimKey,
   claimText,
+  heldTasks,
   type IdleClaim,
   idleClaim,
 } from "./idle_claim.ts";
@@ -51,16 +55,24 @@ export const claimWake: WakeSource = {
     if (claim === undefined) return [];
     return [{ source: AUTONOMY_SOURCE, key: claimKey(claim.task.id), seq: scope.state.lastSeq }];
   },
-  // `rein -p` does not end while an idle teammate of its lead is about to claim a task.
+  // `rein -p` does not end while an idle teammate of its lead is about to claim a task, or has
+  // claimed one whose turn has not ended (its process started again in the task's worktree).
   awaited(scope) {
     const view = scope.state.sessions.byId[scope.session];
     if (view === undefined || view.mainAgent !== scope.agent) return [];
     if (!hasFeature(scope.state, scope.session, AUTONOMY_FEATURE)) return [];
+    const graph = catalogSliceOf(scope.state.catalog, taskGraphProjection);
     return teammatesOf(scope.state, scope.session).flatMap((entry) => {
       const claim = idleClaim(scope.state, scope.session, entry.name);
-      return claim === undefined
+      if (claim !== undefined) {
+        return [{ kind: "teammate", label: `${entry.name} (claiming #${claim.task.id})` }];
+      }
+      const agent = view.agents[entry.name];
+      if (entry.status !== "idle" || agent === undefined || !awaitsModel(agent)) return [];
+      const held = heldTasks(graph, scope.session, entry.name)[0];
+      return held === undefined
         ? []
-        : [{ kind: "teammate", label: `${entry.name} (claiming #${claim.task.id})` }];
+        : [{ kind: "teammate", label: `${entry.name} (working on #${held.id})` }];
     });
   },
 };

@@ -153,11 +153,24 @@ Deno.test("server-everything over stdio from --mcp-config: a prompt runs as /mcp
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
 
-Deno.test("server-filesystem from a trusted folder's .mcp.json (${VAR} expanded): a read-only tool runs without asking, a write runs under an mcp__fs rule, and the run replays with --verify once the server is gone", async () => {
+Deno.test("server-filesystem from a trusted folder's .mcp.json (${VAR} expanded): a read-only tool runs without asking, a write runs under an mcp__fs rule, an mcp__fs__.* hook sees both, and the run replays with --verify once the server is gone", async () => {
   await using home = await tempHome();
   await using ws = await tempWorkspace();
   const bin = await serverProgram(home.path, "filesystem", FILESYSTEM, []);
   await Deno.writeTextFile(join(ws.path, "notes.txt"), "hello from the workspace\n");
+  // A PreToolUse hook matching MCP tools by Claude Code's regex, as a trusted folder sets it.
+  await Deno.mkdir(join(ws.path, ".claude"));
+  await Deno.writeTextFile(
+    join(ws.path, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          matcher: "mcp__fs__.*",
+          hooks: [{ type: "command", command: `jq -r .tool_name >> '${ws.path}/hooked.txt'` }],
+        }],
+      },
+    }),
+  );
   await Deno.writeTextFile(
     join(ws.path, ".mcp.json"),
     JSON.stringify({ mcpServers: { fs: { command: bin, args: ["${MCP_TEST_DIR}"] } } }),
@@ -186,6 +199,10 @@ Deno.test("server-filesystem from a trusted folder's .mcp.json (${VAR} expanded)
   assert.match(results[0] ?? "", /hello from the workspace/);
   assert.match(results[1] ?? "", /Successfully wrote/);
   assert.equal(await Deno.readTextFile(join(ws.path, "out.txt")), "written by the server");
+  assert.equal(
+    await Deno.readTextFile(join(ws.path, "hooked.txt")),
+    "mcp__fs__read_text_file\nmcp__fs__write_file\n",
+  );
   const log = await readLogLines(join(ws.path, ".rein", "events.jsonl"));
   const configured = log.find((e) => e.type === "mcp.configured");
   const [entry] = configured?.data.servers as { scope: string; target: string }[];

@@ -38,6 +38,12 @@ export interface LaunchArgs {
    */
   view: boolean;
   viewOpen: boolean;
+  /**
+   * Whether the command is `rein mcp serve` (reads the workspace and the log, runs rg only), or
+   * another `rein mcp` command (reads anything, writes `.mcp.json` and `~/.claude.json` only).
+   */
+  mcpServe: boolean;
+  mcpEdit: boolean;
   /** Whether `--show-permissions` was given: print the flags instead of starting rein. */
   showPermissions: boolean;
   /** The last `--workspace` given, as given. */
@@ -84,6 +90,8 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
     trust: first === "trust",
     view: first === "view",
     viewOpen: first === "view" && options.includes("--open"),
+    mcpServe: first === "mcp" && words[1] === "serve",
+    mcpEdit: first === "mcp" && words[1] !== "serve",
     showPermissions,
     workspace: lastValue(options, "--workspace"),
     log: lastValue(options, "--log"),

@@ -49,6 +49,34 @@ export function viewPermissions(open: boolean): string[] {
 }
 
 /**
+ * Flags of `rein mcp serve`: read only `read` (the workspace and the log's folder, as named and as
+ * their real paths), start only rg (grep), no net, no write, and only the variables the
+ * read-only commands read.
+ */
+export function mcpServePermissions(read: readonly string[]): string[] {
+  return [
+    `--allow-read=${pathList(unique(read))}`,
+    "--allow-run=rg",
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME",
+    "--no-prompt",
+  ];
+}
+
+/**
+ * Flags of `rein mcp list | get | add | add-json | remove`: read anything (as `rein trust`), and
+ * write only `files`: the project's `.mcp.json`, `~/.claude.json` and the temporary file renamed
+ * over each.
+ */
+export function mcpEditPermissions(files: readonly string[]): string[] {
+  return [
+    "--allow-read",
+    `--allow-write=${pathList(unique(files))}`,
+    "--allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR",
+    "--no-prompt",
+  ];
+}
+
+/**
  * Flags of `log salvage`: read anything, as the read-only commands, and write only `logDirs` (the
  * log's directory, as named and as its real path): the backup, the set-aside lines, the kept
  * prefix renamed over the log, the leases it checks and the snapshots it removes are all there.

@@ -7,6 +7,8 @@
 import { parentOf, parseLaunchArgs, resolvePath } from "./_launch_args.ts";
 import {
   agentPermissions,
+  mcpEditPermissions,
+  mcpServePermissions,
   READ_ONLY_PERMISSIONS,
   salvagePermissions,
   trustPermissions,
@@ -90,6 +92,25 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     permissions = trustPermissions(claudeJsonFiles(env).flatMap(named));
   } else if (parsed.view) {
     permissions = viewPermissions(parsed.viewOpen);
+  } else if (parsed.mcpServe) {
+    const log = parsed.log === undefined
+      ? `${workspace}/.rein`
+      : parentOf(resolvePath(caller, parsed.log));
+    // The machine key (core/effects/machine_key.ts) checks the log's snapshots.
+    permissions = mcpServePermissions([
+      ...named(workspace),
+      ...named(log),
+      ...machineStateDir(env).flatMap(named),
+    ]);
+  } else if (parsed.mcpEdit) {
+    const real = context.realPath(workspace) ?? workspace;
+    permissions = mcpEditPermissions([
+      ...[...new Set([workspace, real])].flatMap((dir) => [
+        `${dir}/.mcp.json`,
+        `${dir}/.mcp.json.rein.tmp`,
+      ]),
+      ...claudeJsonFiles(env).flatMap(named),
+    ]);
   } else if (!parsed.readOnly) {
     const home = env.HOME ?? "";
     // The repository the workspace is in, when it is a subdirectory of one: its CLAUDE.md files
@@ -161,7 +182,9 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     denoArgs: [
       "run",
       "--quiet",
-      parsed.readOnly || parsed.salvage || parsed.view ? V8_FLAGS_STREAMING : V8_FLAGS,
+      parsed.readOnly || parsed.salvage || parsed.view || parsed.mcpServe
+        ? V8_FLAGS_STREAMING
+        : V8_FLAGS,
       ...config,
       ...permissions,
       entry,

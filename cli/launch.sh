@@ -169,6 +169,89 @@ add_claude_json() {
   esac
 }
 
+# `rein mcp serve`: read the workspace and the log's folder only, start rg only, no net, no
+# write; the other `rein mcp` commands: read anything, write the project's .mcp.json and
+# ~/.claude.json (and the temporary file renamed over each) only.
+if [ "$first" = mcp ]; then
+  cwd=$(pwd -P)
+  caller=${REIN_CALLER_DIR:-$cwd}
+  resolve_path "$caller" "${workspace:-.}"
+  mcp_dir=$REPLY
+  mcp_files=""
+  if [ "$word2" = serve ]; then
+    add_named mcp_files "$mcp_dir"
+    if [ -n "$log" ]; then
+      resolve_path "$caller" "$log"
+      log_dir=${REPLY%/*}
+      add_named mcp_files "${log_dir:-/}"
+    else
+      add_named mcp_files "$mcp_dir/.rein"
+    fi
+    # The machine key (core/effects/machine_key.ts) checks the log's snapshots.
+    case ${XDG_STATE_HOME-} in
+      /*) resolve_path "$XDG_STATE_HOME" rein; add_named mcp_files "$REPLY" ;;
+      *)
+        case ${HOME-} in
+          /*) resolve_path "$HOME" .local/state/rein; add_named mcp_files "$REPLY" ;;
+        esac
+        ;;
+    esac
+    set -- --allow-read="$mcp_files" --allow-run=rg \
+      --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt -- "$@"
+    v8=--v8-flags=--max-semi-space-size=8
+  else
+    real=$(cd "$mcp_dir" 2>/dev/null && pwd -P) || real=""
+    add_path mcp_files "$mcp_dir/.mcp.json"
+    add_path mcp_files "$mcp_dir/.mcp.json.rein.tmp"
+    if [ -n "$real" ] && [ "$real" != "$mcp_dir" ]; then
+      add_path mcp_files "$real/.mcp.json"
+      add_path mcp_files "$real/.mcp.json.rein.tmp"
+    fi
+    add_claude_json mcp_files
+    set -- --allow-read --allow-write="$mcp_files" \
+      --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR --no-prompt -- "$@"
+    v8=--v8-flags=--max-semi-space-size=1
+  fi
+  if [ $comma = 1 ]; then
+    while [ "$1" != -- ]; do shift; done
+    shift
+    full_launcher ${entry:+--entry "$entry"} "$@"
+  fi
+  if [ $show = 1 ]; then
+    while [ "$1" != -- ]; do printf '%s\n' "$1"; shift; done
+    exit 0
+  fi
+  # The permission flags, then rein's module, then rein's arguments.
+  flags_count=0
+  for arg do
+    [ "$arg" = -- ] && break
+    flags_count=$((flags_count + 1))
+  done
+  if [ -n "$entry" ]; then
+    resolve_path "$root" "$entry"
+    module=$REPLY config=--no-config
+  else
+    module=$root/cli/main.ts config="--config=$root/deno.json"
+  fi
+  # Rotate (only positional parameters hold arguments with spaces in POSIX sh): the flags go to
+  # the end, the module replaces `--`, then the module and rein's arguments go after the flags.
+  i=0
+  while [ $i -lt "$flags_count" ]; do
+    set -- "$@" "$1"
+    shift
+    i=$((i + 1))
+  done
+  shift
+  set -- "$module" "$@"
+  i=$(($# - flags_count))
+  while [ $i -gt 0 ]; do
+    set -- "$@" "$1"
+    shift
+    i=$((i - 1))
+  done
+  exec "$deno" run --quiet "$v8" "$config" "$@"
+fi
+
 trust=0
 if [ "$first" = trust ]; then
   # `rein trust`: read anything, write ~/.claude.json only.

@@ -80,6 +80,8 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
       trust: false,
       view: false,
       viewOpen: false,
+      mcpServe: false,
+      mcpEdit: false,
       showPermissions: false,
       workspace: "b",
       log: undefined,

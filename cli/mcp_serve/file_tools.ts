@@ -1,4 +1,4 @@
-import { resolve } from "../../events/posix_path.ts";
+import { isAbsolute, relative, resolve } from "../../events/posix_path.ts";
 import { createGlobTool } from "../../core/tools/glob.ts";
 import { createGrepTool } from "../../core/tools/grep.ts";
 import { createReadFileTool } from "../../core/tools/read_file.ts";
@@ -25,7 +25,9 @@ export function fileTools(place: FileToolsPlace): AnyTool[] {
 
 /**
  * Runs one of {@link fileTools} for an MCP call (its input already checked against the tool's
- * schema), as the loop would run it for the workspace's main agent.
+ * schema), as the loop would run it for the workspace's main agent. A `path` that leads out of
+ * the workspace by its name alone is refused before the tool looks at it, in the tool's words
+ * (under `rein mcp serve`'s flags the process could not even resolve it).
  */
 export function runFileTool(
   tool: AnyTool,
@@ -34,6 +36,19 @@ export function runFileTool(
   signal: AbortSignal,
   callId: string,
 ): Promise<ToolResult> {
+  const path = typeof input === "object" && input !== null && "path" in input
+    ? input.path
+    : undefined;
+  if (typeof path === "string" && path.trim() !== "") {
+    const lexical = isAbsolute(path) ? resolve(path) : resolve(workspace, path);
+    const inside = relative(workspace, lexical);
+    if (inside === ".." || inside.startsWith("../") || isAbsolute(inside)) {
+      return Promise.resolve({
+        content: `Path "${path}" is outside the workspace ${workspace}`,
+        isError: true,
+      });
+    }
+  }
   return tool.run(input, {
     signal,
     session: "mcp",

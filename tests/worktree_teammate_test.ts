@@ -239,6 +239,13 @@ Deno.test("a teammate killed mid-task in its task's worktree is started again th
       eventsOf(events, "agent.moved").map((e) => [e.agent, e.data]),
       [["tina", { cwd: ".claude/worktrees/a", worktree: "a" }]],
     );
+    // The roster says where she works.
+    const team = await runCli(["team", "--json", "--workspace", path]);
+    const roster = JSON.parse(team.stdout) as { name: string; cwd: string | null }[];
+    assert.deepEqual(roster.map((entry) => [entry.name, entry.cwd]), [[
+      "tina",
+      ".claude/worktrees/a",
+    ]]);
     const replay = await runCli(["replay", "--verify", "--workspace", path]);
     assert.equal(replay.code, 0, replay.stdout + replay.stderr);
     assert.doesNotMatch(replay.stdout, /diverges/);

@@ -176,6 +176,10 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
     case "model.switched":
       entry.model = event.data.model;
       break;
+    case "agent.moved":
+      // Into its task's worktree, or back (core/worktrees): where it works now.
+      entry.cwd = event.data.cwd === "" ? null : event.data.cwd;
+      break;
   }
   return slice;
 }
@@ -200,6 +204,7 @@ export const rosterProjection: CatalogProjection<Roster> = {
   key: "team",
   canHandle: [
     "agent.spawned",
+    "agent.moved",
     "agent.started",
     "agent.exited",
     "agent.stopped",

@@ -46,7 +46,6 @@ import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
 import { buildBundle } from "./_bundle.ts";
 
 const ROOT = new URL("../", import.meta.url);
-const CLI = new URL("cli/main.ts", ROOT).pathname;
 const LAUNCHER = new URL("cli/launch.sh", ROOT).pathname;
 /** Calls `deno bench` makes before the timed ones, whatever `warmup` says. */
 const UNTIMED_CALLS = 2;
@@ -260,8 +259,10 @@ async function bigTeam(launch: Launch): Promise<BigStats> {
       const expected = Array.from({ length: CALLS }, (_, i) => String(i + 1));
       if (lines.join(",") !== expected.join(",")) throw new Error(`${name}.txt: ${lines}`);
     }
-    const replay = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", CLI, "replay", run.log, "--verify"],
+    // Replayed by the same rein that ran (the bundle is built once, before the tree may change).
+    const replay = await new Deno.Command("sh", {
+      args: [...launch.args, "replay", run.log, "--verify"],
+      env: { REIN_DENO: Deno.execPath() },
       stdout: "piped",
       stderr: "piped",
     }).output();

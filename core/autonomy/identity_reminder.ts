@@ -1,4 +1,5 @@
 import type { ReinEvent } from "../../events/event_types.ts";
+import { escapeBlockTags } from "../mail/block_tags.ts";
 import { catalogSliceOf } from "../state/catalog.ts";
 import type { State } from "../state/state.ts";
 import { taskGraphProjection } from "../tasks/tasks_projection.ts";
@@ -26,7 +27,7 @@ export function identityText(state: State, session: string, name: string): strin
   for (const task of held) {
     const worktree = worktreeOfTask(state, task.id);
     lines.push(
-      `Your current task: #${task.id} ${task.subject} (in progress, yours)` +
+      `Your current task: #${task.id} ${escapeBlockTags(task.subject)} (in progress, yours)` +
         (worktree === undefined
           ? ""
           : `, in worktree ${worktree.path} (branch ${worktree.branch})`) +

@@ -17,6 +17,7 @@ export function shownLetters(
     from: mailName(state, session, letter.from),
     content: letter.content,
     ...(letter.summary === undefined ? {} : { summary: letter.summary }),
+    ...(letter.person === true ? { person: true } : {}),
   }));
 }
 

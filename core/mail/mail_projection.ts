@@ -15,6 +15,8 @@ export interface Letter {
   content: string;
   summary?: string;
   kind: MailKind;
+  /** The person's own words, typed at the lead's REPL (`mail.sent`'s `person`). */
+  person?: true;
 }
 
 /** What mail folds of one session. */
@@ -54,7 +56,7 @@ export const mailProjection: Projection<MailSlice> = {
     if (event.type === "mail.sent") {
       const session = slice[event.session] ??= { sent: 0, delivered: 0, unread: {} };
       session.sent += 1;
-      const { id, from, content, summary, kind } = event.data;
+      const { id, from, content, summary, kind, person } = event.data;
       for (const recipient of new Set(event.data.recipients)) {
         (session.unread[recipient] ??= []).push({
           id,
@@ -63,6 +65,7 @@ export const mailProjection: Projection<MailSlice> = {
           content,
           ...(summary === undefined ? {} : { summary }),
           kind,
+          ...(person === true ? { person } : {}),
         });
       }
     } else if (event.type === "mail.read") {

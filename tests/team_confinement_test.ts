@@ -1,12 +1,15 @@
 /**
  * A teammate's process is confined to what its Deno flags grant (issue 23's "Done when"), end to
  * end: `rein -p` (bypassPermissions, so no rule of rein's stops a call first) spawns a teammate
- * whose file tools read the lead's home and a path outside the workspace and write outside it,
- * and whose bash (in the bwrap sandbox) tries the same; every one fails, while the same tools
- * work inside the workspace. The flags recorded in its `agent.started` (`process.flags`) give
- * Deno's own `NotCapable` for those paths when a small script runs under them. The lead's home
- * and the outside folder are made under /var/tmp: the temp folder (where the workspace is) is
- * granted to every agent for the bash tool's scripts.
+ * whose file tools read the lead's home and a path outside the workspace and write there: each
+ * fails with Deno's own refusal, while the same tools work inside the workspace. The flags
+ * recorded in its `agent.started` (`process.flags`) give `NotCapable` for those paths when a
+ * small script runs under them. Its bash runs in the bwrap sandbox (design.md §12: write access
+ * to its folder and a private /tmp only, the log's folder read-only, credentials hidden): it
+ * cannot write the lead's home, outside the workspace, the log or the host's /tmp, nor read a
+ * credential in the home (like the lead's bash, it reads the rest of the read-only root). The
+ * lead's home and the outside folder are made under /var/tmp: the temp folder (where the
+ * workspace is) is granted to every agent for the bash tool's scripts.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -59,6 +62,8 @@ Deno.test("a teammate's process reads and writes only what its flags grant: its 
     await Deno.makeTempDir({ dir: "/var/tmp", prefix: "rein-outside-" }),
   );
   const log = join(path, ".rein", "events.jsonl");
+  // A file in the host's /tmp: the sandbox gives commands a private one.
+  const hostTmp = join("/tmp", `rein-team-confine-${crypto.randomUUID()}`);
   const secret = join(home, "secret.txt");
   const elsewhere = join(outside, "elsewhere.txt");
   await Deno.writeTextFile(secret, "the lead's secret\n");
@@ -76,7 +81,8 @@ Deno.test("a teammate's process reads and writes only what its flags grant: its 
     toolUse("toolu_write_inside", "write_file", { path: join(path, "w.txt"), content: "x" }),
     toolUse("toolu_bash_write", "bash", {
       command: `echo x > ${join(outside, "b.txt")}; echo x > ${join(home, "b.txt")}; ` +
-        `echo x > ${join(path, "b.txt")}; cat ${join(home, ".ssh", "id_ed25519")}; echo end`,
+        `echo x > ${join(path, "b.txt")}; cat ${join(home, ".ssh", "id_ed25519")}; ` +
+        `echo x >> ${log}; echo x > ${hostTmp}; echo end`,
     }),
   ];
   await using fake = await startFakeAnthropic({
@@ -140,6 +146,9 @@ Deno.test("a teammate's process reads and writes only what its flags grant: its 
     assert.match(bash, new RegExp(`${home}/b\\.txt: Read-only file system`));
     assert.doesNotMatch(bash, /PRIVATE KEY/);
     assert.match(bash, /end/);
+    // Nor can it touch the log (its folder is read-only to commands), nor the host's /tmp.
+    assert.match(bash, new RegExp(`${log.replaceAll(".", "\\.")}: Read-only file system`));
+    assert.equal(await Deno.stat(hostTmp).then(() => true, () => false), false);
     for (const file of [join(outside, "w.txt"), join(home, "w.txt"), join(outside, "b.txt")]) {
       assert.equal(await Deno.stat(file).then(() => true, () => false), false, file);
     }

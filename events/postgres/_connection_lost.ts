@@ -1,8 +1,5 @@
-/** Error codes of a lost or refused connection (the driver's, the OS's, and PostgreSQL's). */
+/** Error codes of a lost or refused connection (the OS's, and PostgreSQL's). */
 const LOST = new Set([
-  "CONNECTION_CLOSED",
-  "CONNECTION_DESTROYED",
-  "CONNECT_TIMEOUT",
   "ECONNREFUSED",
   "ECONNRESET",
   "EPIPE",
@@ -16,6 +13,10 @@ const LOST = new Set([
   "57P03",
 ]);
 
+/** The driver's words for a connection that ended under it or could not be made in time. */
+const LOST_MESSAGE =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Client was closed|connection error/i;
+
 /**
  * Whether `error` says the connection to the server was lost or could not be made, so the
  * operation may be tried again once the server is back (as opposed to an error the server
@@ -25,7 +26,9 @@ export function isConnectionLost(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (LOST.has(code) || code.startsWith("08"))) return true;
-  return error instanceof Deno.errors.ConnectionRefused ||
+  if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return false;
+  return LOST_MESSAGE.test(error.message) ||
+    error instanceof Deno.errors.ConnectionRefused ||
     error instanceof Deno.errors.ConnectionReset ||
     error instanceof Deno.errors.ConnectionAborted ||
     error instanceof Deno.errors.BrokenPipe;

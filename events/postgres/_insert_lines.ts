@@ -1,4 +1,4 @@
-import type postgres from "postgres";
+import type { Tx } from "./_pg.ts";
 import type { LogTables } from "./_schema.ts";
 import type { Envelope } from "../event_types.ts";
 
@@ -15,7 +15,7 @@ export interface RowOf {
  * them.
  */
 export async function insertLines(
-  tx: postgres.TransactionSql,
+  tx: Tx,
   tables: LogTables,
   text: string,
   envelopes: readonly Envelope[],
@@ -32,7 +32,7 @@ export async function insertLines(
     data: jsonbText(envelope.data),
     line: lines[i],
   }));
-  await tx.unsafe(
+  await tx.query(
     `insert into ${tables.events} (seq, v, ts, type, session, agent, data, line, writer)
       select seq, v, ts, type, session, agent, data::jsonb, line, $2::uuid
       from json_to_recordset($1::text::json) as r(

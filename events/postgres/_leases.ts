@@ -1,4 +1,4 @@
-import type postgres from "postgres";
+import { type Pool, rows as query } from "./_pg.ts";
 import type { LogTables } from "./_schema.ts";
 import type { Lease, LeaseOutcome } from "../store.ts";
 
@@ -12,7 +12,7 @@ const RELEASING = new Set<Promise<void>>();
  * not matter). A holder that dies stops renewing, and its leases lapse `leaseMs` later.
  */
 export class PostgresLeases {
-  readonly #sql: postgres.Sql;
+  readonly #sql: Pool;
   readonly #table: string;
   readonly #leaseMs: number;
   /** This store's name as a holder: host and pid (for the refusal's message) and a random id. */
@@ -20,7 +20,7 @@ export class PostgresLeases {
   readonly #held = new Set<string>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(sql: postgres.Sql, tables: LogTables, leaseMs: number) {
+  constructor(sql: Pool, tables: LogTables, leaseMs: number) {
     this.#sql = sql;
     this.#table = tables.leases;
     this.#leaseMs = leaseMs;
@@ -32,7 +32,8 @@ export class PostgresLeases {
    */
   async take(session: string, agent: string): Promise<LeaseOutcome> {
     await Promise.all(RELEASING);
-    const rows = await this.#sql.unsafe<{ holder: string; mine: boolean }[]>(
+    const rows = await query<{ holder: string; mine: boolean }>(
+      this.#sql,
       `insert into ${this.#table} as l (session, agent, holder, expires)
         values ($1, $2, $3, now() + $4 * interval '1 millisecond')
         on conflict (session, agent) do update
@@ -42,7 +43,8 @@ export class PostgresLeases {
       [session, agent, this.#holder, this.#leaseMs],
     );
     if (rows.length === 0) {
-      const [row] = await this.#sql.unsafe<{ holder: string }[]>(
+      const [row] = await query<{ holder: string }>(
+        this.#sql,
         `select holder from ${this.#table} where session = $1 and agent = $2`,
         [session, agent],
       );
@@ -60,7 +62,8 @@ export class PostgresLeases {
         released = true;
         this.#held.delete(key);
         if (this.#held.size === 0) this.#stopRenewing();
-        const deleting = this.#sql.unsafe(
+        const deleting = query(
+          this.#sql,
           `delete from ${this.#table} where session = $1 and agent = $2 and holder = $3`,
           [session, agent, this.#holder],
         ).then(() => {}, () => {});
@@ -76,13 +79,14 @@ export class PostgresLeases {
     this.#held.clear();
     this.#stopRenewing();
     await Promise.all(RELEASING);
-    await this.#sql.unsafe(`delete from ${this.#table} where holder = $1`, [this.#holder]);
+    await query(this.#sql, `delete from ${this.#table} where holder = $1`, [this.#holder]);
   }
 
   #renewing(): void {
     if (this.#timer !== undefined) return;
     this.#timer = setInterval(() => {
-      this.#sql.unsafe(
+      query(
+        this.#sql,
         `update ${this.#table} set expires = now() + $2 * interval '1 millisecond'
           where holder = $1`,
         [this.#holder, this.#leaseMs],

@@ -1,4 +1,4 @@
-import type postgres from "postgres";
+import { type Pool, transaction } from "./_pg.ts";
 
 /** The names of one log's tables, its NOTIFY channel and its advisory-lock key. */
 export interface LogTables {
@@ -35,11 +35,11 @@ const REIN_LOCK_CLASS = 0x7265696e;
  * - leases: who drives which agent of which session, until `expires` (renewed while held).
  * - snapshots: projections at a seq, keyed by a fingerprint of the code that folded them.
  */
-export async function ensureTables(sql: postgres.Sql, tables: LogTables): Promise<void> {
+export async function ensureTables(pool: Pool, tables: LogTables): Promise<void> {
   const { events, leases, snapshots, lock } = tables;
-  await sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(${lock[0]}::int4, ${lock[1]}::int4)`;
-    await tx.unsafe(
+  await transaction(pool, async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1::int4, $2::int4)", [lock[0], lock[1]]);
+    await tx.query(
       `create table if not exists ${events} (
         seq bigint primary key,
         v integer not null,
@@ -52,8 +52,8 @@ export async function ensureTables(sql: postgres.Sql, tables: LogTables): Promis
         writer uuid not null
       )`,
     );
-    await tx.unsafe(`create index if not exists ${events}_session on ${events} (session, seq)`);
-    await tx.unsafe(
+    await tx.query(`create index if not exists ${events}_session on ${events} (session, seq)`);
+    await tx.query(
       `create table if not exists ${leases} (
         session text not null,
         agent text not null,
@@ -62,7 +62,7 @@ export async function ensureTables(sql: postgres.Sql, tables: LogTables): Promis
         primary key (session, agent)
       )`,
     );
-    await tx.unsafe(
+    await tx.query(
       `create table if not exists ${snapshots} (
         name text primary key,
         seq bigint not null,

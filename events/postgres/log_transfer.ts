@@ -1,4 +1,3 @@
-import postgres from "postgres";
 import { logLines } from "../_log_lines.ts";
 import { decodeLine, type LogFormat } from "../_decode_line.ts";
 import { LogCorruptionError } from "../errors.ts";
@@ -6,6 +5,7 @@ import { knownEventTypes } from "../parse_envelope.ts";
 import { UPCASTERS } from "../upcast.ts";
 import type { Envelope } from "../event_types.ts";
 import { ensureTables, logTables } from "./_schema.ts";
+import { openPool, rows as query, transaction } from "./_pg.ts";
 import { jsonbText, type RowOf } from "./_insert_lines.ts";
 import { parsePostgresUrl } from "./store_url.ts";
 
@@ -33,13 +33,14 @@ export async function* exportLines(
     upcasters: UPCASTERS,
     knownTypes: knownEventTypes(options.eventTypes),
   };
-  const sql = postgres(location.url, { max: 1, onnotice: () => {}, fetch_types: false });
+  const sql = openPool(location.url, 1);
   try {
     await ensureTables(sql, tables);
     let after = 0;
     for (;;) {
-      const rows = await sql.unsafe<RowOf[]>(
-        `select seq::text as seq, line from ${tables.events} where seq > $1 order by seq
+      const rows = await query<RowOf>(
+        sql,
+        `select seq, line from ${tables.events} where seq > $1 order by seq
           limit ${BATCH}`,
         [after],
       );
@@ -51,7 +52,7 @@ export async function* exportLines(
       if (rows.length < BATCH) return;
     }
   } finally {
-    await sql.end({ timeout: 2 });
+    await sql.end();
   }
 }
 
@@ -73,13 +74,14 @@ export async function importJsonlLog(
     upcasters: UPCASTERS,
     knownTypes: knownEventTypes(options.eventTypes),
   };
-  const sql = postgres(location.url, { max: 1, onnotice: () => {}, fetch_types: false });
+  const sql = openPool(location.url, 1);
   using file = await Deno.open(path, { read: true });
   try {
     await ensureTables(sql, tables);
-    return await sql.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${tables.lock[0]}::int4, ${tables.lock[1]}::int4)`;
-      const [held] = await tx.unsafe<{ n: string }[]>(
+    return await transaction(sql, async (tx) => {
+      await tx.query("select pg_advisory_xact_lock($1::int4, $2::int4)", [...tables.lock]);
+      const [held] = await query<{ n: string }>(
+        tx,
         `select count(*)::text as n from ${tables.events}`,
       );
       if (Number(held?.n ?? 0) > 0) {
@@ -93,7 +95,7 @@ export async function importJsonlLog(
       let count = 0;
       const flush = async () => {
         if (rows.length === 0) return;
-        await tx.unsafe(
+        await tx.query(
           `insert into ${tables.events} (seq, v, ts, type, session, agent, data, line, writer)
             select seq, v, ts, type, session, agent, data::jsonb, line, $2::uuid
             from json_to_recordset($1::text::json) as r(seq bigint, v integer, ts text, type text,
@@ -115,11 +117,11 @@ export async function importJsonlLog(
         if (rows.length >= BATCH) await flush();
       }
       await flush();
-      if (count > 0) await tx`select pg_notify(${tables.channel}, ${String(count)})`;
+      if (count > 0) await tx.query("select pg_notify($1, $2)", [tables.channel, String(count)]);
       return count;
     });
   } finally {
-    await sql.end({ timeout: 2 });
+    await sql.end();
   }
 }
 

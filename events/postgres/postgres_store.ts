@@ -1,4 +1,5 @@
-import postgres from "postgres";
+import { openPool, type Pool, type Queryable, rows as query, transaction, type Tx } from "./_pg.ts";
+import { Listener } from "./_listener.ts";
 import { Delivery } from "../_delivery.ts";
 import { encodeEvents } from "../_encode.ts";
 import { decidedEvents } from "../_decided_events.ts";
@@ -87,7 +88,7 @@ export function openPostgresStore(
 export class PostgresStore implements EventStore, LogReader, Leases {
   /** Where the log is, as opened. */
   readonly location: PostgresLocation;
-  readonly #sql: postgres.Sql;
+  readonly #sql: Pool;
   readonly #tables: LogTables;
   readonly #clock: () => Date;
   readonly #redact: Redactor;
@@ -99,7 +100,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
   #queue: Promise<unknown> = Promise.resolve();
   #lastSeq = 0;
   #closed = false;
-  #unlisten: (() => Promise<void>) | undefined;
+  readonly #listener: Listener;
   /** Called on a NOTIFY of news, on a (re)started LISTEN, and at close: pending waits look again. */
   readonly #wakers = new Set<() => void>();
   /** Called on every NOTIFY and at close: followers read again. */
@@ -121,13 +122,13 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     };
     this.#retryMs = options.retryMs ?? 120_000;
     if (options.onEvent) this.#listeners.push(options.onEvent);
-    this.#sql = postgres(location.url, {
-      max: 4,
-      onnotice: () => {},
-      connect_timeout: 10,
-      // Every value is sent as text and read as text: lines are parsed by the store itself.
-      fetch_types: false,
-    });
+    this.#sql = openPool(location.url, 4);
+    this.#listener = new Listener(
+      location.url,
+      this.#tables.channel,
+      (payload) => this.#notified(Number(payload)),
+      () => this.#wake(),
+    );
     this.#leases = new PostgresLeases(this.#sql, this.#tables, options.leaseMs ?? 15_000);
   }
 
@@ -142,16 +143,12 @@ export class PostgresStore implements EventStore, LogReader, Leases {
         await ensureTables(store.#sql, store.#tables);
         if (options.start) await store.#startAt(options.start);
       });
-      const listening = await store.#sql.listen(
-        store.#tables.channel,
-        (payload) => store.#notified(Number(payload)),
-        () => store.#wake(),
-      );
-      store.#unlisten = () => listening.unlisten();
+      await store.#listener.start();
       await store.#serialized(() => store.#retrying("read", () => store.#catchUpOnce()));
       return store;
     } catch (error) {
-      await store.#sql.end({ timeout: 1 }).catch(() => {});
+      await store.#listener.close();
+      await store.#sql.end().catch(() => {});
       throw error;
     }
   }
@@ -311,8 +308,8 @@ export class PostgresStore implements EventStore, LogReader, Leases {
       this.#closed = true;
       this.#wake();
       await this.#leases.releaseAll().catch(() => {});
-      await this.#unlisten?.().catch(() => {});
-      await this.#sql.end({ timeout: 2 }).catch(() => {});
+      await this.#listener.close();
+      await this.#sql.end().catch(() => {});
     });
   }
 
@@ -336,7 +333,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     const writer = crypto.randomUUID();
     let batch: Envelope[] = [];
     try {
-      await this.#sql.begin(async (tx) => {
+      await transaction(this.#sql, async (tx) => {
         await this.#lock(tx);
         await this.#catchUpWith(tx);
         const events = decidedEvents(decide, this.#lastSeq);
@@ -351,7 +348,10 @@ export class PostgresStore implements EventStore, LogReader, Leases {
         );
         batch = encoded.envelopes;
         await insertLines(tx, this.#tables, encoded.text, batch, writer);
-        await tx`select pg_notify(${this.#tables.channel}, ${String(batch.at(-1)!.seq)})`;
+        await tx.query("select pg_notify($1, $2)", [
+          this.#tables.channel,
+          String(batch.at(-1)!.seq),
+        ]);
       });
     } catch (error) {
       if (batch.length === 0 || !isConnectionLost(error)) throw error;
@@ -367,9 +367,10 @@ export class PostgresStore implements EventStore, LogReader, Leases {
    */
   #committed(seq: number, writer: string): Promise<boolean> {
     return this.#retrying("look up the outcome of an append", async () => {
-      const found = await this.#sql.begin(async (tx) => {
+      const found = await transaction(this.#sql, async (tx) => {
         await this.#lock(tx);
-        return await tx.unsafe<{ writer: string }[]>(
+        return await query<{ writer: string }>(
+          tx,
           `select writer::text as writer from ${this.#tables.events} where seq = $1`,
           [seq],
         );
@@ -383,9 +384,9 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     });
   }
 
-  async #lock(tx: postgres.TransactionSql): Promise<void> {
+  async #lock(tx: Tx): Promise<void> {
     const [a, b] = this.#tables.lock;
-    await tx`select pg_advisory_xact_lock(${a}::int4, ${b}::int4)`;
+    await tx.query("select pg_advisory_xact_lock($1::int4, $2::int4)", [a, b]);
   }
 
   /** Read and deliver what others committed after `#lastSeq`. */
@@ -393,7 +394,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     return await this.#catchUpWith(this.#sql);
   }
 
-  async #catchUpWith(sql: postgres.Sql | postgres.TransactionSql): Promise<Envelope[]> {
+  async #catchUpWith(sql: Queryable): Promise<Envelope[]> {
     const caught: Envelope[] = [];
     const delivery = new Delivery(this.#listeners);
     for (;;) {
@@ -422,7 +423,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
 
   /** Up to {@link PAGE} rows with `after` < seq ≤ `last` (of `session`), in seq order. */
   async #pageWith(
-    sql: postgres.Sql | postgres.TransactionSql,
+    sql: Queryable,
     after: number,
     last: number,
     session?: string,
@@ -430,8 +431,9 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     const bound = Number.isFinite(last) ? last : Number.MAX_SAFE_INTEGER;
     const where = session === undefined ? "" : " and session = $3";
     const parameters = session === undefined ? [after, bound] : [after, bound, session];
-    return await sql.unsafe<RowOf[]>(
-      `select seq::text as seq, line from ${this.#tables.events}
+    return await query<RowOf>(
+      sql,
+      `select seq, line from ${this.#tables.events}
         where seq > $1 and seq <= $2${where} order by seq limit ${PAGE}`,
       parameters,
     );
@@ -443,7 +445,8 @@ export class PostgresStore implements EventStore, LogReader, Leases {
 
   /** At open: the log must hold `point.seq`; the events up to it are the caller's already. */
   async #startAt(point: StartPoint): Promise<void> {
-    const [row] = await this.#sql.unsafe<{ last: string | null }[]>(
+    const [row] = await query<{ last: string | null }>(
+      this.#sql,
       `select max(seq)::text as last from ${this.#tables.events}`,
     );
     const held = Number(row?.last ?? 0);
@@ -475,6 +478,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
   /** Resolve on the next wake-up, or when `signal` aborts. */
   #woken(signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
+      if (signal.aborted) return resolve();
       const wake = () => {
         this.#followers.delete(wake);
         signal.removeEventListener("abort", wake);

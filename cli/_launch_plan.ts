@@ -101,6 +101,8 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
       ...named(workspace),
       ...named(log),
       ...machineStateDir(env).flatMap(named),
+      // The bundle's folder: its chunks are imported when first used (cli/build.ts).
+      ...(parsed.entry === undefined ? [] : named(parentOf(entry))),
     ]);
   } else if (parsed.mcpEdit) {
     const real = context.realPath(workspace) ?? workspace;

@@ -196,6 +196,11 @@ if [ "$first" = mcp ]; then
         esac
         ;;
     esac
+    # The bundle's folder: its chunks are imported when first used (cli/build.ts).
+    if [ -n "$entry" ]; then
+      resolve_path "$root" "$entry"
+      add_named mcp_files "${REPLY%/*}"
+    fi
     set -- --allow-read="$mcp_files" --allow-run=rg \
       --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt -- "$@"
     v8=--v8-flags=--max-semi-space-size=8

@@ -303,21 +303,21 @@ Deno.test("rein mcp through the launcher: writes under flags that allow only its
     REIN_DENO: Deno.execPath(),
   };
   for (
-    const argv of [["mcp", "list"], ["mcp", "add", "a", "--", "x"], [
-      "mcp",
-      "serve",
-      "--log",
-      "../l/e.jsonl",
-    ]]
+    const argv of [
+      ["--show-permissions", "mcp", "list"],
+      ["--show-permissions", "mcp", "add", "a", "--", "x"],
+      ["--show-permissions", "mcp", "serve", "--log", "../l/e.jsonl"],
+      ["--entry", "dist/rein.js", "--show-permissions", "mcp", "serve"],
+    ]
   ) {
     const shown = new Deno.Command("sh", {
-      args: [LAUNCHER, "--show-permissions", ...argv],
+      args: [LAUNCHER, ...argv],
       env,
       clearEnv: true,
       cwd: p.project,
     }).outputSync();
     const expected = planLaunch({
-      argv: ["--show-permissions", ...argv],
+      argv,
       env,
       cwd: p.project,
       root: ROOT,

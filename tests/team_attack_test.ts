@@ -377,6 +377,28 @@ Deno.test({
           `${attempt}: ${out.code} ${out.stdout}`,
         );
       }
+      // The other checkouts' branches, HEAD and index (git's state shared through .git).
+      const evil = "c=$(git commit-tree -m evil 'HEAD^{tree}')";
+      const before = await git(root, "rev-parse", "main", "worktree-B");
+      const gitDir = join(root, ".git");
+      for (
+        const attempt of [
+          `${evil} && git update-ref refs/heads/worktree-B $c`,
+          `${evil} && git update-ref refs/heads/main $c`,
+          `${evil} && git branch -f worktree-B $c`,
+          "git branch -D worktree-B",
+          `git --git-dir=${gitDir} read-tree --empty`,
+          `git --git-dir=${gitDir} symbolic-ref HEAD refs/heads/evil`,
+        ]
+      ) {
+        const out = await run(attempt);
+        assert.notEqual(out.code, 0, `${attempt}: ${out.stdout}`);
+      }
+      assert.equal(await git(root, "rev-parse", "main", "worktree-B"), before);
+      assert.equal(await git(root, "symbolic-ref", "HEAD"), "refs/heads/main\n");
+      assert.equal(await git(root, "ls-files"), ".gitignore\nREADME.md\n");
+      // (Its own branch cannot move either yet: the sandbox binds .git/worktrees/ read-only, so git
+      // cannot lock its HEAD; see tests/autonomy_worktree_scenario_test.ts.)
       // B's git dir is readable (the repository's objects and each worktree's index are shared,
       // as in Claude Code's worktrees): what B committed or staged can be read, its other files
       // cannot.

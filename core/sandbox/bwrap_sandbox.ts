@@ -1,7 +1,7 @@
 import type { BashSandbox } from "../tools/bash_sandbox.ts";
 import { bwrapArgs, type SandboxConfig } from "./bwrap_args.ts";
 import { isInside } from "../files/is_inside.ts";
-import { otherWorktrees } from "./worktree_masks.ts";
+import { otherCheckouts, otherWorktrees } from "./worktree_masks.ts";
 
 /**
  * The bash tool's sandbox on bwrap: `config.bwrap`, its options, `--`, then bash; described for
@@ -54,7 +54,11 @@ function placedSandbox(config: SandboxConfig, cwd: string): BashSandbox {
       writable: [real, ...config.writable.slice(1)],
       // A read-only folder the agent's folder is in (`.claude/`, around its worktree) would
       // cover it: the workspace is not bound writable here, so it is read-only as it is.
-      readOnly: config.readOnly.filter((path) => !isInside(path, real)),
+      // In a worktree, the other checkouts' branches, HEAD and index are not its to change.
+      readOnly: [
+        ...config.readOnly.filter((path) => !isInside(path, real)),
+        ...otherCheckouts(root, real),
+      ],
       // In a worktree, the other worktrees are not there (another agent's work).
       hidden: [...config.hidden, ...otherWorktrees(root, real)],
     });

@@ -83,3 +83,53 @@ function readFolderSync(path: string): { name: string; isDirectory: boolean }[] 
     return [];
   }
 }
+
+/**
+ * What a command working in `cwd` (a real path inside the real workspace `root`) may read but not
+ * change of the other checkouts' git state, when `cwd` is in a worktree (under `.claude/worktrees/`
+ * or `.worktrees/`): the main checkout's `HEAD` and `index`, and the loose ref file of each branch
+ * another checkout (the main one, another worktree) has checked out, so that an agent in worktree
+ * A cannot move worktree B's branch or the main branch (`git update-ref`, `git branch -f`) nor
+ * rewrite the main checkout's staging area, while it still writes objects and its own branch.
+ * Existing files only (a branch only packed is not covered); nothing for a `cwd` outside the
+ * worktree folders. Reads the git dir; never throws.
+ */
+export function otherCheckouts(root: string, cwd: string): string[] {
+  const inWorktree = WORKTREE_FOLDERS.some((folder) => {
+    const inside = relative(join(root, folder), cwd);
+    return inside !== "" && inside !== ".." && !inside.startsWith("../");
+  });
+  if (!inWorktree) return [];
+  const gitDir = join(root, ".git");
+  const heads = [join(gitDir, "HEAD")];
+  try {
+    for (const entry of Deno.readDirSync(join(gitDir, "worktrees"))) {
+      const at = join(gitDir, "worktrees", entry.name);
+      try {
+        const worktree = dirname(Deno.readTextFileSync(join(at, "gitdir")).trim());
+        if (cwd === worktree || cwd.startsWith(`${worktree}/`)) continue;
+      } catch {
+        // A worktree git no longer knows the folder of: still not this agent's.
+      }
+      heads.push(join(at, "HEAD"));
+    }
+  } catch {
+    // No linked worktrees.
+  }
+  const paths = [join(gitDir, "HEAD"), join(gitDir, "index")];
+  for (const head of heads) {
+    try {
+      const ref = /^ref:\s*(refs\/heads\/\S+)\s*$/.exec(Deno.readTextFileSync(head).trim())?.[1];
+      if (ref !== undefined && !ref.split("/").includes("..")) paths.push(join(gitDir, ref));
+    } catch {
+      // No HEAD there.
+    }
+  }
+  return [...new Set(paths)].filter((path) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  });
+}

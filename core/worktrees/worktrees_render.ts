@@ -25,6 +25,15 @@ export function renderWorktreeEvent(event: Envelope): readonly RenderedLine[] | 
         ),
       ];
     }
+    case "agent.moved": {
+      const { cwd, worktree } = event.data;
+      const where = worktree !== undefined
+        ? `into worktree ${worktree}`
+        : cwd === ""
+        ? "back to the workspace"
+        : `to ${cwd}`;
+      return [renderedLine(`⎇ ${event.agent} moved ${where}`, "dim")];
+    }
     default:
       return undefined;
   }

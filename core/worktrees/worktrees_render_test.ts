@@ -25,6 +25,13 @@ Deno.test("each worktree event has its line; another mechanism's has none", () =
     lines(event("worktree.removed", { name: "a", discardedFiles: ["x"], discardedCommits: ["c"] })),
     ["⎇ worktree a removed (2 changes discarded)"],
   );
+  assert.deepEqual(
+    lines(event("agent.moved", { cwd: ".claude/worktrees/a", worktree: "a" })),
+    ["⎇ lead moved into worktree a"],
+  );
+  assert.deepEqual(lines(event("agent.moved", { cwd: "" })), [
+    "⎇ lead moved back to the workspace",
+  ]);
   assert.equal(renderWorktreeEvent(event("todo.updated", { todos: [] })), undefined);
 });
 

@@ -174,3 +174,53 @@ Deno.test("of two idle teammates woken for one task, one claims it; the other ru
     "the loser ran only its first turn",
   );
 });
+
+Deno.test("after a teammate's conversation is compacted, its name, role, lead and the task it claimed are put back and reach its next request", async () => {
+  const compacting: FakeScriptFn = (request) => {
+    const messages = request.body?.messages ?? [];
+    const last = JSON.stringify(messages.at(-1) ?? "");
+    if (last.includes("summar")) return message("Summary: the work so far.");
+    if (firstUserText(messages) === "wait for work") return message("Looking at it.");
+    if (lastText(request) === "plan") {
+      return message([
+        toolUse("toolu_a", "create_task", { subject: "Write the parser", role: "writer" }),
+        toolUse("toolu_alice", "spawn_teammate", {
+          name: "alice",
+          prompt: "wait for work",
+          role: "writer",
+        }),
+      ]);
+    }
+    return message("Ok.");
+  };
+  await using t = await startTestSession(compacting, {
+    recordSettings: {
+      ...recorded().recordSettings,
+      features: ["todos", "agents", "teams", "tasks", "autonomy", "compaction"],
+    },
+  });
+  const lead = t.session;
+  await lead.prompt("plan", run());
+  const alice = lead.sibling("alice");
+  await alice.prompt("wait for work", run());
+  // Woken by the task, she claims it; her turn ends without finishing it.
+  assert.notEqual(await alice.wake(run()), null);
+  assert.equal((await alice.compact(undefined, AbortSignal.timeout(10_000))).compacted, true);
+  const identity = eventsOf(t.events(), "reminder.added").filter((e) =>
+    e.agent === "alice" && e.data.source === "autonomy"
+  );
+  assert.equal(identity.length, 1);
+  assert.equal(
+    identity[0]?.data.text,
+    'Who you are, after the compaction:\nYou are "alice", a teammate (role: writer) in a team ' +
+      'led by "team-lead" (the session\'s lead; write to it with send_message).\nYour current ' +
+      "task: #1 Write the parser (in progress, yours). Complete it with complete_task, or hand " +
+      "it back with release_task.",
+  );
+  await alice.prompt("go on", run());
+  const asked = JSON.stringify(t.fake.requests.at(-1)?.body?.messages ?? []);
+  assert.ok(asked.includes("Your current task: #1 Write the parser"), asked);
+  const events = t.events();
+  const replay = await replaySession(events);
+  assert.equal(replay.divergence, null, JSON.stringify(replay.divergence));
+});

@@ -236,3 +236,58 @@ async function exists(path: string): Promise<boolean> {
     throw error;
   }
 }
+
+/**
+ * `rein log export [--store URL]`: the log as JSONL on stdout, byte for byte as a JSONL log
+ * holds it: the PostgreSQL log at `store` (each line checked as it is read), else the JSONL file
+ * at `path` as it is.
+ */
+export async function logExportCommand(
+  path: string,
+  store: string | undefined,
+  io: CommandIo,
+): Promise<number> {
+  if (store === undefined) {
+    await assertLogExists(path);
+    using file = await Deno.open(path, { read: true });
+    const decoder = new TextDecoder();
+    for await (const chunk of file.readable) {
+      io.stdout.write(decoder.decode(chunk, { stream: true }));
+    }
+    return 0;
+  }
+  const { exportLines } = await import("../events/postgres/log_transfer.ts");
+  let chunk = "";
+  for await (const line of exportLines(store)) {
+    chunk += line;
+    if (chunk.length >= 1 << 20) {
+      io.stdout.write(chunk);
+      chunk = "";
+    }
+  }
+  if (chunk.length > 0) io.stdout.write(chunk);
+  return 0;
+}
+
+/**
+ * `rein log import [FILE] --store URL`: copy the JSONL log at `path` into the PostgreSQL log at
+ * `store`, which must be empty; every line checked first, then inserted unchanged in one
+ * transaction. Says how many events were copied.
+ */
+export async function logImportCommand(
+  path: string,
+  store: string | undefined,
+  io: CommandIo,
+): Promise<number> {
+  if (store === undefined) {
+    throw new Error("Cannot import without a store: pass --store postgres://… or set REIN_STORE");
+  }
+  await assertLogExists(path);
+  const { importJsonlLog } = await import("../events/postgres/log_transfer.ts");
+  const { parsePostgresUrl } = await import("../events/postgres/store_url.ts");
+  const count = await importJsonlLog(path, store);
+  io.stderr.write(
+    `Imported ${count} events from ${path} into ${parsePostgresUrl(store).display}\n`,
+  );
+  return 0;
+}

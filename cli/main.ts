@@ -213,6 +213,23 @@ export async function buildProgram(
       : defaultLogPath(resolveWorkspace(flags.workspace, env, Deno.cwd()));
   };
 
+  /**
+   * Run `command` on the log: `--store`'s, else the log named (argument or --log), else
+   * REIN_STORE's, else the workspace's file. A PostgreSQL log is exported to a temporary file.
+   */
+  const onLog = async (
+    log: string | undefined,
+    flags: { log?: string; workspace?: string; store?: string },
+    command: (path: string) => Promise<number>,
+  ) => {
+    const { storeOf, withStoreLog } = await import("./store_log.ts");
+    const named = flags.store === undefined && (log ?? flags.log) !== undefined;
+    const store = named ? undefined : storeOf(flags.store, env);
+    return store === undefined ? command(await logOf(log, flags)) : withStoreLog(store, command);
+  };
+  const STORE_HELP =
+    "a PostgreSQL log, postgres://…?log=NAME (default: $REIN_STORE, else the file)";
+
   program.command("state")
     .description("Print the state projected from a log, at its end or at a seq")
     .argument("[log]", "event log file (default: the workspace's)")
@@ -221,14 +238,16 @@ export async function buildProgram(
     .option("--session <id>", "show only this session")
     .option("--at <seq>", "fold only up to this seq", positiveInt)
     .option("--json", "print the whole state as JSON")
+    .option("--store <url>", STORE_HELP)
     .action(async (log, flags) => {
       const { stateCommand } = await import("./state_command.ts");
       exit(
-        await stateCommand(await logOf(log, flags), {
-          at: flags.at,
-          json: flags.json ?? false,
-          session: flags.session,
-        }, io),
+        await onLog(log, flags, (path) =>
+          stateCommand(path, {
+            at: flags.at,
+            json: flags.json ?? false,
+            session: flags.session,
+          }, io)),
       );
     });
 
@@ -323,14 +342,16 @@ export async function buildProgram(
     .option("--session <id>", "replay only this session")
     .option("--verify", "exit 1 and name the first divergent seq if the replay differs")
     .option("-q, --quiet", "print only the verdict")
+    .option("--store <url>", STORE_HELP)
     .action(async (log, flags) => {
       const { replayCommand } = await import("./log_commands.ts");
       exit(
-        await replayCommand(await logOf(log, flags), {
-          session: flags.session,
-          verify: flags.verify ?? false,
-          quiet: flags.quiet ?? false,
-        }, io),
+        await onLog(log, flags, (path) =>
+          replayCommand(path, {
+            session: flags.session,
+            verify: flags.verify ?? false,
+            quiet: flags.quiet ?? false,
+          }, io)),
       );
     });
   const log = program.command("log")
@@ -355,6 +376,32 @@ export async function buildProgram(
     .action(async (path, flags) => {
       const { logSalvageCommand } = await import("./log_salvage.ts");
       exit(await logSalvageCommand(await logOf(path, flags), io));
+    });
+  log.command("export")
+    .description(
+      "Write a log to stdout as JSONL, byte for byte (from a PostgreSQL store with --store)",
+    )
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to export")
+    .option("--store <url>", STORE_HELP)
+    .action(async (path, flags) => {
+      const { logExportCommand } = await import("./log_commands.ts");
+      const { storeOf } = await import("./store_log.ts");
+      const named = flags.store === undefined && (path ?? flags.log) !== undefined;
+      const store = named ? undefined : storeOf(flags.store, env);
+      exit(await logExportCommand(await logOf(path, flags), store, io));
+    });
+  log.command("import")
+    .description("Copy a JSONL log into an empty PostgreSQL store (--store or $REIN_STORE)")
+    .argument("[log]", "event log file (default: the workspace's)")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to import")
+    .option("--store <url>", STORE_HELP)
+    .action(async (path, flags) => {
+      const { logImportCommand } = await import("./log_commands.ts");
+      const { storeOf } = await import("./store_log.ts");
+      exit(await logImportCommand(await logOf(path, flags), storeOf(flags.store, env), io));
     });
   log.command("stats")
     .description("Size, events by type and agent, sessions and snapshots of a log")

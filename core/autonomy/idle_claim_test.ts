@@ -10,8 +10,14 @@ import {
 import { firstUserText } from "../../testing/scenarios.ts";
 import { startTestSession } from "../../testing/test_session.ts";
 import { idleClaim } from "./idle_claim.ts";
+import { catalogSliceOf } from "../state/catalog.ts";
+import type { State } from "../state/state.ts";
+import { taskLine } from "../tasks/describe_task.ts";
+import { taskGraphProjection } from "../tasks/tasks_projection.ts";
 import { identityReminder, identityText } from "./identity_reminder.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS, idleStop, idleTimeoutMs } from "./idle_timeout.ts";
+
+const graphOf = (state: State) => catalogSliceOf(state.catalog, taskGraphProjection);
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 
@@ -171,6 +177,12 @@ Deno.test("release_task hands a claimed task back: pending and unowned, claimabl
   assert.equal(graph.tasks[0]?.status, "pending");
   assert.equal(graph.tasks[0]?.owner, null);
   assert.equal(graph.tasks[0]?.releaseReason, "needs a database I cannot reach");
+  // Listed as ready again, with why it was handed back.
+  const line = taskLine(graphOf(t.harness.state), graphOf(t.harness.state).tasks[0]!);
+  assert.equal(
+    line,
+    "#1 [pending] one — ready to claim (released: needs a database I cannot reach)",
+  );
   // Idle, holding nothing, alice may claim it again by herself.
   assert.equal(idleClaim(t.harness.state, lead.id, "alice")?.task.id, 1);
   // The lead does not own it: refused, nothing recorded.
@@ -193,7 +205,7 @@ Deno.test("after a compaction a teammate is told who it is and what it holds; th
     }
     if (last === "plan") {
       return message([
-        toolUse("toolu_1", "create_task", { subject: "Write the parser" }),
+        toolUse("toolu_1", "create_task", { subject: "Write the parser", role: "writer" }),
         toolUse("toolu_alice", "spawn_teammate", {
           name: "alice",
           prompt: "take one",
@@ -211,6 +223,11 @@ Deno.test("after a compaction a teammate is told who it is and what it holds; th
   await lead.sibling("alice").prompt("take one", run());
   const text = identityText(t.harness.state, lead.id, "alice") ?? "";
   assert.match(text, /You are "alice", a teammate \(role: writer\)/);
+  const graph = graphOf(t.harness.state);
+  assert.equal(
+    taskLine(graph, graph.tasks[0]!),
+    "#1 [in_progress] Write the parser — claimed by alice@session-, for a writer",
+  );
   assert.match(text, /Your current task: #1 Write the parser \(in progress, yours\)/);
   const reminder = identityReminder(t.harness.state, lead.id, "alice");
   assert.equal(reminder[0]?.type, "reminder.added");

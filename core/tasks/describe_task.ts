@@ -44,9 +44,18 @@ export function taskState(graph: TaskGraph, task: TaskNode, viewer?: TaskOwner):
   }
 }
 
-/** `#4 [pending] Ship it — blocked by #2 (pending)`: one line of a task list. Pure. */
+/**
+ * `#4 [pending] Ship it — blocked by #2 (pending)`: one line of a task list; a task for a role
+ * says so (`— for a reviewer`), one handed back says why (`released: no access`). Pure.
+ */
 export function taskLine(graph: TaskGraph, task: TaskNode, viewer?: TaskOwner): string {
-  return `#${task.id} [${task.status}] ${task.subject} — ${taskState(graph, task, viewer)}`;
+  const role = task.role === undefined ? "" : `, for a ${task.role}`;
+  const released = task.releaseReason === undefined || task.status !== "pending"
+    ? ""
+    : ` (released: ${task.releaseReason})`;
+  return `#${task.id} [${task.status}] ${task.subject} — ${
+    taskState(graph, task, viewer)
+  }${role}${released}`;
 }
 
 /** Task ids as the model reads them: `#3, #4 and #7`. Pure. */

@@ -200,3 +200,53 @@ Deno.test("rein mcp serve runs under narrow flags: no write, no net, reads only 
     "--no-prompt",
   ]);
 });
+
+Deno.test("another rein uses rein's record: rein mcp serve as an MCP server of a rein -p run, which replays with --verify", async () => {
+  await using recorded = await tempWorkspace();
+  await scriptedRun(recorded.path);
+  const sessions = await runCli(["sessions", "--json", "--workspace", recorded.path]);
+  const id: string = JSON.parse(sessions.stdout)[0].id;
+  await using ws = await tempWorkspace();
+  const config = JSON.stringify({
+    mcpServers: {
+      rein: { command: "sh", args: [LAUNCHER, "mcp", "serve", "--workspace", recorded.path] },
+    },
+  });
+  const calls = [
+    { name: "mcp__rein__sessions", input: {} },
+    { name: "mcp__rein__read_file", input: { path: "notes.txt" } },
+    { name: "mcp__rein__verify_session", input: { session: id } },
+  ];
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const answered = (request.body?.messages ?? []).filter((m) => m.role === "assistant").length;
+      const call = calls[answered];
+      return call
+        ? message([toolUse(`toolu_${answered}`, call.name, call.input)])
+        : message("Done.");
+    },
+  });
+  const run = await runCli(["-p", "look", "--mcp-config", config, "--workspace", ws.path], {
+    env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-test" },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const tools = (fake.requests[0]?.body?.tools ?? []).map((tool: { name: string }) => tool.name);
+  assert.ok(tools.includes("mcp__rein__session_state"), tools.join(" "));
+  const last = fake.requests.at(-1)?.body?.messages ?? [];
+  const results = (last as { role: string; content: unknown }[]).flatMap((m) =>
+    m.role === "user" && Array.isArray(m.content)
+      ? m.content.flatMap((block: { type?: string; content?: unknown; is_error?: boolean }) =>
+        block.type === "tool_result"
+          ? [`${block.is_error ? "ERROR " : ""}${JSON.stringify(block.content)}`]
+          : []
+      )
+      : []
+  );
+  assert.equal(results.length, 3, results.join("\n"));
+  assert.match(results[0] ?? "", new RegExp(id));
+  assert.match(results[1] ?? "", /needle here/);
+  assert.match(results[2] ?? "", /all match the log/);
+  assert.ok(results.every((r) => !r.startsWith("ERROR")), results.join("\n"));
+  const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

@@ -30,11 +30,13 @@ export function postgresMissing(): string | undefined {
 
 /**
  * Start a PostgreSQL server of its own in a temporary folder: `initdb` (trust auth, user
- * `postgres`) and `pg_ctl start` on a free loopback port, with fsync off (a test's data need not
- * survive a power cut). As root, both run as the `postgres` user (`runuser`), since initdb
+ * `postgres`) and `pg_ctl start` on a free loopback port, with fsync off unless `options.fsync` (a
+ * test's data need not survive a power cut; a bench's commits should cost what they cost). As root, both run as the `postgres` user (`runuser`), since initdb
  * refuses root. Removed, stopped first, on dispose (test helper).
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
+export async function startTestPostgres(
+  options: { fsync?: boolean } = {},
+): Promise<TestPostgres> {
   const root = await Deno.makeTempDir({ prefix: "rein-pg-" });
   const asRoot = Deno.uid() === 0;
   if (asRoot) await run(["chown", "postgres", root]);
@@ -45,7 +47,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   await run(
     as([`${POSTGRES_BIN}/initdb`, "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]),
   );
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off ` +
+  const settings =
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=${
+      options.fsync === true ? "on" : "off"
+    } ` +
     "-c max_connections=200";
   const start = () =>
     run(
@@ -56,7 +61,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
         "-l",
         `${root}/server.log`,
         "-o",
-        options,
+        settings,
         "-w",
         "start",
       ]),

@@ -41,6 +41,7 @@ import { protocolsMechanism, SHUTDOWN_TIMEOUT_ENV, shutdownTimeoutMs } from "./p
 import { WORKTREE_MOVES_FEATURE, worktreesMechanism } from "./worktrees/mod.ts";
 import { teamMechanism, type TeamOptions } from "./team/mod.ts";
 import { mcpMechanism, type McpOptions } from "./mcp/mod.ts";
+import { teamQuestionsMechanism } from "./team_questions/mod.ts";
 import { autonomyMechanism } from "./autonomy/mod.ts";
 import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
 import { sessionEnvProjection } from "./tools/session_env.ts";
@@ -149,6 +150,8 @@ export function reinMechanisms(
     teamMechanism(effects.teammates ?? {}),
     // MCP servers' tools, from what each session recorded of them (the servers run live only).
     mcpMechanism({ workspace, ...effects.mcp }),
+    // A teammate's permission questions relayed to the person at the lead's REPL.
+    teamQuestionsMechanism(),
     // After the team: an idle teammate claims a ready task by itself (s17).
     autonomyMechanism({ hooks: toolEventHooks(hooks, transcripts) }),
     // Hooks as Claude Code's beyond the first ones (the hooks mechanism reads the feature).

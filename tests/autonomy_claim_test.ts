@@ -18,7 +18,7 @@ import {
 } from "../testing/fake_anthropic.ts";
 import { firstUserText } from "../testing/scenarios.ts";
 import { startTestSession } from "../testing/test_session.ts";
-import { idleClaim } from "../core/autonomy/mod.ts";
+import { idleClaim, idleWait } from "../core/autonomy/mod.ts";
 
 const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 
@@ -223,4 +223,52 @@ Deno.test("after a teammate's conversation is compacted, its name, role, lead an
   const events = t.events();
   const replay = await replaySession(events);
   assert.equal(replay.divergence, null, JSON.stringify(replay.divergence));
+});
+
+Deno.test("a teammate idle past its timeout stops itself, handing back the task it still holds; the log replays with the release fed", async () => {
+  const holding: FakeScriptFn = (request) => {
+    const first = firstUserText(request.body?.messages ?? []);
+    if (first === "wait for work") return message("Thinking about it.");
+    if (lastText(request) === "plan") {
+      return message([
+        toolUse("toolu_a", "create_task", { subject: "Hard one" }),
+        toolUse("toolu_alice", "spawn_teammate", { name: "alice", prompt: "wait for work" }),
+      ]);
+    }
+    return message("Ok.");
+  };
+  await using t = await startTestSession(holding, recorded());
+  const lead = t.session;
+  await lead.prompt("plan", run());
+  const alice = lead.sibling("alice");
+  await alice.prompt("wait for work", run());
+  // She claims the task by herself, and her turn ends with it unfinished.
+  assert.notEqual(await alice.wake(run()), null);
+  const runner = new Runner(t.harness);
+  const scope = { session: lead.id, agent: "alice" };
+  const woken = await idleWait(
+    t.harness,
+    scope,
+    (signal) => runner.nextWake(alice, signal),
+    50,
+    AbortSignal.timeout(10_000),
+  );
+  assert.equal(woken, "stopped");
+  const events = t.events();
+  const tail = events.slice(-2).map((e) => [e.type, e.agent, e.data]);
+  assert.deepEqual(tail, [
+    ["task.released", "alice", {
+      id: 1,
+      reason: "alice stopped after idling with it unfinished",
+      idle: true,
+    }],
+    ["agent.stopped", "alice", { reason: "idle" }],
+  ]);
+  // Pending and unowned again; alice, stopped, claims nothing more.
+  const graph = t.harness.state.catalog.tasks as { tasks: { status: string; owner: unknown }[] };
+  assert.deepEqual([graph.tasks[0]?.status, graph.tasks[0]?.owner], ["pending", null]);
+  assert.equal(idleClaim(t.harness.state, lead.id, "alice"), undefined);
+  const replay = await replaySession(events);
+  assert.equal(replay.divergence, null, JSON.stringify(replay.divergence));
+  assert.equal(replay.matched, events.length);
 });

@@ -8,6 +8,7 @@ import type { AnyTool } from "../tools/tool.ts";
 import { AUTONOMY_FEATURE, claimArrivals, claimWake } from "./claim_arrival.ts";
 import { mailingCompleteTask } from "./completion_mail.ts";
 import { identityReminder } from "./identity_reminder.ts";
+import { isIdleRelease } from "./idle_timeout.ts";
 
 /** What the autonomy mechanism is wired with. */
 export interface AutonomyOptions {
@@ -47,6 +48,8 @@ export function autonomyMechanism(options: AutonomyOptions = {}): Mechanism {
         return wrapped;
       }),
     arrivals: claimArrivals,
+    // A stopping teammate's process hands its tasks back outside its loop: fed in replay.
+    fedEvent: isIdleRelease,
     wake: claimWake,
     stages: {
       afterCompact: (context) =>

@@ -231,7 +231,13 @@ Deno.test("after a compaction a teammate is told who it is and what it holds; th
   assert.match(text, /Your current task: #1 Write the parser \(in progress, yours\)/);
   const reminder = identityReminder(t.harness.state, lead.id, "alice");
   assert.equal(reminder[0]?.type, "reminder.added");
+  // Stopping, she hands back the task she holds.
   assert.deepEqual(idleStop(t.harness.state, lead.id, "alice"), [{
+    type: "task.released",
+    session: lead.id,
+    agent: "alice",
+    data: { id: 1, reason: "alice stopped after idling with it unfinished", idle: true },
+  }, {
     type: "agent.stopped",
     session: lead.id,
     agent: "alice",
@@ -245,7 +251,7 @@ Deno.test("after a compaction a teammate is told who it is and what it holds; th
     data: { id: 2, subject: "two", description: "", blockedBy: [] },
   }]);
   // Holding task 1, task 2 is not hers to claim: she may still stop.
-  assert.equal(idleStop(t.harness.state, lead.id, "alice").length, 1);
+  assert.equal(idleStop(t.harness.state, lead.id, "alice").length, 2);
   await t.store.append([{
     type: "task.completed",
     session: lead.id,

@@ -1,7 +1,9 @@
-import type { NewEvent } from "../../events/event_types.ts";
+import type { Envelope, NewEvent } from "../../events/event_types.ts";
+import { catalogSliceOf } from "../state/catalog.ts";
+import { taskGraphProjection } from "../tasks/tasks_projection.ts";
 import type { State } from "../state/state.ts";
 import { unreadMail } from "../mail/mail_of.ts";
-import { idleClaim, isIdleTeammate } from "./idle_claim.ts";
+import { heldTasks, idleClaim, isIdleTeammate } from "./idle_claim.ts";
 
 /** The environment variable that sets how long a teammate idles before it stops (ms). */
 export const IDLE_TIMEOUT_ENV = "REIN_IDLE_TIMEOUT_MS";
@@ -23,13 +25,26 @@ export function idleTimeoutMs(env: string | undefined, setting: unknown): number
 
 /**
  * The record of teammate `agent` of `session` stopping itself because its idle time ran out:
- * `agent.stopped {reason: "idle"}` (the teammate the envelope's agent), only while it is still
- * an idle teammate with no unread mail and nothing to claim; none otherwise. Decided under the
- * log's lock. Pure.
+ * `agent.stopped {reason: "idle"}` (the teammate the envelope's agent), after a `task.released`
+ * (`idle: true`) of each task it still holds, only while it is still an idle teammate with no
+ * unread mail and nothing to claim; none otherwise. Decided under the log's lock. Pure.
  */
 export function idleStop(state: State, session: string, agent: string): NewEvent[] {
   if (!isIdleTeammate(state, session, agent)) return [];
   if (unreadMail(state, session, agent).length > 0) return [];
   if (idleClaim(state, session, agent) !== undefined) return [];
-  return [{ type: "agent.stopped", session, agent, data: { reason: "idle" } }];
+  const graph = catalogSliceOf(state.catalog, taskGraphProjection);
+  // A task it still holds is handed back: another teammate can take it up.
+  const released: NewEvent[] = heldTasks(graph, session, agent).map((task) => ({
+    type: "task.released",
+    session,
+    agent,
+    data: { id: task.id, reason: `${agent} stopped after idling with it unfinished`, idle: true },
+  }));
+  return [...released, { type: "agent.stopped", session, agent, data: { reason: "idle" } }];
+}
+
+/** Whether `event` is a task handed back by a teammate stopping after its idle timeout. Pure. */
+export function isIdleRelease(event: Envelope): boolean {
+  return event.type === "task.released" && event.data.idle === true;
 }

@@ -27,4 +27,5 @@ export {
   IDLE_TIMEOUT_ENV,
   idleStop,
   idleTimeoutMs,
+  isIdleRelease,
 } from "./idle_timeout.ts";

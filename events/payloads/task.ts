@@ -61,6 +61,11 @@ export interface TaskReleased {
   id: number;
   /** Why, in the owner's words. */
   reason: string;
+  /**
+   * True when its owner, a teammate, handed it back as it stopped after the idle timeout
+   * (recorded by the teammate's process outside its loop; replay feeds it).
+   */
+  idle?: true;
 }
 
 /** The workspace's task graph (s12): every session and process of the workspace shares it. */

@@ -96,6 +96,11 @@ export async function openRuntime(options: {
   permissionFlags?: PermissionFlags;
   /** Whether a person can be asked about calls (the REPL). */
   interactive?: boolean;
+  /**
+   * A teammate's process (`rein teammate`): its bash sees only what it needs of the machine, not
+   * the person's home nor other folders (core/sandbox's `confined`); the lead's sees the root.
+   */
+  teammate?: boolean;
   /** `--trust`: apply the repository's own settings without asking (see cli/_trust.ts). */
   trust?: boolean | undefined;
   /** Asks the person whether to trust the workspace (the REPL in a terminal). */
@@ -210,6 +215,7 @@ export async function openRuntime(options: {
         ...sandboxConfig.items.enabled ? await existing(guardedPaths(workspace)) : [],
       ],
       additionalDirectories: recorded.additionalDirectories,
+      confined: options.teammate === true,
       home,
       env: env.toObject(),
     },

@@ -49,6 +49,7 @@ export async function teammateCommand(
     env,
     onNotice: (message) => io.stderr.write(`${message}\n`),
     interactive: false,
+    teammate: true,
   });
   let lease: SessionLease | undefined;
   try {

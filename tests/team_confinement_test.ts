@@ -6,8 +6,10 @@
  * recorded in its `agent.started` (`process.flags`) give `NotCapable` for those paths when a
  * small script runs under them. Its bash runs in the bwrap sandbox (design.md §12: write access
  * to its folder and a private /tmp only, the log's folder read-only, credentials hidden): it
- * cannot write the lead's home, outside the workspace, the log or the host's /tmp, nor read a
- * credential in the home (like the lead's bash, it reads the rest of the read-only root). The
+ * cannot write the lead's home, outside the workspace, the log or the host's /tmp; and unlike
+ * the lead's bash (the whole root read-only), it cannot read them either: it sees only the
+ * system's folders, the workspace and the lead's git configuration, so the lead's home, the
+ * outside folder, /root, /opt do not exist there, while git and rg work in its folder. The
  * lead's home and the outside folder are made under /var/tmp: the temp folder (where the
  * workspace is) is granted to every agent for the bash tool's scripts.
  */
@@ -72,6 +74,22 @@ Deno.test("a teammate's process reads and writes only what its flags grant: its 
   // A credential in the lead's home: the sandbox hides it from every agent's bash.
   await Deno.mkdir(join(home, ".ssh"));
   await Deno.writeTextFile(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
+  // The lead's git identity: the one file of its home a teammate's bash reads (git commits).
+  await Deno.writeTextFile(join(home, ".gitconfig"), "[user]\n\tname = Lead Person\n");
+  // The teammate's folder is a repository: git and rg work there.
+  const git = (...args: string[]) =>
+    new Deno.Command("git", {
+      args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
+      cwd: path,
+      env: { HOME: home },
+      stdout: "null",
+    }).output();
+  await git("init", "-q");
+  await git("add", "inside.txt");
+  await git("commit", "-q", "-m", "inside");
+  // Each part of the read probe's output after a marker line, `@@name`.
+  const part = (name: string, probe: string) =>
+    probe.split(`@@${name}\n`)[1]?.split("@@")[0] ?? "(no part)";
   const calls = [
     toolUse("toolu_read_home", "read_file", { path: secret }),
     toolUse("toolu_read_outside", "read_file", { path: elsewhere }),
@@ -83,6 +101,13 @@ Deno.test("a teammate's process reads and writes only what its flags grant: its 
       command: `echo x > ${join(outside, "b.txt")}; echo x > ${join(home, "b.txt")}; ` +
         `echo x > ${join(path, "b.txt")}; cat ${join(home, ".ssh", "id_ed25519")}; ` +
         `echo x >> ${log}; echo x > ${hostTmp}; echo end`,
+    }),
+    toolUse("toolu_bash_read", "bash", {
+      command: `echo @@home; cat ${secret} 2>&1; ls -A ${home} 2>&1; ` +
+        `echo @@outside; cat ${elsewhere} 2>&1; ls -A ${outside} 2>&1; ` +
+        `echo @@elsewhere; ls /root /opt /srv 2>&1; ` +
+        `echo @@inside; cat inside.txt; echo @@git; git status --short; echo "git $?"; ` +
+        `git config user.name; echo @@rg; rg -l inside inside.txt; echo "rg $?"; echo @@end`,
     }),
   ];
   await using fake = await startFakeAnthropic({
@@ -142,7 +167,8 @@ Deno.test("a teammate's process reads and writes only what its flags grant: its 
     assert.equal(await Deno.readTextFile(join(path, "w.txt")), "x");
     // Its bash, in the sandbox: writes outside its folder fail, the credential is hidden.
     const bash = result.get("toolu_bash_write")?.content ?? "";
-    assert.match(bash, new RegExp(`${outside}/b\\.txt: Read-only file system`));
+    // (The outside folder is not there at all; the home holds only the lead's git config.)
+    assert.match(bash, new RegExp(`${outside}/b\\.txt: No such file or directory`));
     assert.match(bash, new RegExp(`${home}/b\\.txt: Read-only file system`));
     assert.doesNotMatch(bash, /PRIVATE KEY/);
     assert.match(bash, /end/);
@@ -154,6 +180,21 @@ Deno.test("a teammate's process reads and writes only what its flags grant: its 
     }
     assert.equal(await Deno.stat(join(home, "b.txt")).then(() => true, () => false), false);
     assert.equal(await Deno.readTextFile(join(path, "b.txt")), "x\n");
+    // Nor read: the lead's home (but its git identity) and folders outside the workspace are
+    // not there; its folder is, with git and rg working in it.
+    const probe = result.get("toolu_bash_read")?.content ?? "";
+    assert.match(probe, /@@end/);
+    assert.doesNotMatch(probe, /the lead's secret|outside the workspace/);
+    assert.match(part("home", probe), /secret\.txt: No such file or directory/);
+    assert.doesNotMatch(part("home", probe), /^secret\.txt$|\.ssh/m);
+    assert.match(part("outside", probe), /elsewhere\.txt: No such file or directory/);
+    assert.match(part("outside", probe), /rein-outside-[^:]*: No such file or directory/);
+    for (const dir of ["/root", "/opt", "/srv"]) {
+      assert.match(part("elsewhere", probe), new RegExp(`${dir}': No such file or directory`));
+    }
+    assert.equal(part("inside", probe), "inside\n");
+    assert.match(part("git", probe), /^git 0\nLead Person\n$/m);
+    assert.equal(part("rg", probe), "inside.txt\nrg 0\n");
 
     // Deno's check, under the exact flags recorded for the teammate's process.
     const started = eventsOf(events, "agent.started").find((e) => e.agent === "gina");

@@ -6,6 +6,16 @@ export interface HiddenPath {
   kind: "directory" | "file";
 }
 
+/**
+ * A host path commands see read-only at the same place, or, when it is a symbolic link (`/bin` to
+ * `usr/bin`), the same link.
+ */
+export interface VisiblePath {
+  path: string;
+  /** The link's target, as the link holds it; absent for a folder or file bound read-only. */
+  link?: string | undefined;
+}
+
 /** Everything needed to build a bwrap command line. Paths are absolute. */
 export interface SandboxConfig {
   /** The bwrap program, a path or a name found on PATH. */
@@ -30,13 +40,19 @@ export interface SandboxConfig {
   hidden: readonly HiddenPath[];
   /** Whether commands may use the network (shared with the host) or get none (`--unshare-net`). */
   network: boolean;
+  /**
+   * What of the host commands see read-only, under everything above: absent, the whole root (the
+   * lead's sandbox); given (a teammate's), only these, on an empty root made read-only once every
+   * mount is in place, so the rest of the machine (the person's home, /var, /opt…) is not there.
+   */
+  visible?: readonly VisiblePath[] | undefined;
 }
 
 /**
  * bwrap's options (everything before `--` and the command) for one bash call: the host's root
- * read-only with fresh /dev and /proc and a private /tmp, then the writable directories, git's
- * mounts in them, the read-only paths inside them and the masks, in that order because later
- * mounts cover earlier ones. `readable` are host files (a long command's script) bound read-only at their own paths,
+ * read-only (or only `config.visible`) with fresh /dev and /proc and a private /tmp, then the
+ * writable directories, git's mounts in them, the read-only paths inside them and the masks, in
+ * that order because later mounts cover earlier ones. `readable` are host files (a long command's script) bound read-only at their own paths,
  * last, so they are visible even under the private /tmp.
  *
  * The call gets its own PID namespace whose init dies with bwrap (`--die-with-parent`), so no
@@ -45,7 +61,14 @@ export interface SandboxConfig {
  * otherwise keep (a remount would undo the read-only root). Pure.
  */
 export function bwrapArgs(config: SandboxConfig, readable: readonly string[] = []): string[] {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  const { visible } = config;
+  const args: string[] = [];
+  if (visible === undefined) args.push("--ro-bind", "/", "/");
+  for (const { path, link } of visible ?? []) {
+    if (link === undefined) args.push("--ro-bind", path, path);
+    else args.push("--symlink", link, path);
+  }
+  args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   for (const dir of config.writable) args.push("--bind", dir, dir);
   for (const { path, access } of config.gitMounts) {
     args.push(access === "pinned" ? "--bind" : "--ro-bind", path, path);
@@ -56,6 +79,8 @@ export function bwrapArgs(config: SandboxConfig, readable: readonly string[] = [
     else args.push("--ro-bind", "/dev/null", path);
   }
   for (const file of readable) args.push("--ro-bind", file, file);
+  // The empty root holds the mount points made above; nothing else may be made there.
+  if (visible !== undefined) args.push("--remount-ro", "/");
   args.push("--unshare-pid", "--unshare-ipc");
   if (!config.network) args.push("--unshare-net");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");

@@ -5,6 +5,7 @@ import type { BashSandbox } from "../tools/bash.ts";
 import { bwrapArgs, type HiddenPath, type SandboxConfig } from "./bwrap_args.ts";
 import { bwrapSandbox } from "./bwrap_sandbox.ts";
 import { credentialPaths } from "./credential_paths.ts";
+import { hiddenInside, visibleCandidates, visiblePaths } from "./_visible_paths.ts";
 import type { SandboxSettings } from "./sandbox_settings.ts";
 
 /** What the sandbox is computed from. */
@@ -23,6 +24,13 @@ export interface SandboxOptions {
    * are taken from the workspace, `~/` from `home`. Missing ones are skipped.
    */
   additionalDirectories?: readonly string[];
+  /**
+   * Whether commands see only what they need of the machine (a teammate's, issue 23): the
+   * system's folders, git's configuration in `home`, the workspace and the directories above, all
+   * read-only but the writable ones; the home and every other folder are not there. Otherwise
+   * (the lead's) the whole root is read-only.
+   */
+  confined?: boolean | undefined;
   /** The home directory whose credential stores are hidden. */
   home?: string | undefined;
   /** The environment: `XDG_RUNTIME_DIR` and the variables naming credential files. */
@@ -129,13 +137,21 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig | s
     readOnly.push(await Deno.realPath(dir));
   }
   const credentials = credentialPaths(home, env);
-  const found = (await probePaths(credentials)).map((probed, i): HiddenPath | undefined =>
-    probed === undefined ? undefined : { path: credentials[i] as string, kind: probed.kind }
+  const candidates = options.confined ? visibleCandidates(home, options.settings.network) : [];
+  // One probe for both (a bash call where rein's own flags do not reach).
+  const probed = await probePaths([...credentials, ...candidates]);
+  const found = probed.slice(0, credentials.length).map((entry, i): HiddenPath | undefined =>
+    entry === undefined ? undefined : { path: credentials[i] as string, kind: entry.kind }
   );
   // A mask over a writable directory (a credential variable naming the workspace) would hide it.
-  const hidden = found.filter((entry): entry is HiddenPath =>
+  const masks = found.filter((entry): entry is HiddenPath =>
     entry !== undefined && !writable.some((dir) => covers(entry.path, dir))
   );
+  const visible = options.confined
+    ? visiblePaths(candidates, probed.slice(credentials.length), writable[0] as string)
+    : undefined;
+  // Confined, a credential outside what the sandbox shows is not there to hide.
+  const hidden = visible ? hiddenInside(masks, visible, [...writable, ...readOnly]) : masks;
   return {
     bwrap: options.bwrap ?? "bwrap",
     workspace,
@@ -145,6 +161,7 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig | s
     readOnly,
     hidden,
     network: options.settings.network,
+    ...visible ? { visible } : {},
   };
 }
 

@@ -1,6 +1,7 @@
 import type { WorktreeRemoved } from "../../events/payloads/worktree.ts";
 import type { State } from "../state/state.ts";
 import type { Tool, ToolResult } from "../tools/tool.ts";
+import { holderOf } from "./move_agent.ts";
 import { removalRefusal } from "./removal_refusal.ts";
 import { liveWorktree } from "./worktree_catalog.ts";
 import type { WorktreeGit } from "./worktree_git.ts";
@@ -82,8 +83,8 @@ export function removedText(removed: WorktreeRemoved): string {
 
 /**
  * `remove_worktree` (Claude Code's `ExitWorktree` with `action: "remove"`): `git worktree remove`
- * and `git branch -D`, refused while the worktree has uncommitted changes or unmerged commits
- * unless `discard_changes`. An effect: git runs live and replay serves its result.
+ * and `git branch -D`, refused while another agent works in it, and while it has uncommitted
+ * changes or unmerged commits unless `discard_changes`. An effect: git runs live and replay serves its result.
  */
 export function createRemoveWorktreeTool(
   git: WorktreeGit,
@@ -103,6 +104,15 @@ export function createRemoveWorktreeTool(
     permission: "other",
     summarize: (input) => input.name,
     async run(input, context): Promise<ToolResult> {
+      // Another agent's work, while it works there (a teammate's worktree), is not the caller's
+      // to throw away, whatever discard_changes says.
+      const holder = holderOf(context.view(), context.session, input.name, context.agent);
+      if (holder !== undefined) {
+        return {
+          content: `Cannot remove worktree "${input.name}": ${holder} works in it`,
+          isError: true,
+        };
+      }
       const dropped = await dropWorktree(
         git,
         context.view(),

@@ -35,7 +35,11 @@ const IDLE_TIMEOUT_MS = 1_500;
 function teammate(request: RecordedRequest) {
   const last = lastText(request);
   if (last.includes("shutdown_request")) {
-    return message([toolUse(`toolu_bye_${crypto.randomUUID().slice(0, 8)}`, "respond_shutdown", { approve: true })]);
+    return message([
+      toolUse(`toolu_bye_${crypto.randomUUID().slice(0, 8)}`, "respond_shutdown", {
+        approve: true,
+      }),
+    ]);
   }
   const claimed = /claimed task #(\d+) of the task graph by yourself: (\w+)/.exec(last);
   if (claimed) {

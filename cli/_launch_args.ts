@@ -14,6 +14,7 @@ const VALUE_OPTIONS = new Set([
   "--settings",
   "--plugin-dir",
   "--mcp-config",
+  "--store",
 ]);
 /** Flags that print and exit when they come first. */
 const READ_ONLY_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
@@ -56,6 +57,8 @@ export interface LaunchArgs {
   pluginDirs: string[];
   /** Every `--mcp-config` given (a file or JSON), `--strict-mcp-config` and `--trust` (core/mcp). */
   mcpConfigs: string[];
+  /** `--store URL`: the event store a log command reads (a PostgreSQL URL). */
+  store?: string;
   strictMcp: boolean;
   trustFlag: boolean;
   /** The arguments for rein: all but `--entry PATH` and `--show-permissions`. */
@@ -82,7 +85,9 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
   const first = args[0] ?? "";
   const words = positional(args);
   const salvage = first === "log" && words[1] === "salvage";
+  const store = lastValue(options, "--store");
   return {
+    ...(store === undefined ? {} : { store }),
     entry,
     readOnly: !salvage && (READ_ONLY_COMMANDS.has(first) || READ_ONLY_FLAGS.has(first)),
     salvage,

@@ -189,3 +189,54 @@ function pathList(paths: readonly string[]): string {
 function unique(items: readonly string[]): string[] {
   return [...new Set(items)];
 }
+
+/** The environment variables the PostgreSQL driver (node-postgres) reads, and rein's own. */
+const POSTGRES_ENV = [
+  "REIN_STORE",
+  "PGHOST",
+  "PGPORT",
+  "PGUSER",
+  "PGPASSWORD",
+  "PGDATABASE",
+  "PGPASSFILE",
+  "PGSSLMODE",
+  "PGSSLNEGOTIATION",
+  "PGAPPNAME",
+  "PGOPTIONS",
+  "PGBINARY",
+  "PGCLIENT_ENCODING",
+  "PGREPLICATION",
+  "PGCONNECT_TIMEOUT",
+  "NODE_PG_FORCE_NATIVE",
+  "USER",
+  "USERNAME",
+  "APPDATA",
+];
+
+/**
+ * `permissions` of a log command, widened for the PostgreSQL store at `store` (`postgres://…`):
+ * the network to its host (and port) only, the driver's environment variables, and writing in
+ * `tmp` (replay and state read the database's log from a temporary JSONL copy). A value that is
+ * not a PostgreSQL URL widens nothing (the command itself refuses it). Pure.
+ */
+export function storePermissions(
+  permissions: readonly string[],
+  store: string,
+  tmp: string,
+): string[] {
+  if (!/^postgres(?:ql)?:\/\//i.test(store)) return [...permissions];
+  let host: string;
+  try {
+    const url = new URL(store);
+    host = `${url.hostname || "localhost"}:${url.port || "5432"}`;
+  } catch {
+    return [...permissions];
+  }
+  const widened = permissions.map((flag) =>
+    flag.startsWith("--allow-env=") ? `${flag},${POSTGRES_ENV.join(",")}` : flag
+  );
+  if (!widened.some((flag) => flag === "--allow-env" || flag.startsWith("--allow-env="))) {
+    widened.push(`--allow-env=${POSTGRES_ENV.join(",")}`);
+  }
+  return [...widened, `--allow-net=${host}`, `--allow-write=${tmp}`];
+}

@@ -11,6 +11,7 @@ import {
   mcpServePermissions,
   READ_ONLY_PERMISSIONS,
   salvagePermissions,
+  storePermissions,
   trustPermissions,
   viewPermissions,
 } from "./_launch_flags.ts";
@@ -178,6 +179,9 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     permissions = granted.flags;
     notices.push(...granted.notices);
   }
+  // A log command on a PostgreSQL store (--store, else REIN_STORE) reaches its host, and only then.
+  const store = parsed.readOnly ? parsed.store ?? env.REIN_STORE : undefined;
+  if (store) permissions = storePermissions(permissions, store, env.TMPDIR || "/tmp");
   return {
     permissions,
     showPermissions: parsed.showPermissions,

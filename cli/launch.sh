@@ -104,7 +104,7 @@ add_word() {
 
 workspace="" log="" settings="" plugin="" plugin_value="" show=0 first="" taking="" ended=0
 mcp="" mcp_value=""
-view_open=0
+view_open=0 store=""
 for arg do
   if [ $ended = 1 ]; then
     [ -z "$first" ] && first=$arg
@@ -140,6 +140,12 @@ for arg do
       continue
       ;;
     --mcp-config=*) mcp=1 ;;
+    --store)
+      taking=store
+      [ -z "$first" ] && first=$arg
+      continue
+      ;;
+    --store=*) store=${arg#*=} ;;
     -*) ;;
     *) add_word "$arg" ;;
   esac
@@ -381,6 +387,11 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
 fi
 
 if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
+# A log command on a PostgreSQL store (--store, else REIN_STORE) reaches the database's host:
+# cli/launch.ts grants it (cli/_launch_flags.ts's storePermissions).
+if [ $read_only = 1 ] && [ "$first" != view ] && [ -n "${store:-${REIN_STORE-}}" ]; then
+  full_launcher ${entry:+--entry "$entry"} "$@"
+fi
 # Plugin folders (--plugin-dir, repeatable) are read by the agent: cli/launch.ts names them.
 if [ -n "$plugin" ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
 # MCP servers: a remote one's host is granted by cli/launch.ts (cli/_launch_mcp.ts), which reads

@@ -2,11 +2,12 @@ import { join } from "node:path";
 import type { RuntimeEnv } from "./paths.ts";
 
 /**
- * The event store a command was given: `--store URL`, else the environment's `REIN_STORE`;
- * undefined for the workspace's JSONL file. Throws for a value that is not a PostgreSQL URL.
+ * The event store a command was given: `--store URL`, else the environment's `REIN_STORE` (when
+ * the process may read it: the launcher grants it only when it is set); undefined for the
+ * workspace's JSONL file. Throws for a value that is not a PostgreSQL URL.
  */
 export function storeOf(flag: string | undefined, env: RuntimeEnv): string | undefined {
-  const store = flag ?? (env.get("REIN_STORE") || undefined);
+  const store = flag ?? (readable(env, "REIN_STORE") || undefined);
   if (store === undefined) return undefined;
   if (!/^postgres(?:ql)?:\/\//i.test(store)) {
     throw new Error(
@@ -62,4 +63,13 @@ export async function writeTo(
     if (chunk.length >= 1 << 20) await flush();
   }
   await flush();
+}
+
+/** The variable `name`, or undefined when it is unset or this process may not read it. */
+function readable(env: RuntimeEnv, name: string): string | undefined {
+  try {
+    return env.get(name);
+  } catch {
+    return undefined;
+  }
 }

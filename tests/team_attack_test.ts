@@ -10,7 +10,8 @@ import { join } from "node:path";
 import type { Envelope, EventPayloads, ReinEvent } from "../events/event_types.ts";
 import { questionLines } from "../cli/repl/permission_prompt.ts";
 import { teammateQuestionHeader } from "../cli/repl/team_lines.ts";
-import { createStyles } from "../cli/render/style.ts";
+import { createStyles, paintLine } from "../cli/render/style.ts";
+import { renderMailEvent } from "../core/mail/mail_render.ts";
 import { claimText } from "../core/autonomy/idle_claim.ts";
 import { suggestRule } from "../core/permissions/judge.ts";
 import { mailProjection } from "../core/mail/mail_projection.ts";
@@ -376,6 +377,35 @@ Deno.test("a teammate cannot remove another teammate's worktree while it works t
   fold("bob", { type: "agent.stopped", data: { reason: "shutdown" } });
   await attempt();
   assert.notDeepEqual(calls, []);
+});
+
+Deno.test("mail from a teammate cannot send escape sequences to the person's terminal (REPL and -p lines)", () => {
+  const content = "\x1b]0;owned\x07\x1b[2J\x1b[1A\x1b[2Kdone, \x1b]52;c;cm0gLXJmIH4=\x07all good";
+  const event = {
+    v: 2,
+    seq: 9,
+    ts: "2026-11-29T09:00:00.000Z",
+    session: "s1",
+    agent: "bob",
+    type: "mail.sent",
+    data: {
+      id: "m1",
+      from: "bob",
+      to: "team-lead",
+      recipients: ["lead"],
+      content,
+      kind: "message",
+    },
+  } as Envelope;
+  const lines = renderMailEvent(event) ?? [];
+  assert.equal(lines.length, 1);
+  for (const enabled of [false, true]) {
+    const painted = lines.map((line) => paintLine(line, createStyles(enabled))).join("\n");
+    assert.match(painted, /done, all good/);
+    // Only the style's own color codes (SGR: ESC [ … m) are left.
+    assert.equal(painted.replace(/\x1b\[[0-9;]*m/g, "").includes("\x1b"), false, painted);
+    assert.equal(painted.includes("\x07"), false);
+  }
 });
 
 /** Whether bwrap can start here. */

@@ -2,8 +2,10 @@ import type { Envelope, ModelFailureKind } from "../../events/event_types.ts";
 import { reinMechanisms } from "../../core/harness.ts";
 import type { Mechanism } from "../../core/mechanism.ts";
 import type { AnyTool } from "../../core/tools/tool.ts";
-import { paintLine, type Styles } from "./style.ts";
+import { paintLine, stripControls, type Styles } from "./style.ts";
 import { MarkdownStream, textWidth } from "./markdown.ts";
+
+export { stripControls };
 
 /** Where rendered output goes. */
 export interface Sink {
@@ -358,20 +360,6 @@ export function changeLines(tool: string, input: unknown): string[] {
     `… ${rest} more ${rest === 1 ? "line" : "lines"}`,
   ];
 }
-
-/**
- * `text` without terminal control sequences (CSI, OSC, other escapes) or control characters
- * other than newline and tab: what the model or a command prints cannot retitle, clear or
- * reprogram the user's terminal. Pure.
- */
-export function stripControls(text: string): string {
-  return text.replace(CONTROLS, "");
-}
-
-// ESC [ … final byte | ESC ] … (BEL | ESC \) | ESC and one byte | C0 controls but \t \n | DEL, C1.
-const CONTROLS =
-  // deno-lint-ignore no-control-regex
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 function truncate(line: string): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;

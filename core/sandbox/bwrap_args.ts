@@ -50,9 +50,9 @@ export interface SandboxConfig {
 
 /**
  * bwrap's options (everything before `--` and the command) for one bash call: the host's root
- * read-only (or only `config.visible`) with fresh /dev and /proc and a private /tmp, then the
- * writable directories, git's mounts in them, the read-only paths inside them and the masks, in
- * that order because later mounts cover earlier ones. `readable` are host files (a long command's script) bound read-only at their own paths,
+ * read-only with fresh /dev and /proc and a private /tmp (or those, then only `config.visible`
+ * read-only), then the writable directories, git's mounts in them, the read-only paths inside
+ * them and the masks, in that order because later mounts cover earlier ones. `readable` are host files (a long command's script) bound read-only at their own paths,
  * last, so they are visible even under the private /tmp.
  *
  * The call gets its own PID namespace whose init dies with bwrap (`--die-with-parent`), so no
@@ -62,13 +62,13 @@ export interface SandboxConfig {
  */
 export function bwrapArgs(config: SandboxConfig, readable: readonly string[] = []): string[] {
   const { visible } = config;
-  const args: string[] = [];
-  if (visible === undefined) args.push("--ro-bind", "/", "/");
+  const args = visible === undefined ? ["--ro-bind", "/", "/"] : [];
+  args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  // After the private /tmp, which would cover a workspace (or a home) in the host's /tmp.
   for (const { path, link } of visible ?? []) {
     if (link === undefined) args.push("--ro-bind", path, path);
     else args.push("--symlink", link, path);
   }
-  args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   for (const dir of config.writable) args.push("--bind", dir, dir);
   for (const { path, access } of config.gitMounts) {
     args.push(access === "pinned" ? "--bind" : "--ro-bind", path, path);

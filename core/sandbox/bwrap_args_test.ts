@@ -81,3 +81,23 @@ Deno.test("the bwrap sandbox tells the model what it may change and whether it h
   assert.match(offline.description, /only in the workspace \(except/);
   assert.match(offline.description, /unset, and there is no network\.$/);
 });
+
+Deno.test("bwrapArgs with visible paths shows only them over the private /tmp, links as links, and makes the root read-only last", () => {
+  const args = lines(bwrapArgs({
+    ...config,
+    visible: [{ path: "/usr" }, { path: "/bin", link: "/usr/bin" }, { path: "/work/project" }],
+  }, ["/tmp/rein-bash-1.sh"]));
+  assert.deepEqual(args.slice(0, 6), [
+    "--dev /dev",
+    "--proc /proc",
+    "--tmpfs /tmp",
+    "--ro-bind /usr /usr",
+    "--symlink /usr/bin /bin",
+    "--ro-bind /work/project /work/project",
+  ]);
+  assert.ok(!args.includes("--ro-bind / /"));
+  const remount = args.indexOf("--remount-ro /");
+  assert.equal(remount, args.indexOf("--ro-bind /tmp/rein-bash-1.sh /tmp/rein-bash-1.sh") + 1);
+  assert.equal(args[remount + 1], "--unshare-pid");
+  assert.ok(!lines(bwrapArgs(config)).includes("--remount-ro /"));
+});

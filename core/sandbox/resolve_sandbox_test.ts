@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempDir } from "../../testing/tool_helpers.ts";
+import type { BashSandbox } from "../tools/bash.ts";
 import { resolveSandbox, type SandboxOptions } from "./resolve_sandbox.ts";
 import { DEFAULT_SANDBOX_SETTINGS } from "./sandbox_settings.ts";
 
@@ -106,4 +107,89 @@ Deno.test("a .git symlink is refused whatever the settings: a command could repl
     !resolved.ok ? resolved.error.message : "",
     /^Cannot guard git's files in the sandbox: ".*\/\.git" is a symlink, which a command could /,
   );
+});
+
+/** Runs `script` with bash in `sandbox`; its output and error output together. */
+async function inSandbox(sandbox: BashSandbox, script: string, home: string): Promise<string> {
+  const [program, ...args] = sandbox.argv(["-c", script], []);
+  const out = await new Deno.Command(program as string, {
+    args,
+    env: { HOME: home },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return decode(out.stdout) + decode(out.stderr);
+}
+
+Deno.test({
+  name:
+    "a confined sandbox (a teammate's) shows neither the home nor folders outside the workspace, but git's configuration, and git works in it and in its worktree",
+  ignore: !(await bwrapWorks()),
+  async fn() {
+    await using workspace = await tempDir();
+    await using home = await tempDir();
+    await using outside = await tempDir();
+    await home.write({ ".gitconfig": "[user]\n\tname = Person\n", "notes.txt": "home notes" });
+    await home.write({ ".ssh/id_test": "key" });
+    await outside.write({ "other.txt": "outside" });
+    await workspace.write({ "inside.txt": "inside" });
+    const git = (...args: string[]) =>
+      new Deno.Command("git", {
+        args: ["-c", "user.email=p@p", ...args],
+        cwd: workspace.path,
+        env: { HOME: home.path },
+        stdout: "null",
+        stderr: "null",
+      }).output();
+    await git("init", "-q");
+    await git("add", "inside.txt");
+    await git("commit", "-q", "-m", "one");
+    await git("worktree", "add", "-q", "-b", "wt-a", join(workspace.path, "wt", "a"));
+    const resolved = await resolveSandbox(options(workspace.path, {
+      home: home.path,
+      confined: true,
+      readOnly: [join(workspace.path, ".rein")],
+    }));
+    assert.ok(resolved.ok && resolved.sandbox, JSON.stringify(resolved));
+    // The home's credential is not there to hide; nothing of the home is shown but git's file.
+    assert.ok(!resolved.config.hidden.some(({ path }) => path.startsWith(home.path)));
+    const script = `cat ${home.path}/notes.txt; ls -A ${home.path}; ls ${home.path}/.ssh; ` +
+      `cat ${outside.path}/other.txt; ls /root /var 2>&1 | head -2; touch /made; ` +
+      `cat inside.txt; echo; echo x > new.txt && echo wrote; git config user.name; ` +
+      `git status --short -- new.txt; rg -l inside inside.txt`;
+    const out = await inSandbox(resolved.sandbox, script, home.path);
+    assert.doesNotMatch(out, /home notes|outside\n|notes\.txt\n|id_test/);
+    assert.match(out, /^\.gitconfig$/m);
+    assert.match(out, /other\.txt: No such file or directory/);
+    assert.match(out, /'\/root': No such file or directory/);
+    assert.match(out, /'\/var': No such file or directory/);
+    assert.match(out, /\/made': Read-only file system/);
+    assert.match(out, /^inside\nwrote\nPerson\n\?\? new\.txt\ninside\.txt$/m);
+    // In a worktree of the workspace, git reads the shared .git (the workspace is shown).
+    const placed = resolved.sandbox.placed?.(join(workspace.path, "wt", "a"));
+    assert.ok(placed !== undefined);
+    const there = await inSandbox(
+      placed,
+      "git status --short; git log --format=%s; pwd",
+      home.path,
+    );
+    assert.equal(there, `one\n${Deno.realPathSync(join(workspace.path, "wt", "a"))}\n`);
+  },
+});
+
+Deno.test({
+  name: "the lead's sandbox (not confined) still reads the rest of the machine",
+  ignore: !(await bwrapWorks()),
+  async fn() {
+    await using workspace = await tempDir();
+    await using home = await tempDir("rein_home_");
+    await home.write({ "notes.txt": "home notes" });
+    const resolved = await resolveSandbox(options(workspace.path, { home: home.path }));
+    assert.ok(resolved.ok && resolved.sandbox, JSON.stringify(resolved));
+    assert.equal(resolved.config.visible, undefined);
+    // The host's root, read-only (/var is there).
+    const out = await inSandbox(resolved.sandbox, "ls / | grep -c '^var$'", home.path);
+    assert.equal(out, "1\n");
+  },
 });

@@ -44,7 +44,17 @@ import { usedPlugins } from "./_plugins.ts";
 import { REIN_VERSION } from "./version.ts";
 import { TeammateProcesses } from "./teammate_processes.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
-import { type McpFiles, mcpLimits, McpServers, mcpSetup, readMcpFiles } from "../core/mcp/mod.ts";
+import {
+  mcpApprovals,
+  type McpFiles,
+  mcpLimits,
+  McpServers,
+  mcpSetup,
+  readMcpFiles,
+  rememberMcpChoice,
+  unapprovedServers,
+} from "../core/mcp/mod.ts";
+import { askMcpOnTerminal } from "./_mcp_approval.ts";
 
 /** A live harness on a workspace's log, as the CLI opens it. */
 export interface Runtime {
@@ -201,7 +211,7 @@ export async function openRuntime(options: {
   exportSettingsEnv(settingsEnv);
   // MCP servers start now, in parallel, while the rest opens (the SDK is loaded only when one is
   // configured); a repository's own servers only in a trusted folder.
-  const mcp = startMcp(options, await mcpFiles, { trusted, settingsEnv, disabled: recorded });
+  const mcp = await startMcp(options, await mcpFiles, { trusted, settingsEnv, recorded });
   const sandboxConfig = sandboxOf(recorded);
   for (const message of sandboxConfig.diagnostics) options.onNotice(message);
   // Resolved while the log opens and folds; bwrap itself is probed when a command first needs
@@ -344,17 +354,18 @@ export async function openRuntime(options: {
  * The MCP servers of the run (see `readMcpConfig`), started at once; undefined when none is
  * configured. Problems with the configuration are reported, and the other servers still start.
  */
-function startMcp(
+async function startMcp(
   options: Parameters<typeof openRuntime>[0],
   files: McpFiles,
   read: {
     trusted: boolean;
     settingsEnv: Record<string, string>;
-    disabled: RecordedSettings;
+    recorded: RecordedSettings;
   },
-): McpServers | undefined {
+): Promise<McpServers | undefined> {
   const { env } = options;
-  const disabled = read.disabled.settings.other?.["disabledMcpjsonServers"];
+  const other = read.recorded.settings.other ?? {};
+  const disabled = other["disabledMcpjsonServers"];
   const setup = mcpSetup(files, {
     trusted: read.trusted,
     disabled: Array.isArray(disabled) ? disabled.filter((n) => typeof n === "string") : [],
@@ -362,6 +373,24 @@ function startMcp(
   });
   for (const problem of setup.problems) options.onNotice(problem);
   if (setup.servers.length === 0) return undefined;
+  // In the REPL, each project server nobody approved yet is asked about once (remembered in
+  // ~/.claude.json, as Claude Code does); headless runs start them, as claude -p does.
+  if (options.askTrust !== undefined && files.claudeJsonPath !== undefined) {
+    const ask = askMcpOnTerminal((text) => Deno.stdout.writeSync(new TextEncoder().encode(text)));
+    for (const name of unapprovedServers(setup, mcpApprovals(files, other))) {
+      const server = setup.servers.find((s) => s.entry.name === name);
+      if (server === undefined) continue;
+      const approved = await ask(name, server.entry.target);
+      await rememberMcpChoice(files.claudeJsonPath, options.workspace, name, approved).catch(
+        (error) =>
+          options.onNotice(`Cannot remember the answer about MCP server "${name}": ${error}`),
+      );
+      if (!approved) {
+        server.entry.enabled = false;
+        server.entry.reason = "not approved (disabledMcpjsonServers)";
+      }
+    }
+  }
   // Servers run as the person's own programs, with their environment less rein's API secrets.
   const serverEnv: Record<string, string> = {
     ...env.toObject(),

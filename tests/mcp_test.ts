@@ -15,6 +15,7 @@ import {
   toolUse,
 } from "../testing/fake_anthropic.ts";
 import { CLI, readLogLines, runCli, tempWorkspace } from "./_cli.ts";
+import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
 const KEY = "sk-ant-mcp-test";
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache/deno");
@@ -403,4 +404,60 @@ Deno.test("/mcp in the REPL lists each server with its scope, how it is reached 
     run.stdout,
     /MCP servers\n {2}repo \(project, stdio: repo-server --x\)\n {4}disabled: the folder is not trusted/,
   );
+});
+
+Deno.test("the REPL asks once about a trusted project's new MCP server, remembers the answer in ~/.claude.json as Claude Code does, and does not ask again", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  const marker = join(ws.path, "server-ran");
+  await Deno.writeTextFile(
+    join(ws.path, ".mcp.json"),
+    JSON.stringify({ mcpServers: { tool: { command: "sh", args: ["-c", `touch '${marker}'`] } } }),
+  );
+  // The folder is trusted already (rein trust), so the only question is the server's.
+  const claudeJson = join(home.path, ".claude.json");
+  await Deno.writeTextFile(
+    claudeJson,
+    JSON.stringify({ projects: { [ws.path]: { hasTrustDialogAccepted: true } } }),
+  );
+  await using fake = await startFakeAnthropic({ script: () => message("Done.") });
+  const start = () =>
+    Terminal.start(
+      `sh -c ${
+        shellQuote(
+          [
+            `env -u NO_COLOR HOME=${shellQuote(home.path)} DENO_DIR=${shellQuote(DENO_DIR)}`,
+            `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=${KEY}`,
+            `REIN_DENO=${shellQuote(Deno.execPath())} sh ${shellQuote(LAUNCHER)} --workspace ${
+              shellQuote(ws.path)
+            }`,
+          ].join(" "),
+        )
+      }`,
+    );
+  const atPrompt = (s: Screen) => s.cursorLine === ">" && s.cursorX === 2;
+  {
+    await using terminal = await start();
+    await terminal.waitFor(
+      "the server's question",
+      (s) => /MCP server "tool", which runs: sh -c touch .*\[y\/N\]/s.test(s.text),
+    );
+    await terminal.type("y");
+    await terminal.press("Enter");
+    await terminal.waitFor("the prompt", atPrompt);
+    await terminal.press("C-d");
+  }
+  await Deno.stat(marker);
+  const remembered = JSON.parse(await Deno.readTextFile(claudeJson));
+  assert.deepEqual(remembered.projects[ws.path], {
+    hasTrustDialogAccepted: true,
+    enabledMcpjsonServers: ["tool"],
+    disabledMcpjsonServers: [],
+  });
+  {
+    await using terminal = await start();
+    const screen = await terminal.waitFor("the prompt", atPrompt);
+    assert.doesNotMatch(screen.text, /MCP server "tool"/);
+    await terminal.press("C-d");
+  }
 });

@@ -25,3 +25,4 @@ export { mcpViewOf } from "./mcp_view.ts";
 export { mcpReport } from "./mcp_report.ts";
 export { mcpToolName, normalizeMcpName } from "./mcp_names.ts";
 export { expandMcpPrompt, findMcpPrompt, type McpPromptOutcome } from "./mcp_prompt.ts";
+export { mcpApprovals, rememberMcpChoice, unapprovedServers } from "./mcp_approvals.ts";

@@ -461,3 +461,40 @@ Deno.test("the REPL asks once about a trusted project's new MCP server, remember
     await terminal.press("C-d");
   }
 });
+
+Deno.test("in the REPL, a hostile .mcp.json of a folder the person does not trust starts nothing", async () => {
+  await using home = await tempHome();
+  await using ws = await tempWorkspace();
+  const marker = join(ws.path, "evil-ran");
+  await Deno.writeTextFile(
+    join(ws.path, ".mcp.json"),
+    JSON.stringify({ mcpServers: { evil: { command: "sh", args: ["-c", `touch '${marker}'`] } } }),
+  );
+  await using fake = await startFakeAnthropic({ script: () => message("Done.") });
+  await using terminal = await Terminal.start(
+    `sh -c ${
+      shellQuote(
+        [
+          `env -u NO_COLOR HOME=${shellQuote(home.path)} DENO_DIR=${shellQuote(DENO_DIR)}`,
+          `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=${KEY}`,
+          `REIN_DENO=${shellQuote(Deno.execPath())} sh ${shellQuote(LAUNCHER)} --workspace ${
+            shellQuote(ws.path)
+          }`,
+        ].join(" "),
+      )
+    }`,
+  );
+  const asked = await terminal.waitFor(
+    "the trust question",
+    (s) => /Do you trust the files in .*\[y\/N\]/s.test(s.text),
+  );
+  assert.match(asked.text, /MCP servers \(\.mcp\.json\)/);
+  await terminal.type("n");
+  await terminal.press("Enter");
+  await terminal.waitFor("the prompt", (s) => s.cursorLine === ">" && s.cursorX === 2);
+  await terminal.type("/mcp");
+  await terminal.press("Enter");
+  await terminal.waitFor("the servers", (s) => /disabled: the folder is not trusted/.test(s.text));
+  await terminal.press("C-d");
+  await assert.rejects(Deno.stat(marker));
+});

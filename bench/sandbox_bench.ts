@@ -2,7 +2,8 @@
  * One bash call of `echo hi` through the bash tool, sandboxed (bwrap over bash, a PID namespace
  * per call) and unconfined (setpriv, a supervisor bash and bash): `deno bench --allow-all
  * bench/sandbox_bench.ts`. Target: the sandboxed median at or under 5 ms. The sandbox is the one
- * rein builds for a workspace with a `.rein/` directory and the current user's home.
+ * rein builds for a workspace with a `.rein/` directory and the current user's home; the
+ * teammate's (confined: only the system's folders and the workspace shown) must be no slower.
  * @module
  */
 import { resolveSandbox } from "../core/sandbox/resolve_sandbox.ts";
@@ -17,6 +18,14 @@ const resolved = await resolveSandbox({
   readOnly: [`${workspace}/.rein`],
   home: Deno.env.get("HOME"),
   env: Deno.env.toObject(),
+});
+const confined = await resolveSandbox({
+  settings: DEFAULT_SANDBOX_SETTINGS,
+  workspace,
+  readOnly: [`${workspace}/.rein`],
+  home: Deno.env.get("HOME"),
+  env: Deno.env.toObject(),
+  confined: true,
 });
 const context = callContext();
 const unconfined = createBashTool({ workspace });
@@ -37,6 +46,19 @@ Deno.bench({
   ignore: !(resolved.ok && resolved.sandbox),
   async fn() {
     const sandbox = resolved.ok ? resolved.sandbox : undefined;
+    await createBashTool({ workspace, ...(sandbox ? { sandbox } : {}) }).run(
+      { command: "echo hi" },
+      context,
+    );
+  },
+});
+
+Deno.bench({
+  name: "bash echo hi, sandboxed and confined (a teammate's bwrap)",
+  group: "bash call",
+  ignore: !(confined.ok && confined.sandbox),
+  async fn() {
+    const sandbox = confined.ok ? confined.sandbox : undefined;
     await createBashTool({ workspace, ...(sandbox ? { sandbox } : {}) }).run(
       { command: "echo hi" },
       context,

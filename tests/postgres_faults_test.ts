@@ -140,8 +140,9 @@ withServer(
 /**
  * A TCP proxy to the server on `port` that, when told, cuts a connection at the server's answer
  * to an append: `after` the commit (the server's "COMMIT" never reaches the client: the append
- * is in the log, the client does not know) or `before` it (the answer to the INSERT is lost, so
- * the client never sends COMMIT and the server rolls back).
+ * is in the log, the client does not know) or `before` it (the answer to the INSERT, whose
+ * result column is pg_notify's, is lost, so the client never sends COMMIT and the server rolls
+ * back).
  */
 function cuttingProxy(port: number) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: freePort() });
@@ -195,7 +196,7 @@ function cuttingProxy(port: number) {
       return state.cuts;
     },
     cutAtCommit(when: "after" | "before") {
-      state.armed = when === "after" ? /COMMIT\0/ : /INSERT 0 \d+\0/;
+      state.armed = when === "after" ? /COMMIT\0/ : /pg_notify\0/;
     },
     close() {
       listener.close();

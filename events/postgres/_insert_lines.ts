@@ -10,7 +10,8 @@ export interface RowOf {
 
 /**
  * Insert `envelopes` (whose JSONL lines, each ending with `\n`, are `text`) in one statement,
- * each row with its line exactly and its fields for queries, stamped with `writer`. `data` goes
+ * each row with its line exactly and its fields for queries, stamped with `writer`, and NOTIFY
+ * the log's channel with the last seq (delivered at commit). `data` goes
  * to jsonb with NUL characters and lone surrogates replaced (jsonb refuses them); the line keeps
  * them.
  */
@@ -33,12 +34,17 @@ export async function insertLines(
     line: lines[i],
   }));
   await tx.query(
-    `insert into ${tables.events} (seq, v, ts, type, session, agent, data, line, writer)
-      select seq, v, ts, type, session, agent, data::jsonb, line, $2::uuid
-      from json_to_recordset($1::text::json) as r(
-        seq bigint, v integer, ts text, type text, session text, agent text, data text, line text
-      )`,
-    [JSON.stringify(rows), writer],
+    `with inserted as (
+      insert into ${tables.events} (seq, v, ts, type, session, agent, data, line, writer)
+        select seq, v, ts, type, session, agent, data::jsonb, line, $2::uuid
+        from json_to_recordset($1::text::json) as r(
+          seq bigint, v integer, ts text, type text, session text, agent text, data text,
+          line text
+        )
+        returning seq
+    )
+    select pg_notify($3, max(seq)::text) from inserted`,
+    [JSON.stringify(rows), writer, tables.channel],
   );
 }
 

@@ -35,17 +35,27 @@ export async function rows<T>(
 }
 
 /**
- * Run `body` in a transaction on a connection of its own: `begin`, `body`, `commit`; on an error
- * `rollback` and rethrow. A connection that was lost is not given back to the pool.
+ * Run `body` in a transaction on a connection of its own: `begin` (with `lock`, the two keys of
+ * an advisory lock held until the end, taken in the same round trip), `body`, `commit`; on an
+ * error `rollback` and rethrow. A connection that was lost is not given back to the pool.
  */
-export async function transaction<T>(pool: Pool, body: (tx: Tx) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  pool: Pool,
+  body: (tx: Tx) => Promise<T>,
+  lock?: readonly [number, number],
+): Promise<T> {
   const tx = await pool.connect();
   let lost: Error | undefined;
   // A checked-out connection reports its loss as an event too; the query that fails says it.
   const ignore = () => {};
   tx.on("error", ignore);
   try {
-    await tx.query("begin");
+    // Integers only, so the statement can be written out: one round trip, no parameters.
+    await tx.query(
+      lock === undefined
+        ? "begin"
+        : `begin; select pg_advisory_xact_lock(${lock[0] | 0}::int4, ${lock[1] | 0}::int4)`,
+    );
     const result = await body(tx);
     await tx.query("commit");
     return result;

@@ -1,4 +1,4 @@
-import { openPool, type Pool, type Queryable, rows as query, transaction, type Tx } from "./_pg.ts";
+import { openPool, type Pool, type Queryable, rows as query, transaction } from "./_pg.ts";
 import { Listener } from "./_listener.ts";
 import { Delivery } from "../_delivery.ts";
 import { encodeEvents } from "../_encode.ts";
@@ -334,7 +334,6 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     let batch: Envelope[] = [];
     try {
       await transaction(this.#sql, async (tx) => {
-        await this.#lock(tx);
         await this.#catchUpWith(tx);
         const events = decidedEvents(decide, this.#lastSeq);
         if (events.length === 0) return;
@@ -348,11 +347,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
         );
         batch = encoded.envelopes;
         await insertLines(tx, this.#tables, encoded.text, batch, writer);
-        await tx.query("select pg_notify($1, $2)", [
-          this.#tables.channel,
-          String(batch.at(-1)!.seq),
-        ]);
-      });
+      }, this.#tables.lock);
     } catch (error) {
       if (batch.length === 0 || !isConnectionLost(error)) throw error;
       if (!await this.#committed(batch[0]!.seq, writer)) throw error;
@@ -367,14 +362,16 @@ export class PostgresStore implements EventStore, LogReader, Leases {
    */
   #committed(seq: number, writer: string): Promise<boolean> {
     return this.#retrying("look up the outcome of an append", async () => {
-      const found = await transaction(this.#sql, async (tx) => {
-        await this.#lock(tx);
-        return await query<{ writer: string }>(
-          tx,
-          `select writer::text as writer from ${this.#tables.events} where seq = $1`,
-          [seq],
-        );
-      });
+      const found = await transaction(
+        this.#sql,
+        (tx) =>
+          query<{ writer: string }>(
+            tx,
+            `select writer::text as writer from ${this.#tables.events} where seq = $1`,
+            [seq],
+          ),
+        this.#tables.lock,
+      );
       const committed = found[0]?.writer === writer;
       this.#notice(
         `The connection to ${this.location.display} was lost while an append committed; ` +
@@ -382,11 +379,6 @@ export class PostgresStore implements EventStore, LogReader, Leases {
       );
       return committed;
     });
-  }
-
-  async #lock(tx: Tx): Promise<void> {
-    const [a, b] = this.#tables.lock;
-    await tx.query("select pg_advisory_xact_lock($1::int4, $2::int4)", [a, b]);
   }
 
   /** Read and deliver what others committed after `#lastSeq`. */

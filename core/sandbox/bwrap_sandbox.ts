@@ -2,6 +2,7 @@ import type { BashSandbox } from "../tools/bash_sandbox.ts";
 import { bwrapArgs, type SandboxConfig } from "./bwrap_args.ts";
 import { isInside } from "../files/is_inside.ts";
 import { otherCheckouts, otherWorktrees } from "./worktree_masks.ts";
+import { worktreeGitFacts, worktreeGitMounts } from "./worktree_git_mounts.ts";
 
 /**
  * The bash tool's sandbox on bwrap: `config.bwrap`, its options, `--`, then bash; described for
@@ -48,10 +49,16 @@ function placedSandbox(config: SandboxConfig, cwd: string): BashSandbox {
     if (!isInside(root, real)) {
       throw new Error(`The agent's folder "${cwd}" leads out of the workspace (to "${real}")`);
     }
+    // In a linked worktree: its own git dir writable (so git commits there), its pointers not.
+    const facts = worktreeGitFacts(root, real, homeDir());
+    const worktree = facts ? worktreeGitMounts(facts) : { create: [], mounts: [], tripwires: [] };
+    for (const { path, kind } of worktree.create) createPlaceholder(path, kind);
     return bwrapSandbox({
       ...config,
       workspace: real,
       writable: [real, ...config.writable.slice(1)],
+      gitMounts: [...config.gitMounts, ...worktree.mounts],
+      tripwires: [...config.tripwires, ...worktree.tripwires],
       // A read-only folder the agent's folder is in (`.claude/`, around its worktree) would
       // cover it: the workspace is not bound writable here, so it is read-only as it is.
       // In a worktree, the other checkouts' branches, HEAD and index are not its to change.
@@ -68,9 +75,31 @@ function placedSandbox(config: SandboxConfig, cwd: string): BashSandbox {
     workspace: cwd,
     writable: [cwd, ...config.writable.slice(1)],
   });
+  // The sandbox the last command line was built for: its tripwires are the ones to clear.
+  let last = sandbox;
   return {
     ...sandbox,
-    argv: (bashArgs, readable) => placed().argv(bashArgs, readable),
+    argv: (bashArgs, readable) => (last = placed()).argv(bashArgs, readable),
+    afterCall: () => last.afterCall?.() ?? Promise.resolve(),
     placed: (inner) => placedSandbox(config, inner),
   };
+}
+
+/** An empty directory or file where nothing is, to mount read-only; never throws. */
+function createPlaceholder(path: string, kind: "directory" | "file"): void {
+  try {
+    if (kind === "directory") Deno.mkdirSync(path, { recursive: true });
+    else Deno.writeTextFileSync(path, "", { createNew: true });
+  } catch {
+    // Already there (a file is never replaced), or not makeable: mounting it fails the call.
+  }
+}
+
+/** The home directory, for `~/` in a configured hooks path, when rein may read it. */
+function homeDir(): string | undefined {
+  try {
+    return Deno.env.get("HOME");
+  } catch {
+    return undefined;
+  }
 }

@@ -73,7 +73,13 @@ export async function readMcpFiles(
   const [claudeJson, projectFile, dynamic] = await Promise.all([
     place.strict || place.claudeJson === undefined
       ? undefined
-      : readJson(place.claudeJson, problems),
+      // Claude Code's file can be large: parsed only when it says something about MCP.
+      : readJson(
+        place.claudeJson,
+        problems,
+        false,
+        /"(mcpServers|enabledMcpjsonServers|disabledMcpjsonServers)"/,
+      ),
     place.strict ? undefined : readJson(join(workspace, ".mcp.json"), problems),
     Promise.all(place.mcpConfig.map((given) => dynamicServers(given, place.cwd, problems))),
   ]);
@@ -165,6 +171,8 @@ async function readJson(
   path: string,
   problems: string[],
   required = false,
+  /** What the text must hold to be worth parsing (absent: always parsed). */
+  worth?: RegExp,
 ): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
@@ -174,6 +182,7 @@ async function readJson(
     problems.push(`Cannot read MCP servers from "${path}": ${messageOf(error)}`);
     return undefined;
   }
+  if (worth !== undefined && !worth.test(text)) return undefined;
   try {
     const json: unknown = JSON.parse(text);
     if (isObject(json)) return json;

@@ -34,6 +34,7 @@ export type * from "./payloads/tool.ts";
 export type * from "./payloads/team.ts";
 export type * from "./payloads/protocol.ts";
 export type * from "./payloads/mcp.ts";
+export type * from "./payloads/question.ts";
 
 /**
  * The envelope/schema version this build writes. Older versions are upcast on read (v2 renamed
@@ -68,6 +69,7 @@ type PayloadFiles = [
   typeof import("./payloads/team.ts"),
   typeof import("./payloads/protocol.ts"),
   typeof import("./payloads/mcp.ts"),
+  typeof import("./payloads/question.ts"),
 ];
 
 /**
@@ -96,6 +98,7 @@ const PAYLOAD_FILES: PayloadFiles = await Promise.all(
     import("./payloads/team.ts"),
     import("./payloads/protocol.ts"),
     import("./payloads/mcp.ts"),
+    import("./payloads/question.ts"),
   ] as const,
 );
 

@@ -89,15 +89,6 @@ const stoppedIdle = (events: Envelope[]) =>
 Deno.test("the lead's two teammates claim A and B by themselves, each committing in its task's worktree; C unblocks and is claimed; the lead merges; idle teammates time out; replay --verify passes", async () => {
   const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-autonomy-wt-" }));
   await gitRepo(path);
-  // Bash unconfined (the person's own settings, in a HOME of the test's): in rein's bwrap
-  // sandbox git cannot commit from a worktree yet (its guard binds .git/worktrees read-only, and
-  // a worktree's sandbox writes only the worktree).
-  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-autonomy-home-" }));
-  await Deno.mkdir(join(home, ".claude"));
-  await Deno.writeTextFile(
-    join(home, ".claude", "settings.json"),
-    JSON.stringify({ sandbox: { enabled: false } }),
-  );
   const log = join(path, ".rein", "events.jsonl");
   await using fake = await startFakeAnthropic({
     script: (request) =>
@@ -115,9 +106,6 @@ Deno.test("the lead's two teammates claim A and B by themselves, each committing
     const env = teamEnv(fake.url, {
       REIN_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
       REIN_SHUTDOWN_TIMEOUT_MS: "300",
-      HOME: home,
-      // Deno's cache stays where it is (it is found under HOME by default).
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache/deno"),
     });
     const args = ["-p", "ship it", "--workspace", path, "--permission-mode", "bypassPermissions"];
     const out = await runCli(args, { env });
@@ -162,13 +150,11 @@ Deno.test("the lead's two teammates claim A and B by themselves, each committing
     );
     assert.deepEqual(eventsOf(events, "agent.exited"), []);
 
-    // With the same HOME: the run's snapshots are signed with the key kept there.
     const replay = await runCli(["replay", log, "--verify"], { env });
     assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
     assert.match(replay.stdout, /all match the log/);
   } finally {
     killProcessesIn(path);
     await Deno.remove(path, { recursive: true });
-    await Deno.remove(home, { recursive: true });
   }
 });

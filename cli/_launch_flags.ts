@@ -224,14 +224,8 @@ export function storePermissions(
   store: string,
   tmp: string,
 ): string[] {
-  if (!/^postgres(?:ql)?:\/\//i.test(store)) return [...permissions];
-  let host: string;
-  try {
-    const url = new URL(store);
-    host = `${url.hostname || "localhost"}:${url.port || "5432"}`;
-  } catch {
-    return [...permissions];
-  }
+  const host = storeHost(store);
+  if (host === undefined) return [...permissions];
   const widened = permissions.map((flag) =>
     flag.startsWith("--allow-env=") ? `${flag},${POSTGRES_ENV.join(",")}` : flag
   );
@@ -239,4 +233,15 @@ export function storePermissions(
     widened.push(`--allow-env=${POSTGRES_ENV.join(",")}`);
   }
   return [...widened, `--allow-net=${host}`, `--allow-write=${tmp}`];
+}
+
+/** The `host:port` a PostgreSQL store URL connects to; undefined for anything else. Pure. */
+export function storeHost(store: string): string | undefined {
+  if (!/^postgres(?:ql)?:\/\//i.test(store)) return undefined;
+  try {
+    const url = new URL(store);
+    return `${url.hostname || "localhost"}:${url.port || "5432"}`;
+  } catch {
+    return undefined;
+  }
 }

@@ -11,6 +11,7 @@ import {
   mcpServePermissions,
   READ_ONLY_PERMISSIONS,
   salvagePermissions,
+  storeHost,
   storePermissions,
   trustPermissions,
   viewPermissions,
@@ -173,7 +174,11 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
       ],
       baseUrl: env.ANTHROPIC_BASE_URL,
       // The remote MCP servers configured (and trusted) are reached too; stdio ones need nothing.
-      netHosts: mcp.hosts,
+      netHosts: [
+        ...mcp.hosts,
+        // The agent's log in PostgreSQL (--store, else REIN_STORE): its host only.
+        ...[storeHost(parsed.store ?? env.REIN_STORE ?? "")].filter((h) => h !== undefined),
+      ],
       env,
     });
     permissions = granted.flags;

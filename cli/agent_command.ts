@@ -67,6 +67,8 @@ export interface AgentFlags extends PermissionOptions {
   appendSystemPrompt?: string | undefined;
   sessionId?: string | undefined;
   log?: string | undefined;
+  /** `--store URL`: the event log in PostgreSQL instead of the JSONL file (else REIN_STORE). */
+  store?: string | undefined;
   workspace?: string | undefined;
   /** A session id (or prefix) to reopen; `true` (no id) asks which, in a terminal. */
   resume?: string | true | undefined;
@@ -201,9 +203,12 @@ async function runAgent(
     throw new Error('No prompt: pass one with -p "…" or pipe it on standard input');
   }
   if (!flags.printSystemPrompt) requireCredentials(env);
+  const { storeOf } = await import("./store_log.ts");
+  const store = storeOf(flags.store, env);
   const runtime = await openRuntime({
     workspace,
     logPath,
+    ...(store === undefined ? {} : { store }),
     env,
     onNotice: (message) => io.stderr.write(`${message}\n`),
     settingsFile: flags.settings,

@@ -387,9 +387,9 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
 fi
 
 if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
-# A log command on a PostgreSQL store (--store, else REIN_STORE) reaches the database's host:
-# cli/launch.ts grants it (cli/_launch_flags.ts's storePermissions).
-if [ $read_only = 1 ] && [ "$first" != view ] && [ -n "${store:-${REIN_STORE-}}" ]; then
+# A log command or the agent on a PostgreSQL store (--store, else REIN_STORE) reaches the
+# database's host: cli/launch.ts grants it (cli/_launch_flags.ts's storeHost).
+if [ $salvage = 0 ] && [ $trust = 0 ] && [ "$first" != view ] && [ -n "${store:-${REIN_STORE-}}" ]; then
   full_launcher ${entry:+--entry "$entry"} "$@"
 fi
 # Plugin folders (--plugin-dir, repeatable) are read by the agent: cli/launch.ts names them.

@@ -107,6 +107,7 @@ export async function buildProgram(
       "model id or alias: opus, sonnet, haiku, fable (default: claude-sonnet-5)",
     )
     .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--store <url>", "the event log in PostgreSQL, postgres://…?log=NAME (or REIN_STORE)")
     .option("--workspace <dir>", "directory the agent works in (default: where you started it)")
     .option("-r, --resume [id]", "reopen a session by id (a prefix is enough); no id: choose")
     .option("--session-id <uuid>", "the id of the new session (a UUID)")
@@ -529,6 +530,7 @@ function parsePositiveInt(value: string): number | undefined {
 const STRING_OPTIONS = {
   "--model": "model",
   "--log": "log",
+  "--store": "store",
   "--workspace": "workspace",
   "--resume": "resume",
   "--fork": "fork",

@@ -1,6 +1,7 @@
 import { resolve } from "../events/posix_path.ts";
 import { unusedSettingsNotice } from "../core/settings/unused_settings.ts";
 import { type JsonlStore, openJsonlStore } from "../events/jsonl_store.ts";
+import type { Leases } from "../events/store.ts";
 import { StartPointError } from "../events/start_point.ts";
 import {
   createHarness,
@@ -84,6 +85,8 @@ export interface Runtime {
   plugins?: readonly PluginRoot[];
   /** The MCP servers this process runs (`/mcp`, stream-json's `init`); absent when none is configured. */
   mcp?: McpServers;
+  /** Where sessions are leased: a PostgreSQL store's lease rows; unset: lock files beside the log. */
+  leases?: Leases;
   close(): Promise<void>;
 }
 
@@ -97,6 +100,11 @@ export interface Runtime {
 export async function openRuntime(options: {
   workspace: string;
   logPath: string;
+  /**
+   * A PostgreSQL store (`postgres://…`) holding the log instead of the file at `logPath`; read
+   * from its first event (snapshots are the JSONL store's).
+   */
+  store?: string;
   env: RuntimeEnv;
   onNotice: (message: string) => void;
   /** `--settings FILE`. */
@@ -148,7 +156,9 @@ export async function openRuntime(options: {
   const machine = thisMachine(env, options.onNotice);
   // The catalog as of the newest snapshot that holds (taken now if the log is long past it): the
   // store reads from there on. A log that cannot be read is left for the store to report.
-  const logSnapshot = catalogToStartFrom(logPath, reinCatalogProjections()).catch(() => undefined);
+  const logSnapshot = options.store !== undefined
+    ? Promise.resolve(undefined)
+    : catalogToStartFrom(logPath, reinCatalogProjections()).catch(() => undefined);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const clock = wallClock(env);
   const teammates = new TeammateProcesses({
@@ -234,13 +244,26 @@ export async function openRuntime(options: {
   );
   const asker: Runtime["asker"] = {};
   let store: JsonlStore | undefined;
+  let leases: Leases | undefined;
   let start = await logSnapshot;
   /** Places to start reading the log from, to load a session: the snapshot's, then ours. */
   let index: LogIndex = [...start?.index ?? []];
   const open =
     (from: CatalogStart | undefined): HarnessOptions["openStore"] =>
-    async (onEvent, { eventTypes }) =>
-      store = await openJsonlStore(logPath, {
+    async (onEvent, { eventTypes }) => {
+      if (options.store !== undefined) {
+        const { openPostgresStore } = await import("../events/postgres/postgres_store.ts");
+        const opened = await openPostgresStore(options.store, {
+          eventTypes,
+          clock,
+          secrets: secretValues(env, options.onNotice),
+          onEvent,
+          onNotice: options.onNotice,
+        });
+        leases = opened;
+        return opened;
+      }
+      return store = await openJsonlStore(logPath, {
         eventTypes,
         clock,
         secrets: secretValues(env, options.onNotice),
@@ -249,6 +272,7 @@ export async function openRuntime(options: {
         onProgress: (at) => extendIndex(index, at),
         ...(from ? { start: from.point } : {}),
       });
+    };
   const wiring: Omit<HarnessOptions, "openStore"> = {
     // A new session needs no other session in full; a resumed one is focused when chosen.
     focus: [],
@@ -291,9 +315,9 @@ export async function openRuntime(options: {
     return createHarness({ ...wiring, openStore: open(undefined) });
   });
   teammates.bind(harness);
-  const snapshots = startSnapshots({
+  const snapshots = store === undefined ? { close: () => Promise.resolve() } : startSnapshots({
     logPath,
-    store: store!,
+    store,
     state: harness.state,
     focused: harness.focused,
     projections: harness.mechanisms.flatMap((m) => m.projection ? [m.projection] : []),
@@ -346,6 +370,7 @@ export async function openRuntime(options: {
     cronTickMs: cronTickMs(env),
     machine: machineId,
     notice: options.onNotice,
+    ...(leases === undefined ? {} : { leases }),
     close,
   };
 }

@@ -126,7 +126,7 @@ export async function claim(
   id: string,
   agent = runtime.harness.state.catalog.byId[id]?.mainAgent ?? DEFAULT_AGENT,
 ): Promise<SessionLease> {
-  const lease = await SessionLease.acquire(runtime.logPath, id, agent);
+  const lease = await SessionLease.acquire(runtime.leases ?? runtime.logPath, id, agent);
   try {
     await runtime.harness.store.catchUp();
   } catch (error) {

@@ -47,13 +47,27 @@ Deno.test("a log command given --store or REIN_STORE reaches the database's host
   }
 });
 
-Deno.test("without a store, or for the agent, the launcher grants no database host", async () => {
+Deno.test("without a store the launcher grants no database host; rein view never", async () => {
   const plain = plan(["replay"]);
   assert.ok(!plain.some((f) => f.startsWith("--allow-net")), plain.join(" "));
   assert.ok(!plain.some((f) => f.includes("PGPASSWORD")));
   assert.deepEqual(await shellFlags(["replay"]), plain);
-  const agent = plan(["-p", "hi"], { REIN_STORE: STORE, ANTHROPIC_BASE_URL: "http://127.0.0.1:9" });
+  const agent = plan(["-p", "hi"], { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" });
   assert.ok(!agent.some((f) => f.includes("db.example")), agent.join(" "));
   const view = plan(["view"], { REIN_STORE: STORE });
   assert.ok(!view.some((f) => f.includes("db.example")), view.join(" "));
+});
+
+Deno.test("the agent on a PostgreSQL store reaches the model's host and the database's", async () => {
+  const env = { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" };
+  for (
+    const [argv, extra] of [
+      [["-p", "hi", "--store", STORE], {}],
+      [["-p", "hi"], { REIN_STORE: STORE }],
+    ] as const
+  ) {
+    const planned = plan([...argv], { ...env, ...extra });
+    const net = planned.find((f) => f.startsWith("--allow-net="));
+    assert.equal(net, "--allow-net=127.0.0.1:9,db.example:6543");
+  }
 });

@@ -69,5 +69,7 @@ Deno.test("the agent on a PostgreSQL store reaches the model's host and the data
     const planned = plan([...argv], { ...env, ...extra });
     const net = planned.find((f) => f.startsWith("--allow-net="));
     assert.equal(net, "--allow-net=127.0.0.1:9,db.example:6543");
+    const shell = await shellFlags([...argv], { ...env, ...extra });
+    assert.ok(shell.includes(net), `the shell launcher grants it too: ${shell.join(" ")}`);
   }
 });

@@ -275,6 +275,15 @@ async function launched(args: string[], env: Record<string, string>) {
   };
 }
 
+/** Resolves once the terminal's command has exited (its tmux server is gone with it). */
+async function exited(terminal: Terminal): Promise<void> {
+  for (let tries = 0; tries < 300; tries++) {
+    if (await terminal.screen().then(() => false, () => true)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("The REPL did not exit after Ctrl-D");
+}
+
 /** A free port on 127.0.0.1. */
 function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -446,6 +455,8 @@ Deno.test("the REPL asks once about a trusted project's new MCP server, remember
     await terminal.press("Enter");
     await terminal.waitFor("the prompt", atPrompt);
     await terminal.press("C-d");
+    await exited(terminal);
+    await exited(terminal);
   }
   await Deno.stat(marker);
   const remembered = JSON.parse(await Deno.readTextFile(claudeJson));
@@ -459,6 +470,8 @@ Deno.test("the REPL asks once about a trusted project's new MCP server, remember
     const screen = await terminal.waitFor("the prompt", atPrompt);
     assert.doesNotMatch(screen.text, /MCP server "tool"/);
     await terminal.press("C-d");
+    await exited(terminal);
+    await exited(terminal);
   }
 });
 
@@ -496,5 +509,6 @@ Deno.test("in the REPL, a hostile .mcp.json of a folder the person does not trus
   await terminal.press("Enter");
   await terminal.waitFor("the servers", (s) => /disabled: the folder is not trusted/.test(s.text));
   await terminal.press("C-d");
+  await exited(terminal);
   await assert.rejects(Deno.stat(marker));
 });

@@ -31,7 +31,6 @@ export interface McpOptions {
  * never start or contact a server. The servers are closed with the harness.
  */
 export function mcpMechanism(options: McpOptions): Mechanism {
-  const recorded = new Map<string, Map<string, string>>();
   return {
     name: "mcp",
     feature: "mcp",
@@ -45,7 +44,7 @@ export function mcpMechanism(options: McpOptions): Mechanism {
     render: renderMcpEvent,
     report: (state, context) => reportMcp(state, context),
     stages: {
-      beforeModel: (context) => observeServers(context, options.servers, recorded),
+      beforeModel: (context) => observeServers(context, options.servers),
     },
     close: () => options.servers?.close() ?? Promise.resolve(),
   };
@@ -59,7 +58,6 @@ export function mcpMechanism(options: McpOptions): Mechanism {
 async function observeServers(
   context: StageContext,
   servers: McpServers | undefined,
-  recorded: Map<string, Map<string, string>>,
 ): Promise<ReinEvent[]> {
   const events: ReinEvent[] = [];
   const configured = await context.observeMaybe("mcp.configured", () => true, () => {
@@ -78,17 +76,13 @@ async function observeServers(
     if (!servers?.any) return undefined;
     await servers.started();
     await servers.refreshed();
+    // Compared with what the log says (not with what this process last read), so a reading that
+    // was never recorded (a cancelled round) is read again.
     const known = mcpViewOf(context.view(), context.session)?.servers ?? {};
-    const memo = recorded.get(context.session) ?? new Map<string, string>();
-    recorded.set(context.session, memo);
-    const changed: McpServerState[] = [];
-    for (const state of servers.states()) {
-      const text = JSON.stringify(state);
-      if (memo.get(state.name) === text) continue;
-      memo.set(state.name, text);
+    const changed = servers.states().filter((state) => {
       const before = known[state.name];
-      if (before === undefined || JSON.stringify(before) !== text) changed.push(state);
-    }
+      return before === undefined || JSON.stringify(before) !== JSON.stringify(state);
+    });
     return changed.length > 0 ? { servers: changed } : undefined;
   });
   if (observed) events.push({ type: "mcp.observed", data: observed });

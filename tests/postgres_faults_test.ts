@@ -215,3 +215,42 @@ async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
   let written = 0;
   while (written < bytes.length) written += await conn.write(bytes.subarray(written));
 }
+
+withServer(
+  "PostgresStore: a killed holder's lease lapses after leaseMs, while a live one's is renewed",
+  async (server) => {
+    const url = server.url("lease");
+    const store = new URL("../events/postgres/postgres_store.ts", import.meta.url).href;
+    const holder = new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `const { openPostgresStore } = await import(${JSON.stringify(store)});
+        const s = await openPostgresStore(${
+          JSON.stringify(url)
+        }, { clock: () => new Date(), leaseMs: 600 });
+        const o = await s.lease("s1", "lead");
+        console.log(o.held ? "held" : "refused");
+        await new Promise(() => {});`,
+      ],
+      cwd: new URL("..", import.meta.url).pathname,
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    assert.equal((await reader.read()).value?.trim(), "held");
+    const other = await openPostgresStore(url, { clock: fixedClock(), leaseMs: 600 });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const live = await other.lease("s1", "lead");
+      assert.equal(live.held, false, "renewed while its holder lives");
+      if (!live.held) assert.match(live.holder ?? "", /^pid \d+ on /);
+      holder.kill("SIGKILL");
+      await holder.status;
+      await reader.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      assert.ok((await other.lease("s1", "lead")).held, "lapsed once its holder died");
+    } finally {
+      await other.close();
+    }
+  },
+);

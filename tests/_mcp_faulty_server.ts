@@ -3,7 +3,7 @@
  * `deno run -A --config deno.json tests/_mcp_faulty_server.ts MODE`):
  * - `hang`: never answers `initialize` (a server that hangs at start);
  * - `tools`: tools `echo {text}` (read-only), `crash {}` (the process exits mid-call),
- *   `big {megabytes}` (an answer that large) and `grow {}` (adds the tool `grown` and says its
+ *   `big {megabytes}` (an answer that large), `sleep {seconds}` and `grow {}` (adds the tool `grown` and says its
  *   tool list changed). After a crash it starts normally again.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -51,6 +51,15 @@ server.setRequestHandler(ListToolsRequestSchema, () =>
         annotations: { readOnlyHint: true },
       },
       {
+        name: "sleep",
+        description: "Answers after that many seconds",
+        inputSchema: {
+          type: "object",
+          properties: { seconds: { type: "number" } },
+          required: ["seconds"],
+        },
+      },
+      {
         name: "crash",
         description: "The server exits while answering",
         inputSchema: { type: "object", properties: {} },
@@ -79,6 +88,13 @@ server.setRequestHandler(CallToolRequestSchema, (request: CallTool) => {
       }));
     case "grown":
       return Promise.resolve({ content: [{ type: "text", text: "the new tool answers" }] });
+    case "sleep":
+      return new Promise((resolve) =>
+        setTimeout(
+          () => resolve({ content: [{ type: "text", text: "slept" }] }),
+          Number(args.seconds) * 1000,
+        )
+      );
     case "crash":
       console.error("faulty server: crashing on purpose");
       Deno.exit(3);

@@ -50,7 +50,7 @@ function toolResults(requests: readonly RecordedRequest[]): string[] {
   );
 }
 
-Deno.test("a server that hangs at start, one that dies mid-call, answers 10 MB and changes its tool list: the session goes on, says what happened, and replays with --verify", async () => {
+Deno.test("a server that hangs at start, one that dies mid-call, answers 10 MB, changes its tool list or passes its timeout: the session goes on, says what happened, and replays with --verify", async () => {
   await using ws = await tempWorkspace();
   const bin = await Deno.makeTempDir({ prefix: "rein-mcp-bin-" });
   try {
@@ -63,6 +63,7 @@ Deno.test("a server that hangs at start, one that dies mid-call, answers 10 MB a
         { name: "mcp__faulty__big", input: { megabytes: 10 } },
         { name: "mcp__faulty__grow", input: {} },
         { name: "mcp__faulty__grown", input: {} },
+        { name: "mcp__slow__sleep", input: { seconds: 60 } },
       ]),
     });
     const env = {
@@ -73,10 +74,16 @@ Deno.test("a server that hangs at start, one that dies mid-call, answers 10 MB a
       MCP_TIMEOUT: "8000",
     };
     const config = JSON.stringify({
-      mcpServers: { stuck: { command: stuck }, faulty: { command: faulty } },
+      mcpServers: {
+        stuck: { command: stuck },
+        faulty: { command: faulty },
+        // Its calls time out after 1.5 s (an entry's `timeout`, over MCP_TOOL_TIMEOUT).
+        slow: { command: faulty, timeout: 1500 },
+      },
     });
     const run = await runCli(
-      ["-p", "go", "--mcp-config", config, "--allowedTools", "mcp__faulty", "--workspace", ws.path],
+      ["-p", "go", "--mcp-config", config, "--allowedTools", "mcp__faulty mcp__slow"]
+        .concat(["--workspace", ws.path]),
       { env },
     );
     assert.equal(run.code, 0, run.stderr);
@@ -94,6 +101,7 @@ Deno.test("a server that hangs at start, one that dies mid-call, answers 10 MB a
     assert.ok((results[2] ?? "").length < 3_000);
     // The server said its tool list changed: the next request has the new tool.
     assert.equal(results[4], "the new tool answers");
+    assert.match(results[5] ?? "", /^mcp__slow__sleep timed out after 1500 ms/);
     const kept = await Deno.stat(join(ws.path, ".rein", "outputs", "toolu_2.txt"));
     assert.equal(kept.size, 10_000_000);
     const log = await readLogLines(join(ws.path, ".rein", "events.jsonl"));

@@ -168,6 +168,11 @@ export class McpServers {
     return this.connection(name);
   }
 
+  /** The per-call timeout `name`'s entry sets (`timeout`, ms), if it sets one. */
+  timeoutOf(name: string): number | undefined {
+    return this.#running.get(name)?.server.config.timeout;
+  }
+
   /** Why `name` is not connected (for a call's error). */
   whyNot(name: string): string {
     const run = this.#running.get(name);

@@ -118,7 +118,8 @@ function makeTool(deps: McpToolDeps, server: string, entry: McpToolEntry): AnyTo
           isError: true,
         };
       }
-      const timeoutMs = deps.limits.toolTimeoutMs;
+      // The server's own `timeout` (ms) wins over MCP_TOOL_TIMEOUT, as in Claude Code.
+      const timeoutMs = servers.timeoutOf(server) ?? deps.limits.toolTimeoutMs;
       try {
         const result = await connection.callTool(entry.name, input ?? {}, {
           signal: context.signal,
@@ -144,7 +145,7 @@ function failure(
 ): string {
   const message = error instanceof Error ? error.message : String(error);
   if (/-32001|timed out/i.test(message)) {
-    return `${name} timed out after ${timeoutMs} ms (MCP_TOOL_TIMEOUT)`;
+    return `${name} timed out after ${timeoutMs} ms (MCP_TOOL_TIMEOUT, or the server's timeout)`;
   }
   if (/connection closed/i.test(message)) {
     const said = connection.stderr().trim().split("\n").at(-1) ?? "";

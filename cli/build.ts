@@ -11,6 +11,12 @@
  * when the import runs. A dynamic import Deno has not seen at start needs read access to its file:
  * the launcher lets the agent read the bundle's folder.
  *
+ * A CommonJS package that calls `require` (the PostgreSQL client does, for Node's modules) makes
+ * the bundler put `createRequire` from `node:module` in the chunk of helpers every chunk imports,
+ * so every start would load Node's module system (and its console, a few tens of ms) for a
+ * `require` that only a `--store postgres://…` run ever calls. The build makes that `require`
+ * take `node:module` on its first call instead ({@link requireOnUse}).
+ *
  * @module
  */
 import { join } from "../events/posix_path.ts";
@@ -43,7 +49,7 @@ export async function buildBundle(outDir: string): Promise<string> {
   for (const name of chunks) {
     const path = join(outDir, name);
     const text = await Deno.readTextFile(path);
-    const lazy = loadOnUse(text, chunks);
+    const lazy = requireOnUse(loadOnUse(text, chunks));
     if (lazy !== text) await Deno.writeTextFile(path, lazy);
   }
   return join(outDir, "main.js");
@@ -57,6 +63,20 @@ export function loadOnUse(text: string, chunks: ReadonlySet<string>): string {
   return text.replace(
     /import\("\.\/([\w.-]+\.js)"\)/g,
     (whole, name: string) => chunks.has(name) ? `import(String("./${name}"))` : whole,
+  );
+}
+
+/**
+ * `text` with the bundler's eager `var R=createRequire(import.meta.url)` (imported from
+ * `node:module`) written as a function that makes that `require` on its first call, through
+ * `process.getBuiltinModule`, so loading the chunk loads no Node module. Pure.
+ */
+export function requireOnUse(text: string): string {
+  return text.replace(
+    /import\s*\{\s*createRequire as (\w+)\s*\}\s*from\s*"node:module";\s*var ([\w$]+)\s*=\s*\1\(import\.meta\.url\);/,
+    (_whole, _name: string, required: string) =>
+      `var ${required}__made;var ${required}=(id)=>(${required}__made??=globalThis.process` +
+      `.getBuiltinModule("node:module").createRequire(import.meta.url))(id);`,
   );
 }
 

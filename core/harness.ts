@@ -5,7 +5,7 @@
  * pass. A mechanism joins rein with one entry in {@link reinMechanisms} (or, for an embedder or
  * a test, in `options.mechanisms`).
  */
-import { join } from "node:path";
+import { join } from "../events/posix_path.ts";
 import type { EventListener, EventStore } from "../events/store.ts";
 import type { Envelope, RecordedFile } from "../events/event_types.ts";
 import { AgentLoop, type SessionSetup } from "./loop/agent_loop.ts";

@@ -1,4 +1,4 @@
-import { isAbsolute, normalize } from "node:path";
+import { isAbsolute, normalize } from "../../events/posix_path.ts";
 import type { AgentSpawned } from "../../events/event_types.ts";
 import { maxOutputOf, resolveModel } from "../models/catalogue.ts";
 import type { AgentView } from "../state/sessions.ts";

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../../events/posix_path.ts";
 import { DEFAULT_AGENT_TYPE } from "../agents/built_in_agents.ts";
 import { agentTypesOf } from "../agents/agent_set.ts";
 import { childAgentName } from "../agents/plan_spawn.ts";

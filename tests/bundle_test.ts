@@ -43,3 +43,34 @@ Deno.test("the bundle that `deno task install` puts on the PATH runs a session a
   ]);
   assert.equal(replay.code, 0, decode(replay.stdout) + decode(replay.stderr));
 });
+
+/** The chunks `file` imports statically (`import … from"./x.js"`, `import"./x.js"`), by name. */
+function staticChunks(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*)"\.\/([\w.-]+\.js)"/g)].map((m) => m[1]!);
+}
+
+Deno.test("a plain agent run's chunks import no Node module at load (each costs the start Node's compatibility layer)", async () => {
+  const dir = await bundleDir();
+  using _removed = { [Symbol.dispose]: () => Deno.removeSync(dir, { recursive: true }) };
+  const bundle = await buildBundle(dir);
+  const folder = join(bundle, "..");
+  const names = [...Deno.readDirSync(folder)].map((entry) => entry.name);
+  // main.js, then what `rein -p` loads on its way to the first request: the agent command and
+  // the headless runner (the chunks main.js and agent_command load with `import(String(…))`).
+  const entries = ["main.js", ...names.filter((n) => /^(agent_command|headless)-/.test(n))];
+  assert.equal(entries.length, 3, `chunks: ${names.join(", ")}`);
+  const seen = new Set<string>();
+  const offenders: string[] = [];
+  const queue = [...entries];
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const text = await Deno.readTextFile(join(folder, name));
+    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*)"(node:[\w/]+)"/g)) {
+      offenders.push(`${name}: ${m[1]}`);
+    }
+    queue.push(...staticChunks(text));
+  }
+  assert.deepEqual(offenders, [], `static Node imports on the start path`);
+});

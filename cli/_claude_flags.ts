@@ -78,7 +78,7 @@ export const IGNORED_CLAUDE_FLAGS: readonly IgnoredFlag[] = [
   {
     flag: "--plugin-dir-no-mcp",
     value: true,
-    reason: "rein runs no MCP servers; give the plugin folder with --plugin-dir",
+    reason: "rein runs no plugin's MCP servers; give the plugin folder with --plugin-dir",
   },
   {
     flag: "--fork-session",

@@ -19,7 +19,7 @@ export interface InitializeOptions {
 /** Fields of `initialize` rein does not act on, and why. */
 const IGNORED_FIELDS: Record<string, string> = {
   hooks: "rein runs the hooks of settings files only, not callbacks of the program",
-  sdkMcpServers: "rein does not run MCP servers yet",
+  sdkMcpServers: 'rein runs no in-process (type "sdk") MCP servers; give others with --mcp-config',
   agents: "rein reads subagents from .claude/agents/ and ~/.claude/agents/",
   jsonSchema: "rein has no structured output yet",
   planModeInstructions: "rein's plan mode has its own instructions",

@@ -28,7 +28,8 @@ Deno.test("fields of initialize rein does not act on are named, empty ones are n
   assert.deepEqual(read?.notices, [
     "Ignored the initialize request's hooks: rein runs the hooks of settings files only, not " +
     "callbacks of the program",
-    "Ignored the initialize request's sdkMcpServers: rein does not run MCP servers yet",
+    "Ignored the initialize request's sdkMcpServers: rein runs no in-process " +
+    '(type "sdk") MCP servers; give others with --mcp-config',
   ]);
 });
 

@@ -154,7 +154,7 @@ Deno.test("server-everything over stdio from --mcp-config: a prompt runs as /mcp
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
 
-Deno.test("server-filesystem from a trusted folder's .mcp.json (${VAR} expanded): a read-only tool runs without asking, a write runs under an mcp__fs rule, an mcp__fs__.* hook sees both, and the run replays with --verify once the server is gone", async () => {
+Deno.test("server-filesystem from a trusted folder's .mcp.json (${VAR} expanded): a read-only tool runs without asking, a write runs under an mcp__fs rule, an mcp__fs__.* hook sees both, a resume observes the same tools without recording them again, and the runs replay with --verify once the server is gone", async () => {
   await using home = await tempHome();
   await using ws = await tempWorkspace();
   const bin = await serverProgram(home.path, "filesystem", FILESYSTEM, []);
@@ -211,6 +211,20 @@ Deno.test("server-filesystem from a trusted folder's .mcp.json (${VAR} expanded)
   assert.equal(entry?.target, `${bin} ${ws.path}`);
   const decided = log.filter((e) => e.type === "permission.decided").map((e) => e.data.source);
   assert.deepEqual(decided.map((s) => (s as { kind: string }).kind), ["rule", "rule"]);
+
+  // Resumed by another process: the servers start again and their tools are observed again, but
+  // the same lists are not recorded twice; the resumed request has the tools.
+  const again = await runCli(
+    ["--continue", "-p", "again", "--trust", "--allowedTools", "mcp__fs", "--workspace", ws.path],
+    { env },
+  );
+  assert.equal(again.code, 0, again.stderr);
+  const resumedLog = await readLogLines(join(ws.path, ".rein", "events.jsonl"));
+  assert.ok(resumedLog.some((e) => e.type === "session.resumed"));
+  assert.equal(resumedLog.filter((e) => e.type === "mcp.observed").length, 1);
+  assert.equal(resumedLog.filter((e) => e.type === "mcp.configured").length, 1);
+  const tools = fake.requests.at(-1)?.body?.tools?.map((tool) => tool.name) ?? [];
+  assert.ok(tools.includes("mcp__fs__read_text_file"), tools.join(" "));
 
   await Deno.remove(bin);
   const replay = await runCli(["replay", "--verify", "--workspace", ws.path], { env });

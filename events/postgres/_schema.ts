@@ -4,7 +4,6 @@ import { type Pool, transaction } from "./_pg.ts";
 export interface LogTables {
   events: string;
   leases: string;
-  snapshots: string;
   channel: string;
   /** The two int4 keys of `pg_advisory_xact_lock`: rein's, and the log's. */
   lock: readonly [number, number];
@@ -15,7 +14,6 @@ export function logTables(log: string): LogTables {
   return {
     events: `rein_${log}_events`,
     leases: `rein_${log}_leases`,
-    snapshots: `rein_${log}_snapshots`,
     channel: `rein_${log}_appended`,
     lock: [REIN_LOCK_CLASS, stringHash(log)],
   };
@@ -33,10 +31,9 @@ const REIN_LOCK_CLASS = 0x7265696e;
  *   transaction that appended the row, so an append whose commit was cut off can tell whether it
  *   committed.
  * - leases: who drives which agent of which session, until `expires` (renewed while held).
- * - snapshots: projections at a seq, keyed by a fingerprint of the code that folded them.
  */
 export async function ensureTables(pool: Pool, tables: LogTables): Promise<void> {
-  const { events, leases, snapshots, lock } = tables;
+  const { events, leases, lock } = tables;
   await transaction(pool, async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1::int4, $2::int4)", [lock[0], lock[1]]);
     await tx.query(
@@ -60,14 +57,6 @@ export async function ensureTables(pool: Pool, tables: LogTables): Promise<void>
         holder text not null,
         expires timestamptz not null,
         primary key (session, agent)
-      )`,
-    );
-    await tx.query(
-      `create table if not exists ${snapshots} (
-        name text primary key,
-        seq bigint not null,
-        body text not null,
-        taken timestamptz not null default now()
       )`,
     );
   });

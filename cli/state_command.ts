@@ -10,6 +10,7 @@ import { reinCatalogProjections } from "../core/harness.ts";
 import { worktreeCatalogProjection, worktreeLines } from "../core/worktrees/mod.ts";
 import { plainText } from "../core/state/rendered_line.ts";
 import type { CommandIo } from "./io.ts";
+import { stripControls } from "./render/style.ts";
 import { HeldOutput } from "./held_output.ts";
 import { foldLogged } from "./fold.ts";
 import { CallReport } from "./call_report.ts";
@@ -46,8 +47,13 @@ export interface StateOptions {
 export async function stateCommand(
   path: string,
   options: StateOptions,
-  io: CommandIo,
+  given: CommandIo,
 ): Promise<number> {
+  // What agents wrote (mail, tasks, commands) reaches the terminal without control sequences.
+  const io: CommandIo = {
+    ...given,
+    stdout: { write: (text: string) => given.stdout.write(stripControls(text)) },
+  };
   await assertLogExists(path);
   const fold = await foldCatalog(path, {
     at: options.at,

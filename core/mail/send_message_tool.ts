@@ -82,6 +82,13 @@ function send(
   input: SendMessageInput,
 ): ToolResult {
   if (typeof input.content !== "string") return notText(input.content);
+  if (input.content.length > MAIL_MAX_CHARS) {
+    return {
+      content: `Message too long: ${input.content.length} characters, at most ${MAIL_MAX_CHARS}; ` +
+        "write it to a file and send its path",
+      isError: true,
+    };
+  }
   const addressed = addressMail(state, session, agent, input.to);
   if ("error" in addressed) return { content: addressed.error, isError: true };
   const { recipients } = addressed;
@@ -105,6 +112,12 @@ function send(
     }],
   };
 }
+
+/**
+ * The longest message text, in characters: a letter goes into every recipient's context, so one
+ * agent cannot flood another's (a file is better shared by its path).
+ */
+export const MAIL_MAX_CHARS = 100_000;
 
 /** The frames an object message may be (decided by the protocols, see core/protocols). */
 const FRAME_TYPES = "shutdown_request, shutdown_response or plan_approval_response";

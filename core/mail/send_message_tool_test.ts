@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ToolNames } from "../tools/tool_names.ts";
 import { addressMail, mailRecipients } from "./mail_recipients.ts";
-import { sendMessageTool } from "./send_message_tool.ts";
+import { MAIL_MAX_CHARS, sendMessageTool } from "./send_message_tool.ts";
 import type { State } from "../state/state.ts";
 
 const names = new ToolNames([sendMessageTool]);
@@ -80,4 +80,24 @@ Deno.test("a live teammate of the roster is reached while idle; a stopped or cra
   assert.deepEqual(mailRecipients(state, "s1").map((r) => r.name), ["lead", "alice"]);
   assert.deepEqual(addressMail(state, "s1", "lead", "alice"), { recipients: ["alice"] });
   assert.deepEqual(addressMail(state, "s1", "alice", "*"), { recipients: ["lead"] });
+});
+
+Deno.test("a message over MAIL_MAX_CHARS is refused and records nothing", async () => {
+  const state = stateWith({ a: true });
+  const context = {
+    session: "s1",
+    agent: "lead",
+    callId: "c1",
+    view: () => state,
+  } as unknown as Parameters<typeof sendMessageTool.run>[1];
+  const long = await sendMessageTool.run(
+    { to: "a", content: "x".repeat(MAIL_MAX_CHARS + 1) },
+    context,
+  );
+  assert.equal(long.isError, true);
+  assert.match(long.content, /^Message too long: 100001 characters, at most 100000/);
+  assert.equal(long.events, undefined);
+  const fits = await sendMessageTool.run({ to: "a", content: "x".repeat(MAIL_MAX_CHARS) }, context);
+  assert.equal(fits.isError, undefined);
+  assert.equal(fits.events?.length, 1);
 });

@@ -3,7 +3,14 @@ import { agentTypesOf } from "../agents/agent_set.ts";
 import { DEFAULT_AGENT_TYPE } from "../agents/built_in_agents.ts";
 import { planSpawn } from "../agents/plan_spawn.ts";
 import type { ToolCallContext, ToolResult } from "../tools/tool.ts";
+import { liveTeammates } from "./roster.ts";
 import { chooseTeammateName } from "./teammate_name.ts";
+
+/**
+ * How many teammates of one session may be live at once (working, idle or waiting): each is a
+ * process with its own memory and model spend, so a lead looping on spawns stops here.
+ */
+export const MAX_LIVE_TEAMMATES = 16;
 
 /** What a teammate is asked for with (`spawn_teammate`, or Claude Code's `Agent` with `name`). */
 export interface TeammateRequest {
@@ -60,6 +67,14 @@ export async function spawnTeammate(
     agent.spawn.parent === context.agent
   );
   if (earlier !== undefined) return { content: spawnedText(earlier.name, wanted) };
+  const live = liveTeammates(state, context.session);
+  if (live.length >= MAX_LIVE_TEAMMATES) {
+    return {
+      content: `Cannot spawn another teammate: ${live.length} are live (${live.join(", ")}), ` +
+        `at most ${MAX_LIVE_TEAMMATES}; shut one down first (request_shutdown)`,
+      isError: true,
+    };
+  }
   const chosen = chooseTeammateName(wanted, new Set(Object.keys(view.agents)));
   if ("error" in chosen) return { content: chosen.error, isError: true };
   const typeName = request.type ?? DEFAULT_AGENT_TYPE;

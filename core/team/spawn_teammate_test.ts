@@ -4,7 +4,8 @@ import { eventFactory, startedData } from "../../testing/event_factory.ts";
 import { foldEvents, type State } from "../state/state.ts";
 import type { SiblingAgent } from "../tools/sibling_agent.ts";
 import type { ToolCallContext } from "../tools/tool.ts";
-import { spawnTeammate } from "./spawn_teammate.ts";
+import { rosterProjection } from "./roster_projection.ts";
+import { MAX_LIVE_TEAMMATES, spawnTeammate } from "./spawn_teammate.ts";
 
 function spawned(
   parent: string,
@@ -31,7 +32,7 @@ function team(): State {
     eventFactory("s1", "Explore@call_x")("agent.spawned", spawned("lead", "call_x")),
   ];
   events.forEach((event, i) => (event.seq = i + 1));
-  return foldEvents(events);
+  return foldEvents(events, [], undefined, [rosterProjection]);
 }
 
 /** A call of `agent` in `state`, its recorded events kept in `recorded`, by agent. */
@@ -111,4 +112,38 @@ Deno.test("spawnTeammate: the same call run again (replay, a continued turn) rec
   );
   assert.equal(result.content.startsWith('Spawned teammate "alice",'), true);
   assert.deepEqual(recorded, []);
+});
+
+Deno.test("spawnTeammate: at most MAX_LIVE_TEAMMATES live teammates; a stopped one makes room", async () => {
+  const lead = eventFactory("s1", "lead");
+  const events: Envelope[] = [lead("session.started", startedData())];
+  for (let i = 0; i < MAX_LIVE_TEAMMATES; i++) {
+    events.push(
+      eventFactory("s1", `t${i}`)("agent.spawned", spawned("lead", `c${i}`, { prompt: "Go" })),
+    );
+  }
+  events.forEach((event, i) => (event.seq = i + 1));
+  const full = foldEvents(events, [], undefined, [rosterProjection]);
+  const recorded: [string, ReinEvent][] = [];
+  const refused = await spawnTeammate(
+    { name: "one-more", prompt: "Go" },
+    callOf(full, "lead", recorded),
+    undefined,
+  );
+  assert.equal(refused.isError, true);
+  assert.match(
+    refused.content,
+    /Cannot spawn another teammate: 16 are live \(t0, t1, .*at most 16/,
+  );
+  assert.deepEqual(recorded, []);
+  const stopped = eventFactory("s1", "t0")("agent.stopped", { reason: "shutdown" });
+  stopped.seq = events.length + 1;
+  const room = foldEvents([...events, stopped], [], undefined, [rosterProjection]);
+  const spawnedNow = await spawnTeammate(
+    { name: "one-more", prompt: "Go" },
+    callOf(room, "lead", recorded),
+    undefined,
+  );
+  assert.equal(spawnedNow.isError, undefined, spawnedNow.content);
+  assert.equal(recorded.length, 1);
 });

@@ -15,9 +15,11 @@ type Kind = "string" | "number" | "boolean" | "object" | "array" | "null" | "str
 function assertShape(value: unknown, shape: Record<string, Kind>, where: string) {
   assert.ok(typeof value === "object" && value !== null, `${where} is not an object`);
   for (const [field, kind] of Object.entries(shape)) {
-    const v = (value as Record<string, unknown>)[field];
-    const actual = v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
-    const ok = kind === "string|null" ? actual === "string" || actual === "null" : actual === kind;
+    const v: unknown = (value as Record<string, unknown>)[field];
+    const actual: string = v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
+    const ok: boolean = kind === "string|null"
+      ? actual === "string" || actual === "null"
+      : actual === kind;
     assert.ok(ok, `${where}.${field} should be ${kind}, found ${actual}`);
   }
 }

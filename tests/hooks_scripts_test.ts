@@ -91,7 +91,7 @@ Deno.test("a matcher written with rein's tool name selects the same hook", async
 
 Deno.test("a Deno hook rewrites a command through updatedInput and allows it", async () => {
   const { runs, verdict } = await fire(bashCall("npm test"), [command(script("rewrite_npm.ts"))]);
-  assert.equal(runs[0]?.exitCode, 0, runs[0]?.stderr);
+  assert.equal(runs[0]?.exitCode, 0, runs[0]?.stderr ?? "");
   assert.deepEqual(verdict.permission, {
     decision: "allow",
     reason: "npm is pnpm in this project",

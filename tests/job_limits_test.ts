@@ -123,7 +123,7 @@ Deno.test("a background `yes` keeps at most the cap of its output on disk, and i
   const told = t.fake.requests.map(conversationText).find((text) =>
     text.includes("<task-notification>")
   );
-  assert.ok(told?.includes(`<output-cut>${cut}</output-cut>`), told);
+  assert.ok(told?.includes(`<output-cut>${cut}</output-cut>`), told ?? "");
   assert.ok(told?.includes("Read what its log kept (the first and last part)"));
   await assertReplays(t);
   await t.session.end("other", new AbortController().signal);
@@ -152,7 +152,7 @@ Deno.test("a job whose output fits the cap is kept whole, and its end says nothi
   const told = t.fake.requests.map(conversationText).find((text) =>
     text.includes("<task-notification>")
   );
-  assert.ok(told?.includes("Read the whole output with job_output or read_file"), told);
+  assert.ok(told?.includes("Read the whole output with job_output or read_file"), told ?? "");
   assert.ok(!told?.includes("output-cut"));
   await assertReplays(t);
   await t.session.end("other", new AbortController().signal);

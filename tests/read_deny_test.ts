@@ -47,7 +47,7 @@ async function resultsOf(
     signal: new AbortController().signal,
     maxTurns: null,
   });
-  assert.equal(result.reason, "completed", result.message);
+  assert.equal(result.reason, "completed", result.message ?? "");
   const events: Envelope[] = rig.events();
   const replayed = await replaySession(events);
   assert.equal(replayed.divergence, null, JSON.stringify(replayed.divergence));

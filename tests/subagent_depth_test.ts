@@ -77,7 +77,7 @@ Deno.test("a repository agent that lists Task and starts itself stops at the dep
     signal: new AbortController().signal,
     maxTurns: null,
   });
-  assert.equal(result.reason, "completed", result.message);
+  assert.equal(result.reason, "completed", result.message ?? "");
 
   const events = rig.events();
   const spawned = events.flatMap((e) => e.type === "agent.spawned" ? [e.agent] : []);
@@ -124,7 +124,7 @@ Deno.test("the task calls of one answer beyond the cap are refused; general-purp
     signal: new AbortController().signal,
     maxTurns: null,
   });
-  assert.equal(result.reason, "completed", result.message);
+  assert.equal(result.reason, "completed", result.message ?? "");
 
   const events = rig.events();
   const spawned = events.filter((e) => e.type === "agent.spawned");

@@ -122,7 +122,7 @@ Deno.test("two task calls of one answer run their children at once; the parent g
     signal: new AbortController().signal,
     maxTurns: null,
   });
-  assert.equal(result.reason, "completed", result.message);
+  assert.equal(result.reason, "completed", result.message ?? "");
   assert.equal(
     rig.session.lastText,
     "Both done: Found config.json | Wrote notes.txt",
@@ -232,7 +232,7 @@ Deno.test("a .claude/agents definition is a subagent type: its prompt, tools and
     signal: new AbortController().signal,
     maxTurns: null,
   });
-  assert.equal(result.reason, "completed", result.message);
+  assert.equal(result.reason, "completed", result.message ?? "");
   assert.equal(rig.session.lastText, "Review: No bugs found");
 
   const parentTask = bodiesOf(rig.fake, "Get the code reviewed")[0]?.tools?.find((t) =>
@@ -301,7 +301,7 @@ Deno.test("after a crash mid-subagent, resuming the parent continues the child f
   const crashedAt = await crashWhileWorkerRunsBash(rig);
 
   const resumed = await resumeParent(rig);
-  assert.equal(resumed?.reason, "completed", resumed?.message);
+  assert.equal(resumed?.reason, "completed", resumed?.message ?? "");
   const events = rig.events();
   const after = events.slice(crashedAt);
   // The parent's task calls were not closed as interrupted; the finished Explore child did not
@@ -365,7 +365,7 @@ Deno.test("a crash log whose last events are a child's answer after its sibling'
     "Explore@toolu_explore turn.ended",
   ]);
   const resumed = await resumeParent(rig);
-  assert.equal(resumed?.reason, "completed", resumed?.message);
+  assert.equal(resumed?.reason, "completed", resumed?.message ?? "");
 
   const events = rig.events();
   const replayed = await within(replaySession(events), 10_000, "The replay");

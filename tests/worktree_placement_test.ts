@@ -78,7 +78,7 @@ Deno.test("enter_worktree moves the caller into the worktree, apart from the oth
   const got = results(events);
   const a = join(ws.path, ".claude/worktrees/a");
   // Entered (made first): the agent's file tools and bash work in it.
-  assert.equal(got.get("e1")?.isError, false, got.get("e1")?.content);
+  assert.equal(got.get("e1")?.isError, false, got.get("e1")?.content ?? "");
   assert.match(got.get("e1")?.content ?? "", /Created and entered worktree "a"/);
   assert.equal(await Deno.readTextFile(join(a, "in_a.txt")), "written in a\n");
   await assert.rejects(Deno.stat(join(ws.path, "in_a.txt")));
@@ -89,16 +89,16 @@ Deno.test("enter_worktree moves the caller into the worktree, apart from the oth
     assert.equal(got.get(id)?.isError, true, `${id}: ${got.get(id)?.content}`);
     assert.doesNotMatch(got.get(id)?.content ?? "", /hello/);
   }
-  assert.doesNotMatch(got.get("s1")?.content ?? "", /hello/, got.get("s1")?.content);
+  assert.doesNotMatch(got.get("s1")?.content ?? "", /hello/, got.get("s1")?.content ?? "");
   assert.match(got.get("s1")?.content ?? "", /cat: \.\.\/b\/README\.md: No such file/);
   // Back at the root, the worktree kept.
-  assert.equal(got.get("x1")?.isError, false, got.get("x1")?.content);
+  assert.equal(got.get("x1")?.isError, false, got.get("x1")?.content ?? "");
   assert.match(got.get("x1")?.content ?? "", /Left worktree "a" \(kept, on branch worktree-a\)/);
   assert.equal(await Deno.readTextFile(join(ws.path, "at_root.txt")), "written at the root\n");
   // An existing worktree entered by its path, then left and removed.
-  assert.equal(got.get("e2")?.isError, false, got.get("e2")?.content);
+  assert.equal(got.get("e2")?.isError, false, got.get("e2")?.content ?? "");
   assert.equal(got.get("p2")?.content.trim(), join(ws.path, ".claude/worktrees/b"));
-  assert.equal(got.get("x2")?.isError, false, got.get("x2")?.content);
+  assert.equal(got.get("x2")?.isError, false, got.get("x2")?.content ?? "");
   await assert.rejects(Deno.stat(join(ws.path, ".claude/worktrees/b")));
   assert.match(got.get("x3")?.content ?? "", /You are not in a worktree/);
   const moves = events.filter((e) => e.type === "agent.moved").map((e) => e.data);

@@ -101,7 +101,7 @@ Deno.test("a teammate in worktree a is started again with flags for it and canno
     );
     const a = join(path, ".claude/worktrees/a");
     const b = join(path, ".claude/worktrees/b");
-    assert.equal(tina.get("toolu_enter")?.isError, false, tina.get("toolu_enter")?.content);
+    assert.equal(tina.get("toolu_enter")?.isError, false, tina.get("toolu_enter")?.content ?? "");
     // Started again for worktree a, not as a crash.
     const starts = eventsOf(events, "agent.started").filter((e) => e.agent === "tina");
     assert.deepEqual(starts.map((e) => e.data.restart), [0, 1]);

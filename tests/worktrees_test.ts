@@ -120,7 +120,7 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
   ) as unknown as Envelope[];
   const got = results(events);
   // The worktree bound to task 1, made by git on its branch.
-  assert.equal(got.get("w1")?.isError, false, got.get("w1")?.content);
+  assert.equal(got.get("w1")?.isError, false, got.get("w1")?.content ?? "");
   assert.match(got.get("w1")?.content ?? "", /bound to task 1/);
   assert.equal(
     await Deno.readTextFile(join(ws.path, ".claude/worktrees/wt-a/README.md")),
@@ -139,13 +139,13 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
   const child = events.filter((e) => e.agent === "general-purpose@toolu_iso");
   const spawned = child.find((e) => e.type === "agent.spawned");
   assert.equal((spawned?.data as { cwd?: string }).cwd, `.claude/worktrees/${ISOLATED}`);
-  assert.equal(got.get("c1")?.isError, false, got.get("c1")?.content);
-  assert.equal(got.get("c2")?.isError, true, got.get("c2")?.content);
+  assert.equal(got.get("c1")?.isError, false, got.get("c1")?.content ?? "");
+  assert.equal(got.get("c2")?.isError, true, got.get("c2")?.content ?? "");
   assert.equal(got.get("c4")?.content.trim(), join(ws.path, ".claude/worktrees", ISOLATED));
   await assert.rejects(Deno.stat(join(ws.path, "escaped.txt")));
   await assert.rejects(Deno.stat(join(ws.path, "bash_escaped.txt")));
   // It committed in its worktree (the sandbox lets git write the worktree's own git dir).
-  assert.equal(got.get("c5")?.content.trim(), "Add made", got.get("c5")?.content);
+  assert.equal(got.get("c5")?.content.trim(), "Add made", got.get("c5")?.content ?? "");
   assert.match(got.get("toolu_iso")?.content ?? "", /was kept: it has 1 file with uncommitted/);
   // Removal refused while dirty and ahead, listing the file and the commit; discarding removes
   // it and its branch.
@@ -156,7 +156,7 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
     /was not removed: it has 1 file with uncommitted changes:\n {2}notes\.txt\n/,
   );
   assert.match(refusal, /and 1 commit not merged into HEAD:\n {2}[0-9a-f]{7,} Add made\n/);
-  assert.equal(got.get("r2")?.isError, false, got.get("r2")?.content);
+  assert.equal(got.get("r2")?.isError, false, got.get("r2")?.content ?? "");
   await assert.rejects(Deno.stat(join(ws.path, ".claude/worktrees", ISOLATED)));
   assert.doesNotMatch(await git(ws.path, "branch", "--list"), new RegExp(ISOLATED));
   const discarded = events.find((e) => e.type === "worktree.removed")?.data;
@@ -164,7 +164,7 @@ Deno.test("worktrees: bound to a task, an isolated subagent confined to its own,
     [discarded?.discardedFiles, discarded?.discardedCommits?.length],
     [["notes.txt"], 1],
   );
-  assert.equal(got.get("k1")?.isError, false, got.get("k1")?.content);
+  assert.equal(got.get("k1")?.isError, false, got.get("k1")?.content ?? "");
   const types = events.map((e) => e.type).filter((t) => t.startsWith("worktree."));
   assert.deepEqual(types, [
     "worktree.created",
@@ -283,7 +283,7 @@ Deno.test("WorktreeCreate hooks get the name and exit 2 refuses; WorktreeRemove 
     "Worktree not created: a WorktreeCreate hook blocked it: No worktree called blocked",
   );
   await assert.rejects(Deno.stat(join(ws.path, ".claude/worktrees/blocked")));
-  assert.equal(got.get("c")?.isError, false, got.get("c")?.content);
+  assert.equal(got.get("c")?.isError, false, got.get("c")?.content ?? "");
   const created = JSON.parse(await Deno.readTextFile(join(ws.path, "create.json")));
   assert.deepEqual([created.hook_event_name, created.name], ["WorktreeCreate", "fine"]);
   const removed = JSON.parse(await Deno.readTextFile(join(ws.path, "remove.json")));
@@ -323,8 +323,8 @@ Deno.test("permission rules name the worktree tools by Claude Code's names, the 
   const got = results(events);
   assert.equal(got.get("d")?.isError, true);
   assert.match(got.get("d")?.content ?? "", /EnterWorktree\(bad\*\)/);
-  assert.equal(got.get("c")?.isError, false, got.get("c")?.content);
-  assert.equal(got.get("k")?.isError, false, got.get("k")?.content);
-  assert.equal(got.get("r")?.isError, false, got.get("r")?.content);
+  assert.equal(got.get("c")?.isError, false, got.get("c")?.content ?? "");
+  assert.equal(got.get("k")?.isError, false, got.get("k")?.content ?? "");
+  assert.equal(got.get("r")?.isError, false, got.get("r")?.content ?? "");
   await assert.rejects(Deno.stat(join(ws.path, ".claude/worktrees/good")));
 });

@@ -1,4 +1,4 @@
-import type { McpServerState, ReinEvent } from "../../events/event_types.ts";
+import type { ReinEvent } from "../../events/event_types.ts";
 import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { mcpProjection } from "./mcp_projection.ts";

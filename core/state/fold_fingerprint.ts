@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "d4232096b74052080f1fcb9a2f626ddd";
+export const FOLD_FINGERPRINT = "7158b07e45496912bc29f81649dbafa3";

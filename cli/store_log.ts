@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../events/posix_path.ts";
 import type { RuntimeEnv } from "./paths.ts";
 
 /**

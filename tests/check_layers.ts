@@ -1,6 +1,7 @@
 /**
  * Fails when a relative import breaks the layer order.
  * - Layers: `events/` ← `core/` ← `cli/`; top-level files such as mod.ts sit at the cli level.
+ * - Production code does not import `node:path` (events/posix_path.ts answers alike, cheaper).
  * - testing/ may use events/, core/, cli/; production code (non-`_test.ts` files in the layers
  *   and top-level files) must not use testing/, tests/ or bench/; only tests/ may use tests/.
  * - Ranks in core/: effects ← projections ← state ← kernel (loop, request, tools, settings, files,
@@ -65,6 +66,12 @@ export async function layerViolations(root: string): Promise<string[]> {
     }
     for (const match of (await Deno.readTextFile(path)).matchAll(IMPORT)) {
       const specifier = match[1] ?? match[2] ?? match[3] ?? "";
+      if (specifier === "node:path" && isProduction(file)) {
+        violations.push(
+          `${file}: imports node:path (production code uses events/posix_path.ts: Node's path ` +
+            "module costs every start its load)",
+        );
+      }
       if (!specifier.startsWith(".")) continue;
       const target = relative(root, resolve(dirname(path), specifier));
       if (target.startsWith("..")) continue;
@@ -155,6 +162,11 @@ function layer(area: string): number {
 /** events/, core/, cli/, testing/ and top-level files follow the layer order. */
 function isLayered(area: string): boolean {
   return area === "" || area === "testing" || LAYERS.includes(area);
+}
+
+/** Whether `file` is production code: in events/, core/ or cli/ and not a test. */
+function isProduction(file: string): boolean {
+  return ["events", "core", "cli"].includes(area(file)) && !file.endsWith("_test.ts");
 }
 
 function isTest(file: string): boolean {

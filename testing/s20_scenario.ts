@@ -1,0 +1,306 @@
+/**
+ * The whole harness at once (issue 25, s20): one scripted `rein -p` session against the fake
+ * Anthropic server that uses tools, permission rules and a mode answering a question, a hook,
+ * todos, a skill, memory (CLAUDE.md), a subagent, the task graph, a background job, cron tools,
+ * a recovered model error (a scripted 529) and a compaction (a small window). Run it with
+ * `deno run -A testing/s20_scenario.ts [DIR]`; it prints where the log is and how to replay it.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type FakeReply,
+  type FakeScriptFn,
+  message,
+  overloaded,
+  type RecordedRequest,
+  startFakeAnthropic,
+  summaryRule,
+  text,
+  toolUse,
+} from "./fake_anthropic.ts";
+import { firstUserText, toolResultCount } from "./scenarios.ts";
+
+/** Absolute path of cli/main.ts. */
+const CLI = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
+
+/** The prompt the lead is given. */
+export const S20_PROMPT = "Do everything at once: plan, use the tools, delegate, wait, compact.";
+
+/** The marker at the start of the subagent's task, which tells its requests from the lead's. */
+const SUBAGENT_TASK = "SUBAGENT: count the markdown files in the workspace";
+
+/** What the final answer of the run says. */
+export const S20_ANSWER = "Everything at once: done.";
+
+/**
+ * The mechanisms the run uses and the event types each leaves in the log (every one of them
+ * appears at least once in a run of {@link runS20Scenario}).
+ */
+export const S20_MECHANISMS: Readonly<Record<string, readonly string[]>> = {
+  "tools": ["tool.requested", "tool.completed"],
+  "permissions (rules and mode)": ["permission.decided"],
+  "hooks": ["hook.started", "hook.ran"],
+  "todos": ["todo.updated"],
+  // Memory and skills are files read at the start, recorded in `session.started` (`files`).
+  "memory (CLAUDE.md)": ["session.started"],
+  "skills": ["session.started", "tool.completed"],
+  "subagent": ["agent.spawned"],
+  "task graph": ["task.created", "task.claimed", "task.completed"],
+  "background job": ["job.started", "job.finished"],
+  "cron": ["cron.scheduled", "cron.read"],
+  "recovered model error": ["model.failed"],
+  "compaction": ["compaction.started", "compaction.completed", "context.spilled"],
+};
+
+/** Where a run of the scenario left things, and what `rein -p` printed. */
+export interface S20Result {
+  /** The run's directory: `work/` (the workspace) and `home/` (its own HOME). */
+  readonly dir: string;
+  readonly workspace: string;
+  readonly home: string;
+  /** The session's JSONL log. */
+  readonly log: string;
+  /** The environment to run `rein` with on this log (its HOME signed the snapshots). */
+  readonly env: Record<string, string>;
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Requests the fake server answered. */
+  readonly requests: number;
+}
+
+const SKILL = "---\ndescription: Greets people by name\nargument-hint: [name]\n---\n" +
+  "Say hello to $ARGUMENTS, then carry on.\n";
+
+const MEMORY = '# Project memory\n\nAlways say "everything at once" when done.\n';
+
+const BIG_LINE = "0123456789".repeat(5);
+
+/** The project files the run starts from, by path relative to the workspace. */
+function workspaceFiles(): Record<string, string> {
+  return {
+    "CLAUDE.md": MEMORY,
+    "README.md": "# s20\n",
+    "docs/guide.md": "# Guide\n",
+    "big.txt": `${BIG_LINE}\n`.repeat(600),
+    ".claude/skills/greet/SKILL.md": SKILL,
+    ".claude/settings.json": JSON.stringify(
+      {
+        permissions: { allow: ["Bash(echo *)", "Bash(sleep *)"], deny: ["Bash(rm *)"] },
+        hooks: {
+          PreToolUse: [{
+            matcher: "Bash",
+            hooks: [{ type: "command", command: 'echo "$(date +%s) bash" >> .hook.log' }],
+          }],
+        },
+      },
+      null,
+      2,
+    ),
+  };
+}
+
+const PLAN = [
+  { content: "Use the tools", status: "in_progress", activeForm: "Using the tools" },
+  { content: "Delegate and wait", status: "pending", activeForm: "Delegating and waiting" },
+];
+
+const DONE = PLAN.map((todo) => ({ ...todo, status: "completed" }));
+
+/** The id of the background job the conversation announced, if any. */
+function announcedJob(request: RecordedRequest): string {
+  const found = JSON.stringify(request.body?.messages ?? []).match(/with ID: (b[0-9a-f]{8})/);
+  return found?.[1] ?? "b00000000";
+}
+
+/** The lead's scripted steps, in order; each a function of the request it answers. */
+function leadSteps(): ((request: RecordedRequest) => FakeReply)[] {
+  return [
+    () => message([text("Planning."), toolUse("toolu_todo_1", "todo_write", { todos: PLAN })]),
+    () => message([toolUse("toolu_skill", "load_skill", { skill: "greet", args: "Ada" })]),
+    () =>
+      message([
+        text("Hello Ada. Writing notes and checking the shell."),
+        toolUse("toolu_write", "write_file", { path: "notes/plan.md", content: "# Plan\n" }),
+        toolUse("toolu_echo", "bash", { command: "echo hello from s20" }),
+      ]),
+    () => message([toolUse("toolu_rm", "bash", { command: "rm -rf notes" })]),
+    () =>
+      message([
+        toolUse("toolu_task_1", "create_task", { subject: "Write the plan" }),
+        toolUse("toolu_task_2", "create_task", { subject: "Review the plan", blockedBy: [1] }),
+      ]),
+    () =>
+      message([
+        toolUse("toolu_claim_1", "claim_task", { task_id: 1 }),
+        toolUse("toolu_complete_1", "complete_task", { task_id: 1 }),
+      ]),
+    () =>
+      message([
+        toolUse("toolu_sub", "task", { description: "count markdown", prompt: SUBAGENT_TASK }),
+      ]),
+    () =>
+      message([
+        toolUse("toolu_bg", "bash", {
+          command: "sleep 0.2; echo job-done",
+          description: "Wait, then say done",
+          run_in_background: true,
+        }),
+      ]),
+    (request) => message([toolUse("toolu_job", "job_output", { job_id: announcedJob(request) })]),
+    () =>
+      message([
+        toolUse("toolu_cron", "schedule_cron", {
+          cron: "0 9 * * 1",
+          prompt: "Check the plan",
+          recurring: true,
+        }),
+        toolUse("toolu_crons", "list_crons", {}),
+      ]),
+  ];
+}
+
+/** The subagent's script: one glob, then its answer. */
+function subagentReply(request: RecordedRequest): FakeReply {
+  if (toolResultCount(request.body) === 0) {
+    return message([toolUse("toolu_sub_glob", "glob", { pattern: "**/*.md" })]);
+  }
+  return message("Found the markdown files.");
+}
+
+/** How many times at most the lead reads big.txt waiting for a compaction. */
+const MAX_READS = 40;
+
+/**
+ * The whole script: the subagent's requests by their task, the lead's steps in order (the 529
+ * answers the third step's first request, which rein retries), then big.txt read until a
+ * compaction has happened, then the todos closed and the answer.
+ */
+function s20Script(compacted: () => boolean): FakeScriptFn {
+  const steps = leadSteps();
+  let step = 0;
+  let reads = 0;
+  let faulted = false;
+  return (request) => {
+    const messages = request.body?.messages ?? [];
+    if (firstUserText(messages).startsWith(SUBAGENT_TASK)) return subagentReply(request);
+    if (step === 2 && !faulted) {
+      faulted = true;
+      return overloaded();
+    }
+    const next = steps[step];
+    if (next !== undefined) {
+      step++;
+      return next(request);
+    }
+    if (!compacted() && reads < MAX_READS) {
+      reads++;
+      return message([toolUse(`toolu_read_${reads}`, "read_file", { path: "big.txt" })]);
+    }
+    if (step === steps.length) {
+      step++;
+      return message([toolUse("toolu_todo_2", "todo_write", { todos: DONE })]);
+    }
+    return message(S20_ANSWER);
+  };
+}
+
+/** Deno's cache directory, kept when HOME changes. */
+function denoDir(): string {
+  return Deno.env.get("DENO_DIR") ??
+    join(
+      Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache"),
+      "deno",
+    );
+}
+
+/**
+ * Run the scenario in `dir` (created if missing; it must not hold an earlier run): writes the
+ * project, starts the fake server, runs `rein --trust -p` there to its end and returns where
+ * the log is.
+ */
+export async function runS20Scenario(dir: string): Promise<S20Result> {
+  await Deno.mkdir(dir, { recursive: true });
+  const root = await Deno.realPath(dir);
+  const workspace = join(root, "work");
+  const home = join(root, "home");
+  await Deno.mkdir(home, { recursive: true });
+  for (const [path, content] of Object.entries(workspaceFiles())) {
+    await Deno.mkdir(join(workspace, path, ".."), { recursive: true });
+    await Deno.writeTextFile(join(workspace, path), content);
+  }
+  let summaries = 0;
+  const summary = summaryRule("Summary: the plan is written; the lead is reading big.txt.");
+  await using fake = await startFakeAnthropic({
+    rules: [{
+      when: summary.when,
+      reply: (request) => {
+        summaries++;
+        return summary.reply(request);
+      },
+    }],
+    script: s20Script(() => summaries > 0),
+  });
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: home,
+    DENO_DIR: denoDir(),
+    NO_COLOR: "1",
+    TZ: "UTC",
+  };
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      CLI,
+      "--trust",
+      "-p",
+      S20_PROMPT,
+      "--permission-mode",
+      "acceptEdits",
+      "--workspace",
+      workspace,
+    ],
+    env: {
+      ...env,
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: "sk-ant-s20-fake-key-0123456789",
+      CLAUDE_CODE_AUTO_COMPACT_WINDOW: "30000",
+      CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60",
+    },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    dir: root,
+    workspace,
+    home,
+    log: join(workspace, ".rein", "events.jsonl"),
+    env,
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+    requests: fake.requests.length,
+  };
+}
+
+if (import.meta.main) {
+  const dir = Deno.args[0] ?? await Deno.makeTempDir({ prefix: "rein-s20-" });
+  const result = await runS20Scenario(dir);
+  const rein = `HOME=${result.home} deno run -A ${CLI}`;
+  console.log(result.stdout.trimEnd());
+  if (result.stderr.trim()) console.error(result.stderr.trimEnd());
+  console.log(`\nrein exited ${result.code} after ${result.requests} requests to the fake server.`);
+  console.log(`Log: ${result.log}`);
+  console.log(`Replay and verify: ${rein} replay ${result.log} --verify`);
+  console.log(`Look at it:        ${rein} view ${result.log}`);
+  console.log(`State at the end:  ${rein} state ${result.log}`);
+  Deno.exit(result.code);
+}

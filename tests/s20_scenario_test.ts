@@ -1,0 +1,66 @@
+/**
+ * The whole harness at once (issue 25, s20): testing/s20_scenario.ts runs one `rein -p` session
+ * that uses every in-process mechanism; each leaves its events in the log, and the log replays
+ * with --verify.
+ */
+import assert from "node:assert/strict";
+import { runS20Scenario, S20_ANSWER, S20_MECHANISMS } from "../testing/s20_scenario.ts";
+import { readLogLines, runCli } from "./_cli.ts";
+
+type Line = Awaited<ReturnType<typeof readLogLines>>[number];
+
+function result(log: readonly Line[], callId: string): Record<string, unknown> | undefined {
+  return log.find((e) => e.type === "tool.completed" && e.data.callId === callId)?.data;
+}
+
+function decision(log: readonly Line[], callId: string): Record<string, unknown> | undefined {
+  return log.find((e) => e.type === "permission.decided" && e.data.callId === callId)?.data;
+}
+
+Deno.test("s20: one session uses every in-process mechanism, each leaves its events, and it replays with --verify", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "rein-s20-test-" });
+  try {
+    const run = await runS20Scenario(dir);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim().split("\n").at(-1), S20_ANSWER);
+    const log = await readLogLines(run.log);
+    const types = new Set(log.map((e) => e.type));
+    for (const [mechanism, expected] of Object.entries(S20_MECHANISMS)) {
+      for (const type of expected) {
+        assert.ok(types.has(type), `${mechanism}: no ${type} event in the log`);
+      }
+    }
+    assert.equal(new Set(log.map((e) => e.session)).size, 1, "one session");
+
+    // Memory and the skill were read at the start; the skill was expanded when loaded.
+    const files = log.find((e) => e.type === "session.started")?.data.files as {
+      source: string;
+      path: string;
+      text: string;
+    }[];
+    assert.ok(files.some((f) => f.source === "memory" && f.text.includes("everything at once")));
+    assert.ok(files.some((f) => f.source === "skills" && f.path.endsWith("greet/SKILL.md")));
+    assert.match(String(result(log, "toolu_skill")?.content), /Say hello to Ada/);
+
+    // A rule allowed echo (and the hook saw it), a rule denied rm, the mode allowed the write.
+    assert.equal(decision(log, "toolu_echo")?.decision, "allow");
+    assert.equal(decision(log, "toolu_rm")?.decision, "deny");
+    assert.match(String(decision(log, "toolu_rm")?.reason), /Bash\(rm \*\)/);
+    assert.equal(decision(log, "toolu_write")?.decision, "allow");
+    assert.equal(await Deno.readTextFile(`${run.workspace}/notes/plan.md`), "# Plan\n");
+    const hooks = log.filter((e) => e.type === "hook.ran" && e.data.hookEvent === "PreToolUse");
+    assert.ok(hooks.length >= 2, "the PreToolUse hook ran for the bash calls");
+
+    // The 529 was retried, the subagent answered, the job's output was read.
+    assert.equal(log.find((e) => e.type === "model.failed")?.data.status, 529);
+    assert.match(String(result(log, "toolu_sub")?.content), /^Found the markdown files\./);
+    assert.match(String(result(log, "toolu_job")?.content), /job-done/);
+    assert.ok(log.some((e) => e.type === "compaction.completed" && e.data.trigger === "auto"));
+
+    const replay = await runCli(["replay", run.log, "--verify", "--quiet"], { env: run.env });
+    assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+    assert.doesNotMatch(replay.stdout, /✗/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -3,12 +3,15 @@
  * 127.0.0.1 only; what a session's page shows at a seq is the fold `rein state --json --at`
  * prints (folded from the snapshots, from the checkpoints of its background pass, and forward
  * from the end); the timeline comes in pages; the scrubber steps one event of the session; the
- * live stream sends what is appended after the page opened.
+ * live stream sends what is appended after the page opened; a spilled output is linked and served
+ * from the log's outputs folder only; the cost and context series are split by model too.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startViewServer } from "../cli/view/view_server.ts";
-import { SessionStates } from "../cli/view/session_states.ts";
+import { seriesKey, SessionStates } from "../cli/view/session_states.ts";
+import { OUTPUT_LIMIT, spilledOutput } from "../cli/view/spilled_output.ts";
+import { costOf } from "../core/models/cost.ts";
 import { sessionPanels } from "../cli/view/panels.ts";
 import { readEvents } from "../events/read_log.ts";
 import { runCli } from "./_cli.ts";
@@ -232,6 +235,155 @@ Deno.test("the live stream sends a row for an event appended after the page open
     assert.match(item, /^event: item\ndata: /);
     assert.equal(JSON.parse(item.split("data: ")[1]!).type, JSON.parse(all[10]!).type);
     await reader.cancel();
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a spilled output is linked from its row and served from the log's outputs folder only", async () => {
+  const { dir, log } = await goldenCopy("six_tools.jsonl");
+  const server = await startViewServer({ log });
+  try {
+    const lines = await linesOf(log);
+    const id = lines[0]!.session;
+    const whole = "line of a long output\n".repeat(500);
+    const spilled = {
+      v: 1,
+      seq: lines.length + 1,
+      ts: "2026-11-22T04:46:58.000Z",
+      type: "context.spilled",
+      session: id,
+      agent: "lead",
+      data: {
+        results: [{
+          callId: "toolu_big",
+          path: ".rein/outputs/toolu_big.txt",
+          chars: whole.length,
+          preview: "line of a long output\n[The whole output is in .rein/outputs/toolu_big.txt]",
+        }],
+      },
+    };
+    await Deno.writeTextFile(log, `${JSON.stringify(spilled)}\n`, { append: true });
+    const outputs = join(dir, "outputs");
+    await Deno.mkdir(join(outputs, "sub"), { recursive: true });
+    await Deno.writeTextFile(join(outputs, "toolu_big.txt"), whole);
+    await Deno.writeTextFile(join(dir, "secret.txt"), "not an output");
+    await Deno.symlink(join(dir, "secret.txt"), join(outputs, "leak.txt"));
+    await Deno.writeTextFile(join(outputs, "huge.txt"), "x".repeat(OUTPUT_LIMIT + 10));
+    const logBefore = await Deno.readTextFile(log);
+
+    const base = `http://127.0.0.1:${server.port}`;
+    const page = await fetch(`${base}/api/session/${id}/events?from=1&limit=1000&t=${server.token}`)
+      .then((r) => r.json());
+    const row = page.items.find((i: { type: string }) => i.type === "context.spilled");
+    assert.deepEqual(row.outputs, ["toolu_big.txt"]);
+
+    const get = (name: string, token = server.token) => fetch(`${base}/output/${name}?t=${token}`);
+    const ok = await get("toolu_big.txt");
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get("content-type"), "text/plain; charset=utf-8");
+    assert.equal(await ok.text(), whole);
+    const forbidden = await get("toolu_big.txt", "wrong");
+    assert.equal(forbidden.status, 403);
+    await forbidden.body?.cancel();
+    // Not a plain name, a symlink out of the folder, a folder, a file elsewhere, nothing.
+    for (const name of ["leak.txt", "sub", "secret.txt", "missing.txt", "%2E%2E%2Fsecret.txt"]) {
+      const refused = await get(name);
+      assert.equal(refused.status, 404, name);
+      await refused.body?.cancel();
+    }
+    for (const name of ["..", ".", ".hidden", "../secret.txt", "sub/../toolu_big.txt", ""]) {
+      const refused = await spilledOutput(log, name);
+      assert.equal(refused.status, 404, name);
+      await refused.body?.cancel();
+    }
+    const huge = await (await get("huge.txt")).text();
+    assert.ok(huge.startsWith("x".repeat(OUTPUT_LIMIT)));
+    assert.ok(!huge.startsWith("x".repeat(OUTPUT_LIMIT + 1)));
+    assert.match(huge, /Only the first \d+ of \d+ bytes are shown/);
+    assert.equal(await Deno.readTextFile(log), logBefore);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the cost and context series are also split by model when an agent switched model", async () => {
+  const { dir, log } = await goldenCopy("six_tools.jsonl");
+  const server = await startViewServer({ log });
+  try {
+    // The lead switches to another model after its third answer.
+    const all = (await Deno.readTextFile(log)).split("\n").filter(Boolean).map((l) =>
+      JSON.parse(l)
+    );
+    const third = all.filter((e) => e.type === "model.responded")[2];
+    const at = all.indexOf(third) + 1;
+    const switched = {
+      ...third,
+      seq: third.seq + 1,
+      type: "model.switched",
+      data: { model: "claude-haiku-4-5", maxTokens: 32000, from: "claude-sonnet-5-5" },
+    };
+    const events = [
+      ...all.slice(0, at),
+      switched,
+      ...all.slice(at).map((e) => ({ ...e, seq: e.seq + 1 })),
+    ];
+    await Deno.writeTextFile(log, events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    const id = events[0].session;
+    const answers = events.filter((e) => e.type === "model.responded");
+
+    const series = async () => {
+      const got = await fetch(
+        `http://127.0.0.1:${server.port}/api/session/${id}/series?t=${server.token}`,
+      ).then((r) => r.json());
+      return got;
+    };
+    let got = await series();
+    for (let i = 0; i < 100 && !got.ready; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      got = await series();
+    }
+    assert.ok(got.ready);
+    // The agent's own series as before: every answer, the cost of all its models.
+    assert.deepEqual(Object.keys(got.series), ["lead"]);
+    assert.deepEqual(got.series.lead.map((p: { seq: number }) => p.seq), answers.map((e) => e.seq));
+    // And one per model it used, named `agent · model`.
+    const sonnet = seriesKey("lead", "claude-sonnet-5-5");
+    const haiku = seriesKey("lead", "claude-haiku-4-5");
+    assert.equal(haiku, "lead · claude-haiku-4-5");
+    assert.deepEqual(Object.keys(got.byModel), [sonnet, haiku]);
+    assert.deepEqual(
+      got.byModel[sonnet].map((p: { seq: number }) => p.seq),
+      answers.slice(0, 3).map((e) => e.seq),
+    );
+    assert.deepEqual(
+      got.byModel[haiku].map((p: { seq: number }) => p.seq),
+      answers.slice(3).map((e) => e.seq),
+    );
+    const usage = answers.slice(3).reduce(
+      (sum, e) => ({
+        input_tokens: sum.input_tokens + e.data.usage.input_tokens,
+        output_tokens: sum.output_tokens + e.data.usage.output_tokens,
+        cache_read_input_tokens: sum.cache_read_input_tokens +
+          (e.data.usage.cache_read_input_tokens ?? 0),
+        cache_creation_input_tokens: sum.cache_creation_input_tokens +
+          (e.data.usage.cache_creation_input_tokens ?? 0),
+      }),
+      {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+      },
+    );
+    const haikuCost = costOf("claude-haiku-4-5", usage);
+    assert.ok(haikuCost > 0);
+    assert.ok(Math.abs(got.byModel[haiku].at(-1).costUsd - haikuCost) < 1e-12);
+    const total = got.byModel[sonnet].at(-1).costUsd + got.byModel[haiku].at(-1).costUsd;
+    assert.ok(Math.abs(got.series.lead.at(-1).costUsd - total) < 1e-12);
+    assert.equal(got.byModel[haiku].at(-1).contextTokens, got.series.lead.at(-1).contextTokens);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

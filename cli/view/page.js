@@ -19,6 +19,8 @@ const view = {
   next: boot.next,
   lanes: [],
   series: {},
+  /** Series per agent and model (`agent · model`), for agents that used more than one model. */
+  byModel: {},
   panels: boot.panels,
   asking: 0,
 };
@@ -109,6 +111,21 @@ function itemNode(item) {
       }
       row.append(details);
     }
+  }
+  for (const name of item.outputs ?? []) {
+    const query = new URLSearchParams({ t: boot.token });
+    row.append(
+      el(
+        "a",
+        {
+          class: "output",
+          href: `/output/${encodeURIComponent(name)}?${query}`,
+          target: "_blank",
+          rel: "noopener",
+        },
+        `spilled output ${name}`,
+      ),
+    );
   }
   return row;
 }
@@ -416,18 +433,33 @@ function renderTodos(panels) {
 
 const COLORS = ["#3b6fb6", "#c2611f", "#2f8f5b", "#b4538f", "#7a5cc2", "#8d7a1d", "#1f8b99"];
 
-/** Cost and context per agent over the session's seqs, with the scrubber's seq marked. */
+/** The chart's lines: each agent's, then, for an agent that used several models, one per model. */
+function chartLines() {
+  const lines = [];
+  for (const [agent, points] of Object.entries(view.series)) {
+    lines.push({ name: agent, agent, points });
+    const models = Object.entries(view.byModel).filter(([, ps]) => ps[0]?.agent === agent);
+    if (models.length < 2) continue;
+    for (const [name, ps] of models) lines.push({ name, agent, model: ps[0].model, points: ps });
+  }
+  return lines;
+}
+
+/**
+ * Cost and context per agent over the session's seqs, and per agent and model where an agent
+ * used several, with the scrubber's seq marked.
+ */
 function renderChart() {
   const box = document.getElementById("chart");
-  const agents = Object.keys(view.series);
-  if (agents.length === 0) {
+  const lines = chartLines();
+  if (lines.length === 0) {
     box.replaceChildren(el("p", { class: "none" }, "no model answers yet"));
     return;
   }
   const W = 360, H = 90;
   const charts = [["costUsd", "cost ($)"], ["contextTokens", "context (tokens)"]].map(
     ([field, label]) => {
-      const points = agents.flatMap((a) => view.series[a]);
+      const points = lines.flatMap((line) => line.points);
       const top = Math.max(0, ...points.map((p) => p[field]));
       const max = Math.max(1e-9, top);
       const x = (seq) =>
@@ -441,13 +473,16 @@ function renderChart() {
           `${label}, max ${field === "costUsd" ? cost(top) : top}`,
         ),
       );
-      agents.forEach((a, i) => {
-        const ps = view.series[a];
+      lines.forEach((line, i) => {
         svg.append(
           el("svg:polyline", {
-            points: ps.map((p) => `${x(p.seq).toFixed(1)},${y(p[field]).toFixed(1)}`).join(" "),
+            points: line.points.map((p) => `${x(p.seq).toFixed(1)},${y(p[field]).toFixed(1)}`)
+              .join(" "),
             stroke: COLORS[i % COLORS.length],
-            "data-agent": a,
+            "stroke-dasharray": line.model === undefined ? undefined : "4 2",
+            "data-agent": line.agent,
+            "data-model": line.model,
+            "data-series": line.name,
           }),
         );
       });
@@ -458,7 +493,9 @@ function renderChart() {
   const legend = el(
     "div",
     { class: "legend" },
-    ...agents.map((a, i) => el("span", { style: `color:${COLORS[i % COLORS.length]}` }, `■ ${a} `)),
+    ...lines.map((line, i) =>
+      el("span", { style: `color:${COLORS[i % COLORS.length]}` }, `■ ${line.name} `)
+    ),
   );
   box.replaceChildren(...charts, legend);
 }
@@ -545,6 +582,7 @@ document.getElementById("later").addEventListener("click", async () => {
 async function loadSeries() {
   const got = await api("/series");
   view.series = got.series;
+  view.byModel = got.byModel ?? {};
   renderChart();
   if (!got.ready) setTimeout(loadSeries, 500);
 }

@@ -6,16 +6,26 @@ import { extendIndex } from "../../core/snapshots/snapshots.ts";
 import type { LogIndex } from "../../core/snapshots/catalog_snapshot.ts";
 import { indexPoint } from "../../core/snapshots/log_point.ts";
 import { reinCatalogProjections } from "../../core/harness.ts";
-import { totalCost } from "../../core/models/cost.ts";
+import { costOf, totalCost } from "../../core/models/cost.ts";
 import { STATE_PROJECTIONS } from "../state_sweep.ts";
 import { foldError } from "../fold.ts";
 
-/** One point of an agent's cost and context, after one of its model answers. */
+/**
+ * One point of an agent's cost and context, after one of its model answers: of all its models
+ * (the agent's series), or of the model that answered (the agent-and-model series).
+ */
 export interface SeriesPoint {
   seq: number;
   agent: string;
+  /** The model that gave the answer. */
+  model: string;
   costUsd: number;
   contextTokens: number;
+}
+
+/** The key of an agent-and-model series: `lead · claude-sonnet-5-5`. */
+export function seriesKey(agent: string, model: string): string {
+  return `${agent} · ${model}`;
 }
 
 /** Points kept per agent; past it every other one is dropped (the chart stays small). */
@@ -40,6 +50,7 @@ export class SessionStates {
   #latest: State | undefined;
   readonly #seqs: number[] = [];
   readonly #series = new Map<string, SeriesPoint[]>();
+  readonly #byModel = new Map<string, SeriesPoint[]>();
   #built: Promise<void> | undefined;
   #closed = false;
   /** Resolves once the pass has its first checkpoint (the session's start), or has stopped. */
@@ -89,6 +100,14 @@ export class SessionStates {
   /** Each agent's cost and context over the session, by agent. */
   series(): Record<string, SeriesPoint[]> {
     return Object.fromEntries(this.#series);
+  }
+
+  /**
+   * Each agent's cost and context per model it used, by {@link seriesKey}: the cost of that
+   * model's usage alone, the context after each of that model's answers.
+   */
+  seriesByModel(): Record<string, SeriesPoint[]> {
+    return Object.fromEntries(this.#byModel);
   }
 
   /**
@@ -200,17 +219,25 @@ export class SessionStates {
     if (event.type !== "model.responded") return;
     const agent = state.sessions.byId[this.session]?.agents[event.agent];
     if (agent === undefined) return;
-    const points = this.#series.get(event.agent) ?? [];
-    points.push({
-      seq: event.seq,
-      agent: event.agent,
-      costUsd: totalCost(agent.usageByModel),
-      contextTokens: agent.contextTokens,
+    // The fold counts an answer's usage under the agent's model as it stands then.
+    const model = agent.model;
+    const base = { seq: event.seq, agent: event.agent, model, contextTokens: agent.contextTokens };
+    const usage = agent.usageByModel[model];
+    addPoint(this.#series, event.agent, { ...base, costUsd: totalCost(agent.usageByModel) });
+    addPoint(this.#byModel, seriesKey(event.agent, model), {
+      ...base,
+      costUsd: usage === undefined ? 0 : costOf(model, usage),
     });
-    if (points.length > SERIES_LIMIT) {
-      const kept = points.filter((_, i) => i % 2 === 0 || i === points.length - 1);
-      points.splice(0, points.length, ...kept);
-    }
-    this.#series.set(event.agent, points);
   }
+}
+
+/** Add `point` to the series `key` of `series`, dropping every other point past the limit. */
+function addPoint(series: Map<string, SeriesPoint[]>, key: string, point: SeriesPoint): void {
+  const points = series.get(key) ?? [];
+  points.push(point);
+  if (points.length > SERIES_LIMIT) {
+    const kept = points.filter((_, i) => i % 2 === 0 || i === points.length - 1);
+    points.splice(0, points.length, ...kept);
+  }
+  series.set(key, points);
 }

@@ -35,6 +35,12 @@ export interface TimelineItem {
   latencyMs?: number;
   /** Tool calls and their results, permission decisions and hooks about a call: the call. */
   callId?: string;
+  /**
+   * Spilled outputs the row names (a `context.spilled` event's files, a result that says where
+   * the rest of it is kept): file names in the log's `outputs` folder (`.rein/outputs/`), which
+   * the page links to.
+   */
+  outputs?: string[];
 }
 
 /** Characters of a detail sent with the row; a larger one is collapsed and fetched on demand. */
@@ -44,6 +50,15 @@ export const DETAIL_LIMIT = 2_000;
 function detailOf(text: string): Pick<TimelineItem, "detail" | "fullSize"> {
   if (text.length <= DETAIL_LIMIT) return { detail: text };
   return { detail: text.slice(0, DETAIL_LIMIT), fullSize: text.length };
+}
+
+/** A spilled output's path as rein writes it (`spillPath`), relative to the workspace. */
+const OUTPUT_PATH = /(?:^|[\s"'(])\.rein\/outputs\/([A-Za-z0-9_-]+\.txt)\b/g;
+
+/** The file names of the spilled outputs `text` names, each once. Pure. */
+function outputsIn(text: string): Pick<TimelineItem, "outputs"> {
+  const names = [...new Set(Array.from(text.matchAll(OUTPUT_PATH), (m) => m[1] as string))];
+  return names.length > 0 ? { outputs: names } : {};
 }
 
 function json(value: unknown): string {
@@ -123,7 +138,7 @@ export function timelineItem(event: Envelope): TimelineItem {
       return row(
         isError ? "error" : "tool",
         `${name} ${outcome ?? (isError ? "failed" : "done")} in ${durationMs} ms`,
-        { ...detailOf(content), callId },
+        { ...detailOf(content), callId, ...outputsIn(content) },
       );
     }
     case "permission.decided":
@@ -151,7 +166,10 @@ export function timelineItem(event: Envelope): TimelineItem {
       return row(
         "compaction",
         `spilled ${event.data.results.length} result(s) to files`,
-        detailOf(json(event.data.results)),
+        {
+          ...detailOf(json(event.data.results)),
+          ...outputsIn(event.data.results.map((r) => ` ${r.path}`).join("")),
+        },
       );
     case "mail.sent":
       return row(

@@ -24,6 +24,30 @@ Deno.test("a tool call's row holds its input, cut at the limit with the whole si
   assert.equal(large.title, "bash done in 12 ms");
   assert.equal(large.detail?.length, DETAIL_LIMIT);
   assert.equal(large.fullSize, content.length);
+  assert.equal(large.outputs, undefined);
+});
+
+Deno.test("a result that says where the rest of it is kept links that spilled output", () => {
+  const event = eventFactory("s1", "lead");
+  const said = "head\n\n[github answered 90000 characters. The whole answer is in " +
+    ".rein/outputs/toolu_9.txt: read it with read_file]";
+  const row = timelineItem(event("tool.completed", {
+    callId: "toolu_9",
+    name: "mcp__github__search",
+    content: said,
+    isError: false,
+    durationMs: 3,
+  }));
+  assert.deepEqual(row.outputs, ["toolu_9.txt"]);
+  // A name that is not one rein writes is not linked.
+  const other = timelineItem(event("tool.completed", {
+    callId: "c2",
+    name: "bash",
+    content: "see .rein/outputs/../events.jsonl and x.rein/outputs/a.txt",
+    isError: false,
+    durationMs: 3,
+  }));
+  assert.equal(other.outputs, undefined);
 });
 
 Deno.test("rows of answers, failures, mail and other events say what happened in their lane", () => {

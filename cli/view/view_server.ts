@@ -7,6 +7,7 @@ import { reinCatalogProjections } from "../../core/harness.ts";
 import { sessionPage, sessionsPage } from "./pages.ts";
 import { sessionPanels } from "./panels.ts";
 import { SessionStates } from "./session_states.ts";
+import { spilledOutput } from "./spilled_output.ts";
 import { timelineItem } from "./timeline_item.ts";
 import { timelinePage } from "./timeline_page.ts";
 import PAGE_SCRIPT from "./page.js" with { type: "text" };
@@ -41,8 +42,8 @@ const PAGE_ROWS = 200;
 
 /**
  * Serve the page of the log `options.log` on 127.0.0.1: the sessions list, each session's page
- * (timeline, agents, team, tasks, todos, cost and context, a seq scrubber) and their JSON, and a
- * live stream of what is appended (server-sent events from a read-only follower). Every request
+ * (timeline, agents, team, tasks, todos, cost and context, a seq scrubber) and their JSON, the
+ * spilled outputs of the log's `outputs` folder (`/output/<name>`), and a live stream of what is appended (server-sent events from a read-only follower). Every request
  * without the token gets 403. Reads the log and its snapshots; never writes.
  */
 export function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
@@ -83,6 +84,7 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
     }],
     [/^\/page\.js$/, () => Promise.resolve(text(PAGE_SCRIPT, "text/javascript"))],
     [/^\/page\.css$/, () => Promise.resolve(text(PAGE_STYLE, "text/css"))],
+    [/^\/output\/([^/]+)$/, ([, name]) => spilledOutput(path, name!)],
     [/^\/session\/([^/]+)$/, async ([, id]) => {
       const found = await statesOf(id!);
       if (found === undefined) return notFound(`No session "${id}" in the log`);
@@ -134,7 +136,11 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
       const found = await statesOf(id!);
       if (found === undefined) return notFound(`No session "${id}" in the log`);
       passOf(found.states);
-      return jsonResponse({ ready: found.states.ready, series: found.states.series() });
+      return jsonResponse({
+        ready: found.states.ready,
+        series: found.states.series(),
+        byModel: found.states.seriesByModel(),
+      });
     }],
     [
       /^\/api\/session\/([^/]+)\/live$/,

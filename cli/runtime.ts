@@ -1,7 +1,7 @@
 import { resolve } from "../events/posix_path.ts";
 import { unusedSettingsNotice } from "../core/settings/unused_settings.ts";
 import { type JsonlStore, openJsonlStore } from "../events/jsonl_store.ts";
-import type { Leases } from "../events/store.ts";
+import type { Leases, LogReader } from "../events/store.ts";
 import { StartPointError } from "../events/start_point.ts";
 import {
   createHarness,
@@ -44,6 +44,7 @@ import { thisMachine } from "./machine.ts";
 import { usedPlugins } from "./_plugins.ts";
 import { REIN_VERSION } from "./version.ts";
 import { TeammateProcesses } from "./teammate_processes.ts";
+import { loadStoreSessions } from "./store_sessions.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
 import {
   mcpApprovals,
@@ -164,6 +165,7 @@ export async function openRuntime(options: {
   const teammates = new TeammateProcesses({
     workspace,
     logPath,
+    store: options.store,
     env: env.toObject(),
     cwd: Deno.cwd(),
     clock,
@@ -245,6 +247,8 @@ export async function openRuntime(options: {
   const asker: Runtime["asker"] = {};
   let store: JsonlStore | undefined;
   let leases: Leases | undefined;
+  /** The PostgreSQL store's log, read to load a session (it has no file nor snapshots). */
+  let reader: LogReader | undefined;
   let start = await logSnapshot;
   /** Places to start reading the log from, to load a session: the snapshot's, then ours. */
   let index: LogIndex = [...start?.index ?? []];
@@ -260,7 +264,7 @@ export async function openRuntime(options: {
           onEvent,
           onNotice: options.onNotice,
         });
-        leases = opened;
+        leases = reader = opened;
         return opened;
       }
       return store = await openJsonlStore(logPath, {
@@ -276,7 +280,10 @@ export async function openRuntime(options: {
   const wiring: Omit<HarnessOptions, "openStore"> = {
     // A new session needs no other session in full; a resumed one is focused when chosen.
     focus: [],
-    loadSessions: (request) => loadSessions(logPath, { ...request, index }),
+    loadSessions: (request) =>
+      reader === undefined
+        ? loadSessions(logPath, { ...request, index })
+        : loadStoreSessions(reader, request),
     workspace,
     // rein's own folders, closed to the file tools: the log's (snapshots, jobs' output, catalogs,
     // leases) and the workspace's `.rein/`, and the log itself (kept closed where its folder holds

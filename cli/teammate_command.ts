@@ -11,6 +11,7 @@ import { defaultLogPath, resolveWorkspace, type RuntimeEnv, userPath } from "./p
 import { openRuntime } from "./runtime.ts";
 import { requireCredentials } from "./run_flags.ts";
 import { claim } from "./session_choice.ts";
+import { storeOf } from "./store_log.ts";
 import { relaunchWhenMoved } from "./_teammate_relaunch.ts";
 import type { SessionLease } from "./session_lease.ts";
 
@@ -43,9 +44,12 @@ export async function teammateCommand(
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
   requireCredentials(env);
+  // The lead's log in PostgreSQL, when it is there: given in the environment (REIN_STORE).
+  const store = storeOf(undefined, env);
   const runtime = await openRuntime({
     workspace,
     logPath,
+    ...(store === undefined ? {} : { store }),
     env,
     onNotice: (message) => io.stderr.write(`${message}\n`),
     interactive: false,

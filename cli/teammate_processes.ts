@@ -13,6 +13,12 @@ const STOP_GRACE_MS = 2_000;
 export interface TeammateHost {
   workspace: string;
   logPath: string;
+  /**
+   * The lead's PostgreSQL store (`postgres://…`), when its log is there: its teammates open the
+   * same one, given it in their environment (`REIN_STORE`), never their argv (it may hold a
+   * password), and reach its host only.
+   */
+  store?: string | undefined;
   /** The lead's environment, which its teammates inherit. */
   env: Readonly<Record<string, string>>;
   cwd: string;
@@ -89,8 +95,9 @@ export class TeammateProcesses {
     if (this.#closed) throw new Error("The lead's process is stopping");
     // Where the log places it: its spawn's folder, or the worktree it moved to (agent.moved).
     const cwd = agentCwd(harness.state.sessions.byId[session], name, this.#host.workspace);
-    const { flags, denoArgs } = this.#plan(session, name, cwd);
-    const child = startDeno(denoArgs, cwd, this.#host.env);
+    const env = this.#env();
+    const { flags, denoArgs } = this.#plan(session, name, cwd, env);
+    const child = startDeno(denoArgs, cwd, env);
     const running: Running = { child, stopping: false, cwd };
     this.#running.set(rosterKey(session, name), running);
     child.status.then((status) => this.#exited(session, name, running, status));
@@ -100,8 +107,26 @@ export class TeammateProcesses {
     ]);
   }
 
-  /** The launcher's plan for the teammate, its permissions narrowed. */
-  #plan(session: string, name: string, cwd: string): { flags: string[]; denoArgs: string[] } {
+  /**
+   * The teammate's environment: the lead's, with `REIN_STORE` the lead's store (none when the
+   * lead's log is its JSONL file: the teammate's is too).
+   */
+  #env(): Record<string, string> {
+    const { REIN_STORE: _, ...env } = this.#host.env;
+    const store = this.#host.store;
+    return store === undefined ? env : { ...env, REIN_STORE: store };
+  }
+
+  /**
+   * The launcher's plan for the teammate (in `env`: a store's host is its only database net), its
+   * permissions narrowed.
+   */
+  #plan(
+    session: string,
+    name: string,
+    cwd: string,
+    env: Readonly<Record<string, string>>,
+  ): { flags: string[]; denoArgs: string[] } {
     const main = decodeURIComponent(new URL(Deno.mainModule).pathname);
     const fromSource = main.endsWith("/cli/main.ts");
     const root = fromSource ? dirname(dirname(main)) : dirname(main);
@@ -118,7 +143,7 @@ export class TeammateProcesses {
     ];
     const plan = planLaunch({
       argv: fromSource ? args : ["--entry", main, ...args],
-      env: { ...this.#host.env },
+      env: { ...env },
       cwd: this.#host.cwd,
       root,
       realPath,

@@ -1,8 +1,10 @@
 /**
  * The whole harness at once (issue 25, s20): one scripted `rein -p` session against the fake
  * Anthropic server that uses tools, permission rules and a mode answering a question, a hook,
- * todos, a skill, memory (CLAUDE.md), a subagent, the task graph, a background job, cron tools,
- * a recovered model error (a scripted 529) and a compaction (a small window). Run it with
+ * todos, a skill, memory (CLAUDE.md), MCP tools from a real server (server-everything over
+ * stdio), a subagent, the task graph, a background job, cron tools, a recovered model error (a
+ * scripted 529), a compaction (a small window) and a teammate process that claims a task by
+ * itself, mails the lead and is shut down. Run it with
  * `deno run -A testing/s20_scenario.ts [DIR]`; it prints where the log is and how to replay it.
  *
  * @module
@@ -25,6 +27,9 @@ import { firstUserText, toolResultCount } from "./scenarios.ts";
 
 /** Absolute path of cli/main.ts. */
 const CLI = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
+
+/** The MCP server the run starts over stdio (as tests/mcp_test.ts does). */
+export const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 
 /** The prompt the lead is given. */
 export const S20_PROMPT = "Do everything at once: plan, use the tools, delegate, wait, compact.";
@@ -53,6 +58,16 @@ export const S20_MECHANISMS: Readonly<Record<string, readonly string[]>> = {
   "cron": ["cron.scheduled", "cron.read"],
   "recovered model error": ["model.failed"],
   "compaction": ["compaction.started", "compaction.completed", "context.spilled"],
+  "MCP (server-everything over stdio)": ["mcp.configured", "mcp.observed"],
+  "teammate, mail and shutdown": [
+    "agent.spawned",
+    "agent.started",
+    "mail.sent",
+    "protocol.requested",
+    "protocol.answered",
+    "agent.stopped",
+  ],
+  "auto-claim": ["task.claimed", "arrival.injected"],
 };
 
 /** Where a run of the scenario left things, and what `rein -p` printed. */
@@ -121,6 +136,7 @@ function leadSteps(): ((request: RecordedRequest) => FakeReply)[] {
   return [
     () => message([text("Planning."), toolUse("toolu_todo_1", "todo_write", { todos: PLAN })]),
     () => message([toolUse("toolu_skill", "load_skill", { skill: "greet", args: "Ada" })]),
+    () => message([toolUse("toolu_mcp", "mcp__everything__get-sum", { a: 2, b: 3 })]),
     () =>
       message([
         text("Hello Ada. Writing notes and checking the shell."),
@@ -176,18 +192,21 @@ const MAX_READS = 40;
 
 /**
  * The whole script: the subagent's requests by their task, the lead's steps in order (the 529
- * answers the third step's first request, which rein retries), then big.txt read until a
+ * answers the fourth step's first request, which rein retries), then big.txt read until a
  * compaction has happened, then the todos closed and the answer.
  */
 function s20Script(compacted: () => boolean): FakeScriptFn {
   const steps = leadSteps();
+  const teamPhase = teamPhaseOf();
   let step = 0;
   let reads = 0;
   let faulted = false;
   return (request) => {
     const messages = request.body?.messages ?? [];
-    if (firstUserText(messages).startsWith(SUBAGENT_TASK)) return subagentReply(request);
-    if (step === 2 && !faulted) {
+    const first = firstUserText(messages);
+    if (first.startsWith(SUBAGENT_TASK)) return subagentReply(request);
+    if (first.startsWith(TEAMMATE_TASK)) return teammateReply(request);
+    if (step === 3 && !faulted) {
       faulted = true;
       return overloaded();
     }
@@ -200,11 +219,68 @@ function s20Script(compacted: () => boolean): FakeScriptFn {
       reads++;
       return message([toolUse(`toolu_read_${reads}`, "read_file", { path: "big.txt" })]);
     }
-    if (step === steps.length) {
-      step++;
+    return teamPhase(request);
+  };
+}
+
+/** The text of a request's last message: its text blocks, and each tool result as `id content`. */
+function lastText(request: RecordedRequest): string {
+  const content = request.body?.messages.at(-1)?.content;
+  if (typeof content === "string") return content;
+  return (content ?? []).map((block) =>
+    block.type === "text"
+      ? String(block.text)
+      : block.type === "tool_result"
+      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
+      : ""
+  ).join("\n");
+}
+
+/** The teammate's first prompt, which tells its requests from the others'. */
+const TEAMMATE_TASK = "TEAMMATE: wait for work";
+
+/** The teammate: claims the ready task by itself, completes it, approves its shutdown. */
+function teammateReply(request: RecordedRequest): FakeReply {
+  const last = lastText(request);
+  if (last.includes("shutdown_request")) {
+    return message([toolUse("toolu_bob_bye", "respond_shutdown", { approve: true })]);
+  }
+  const claimed = /claimed task #(\d+) of the task graph by yourself/.exec(last);
+  if (claimed) {
+    const id = Number(claimed[1]);
+    return message([toolUse(`toolu_bob_done_${id}`, "complete_task", { task_id: id })]);
+  }
+  if (last.includes("toolu_bob_done_")) return message("Reviewed and completed.");
+  return message("Waiting for work.");
+}
+
+/**
+ * The lead once its steps are done: spawns bob (who claims the ready task by himself), asks him
+ * to shut down once he mailed that it is completed, then closes the todos and answers.
+ */
+function teamPhaseOf(): (request: RecordedRequest) => FakeReply {
+  let phase: "spawn" | "waiting" | "stopping" | "closing" | "done" = "spawn";
+  return (request) => {
+    const mail = lastText(request);
+    if (phase === "spawn") {
+      phase = "waiting";
+      return message([
+        toolUse("toolu_spawn_bob", "spawn_teammate", { name: "bob", prompt: TEAMMATE_TASK }),
+      ]);
+    }
+    if (phase === "waiting" && /completed task #2/.test(mail)) {
+      phase = "stopping";
+      return message([toolUse("toolu_stop_bob", "request_shutdown", { to: "bob" })]);
+    }
+    if (phase === "stopping" && mail.includes("shutdown_approved")) {
+      phase = "closing";
       return message([toolUse("toolu_todo_2", "todo_write", { todos: DONE })]);
     }
-    return message(S20_ANSWER);
+    if (phase === "closing") {
+      phase = "done";
+      return message(S20_ANSWER);
+    }
+    return message(phase === "done" ? S20_ANSWER : "Waiting for the team.");
   };
 }
 
@@ -244,6 +320,15 @@ export async function runS20Scenario(dir: string): Promise<S20Result> {
     }],
     script: s20Script(() => summaries > 0),
   });
+  const bin = join(root, "bin");
+  await Deno.mkdir(bin, { recursive: true });
+  const everything = join(bin, "everything");
+  await Deno.writeTextFile(
+    everything,
+    `#!/bin/sh\nexec '${Deno.execPath()}' run -A --quiet --no-lock ${EVERYTHING} stdio "$@"\n`,
+  );
+  await Deno.chmod(everything, 0o755);
+  const mcpConfig = JSON.stringify({ mcpServers: { everything: { command: everything } } });
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: home,
@@ -262,6 +347,8 @@ export async function runS20Scenario(dir: string): Promise<S20Result> {
       S20_PROMPT,
       "--permission-mode",
       "acceptEdits",
+      "--mcp-config",
+      mcpConfig,
       "--workspace",
       workspace,
     ],
@@ -271,6 +358,8 @@ export async function runS20Scenario(dir: string): Promise<S20Result> {
       ANTHROPIC_API_KEY: "sk-ant-s20-fake-key-0123456789",
       CLAUDE_CODE_AUTO_COMPACT_WINDOW: "30000",
       CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60",
+      CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1",
+      REIN_SHUTDOWN_TIMEOUT_MS: "5000",
     },
     clearEnv: true,
     stdin: "null",

@@ -1,10 +1,11 @@
 /**
  * The whole harness at once (issue 25, s20): testing/s20_scenario.ts runs one `rein -p` session
- * that uses every in-process mechanism; each leaves its events in the log, and the log replays
- * with --verify.
+ * that uses the in-process mechanisms, MCP tools from server-everything and a teammate process;
+ * each leaves its events in the log, and the log replays with --verify.
  */
 import assert from "node:assert/strict";
 import { runS20Scenario, S20_ANSWER, S20_MECHANISMS } from "../testing/s20_scenario.ts";
+import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { readLogLines, runCli } from "./_cli.ts";
 
 type Line = Awaited<ReturnType<typeof readLogLines>>[number];
@@ -17,7 +18,7 @@ function decision(log: readonly Line[], callId: string): Record<string, unknown>
   return log.find((e) => e.type === "permission.decided" && e.data.callId === callId)?.data;
 }
 
-Deno.test("s20: one session uses every in-process mechanism, each leaves its events, and it replays with --verify", async () => {
+Deno.test("s20: one session uses the in-process mechanisms, an MCP server and a teammate; each leaves its events, and it replays with --verify", async () => {
   const dir = await Deno.makeTempDir({ prefix: "rein-s20-test-" });
   try {
     const run = await runS20Scenario(dir);
@@ -57,10 +58,21 @@ Deno.test("s20: one session uses every in-process mechanism, each leaves its eve
     assert.match(String(result(log, "toolu_job")?.content), /job-done/);
     assert.ok(log.some((e) => e.type === "compaction.completed" && e.data.trigger === "auto"));
 
+    // server-everything's tool answered; bob claimed the ready task by himself (no claim_task
+    // call of his), completed it, and approved the lead's shutdown request.
+    assert.equal(result(log, "toolu_mcp")?.content, "The sum of 2 and 3 is 5.");
+    const bob = log.filter((e) => e.agent === "bob");
+    assert.deepEqual(bob.filter((e) => e.type === "task.claimed").map((e) => e.data.id), [2]);
+    assert.ok(!bob.some((e) => e.type === "tool.requested" && e.data.name === "claim_task"));
+    assert.ok(bob.some((e) => e.type === "task.completed" && e.data.id === 2));
+    assert.deepEqual(bob.find((e) => e.type === "protocol.answered")?.data.approve, true);
+    assert.deepEqual(bob.find((e) => e.type === "agent.stopped")?.data, { reason: "shutdown" });
+
     const replay = await runCli(["replay", run.log, "--verify", "--quiet"], { env: run.env });
     assert.equal(replay.code, 0, replay.stdout + replay.stderr);
     assert.doesNotMatch(replay.stdout, /✗/);
   } finally {
+    killProcessesIn(dir);
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -288,7 +288,16 @@ Deno.test("a spilled output is linked from its row and served from the log's out
     assert.equal(forbidden.status, 403);
     await forbidden.body?.cancel();
     // Not a plain name, a symlink out of the folder, a folder, a file elsewhere, nothing.
-    for (const name of ["leak.txt", "sub", "secret.txt", "missing.txt", "%2E%2E%2Fsecret.txt"]) {
+    for (
+      const name of [
+        "leak.txt",
+        "sub",
+        "secret.txt",
+        "missing.txt",
+        "%2E%2E%2Fsecret.txt",
+        "%E0%A4%A",
+      ]
+    ) {
       const refused = await get(name);
       assert.equal(refused.status, 404, name);
       await refused.body?.cancel();

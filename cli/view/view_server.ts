@@ -153,7 +153,12 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
     const url = new URL(request.url);
     if (url.searchParams.get("t") !== token) return new Response("Forbidden\n", { status: 403 });
     if (request.method !== "GET") return new Response("Method not allowed\n", { status: 405 });
-    const pathname = decodeURIComponent(url.pathname);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      return notFound(`No page "${url.pathname}"`);
+    }
     for (const [pattern, route] of routes) {
       const match = pattern.exec(pathname);
       if (match === null) continue;

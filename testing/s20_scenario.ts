@@ -4,7 +4,8 @@
  * todos, a skill, memory (CLAUDE.md), MCP tools from a real server (server-everything over
  * stdio), a subagent, the task graph, a background job, cron tools, a recovered model error (a
  * scripted 529), a compaction (a small window) and a teammate process that claims a task by
- * itself, mails the lead and is shut down. Run it with
+ * itself, gets its own cron's firing (time from REIN_CLOCK_FILE), mails the lead and is shut
+ * down. Run it with
  * `deno run -A testing/s20_scenario.ts [DIR]`; it prints where the log is and how to replay it.
  *
  * @module
@@ -55,7 +56,7 @@ export const S20_MECHANISMS: Readonly<Record<string, readonly string[]>> = {
   "subagent": ["agent.spawned"],
   "task graph": ["task.created", "task.claimed", "task.completed"],
   "background job": ["job.started", "job.finished"],
-  "cron": ["cron.scheduled", "cron.read"],
+  "cron (a firing on REIN_CLOCK_FILE's time)": ["cron.scheduled", "cron.read", "cron.fired"],
   "recovered model error": ["model.failed"],
   "compaction": ["compaction.started", "compaction.completed", "context.spilled"],
   "MCP (server-everything over stdio)": ["mcp.configured", "mcp.observed"],
@@ -179,6 +180,16 @@ function leadSteps(): ((request: RecordedRequest) => FakeReply)[] {
   ];
 }
 
+/** The time the run starts at (REIN_CLOCK_FILE, a Monday), and one after bob's cron's minute. */
+const START_TIME = "2026-11-23T10:00:30Z";
+const FIRE_TIME = "2026-11-23T10:01:05Z";
+
+/** Writes `iso` to the clock file rein reads its time from, atomically. */
+function setClock(file: string, iso: string): void {
+  Deno.writeTextFileSync(`${file}.tmp`, iso);
+  Deno.renameSync(`${file}.tmp`, file);
+}
+
 /** The subagent's script: one glob, then its answer. */
 function subagentReply(request: RecordedRequest): FakeReply {
   if (toolResultCount(request.body) === 0) {
@@ -195,7 +206,7 @@ const MAX_READS = 40;
  * answers the fourth step's first request, which rein retries), then big.txt read until a
  * compaction has happened, then the todos closed and the answer.
  */
-function s20Script(compacted: () => boolean): FakeScriptFn {
+function s20Script(clockFile: string, compacted: () => boolean): FakeScriptFn {
   const steps = leadSteps();
   const teamPhase = teamPhaseOf();
   let step = 0;
@@ -205,7 +216,7 @@ function s20Script(compacted: () => boolean): FakeScriptFn {
     const messages = request.body?.messages ?? [];
     const first = firstUserText(messages);
     if (first.startsWith(SUBAGENT_TASK)) return subagentReply(request);
-    if (first.startsWith(TEAMMATE_TASK)) return teammateReply(request);
+    if (first.startsWith(TEAMMATE_TASK)) return teammateReply(clockFile, request);
     if (step === 3 && !faulted) {
       faulted = true;
       return overloaded();
@@ -239,18 +250,33 @@ function lastText(request: RecordedRequest): string {
 /** The teammate's first prompt, which tells its requests from the others'. */
 const TEAMMATE_TASK = "TEAMMATE: wait for work";
 
-/** The teammate: claims the ready task by itself, completes it, approves its shutdown. */
-function teammateReply(request: RecordedRequest): FakeReply {
+/**
+ * The teammate: claims the ready task by itself, schedules a one-shot cron, waits while the
+ * clock passes the next minute (the firing joins its next request), completes the task, and
+ * approves its shutdown.
+ */
+function teammateReply(clockFile: string, request: RecordedRequest): FakeReply {
   const last = lastText(request);
   if (last.includes("shutdown_request")) {
     return message([toolUse("toolu_bob_bye", "respond_shutdown", { approve: true })]);
   }
-  const claimed = /claimed task #(\d+) of the task graph by yourself/.exec(last);
-  if (claimed) {
-    const id = Number(claimed[1]);
-    return message([toolUse(`toolu_bob_done_${id}`, "complete_task", { task_id: id })]);
+  if (/claimed task #2 of the task graph by yourself/.test(last)) {
+    return message([toolUse("toolu_bob_cron", "schedule_cron", {
+      cron: "* * * * *",
+      prompt: "Check the notes",
+      recurring: false,
+    })]);
+  }
+  if (last.includes("toolu_bob_cron ")) {
+    // The next minute comes while this call runs: the firing joins the next request.
+    setClock(clockFile, FIRE_TIME);
+    return message([toolUse("toolu_bob_wait", "bash", { command: "sleep 1" })]);
+  }
+  if (last.includes("toolu_bob_wait ")) {
+    return message([toolUse("toolu_bob_done_2", "complete_task", { task_id: 2 })]);
   }
   if (last.includes("toolu_bob_done_")) return message("Reviewed and completed.");
+  if (last.includes("[Scheduled] Check the notes")) return message("Checked the notes.");
   return message("Waiting for work.");
 }
 
@@ -308,6 +334,8 @@ export async function runS20Scenario(dir: string): Promise<S20Result> {
     await Deno.mkdir(join(workspace, path, ".."), { recursive: true });
     await Deno.writeTextFile(join(workspace, path), content);
   }
+  const clockFile = join(root, "clock");
+  setClock(clockFile, START_TIME);
   let summaries = 0;
   const summary = summaryRule("Summary: the plan is written; the lead is reading big.txt.");
   await using fake = await startFakeAnthropic({
@@ -318,7 +346,7 @@ export async function runS20Scenario(dir: string): Promise<S20Result> {
         return summary.reply(request);
       },
     }],
-    script: s20Script(() => summaries > 0),
+    script: s20Script(clockFile, () => summaries > 0),
   });
   const bin = join(root, "bin");
   await Deno.mkdir(bin, { recursive: true });
@@ -360,6 +388,7 @@ export async function runS20Scenario(dir: string): Promise<S20Result> {
       CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "60",
       CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1",
       REIN_SHUTDOWN_TIMEOUT_MS: "5000",
+      REIN_CLOCK_FILE: clockFile,
     },
     clearEnv: true,
     stdin: "null",

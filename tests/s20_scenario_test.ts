@@ -19,7 +19,7 @@ function decision(log: readonly Line[], callId: string): Record<string, unknown>
 }
 
 Deno.test("s20: one session uses the in-process mechanisms, an MCP server and a teammate; each leaves its events, and it replays with --verify", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "rein-s20-test-" });
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-s20-test-" }));
   try {
     const run = await runS20Scenario(dir);
     assert.equal(run.code, 0, run.stderr);
@@ -67,12 +67,20 @@ Deno.test("s20: one session uses the in-process mechanisms, an MCP server and a 
     assert.ok(bob.some((e) => e.type === "task.completed" && e.data.id === 2));
     assert.deepEqual(bob.find((e) => e.type === "protocol.answered")?.data.approve, true);
     assert.deepEqual(bob.find((e) => e.type === "agent.stopped")?.data, { reason: "shutdown" });
+    // Bob's one-shot cron fired once the clock passed its minute, and joined his next request.
+    assert.deepEqual(bob.filter((e) => e.type === "cron.fired").map((e) => e.data.prompt), [
+      "Check the notes",
+    ]);
+    assert.ok(bob.some((e) =>
+      e.type === "arrival.injected" && e.data.source === "cron" &&
+      e.data.text === "[Scheduled] Check the notes"
+    ));
 
     const replay = await runCli(["replay", run.log, "--verify", "--quiet"], { env: run.env });
     assert.equal(replay.code, 0, replay.stdout + replay.stderr);
     assert.doesNotMatch(replay.stdout, /✗/);
   } finally {
-    killProcessesIn(dir);
+    killProcessesIn(`${dir}/work`);
     await Deno.remove(dir, { recursive: true });
   }
 });

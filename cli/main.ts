@@ -191,20 +191,6 @@ export async function buildProgram(
       exit(await trustCommand(dir, flags, env, io));
     });
 
-  program.command("sessions")
-    .description("List the sessions of the workspace's log")
-    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
-    .option("--workspace <dir>", "workspace whose log to read")
-    .option("--json", "print JSON")
-    .action(async (flags) => {
-      const { defaultLogPath, resolveWorkspace, userPath } = await import("./paths.ts");
-      const { sessionsCommand } = await import("./log_commands.ts");
-      const log = flags.log
-        ? userPath(flags.log, env, Deno.cwd())
-        : defaultLogPath(resolveWorkspace(flags.workspace, env, Deno.cwd()));
-      exit(await sessionsCommand(log, flags.json ?? false, io));
-    });
-
   /** The log a log command reads: its argument, else --log, else the workspace's. */
   const logOf = async (log: string | undefined, flags: { log?: string; workspace?: string }) => {
     const { defaultLogPath, resolveWorkspace, userPath } = await import("./paths.ts");
@@ -230,6 +216,17 @@ export async function buildProgram(
   };
   const STORE_HELP =
     "a PostgreSQL log, postgres://…?log=NAME (default: $REIN_STORE, else the file)";
+
+  program.command("sessions")
+    .description("List the sessions of the workspace's log")
+    .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option("--workspace <dir>", "workspace whose log to read")
+    .option("--json", "print JSON")
+    .option("--store <url>", STORE_HELP)
+    .action(async (flags) => {
+      const { sessionsCommand } = await import("./log_commands.ts");
+      exit(await onLog(undefined, flags, (log) => sessionsCommand(log, flags.json ?? false, io)));
+    });
 
   program.command("state")
     .description("Print the state projected from a log, at its end or at a seq")
@@ -279,13 +276,14 @@ export async function buildProgram(
     .option("--workspace <dir>", "workspace whose log to read")
     .option("--at <seq>", "fold only up to this seq", positiveInt)
     .option("--json", "print the tasks as JSON")
+    .option("--store <url>", STORE_HELP)
     .action(async (log, flags) => {
       const { tasksCommand } = await import("./tasks_command.ts");
       exit(
-        await tasksCommand(
-          await logOf(log, flags),
-          { json: flags.json ?? false, at: flags.at },
-          io,
+        await onLog(
+          log,
+          flags,
+          (path) => tasksCommand(path, { json: flags.json ?? false, at: flags.at }, io),
         ),
       );
     });

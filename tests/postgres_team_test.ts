@@ -3,7 +3,8 @@
  * same store (the URL passed in its environment, not its argv; the process's Deno flags reach the
  * database's host only), the teammate's mail reaches the lead through the database, no JSONL log
  * is written in the workspace, the URL's password is nowhere in the log, and the exported log
- * replays with `--verify`.
+ * replays with `--verify`; `rein sessions` and `rein tasks` read the database's log (`--store` or
+ * `REIN_STORE`) as they read the exported file.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -20,7 +21,7 @@ if (missing !== undefined) console.warn(missing);
 
 Deno.test({
   name:
-    "rein -p --store postgres://… with a team: the teammate's process runs on the same database (net to its host only, the password in no argv or event), its mail reaches the lead, and the export replays with --verify",
+    "rein -p --store postgres://… with a team: the teammate's process runs on the same database (net to its host only, the password in no argv or event), its mail reaches the lead, the export replays with --verify, and rein sessions and rein tasks read the database",
   ignore: missing !== undefined,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -40,10 +41,10 @@ Deno.test({
           return message("Bob counted 3 files.");
         }
         if (messages.length > 1) return message("Bob is on it.");
-        return message([toolUse("toolu_bob", "spawn_teammate", {
-          name: "bob",
-          prompt: "Count the files",
-        })]);
+        return message([
+          toolUse("toolu_task", "create_task", { subject: "Count the files" }),
+          toolUse("toolu_bob", "spawn_teammate", { name: "bob", prompt: "Count the files" }),
+        ]);
       },
     });
     try {
@@ -106,6 +107,21 @@ Deno.test({
       ]);
       assert.equal(replayed.code, 0, `${replayed.stdout}${replayed.stderr}`);
       assert.match(replayed.stdout, /all match the log/);
+
+      // rein sessions and rein tasks read the database's log (--store, or REIN_STORE) as the file.
+      const sessions = await runCli(["sessions", "--store", store, "--json"]);
+      assert.equal(sessions.code, 0, sessions.stderr);
+      const sessionsOfFile = await runCli(["sessions", "--log", path, "--json"]);
+      assert.equal(sessions.stdout, sessionsOfFile.stdout);
+      assert.ok(sessions.stdout.includes(events[0]?.session ?? "?"), sessions.stdout);
+      const tasks = await runCli(["tasks"], { env: { REIN_STORE: store } });
+      assert.equal(tasks.code, 0, tasks.stderr);
+      assert.match(tasks.stdout, /Count the files/);
+      const tasksOfFile = await runCli(["tasks", path]);
+      assert.equal(tasks.stdout, tasksOfFile.stdout);
+      const tasksJson = await runCli(["tasks", "--store", store, "--json"]);
+      assert.equal(tasksJson.code, 0, tasksJson.stderr);
+      assert.equal(tasksJson.stdout, (await runCli(["tasks", path, "--json"])).stdout);
     } finally {
       killProcessesIn(workspace);
       await Deno.remove(workspace, { recursive: true });

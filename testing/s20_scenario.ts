@@ -204,7 +204,8 @@ const MAX_READS = 40;
 /**
  * The whole script: the subagent's requests by their task, the lead's steps in order (the 529
  * answers the fourth step's first request, which rein retries), then big.txt read until a
- * compaction has happened, then the todos closed and the answer.
+ * compaction has happened, then the team phase (bob spawned and shut down, the todos closed,
+ * the answer).
  */
 function s20Script(clockFile: string, compacted: () => boolean): FakeScriptFn {
   const steps = leadSteps();

@@ -128,3 +128,44 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "rein -p --continue --store postgres://… resumes the session from the database's log: the model sees the earlier turn",
+  ignore: missing !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    await using server = await startTestPostgres();
+    const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-pg-resume-" }));
+    await using fake = await startFakeAnthropic({
+      script: (request) => {
+        const seen = JSON.stringify(request.body?.messages ?? []);
+        return message(seen.includes("remember 42") ? "You said 42." : "Noted.");
+      },
+    });
+    try {
+      const store = server.url("resume");
+      const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-test-key" };
+      const first = await runCli(
+        ["-p", "remember 42", "--workspace", workspace, "--store", store],
+        {
+          env,
+        },
+      );
+      assert.equal(first.code, 0, first.stderr);
+      const again = await runCli(
+        ["--continue", "-p", "what did I say?", "--workspace", workspace, "--store", store],
+        { env },
+      );
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /You said 42\./);
+      const file = await Deno.stat(join(workspace, ".rein", "events.jsonl")).catch(() => undefined);
+      assert.equal(file, undefined, "no JSONL log: the database holds it");
+      const replayed = await runCli(["replay", "--verify", "--store", store]);
+      assert.equal(replayed.code, 0, `${replayed.stdout}${replayed.stderr}`);
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+});

@@ -683,3 +683,20 @@ Deno.test("the REPL runs a firing that comes while it waits for input as [Schedu
   assert.ok(events.some((e) => e.type === "session.ended"));
   await replayVerifies(rig);
 });
+
+Deno.test("a session's job fires only in the process of the agent that scheduled it (a teammate's never fires the lead's)", async () => {
+  const clock = { now: new Date("2026-11-23T10:00:30Z") };
+  await using t = await cronSession(clock);
+  await t.session.prompt("remind me every minute to check the deploy", run());
+  const teammates = new CronScheduler({
+    store: t.harness.store,
+    state: t.harness.state,
+    clock: () => clock.now,
+    session: () => ({ session: t.session.id, agent: "bob" }),
+  });
+  clock.now = new Date("2026-11-23T10:01:00.500Z");
+  assert.deepEqual(await teammates.tick(), [], "bob's process leaves the lead's job alone");
+  const [fired] = await schedulerOf(t, clock).tick();
+  assert.equal(fired?.type, "cron.fired");
+  assert.equal(fired?.agent, t.session.agent);
+});

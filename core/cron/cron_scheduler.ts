@@ -2,7 +2,7 @@ import type { Envelope, NewEvent } from "../../events/event_types.ts";
 import type { EventStore } from "../../events/store.ts";
 import { sliceOf, type State } from "../state/state.ts";
 import { cronProjection, type PendingFiring, sessionCronIn } from "./cron_projection.ts";
-import { dueFirings, firedData } from "./due_firings.ts";
+import { type DueFiring, dueFirings, firedData } from "./due_firings.ts";
 import { hasFeature } from "../settings/session_features.ts";
 import { cronTableOf } from "./cron_read.ts";
 
@@ -45,7 +45,7 @@ export class CronScheduler {
     const { session } = this.#options.session();
     if (!hasFeature(state, session, "cron")) return [];
     // Most ticks find nothing due: they cost a plan, not the log's lock.
-    if (dueFirings(cronTableOf(state), now, session).length === 0) return [];
+    if (this.#due(now).length === 0) return [];
     return await store.appendDecided(() => this.#firings(now), { sync: true });
   }
 
@@ -56,10 +56,24 @@ export class CronScheduler {
     return sessionCronIn(slice, session).pending.filter((firing) => firing.agent === agent);
   }
 
+  /**
+   * The firings due at `now` that are this process's agent's: a session's job fires for the agent
+   * that scheduled it (a teammate's process never fires the lead's, nor the lead's a teammate's),
+   * a durable job for a session's main agent only.
+   */
+  #due(now: Date): DueFiring[] {
+    const { session, agent } = this.#options.session();
+    const state = this.#options.state;
+    const main = state.sessions.byId[session]?.mainAgent === agent;
+    return dueFirings(cronTableOf(state), now, session).filter((due) =>
+      due.job.durable ? main : due.job.agent === agent
+    );
+  }
+
   #firings(now: Date): NewEvent[] {
     const { session, agent } = this.#options.session();
     if (!hasFeature(this.#options.state, session, "cron")) return [];
-    return dueFirings(cronTableOf(this.#options.state), now, session).map((due) => ({
+    return this.#due(now).map((due) => ({
       type: "cron.fired",
       data: firedData(due, now),
       session,

@@ -44,8 +44,11 @@ export async function teammateCommand(
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
   requireCredentials(env);
-  // The lead's log in PostgreSQL, when it is there: given in the environment (REIN_STORE).
+  // The lead's log in PostgreSQL, when it is there: given in the environment (REIN_STORE), then
+  // taken out of this process's, so that what the teammate runs (its bash, hooks) does not see it:
+  // the URL may hold the database's password.
   const store = storeOf(undefined, env);
+  if (store !== undefined) Deno.env.delete("REIN_STORE");
   const runtime = await openRuntime({
     workspace,
     logPath,

@@ -32,7 +32,13 @@ Deno.test({
       script: (request) => {
         const messages = request.body?.messages ?? [];
         if (firstUserText(messages) === "Count the files") {
-          if (messages.length > 1) return message("Sent.");
+          if (messages.length === 1) {
+            // What bob runs does not see the store's URL (it may hold the password).
+            return message([
+              toolUse("toolu_env", "bash", { command: 'echo "store=[${REIN_STORE:-}]"' }),
+            ]);
+          }
+          if (messages.length > 3) return message("Sent.");
           return message([
             toolUse("toolu_mail", "send_message", { to: "team-lead", content: "bob: 3 files" }),
           ]);
@@ -76,7 +82,8 @@ Deno.test({
       const file = await Deno.stat(join(workspace, ".rein", "events.jsonl")).catch(() => undefined);
       assert.equal(file, undefined, "no JSONL log: the database holds the team's log");
 
-      assert.ok(!exported.stdout.includes(password), "the store's password is not in the log");
+      const leaked = exported.stdout.split("\n").filter((line) => line.includes(password));
+      assert.deepEqual(leaked, [], "the store's password is not in the log");
       const events = exported.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Envelope);
       const started = eventsOf(events, "agent.started");
       assert.equal(started.length, 1, "bob's process was started once");
@@ -90,6 +97,8 @@ Deno.test({
       // Bob's own turn is in the database's log: his process appended to it.
       const bobTools = events.filter((e) => e.agent === "bob" && e.type === "tool.completed");
       assert.ok(bobTools.length > 0, "bob's send_message was recorded in the database's log");
+      const echoed = bobTools.find((e) => JSON.stringify(e.data).includes("toolu_env"));
+      assert.match(JSON.stringify(echoed?.data), /store=\[\]/, "bob's bash has no REIN_STORE");
       const mail = events.filter((e) =>
         e.agent === "bob" && JSON.stringify(e.data).includes("bob: 3 files")
       );

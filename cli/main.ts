@@ -306,13 +306,15 @@ export async function buildProgram(
     .option("--workspace <dir>", "workspace whose log to read")
     .option("--session <id>", "show only this session's teammates")
     .option("--json", "print the roster as JSON")
+    .option("--store <url>", STORE_HELP)
     .action(async (log, flags) => {
       const { teamCommand } = await import("./team_command.ts");
       exit(
-        await teamCommand(await logOf(log, flags), {
-          json: flags.json ?? false,
-          session: flags.session,
-        }, io),
+        await onLog(log, flags, (path) =>
+          teamCommand(path, {
+            json: flags.json ?? false,
+            session: flags.session,
+          }, io)),
       );
     });
 

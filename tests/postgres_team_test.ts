@@ -3,8 +3,8 @@
  * same store (the URL passed in its environment, not its argv; the process's Deno flags reach the
  * database's host only), the teammate's mail reaches the lead through the database, no JSONL log
  * is written in the workspace, the URL's password is nowhere in the log, and the exported log
- * replays with `--verify`; `rein sessions` and `rein tasks` read the database's log (`--store` or
- * `REIN_STORE`) as they read the exported file.
+ * replays with `--verify`; `rein sessions`, `rein tasks` and `rein team` read the database's log
+ * (`--store` or `REIN_STORE`) as they read the exported file.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -21,7 +21,7 @@ if (missing !== undefined) console.warn(missing);
 
 Deno.test({
   name:
-    "rein -p --store postgres://… with a team: the teammate's process runs on the same database (net to its host only, the password in no argv or event), its mail reaches the lead, the export replays with --verify, and rein sessions and rein tasks read the database",
+    "rein -p --store postgres://… with a team: the teammate's process runs on the same database (net to its host only, the password in no argv or event), its mail reaches the lead, the export replays with --verify, and rein sessions, tasks and team read the database",
   ignore: missing !== undefined,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -131,6 +131,10 @@ Deno.test({
       const tasksJson = await runCli(["tasks", "--store", store, "--json"]);
       assert.equal(tasksJson.code, 0, tasksJson.stderr);
       assert.equal(tasksJson.stdout, (await runCli(["tasks", path, "--json"])).stdout);
+      const team = await runCli(["team", "--store", store, "--json"]);
+      assert.equal(team.code, 0, team.stderr);
+      assert.match(team.stdout, /"bob"/);
+      assert.equal(team.stdout, (await runCli(["team", path, "--json"])).stdout);
     } finally {
       killProcessesIn(workspace);
       await Deno.remove(workspace, { recursive: true });

@@ -35,10 +35,11 @@ const WORKTREE_FOLDERS = [".claude/worktrees", ".worktrees"];
  * `flags` (the launcher's for `rein teammate`) narrowed for a teammate: it writes its own folder
  * instead of the whole workspace (and keeps the log's folder, temp and rein's own state), writes
  * no Claude Code trust file (it asks nobody), and runs only {@link TEAMMATE_PROGRAMS}; what it
- * reads, its net (the model's host) and its variables stay the launcher's. A teammate in a
- * worktree (under `.claude/worktrees/` or `.worktrees/`) can neither read nor write the others:
- * those folders are denied (`--deny-read`, `--deny-write`) and its own worktree allowed, which
- * Deno, taking the most specific path, lets through. An unrestricted `--allow-run` (a loader
+ * reads, its net (the model's host, and the database's when the lead's log is in PostgreSQL:
+ * cli/teammate_processes.ts plans it with REIN_STORE set) and its variables stay the launcher's.
+ * A teammate in a worktree (under `.claude/worktrees/` or `.worktrees/`) can neither read nor
+ * write the others: those folders are denied (`--deny-read`, `--deny-write`) and its own worktree
+ * allowed, which Deno, taking the most specific path, lets through. An unrestricted `--allow-run` (a loader
  * variable is set, see `agentPermissions`) stays so. The flags are the launcher's one for one,
  * the two denials added last. Pure but for `place.realPath`.
  */

@@ -205,6 +205,15 @@ async function runAgent(
   if (!flags.printSystemPrompt) requireCredentials(env);
   const { storeOf } = await import("./store_log.ts");
   const store = storeOf(flags.store, env);
+  // The store's URL may hold a password: once read, it leaves the environment that bash, hooks and
+  // MCP servers inherit (teammates are given it by their supervisor).
+  if (store !== undefined && env.get("REIN_STORE") !== undefined) {
+    try {
+      Deno.env.delete("REIN_STORE");
+    } catch {
+      // Without permission to change the environment, nothing inherits more than it could read.
+    }
+  }
   const runtime = await openRuntime({
     workspace,
     logPath,

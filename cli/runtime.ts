@@ -38,7 +38,7 @@ import { decideTrust } from "./_trust.ts";
 import { DEFAULT_MEMORY_DIRECTORY } from "../core/memory/memory_files.ts";
 import { foldError } from "./fold.ts";
 import { ignoreLogDirectory, type RuntimeEnv } from "./paths.ts";
-import { secretValues } from "./secrets.ts";
+import { secretValues, storePassword } from "./secrets.ts";
 import { cronTickMs, wallClock } from "./clock.ts";
 import { thisMachine } from "./machine.ts";
 import { usedPlugins } from "./_plugins.ts";
@@ -260,7 +260,7 @@ export async function openRuntime(options: {
         const opened = await openPostgresStore(options.store, {
           eventTypes,
           clock,
-          secrets: secretValues(env, options.onNotice),
+          secrets: [...secretValues(env, options.onNotice), ...storePassword(options.store)],
           onEvent,
           onNotice: options.onNotice,
         });

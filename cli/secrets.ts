@@ -16,7 +16,7 @@ export function secretValues(env: RuntimeEnv, onNotice: (message: string) => voi
   for (const name of (env.get("REIN_SECRET_ENV") ?? "").split(",")) {
     if (name.trim()) named.add(name.trim());
   }
-  const values: string[] = [];
+  const values: string[] = [...storePassword(env.get("REIN_STORE"))];
   for (const [name, value] of Object.entries(env.toObject())) {
     if (name === "REIN_SECRET_ENV") continue; // a list of names, not a secret
     if (named.has(name)) {
@@ -29,4 +29,21 @@ export function secretValues(env: RuntimeEnv, onNotice: (message: string) => voi
     }
   }
   return values;
+}
+
+/**
+ * The password of a PostgreSQL store's URL (`postgres://user:password@host/db`), as written and
+ * percent-decoded, when it is 8 characters or more (shorter ones are too common to redact from
+ * ordinary text); none for any other value. Pure.
+ */
+export function storePassword(url: string | undefined): string[] {
+  if (url === undefined || !/^postgres(?:ql)?:\/\//.test(url)) return [];
+  try {
+    const password = new URL(url).password;
+    if (password.length < 8) return [];
+    const decoded = decodeURIComponent(password);
+    return decoded === password ? [password] : [password, decoded];
+  } catch {
+    return [];
+  }
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { secretValues } from "./secrets.ts";
+import { secretValues, storePassword } from "./secrets.ts";
 
 function env(vars: Record<string, string>) {
   return { get: (name: string) => vars[name], toObject: () => ({ ...vars }) };
@@ -35,4 +35,16 @@ Deno.test("short values of secret-looking names are not redacted out of ordinary
     secretValues(env({ POSTGRES_PASSWORD: "postgres", GITHUB_TOKEN: "short-token" }), () => {}),
     [],
   );
+});
+
+Deno.test("a PostgreSQL store's password in REIN_STORE is a secret, as written and decoded", () => {
+  assert.deepEqual(storePassword("postgres://rein:s3cret%21pw@db:5432/rein?log=main"), [
+    "s3cret%21pw",
+    "s3cret!pw",
+  ]);
+  assert.deepEqual(storePassword("postgresql://rein:longenough@db/rein"), ["longenough"]);
+  assert.deepEqual(storePassword("postgres://rein:short@db/rein"), []);
+  assert.deepEqual(storePassword("postgres://db/rein"), []);
+  assert.deepEqual(storePassword("not a url"), []);
+  assert.deepEqual(storePassword(undefined), []);
 });

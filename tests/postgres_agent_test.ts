@@ -48,3 +48,44 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "a lead given its store in REIN_STORE takes it out of what its bash inherits, and the URL's password never reaches the log",
+  ignore: missing !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    await using server = await startTestPostgres();
+    const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-pg-env-" }));
+    await using fake = await startFakeAnthropic({
+      script: (request) => {
+        const last = JSON.stringify(request.body?.messages?.at(-1) ?? "");
+        if (last.includes("toolu_env")) return message("Checked.");
+        return message([
+          toolUse("toolu_env", "bash", { command: 'echo "store=[${REIN_STORE:-}]"' }),
+        ]);
+      },
+    });
+    try {
+      // Trust authentication ignores the password, so a made-up one shows where it would go.
+      const store = server.url("envlead").replace("://postgres@", "://postgres:pw-s3cret-0042@");
+      const env = {
+        ANTHROPIC_BASE_URL: fake.url,
+        ANTHROPIC_API_KEY: "sk-test-key-0042",
+        REIN_STORE: store,
+      };
+      const run = await runCli(
+        ["-p", "check", "--workspace", workspace, "--allowedTools", "Bash"],
+        { env },
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const exported = await runCli(["log", "export", "--store", store]);
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.match(exported.stdout, /store=\[\]/, "bash saw no REIN_STORE");
+      assert.ok(!exported.stdout.includes("pw-s3cret-0042"), "the password is not in the log");
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+});

@@ -1,4 +1,4 @@
-import { dirname, join } from "../events/posix_path.ts";
+import { join } from "../events/posix_path.ts";
 import type { McpScope } from "../events/event_types.ts";
 import {
   type McpServerConfig,
@@ -10,6 +10,7 @@ import {
 import { claudeJsonPath, readTrust } from "../core/settings/trust.ts";
 import { isRecord } from "../core/settings/is_record.ts";
 import type { CommandIo } from "./io.ts";
+import { writeAtomically } from "../core/files/write_atomically.ts";
 
 /**
  * `rein mcp list | get | add | add-json | remove`: the MCP servers of a project, edited where
@@ -366,22 +367,6 @@ async function editScope(
   const ending = read === undefined || read.text.endsWith("\n") ? "\n" : "";
   await writeAtomically(file, `${JSON.stringify(json, null, indent)}${ending}`);
   return file;
-}
-
-/** Writes `text` to `path` through `<path>.rein.tmp`, renamed over it, keeping its mode. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const mode = await Deno.stat(path).then((info) => info.mode ?? 0o600, () => 0o600);
-  const folderThere = await Deno.stat(dirname(path)).then(() => true, () => false);
-  if (!folderThere) await Deno.mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.rein.tmp`;
-  try {
-    await Deno.writeTextFile(temporary, text, { mode: mode & 0o777 });
-    await Deno.chmod(temporary, mode & 0o7777);
-    await Deno.rename(temporary, path);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
-  }
 }
 
 /** A JSON object file and its text; undefined when missing; a problem when it is not one. */

@@ -1,5 +1,6 @@
-import { dirname, resolve } from "../../events/posix_path.ts";
+import { resolve } from "../../events/posix_path.ts";
 import type { McpFiles, McpSetup } from "./read_mcp_config.ts";
+import { writeAtomically } from "../files/write_atomically.ts";
 
 /** The approvals of a project's `.mcp.json` servers, as Claude Code keeps them. */
 export interface McpApprovals {
@@ -74,19 +75,7 @@ export async function rememberMcpChoice(
     configurable: true,
   });
   json.projects = projects;
-  const mode = await Deno.stat(path).then((info) => info.mode ?? 0o600, () => 0o600);
-  await Deno.mkdir(dirname(path), { recursive: true }).catch(() => {});
-  const temporary = `${path}.rein.tmp`;
-  try {
-    await Deno.writeTextFile(temporary, `${JSON.stringify(json, null, 2)}\n`, {
-      mode: mode & 0o777,
-    });
-    await Deno.chmod(temporary, mode & 0o7777);
-    await Deno.rename(temporary, path);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
-  }
+  await writeAtomically(path, `${JSON.stringify(json, null, 2)}\n`);
 }
 
 function strings(value: unknown): string[] {

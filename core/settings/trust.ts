@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from "../../events/posix_path.ts";
 import { isRecord } from "./is_record.ts";
+import { atomicTemporary, writeAtomically } from "../files/write_atomically.ts";
 
 /**
  * Workspace trust as Claude Code keeps it: `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json`
@@ -63,7 +64,7 @@ export async function trustedFolders(path: string): Promise<string[]> {
  * so the launcher can allow writing exactly it (cli/_launch_plan.ts).
  */
 export function trustTemporary(path: string): string {
-  return `${path}.rein.tmp`;
+  return atomicTemporary(path);
 }
 
 /**
@@ -88,21 +89,7 @@ export async function writeTrust(path: string, folder: string, trusted: boolean)
     configurable: true,
   });
   json["projects"] = projects;
-  const mode = await Deno.stat(path).then((info) => info.mode ?? 0o600, () => 0o600);
-  // Only when missing: rein may write the file and not its folder (cli/_launch_plan.ts).
-  const folderThere = await Deno.stat(dirname(path)).then(() => true, () => false);
-  if (!folderThere) await Deno.mkdir(dirname(path), { recursive: true });
-  const temporary = trustTemporary(path);
-  try {
-    await Deno.writeTextFile(temporary, `${JSON.stringify(json, null, 2)}\n`, {
-      mode: mode & 0o777,
-    });
-    await Deno.chmod(temporary, mode & 0o7777);
-    await Deno.rename(temporary, path);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
-  }
+  await writeAtomically(path, `${JSON.stringify(json, null, 2)}\n`);
 }
 
 type ClaudeJson = { json: Record<string, unknown> | undefined } | { problem: string };

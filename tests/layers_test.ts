@@ -428,13 +428,29 @@ Deno.test("the layer check reads every relative import form and ignores other sp
         'import "../../cli/g.ts";',
         'import { z } from "npm:zod@4";',
         'import { Command } from "commander";',
-        'import { join } from "node:path";',
+        'import { readFile } from "node:fs/promises";',
         "",
       ].join("\n"),
     }),
     ["a", "b", "c", "d", "f", "g"].map((name) =>
       `core/loop/forms.ts: imports cli/${name}.ts (core/ must not depend on cli/)`
     ),
+  );
+});
+
+Deno.test("the layer check refuses node:path in production code, not in tests", async () => {
+  const pathImport = ['import { join } from "node:path";', ""].join("\n");
+  assert.deepEqual(
+    await violationsIn({
+      "core/loop/paths.ts": pathImport,
+      "core/loop/paths_test.ts": pathImport,
+      "tests/paths_test.ts": pathImport,
+      "testing/paths.ts": pathImport,
+    }),
+    [
+      "core/loop/paths.ts: imports node:path (production code uses events/posix_path.ts: " +
+      "Node's path module costs every start its load)",
+    ],
   );
 });
 

@@ -26,6 +26,8 @@ export interface TeammatePlace {
   cwd: string;
   /** The real path of an existing `path`; undefined when it does not exist. */
   realPath(path: string): string | undefined;
+  /** The names of the entries of the folder `path` ([] when it does not exist). */
+  entries(path: string): string[];
 }
 
 /** The folders of the workspace that hold worktrees (core/worktrees' and the course's). */
@@ -38,8 +40,11 @@ const WORKTREE_FOLDERS = [".claude/worktrees", ".worktrees"];
  * reads, its net (the model's host, and the database's when the lead's log is in PostgreSQL:
  * cli/teammate_processes.ts plans it with REIN_STORE set) and its variables stay the launcher's.
  * A teammate in a worktree (under `.claude/worktrees/` or `.worktrees/`) can neither read nor
- * write the others: those folders are denied (`--deny-read`, `--deny-write`) and its own worktree
- * allowed, which Deno, taking the most specific path, lets through. An unrestricted `--allow-run` (a loader
+ * write the others there when it starts: each is denied by name (`--deny-read`, `--deny-write`).
+ * Not the folders that hold them with its own allowed back: Deno 2.9 does not always let the more
+ * specific allowance win (with some other allowed paths it refuses the teammate its own
+ * worktree). A worktree made after the process started is kept from it by its file tools'
+ * confinement and its sandbox, which are worked out for each call. An unrestricted `--allow-run` (a loader
  * variable is set, see `agentPermissions`) stays so. The flags are the launcher's one for one,
  * the two denials added last. Pure but for `place.realPath`.
  */
@@ -50,13 +55,19 @@ export function teammateFlags(flags: readonly string[], place: TeammatePlace): s
   };
   const workspace = new Set(named(place.workspace));
   const folders = WORKTREE_FOLDERS.map((folder) => `${place.workspace}/${folder}`);
-  const apart = folders.some((folder) => place.cwd.startsWith(`${folder}/`));
-  const denied = apart ? folders.flatMap(named) : [];
+  const own =
+    folders.flatMap((folder) =>
+      place.cwd.startsWith(`${folder}/`)
+        ? [`${folder}/${place.cwd.slice(folder.length + 1).split("/")[0]}`]
+        : []
+    )[0];
+  const denied = own === undefined
+    ? []
+    : folders.flatMap((folder) =>
+      place.entries(folder).map((name) => `${folder}/${name}`).filter((path) => path !== own)
+        .flatMap(named)
+    );
   const narrowed = flags.map((flag) => {
-    if (flag.startsWith("--allow-read=") && denied.length > 0) {
-      const paths = flag.slice("--allow-read=".length).split(",");
-      return `--allow-read=${[...new Set([...paths, ...named(place.cwd)])].join(",")}`;
-    }
     if (flag.startsWith("--allow-write=")) {
       const paths = flag.slice("--allow-write=".length).split(",").filter((path) =>
         !workspace.has(path) && !/\/\.claude\.json(\.rein\.tmp)?$/.test(path)

@@ -153,6 +153,13 @@ export class TeammateProcesses {
       workspace: this.#host.workspace,
       cwd,
       realPath,
+      entries: (path) => {
+        try {
+          return [...Deno.readDirSync(path)].map((entry) => entry.name);
+        } catch {
+          return [];
+        }
+      },
     });
     const denoArgs = plan.denoArgs.map((arg) => {
       const at = plan.permissions.indexOf(arg);

@@ -66,28 +66,33 @@ export function claimRefusal(graph: TaskGraph, id: number, who: TaskOwner): stri
 
 /** Why `who` cannot complete task `id`, if so. */
 export function completeRefusal(graph: TaskGraph, id: number, who: TaskOwner): string | undefined {
-  const task = taskOf(graph, id);
-  const cannot = `Cannot complete task ${id}`;
-  if (task === undefined) return `${cannot}: it does not exist (${graphRange(graph)})`;
-  switch (task.status) {
-    case "completed":
-      return `${cannot}: it is already completed`;
-    case "cancelled":
-      return `${cannot}: it was cancelled${cancelReason(task)}`;
-    case "pending":
-      return `${cannot}: nobody has claimed it; claim it with claim_task first, then complete it`;
-    case "in_progress":
-      if (task.owner !== null && sameOwner(task.owner, who)) return undefined;
-      return `${cannot}: it is owned by ${
-        task.owner === null ? "nobody" : ownerLabel(task.owner, who)
-      }, and only its owner can complete it`;
-  }
+  return ownerOnlyRefusal(
+    graph,
+    id,
+    who,
+    "complete",
+    "nobody has claimed it; claim it with claim_task first, then complete it",
+  );
 }
 
 /** Why `who` cannot hand task `id` back (release it), if so. */
 export function releaseRefusal(graph: TaskGraph, id: number, who: TaskOwner): string | undefined {
+  return ownerOnlyRefusal(graph, id, who, "release", "nobody has claimed it");
+}
+
+/**
+ * Why `who` cannot `verb` task `id`, which only the owner of a task in progress may do; `pending`
+ * says why an unclaimed one cannot be.
+ */
+function ownerOnlyRefusal(
+  graph: TaskGraph,
+  id: number,
+  who: TaskOwner,
+  verb: string,
+  pending: string,
+): string | undefined {
   const task = taskOf(graph, id);
-  const cannot = `Cannot release task ${id}`;
+  const cannot = `Cannot ${verb} task ${id}`;
   if (task === undefined) return `${cannot}: it does not exist (${graphRange(graph)})`;
   switch (task.status) {
     case "completed":
@@ -95,12 +100,12 @@ export function releaseRefusal(graph: TaskGraph, id: number, who: TaskOwner): st
     case "cancelled":
       return `${cannot}: it was cancelled${cancelReason(task)}`;
     case "pending":
-      return `${cannot}: nobody has claimed it`;
+      return `${cannot}: ${pending}`;
     case "in_progress":
       if (task.owner !== null && sameOwner(task.owner, who)) return undefined;
       return `${cannot}: it is owned by ${
         task.owner === null ? "nobody" : ownerLabel(task.owner, who)
-      }, and only its owner can release it`;
+      }, and only its owner can ${verb} it`;
   }
 }
 

@@ -34,14 +34,10 @@
  *
  * @module
  */
+import { lastMessageText } from "../testing/scenarios.ts";
 import { join } from "node:path";
 import type { Envelope } from "../events/event_types.ts";
-import {
-  message,
-  type RecordedRequest,
-  startFakeAnthropic,
-  toolUse,
-} from "../testing/fake_anthropic.ts";
+import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
 import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
 import { buildBundle } from "./_bundle.ts";
 
@@ -136,7 +132,7 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const messages = request.body?.messages ?? [];
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (firstUserText(messages) === "stand by") {
         if (last.includes("shutdown_request")) {
           return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
@@ -158,7 +154,7 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
     },
     // The lead mails hank only once he is idle: his turn for the previous mail has ended.
     onRequest: async (request) => {
-      const last = lastText(request);
+      const last = lastMessageText(request);
       const sent = last.match(/^toolu_ping_(\d+) /);
       if (!last.startsWith("toolu_hank ") && !sent) return;
       const turns = sent ? Number(sent[1]) + 1 : 1;
@@ -177,7 +173,7 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
       if (e.type !== "mail.sent" || !e.data.content.startsWith("ping ")) return [];
       const carried = fake.requests.find((r) =>
         firstUserText(r.body?.messages ?? []) === "stand by" &&
-        lastText(r).includes(`>\n${e.data.content}\n</teammate-message>`)
+        lastMessageText(r).includes(`>\n${e.data.content}\n</teammate-message>`)
       );
       return carried ? [carried.receivedAtEpochMs - Date.parse(e.ts)] : [];
     });
@@ -206,7 +202,7 @@ async function bigTeam(launch: Launch): Promise<BigStats> {
     script: (request) => {
       const messages = request.body?.messages ?? [];
       const work = firstUserText(messages).match(/^work as (t\d+)$/);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (work) {
         const name = work[1]!;
         if (last.includes("shutdown_request")) {
@@ -436,19 +432,6 @@ async function untilLogged<T>(log: string, found: (events: Envelope[]) => T | un
     if (Date.now() > deadline) throw new Error("Timed out waiting for the log");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-/** The text of a request's last message: its text blocks, and each tool result as `id content`. */
-function lastText(request: RecordedRequest): string {
-  const content = request.body?.messages.at(-1)?.content;
-  if (typeof content === "string") return content;
-  return (content ?? []).map((block) =>
-    block.type === "text"
-      ? String(block.text)
-      : block.type === "tool_result"
-      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
-      : ""
-  ).join("\n");
 }
 
 function kbField(status: string, field: string): number {

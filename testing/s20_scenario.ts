@@ -11,6 +11,7 @@
  * @module
  */
 
+import { lastMessageText } from "./scenarios.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -235,19 +236,6 @@ function s20Script(clockFile: string, compacted: () => boolean): FakeScriptFn {
   };
 }
 
-/** The text of a request's last message: its text blocks, and each tool result as `id content`. */
-function lastText(request: RecordedRequest): string {
-  const content = request.body?.messages.at(-1)?.content;
-  if (typeof content === "string") return content;
-  return (content ?? []).map((block) =>
-    block.type === "text"
-      ? String(block.text)
-      : block.type === "tool_result"
-      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
-      : ""
-  ).join("\n");
-}
-
 /** The teammate's first prompt, which tells its requests from the others'. */
 const TEAMMATE_TASK = "TEAMMATE: wait for work";
 
@@ -257,7 +245,7 @@ const TEAMMATE_TASK = "TEAMMATE: wait for work";
  * approves its shutdown.
  */
 function teammateReply(clockFile: string, request: RecordedRequest): FakeReply {
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (last.includes("shutdown_request")) {
     return message([toolUse("toolu_bob_bye", "respond_shutdown", { approve: true })]);
   }
@@ -288,7 +276,7 @@ function teammateReply(clockFile: string, request: RecordedRequest): FakeReply {
 function teamPhaseOf(): (request: RecordedRequest) => FakeReply {
   let phase: "spawn" | "waiting" | "stopping" | "closing" | "done" = "spawn";
   return (request) => {
-    const mail = lastText(request);
+    const mail = lastMessageText(request);
     if (phase === "spawn") {
       phase = "waiting";
       return message([

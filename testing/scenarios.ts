@@ -62,6 +62,22 @@ export function lastUserText(body: FakeRequestBody | undefined): string {
   return "";
 }
 
+/**
+ * The text of a request's last message: its text blocks, and each tool result as `id content`
+ * (its call's id, then its content as JSON). Pure.
+ */
+export function lastMessageText(request: RecordedRequest | undefined): string {
+  const content = request?.body?.messages.at(-1)?.content;
+  if (typeof content === "string") return content;
+  return (content ?? []).map((block) =>
+    block.type === "text"
+      ? String(block.text)
+      : block.type === "tool_result"
+      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
+      : ""
+  ).join("\n");
+}
+
 /** Always answers `answer` with `end_turn`. */
 export function plainAnswer(answer: string): FakeScriptFn {
   return () => message(answer);

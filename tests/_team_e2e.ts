@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { lastMessageText } from "../testing/scenarios.ts";
 import type { Envelope, EnvelopeOf, EventType } from "../events/event_types.ts";
 import type { RecordedRequest } from "../testing/fake_anthropic.ts";
 
@@ -47,22 +48,9 @@ export async function untilLogged<T>(
   }
 }
 
-/** The text of a request's last message: its text blocks, and each tool result as `id content`. */
-export function lastText(request: RecordedRequest): string {
-  const content = request.body?.messages.at(-1)?.content;
-  if (typeof content === "string") return content;
-  return (content ?? []).map((block) =>
-    block.type === "text"
-      ? String(block.text)
-      : block.type === "tool_result"
-      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
-      : ""
-  ).join("\n");
-}
-
 /** The mail in a request's last message: each `<teammate-message>` block's sender and text. */
 export function mailIn(request: RecordedRequest): { from: string; text: string }[] {
-  const blocks = lastText(request).matchAll(
+  const blocks = lastMessageText(request).matchAll(
     /<teammate-message teammate_id="([^"]*)"[^>]*>([^]*?)<\/teammate-message>/g,
   );
   return [...blocks].map((match) => ({ from: match[1] ?? "", text: match[2] ?? "" }));

@@ -10,13 +10,8 @@ import { TEAMS_ENV } from "../core/mail/mod.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { Runner } from "../core/runner/runner.ts";
 import { runWake } from "../core/runner/wake.ts";
-import {
-  type FakeScriptFn,
-  message,
-  type RecordedRequest,
-  toolUse,
-} from "../testing/fake_anthropic.ts";
-import { firstUserText } from "../testing/scenarios.ts";
+import { type FakeScriptFn, message, toolUse } from "../testing/fake_anthropic.ts";
+import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { startTestSession } from "../testing/test_session.ts";
 import { idleClaim, idleWait } from "../core/autonomy/mod.ts";
 
@@ -24,18 +19,6 @@ const run = () => ({ signal: new AbortController().signal, maxTurns: null });
 
 function eventsOf<T extends EventType>(events: readonly Envelope[], type: T): EnvelopeOf<T>[] {
   return events.filter((event): event is EnvelopeOf<T> => event.type === type);
-}
-
-function lastText(request: RecordedRequest): string {
-  const content = request.body?.messages.at(-1)?.content;
-  if (typeof content === "string") return content;
-  return (content ?? []).map((block) =>
-    block.type === "text"
-      ? String(block.text)
-      : block.type === "tool_result"
-      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
-      : ""
-  ).join("\n");
 }
 
 /** The session as the CLI records one with teams on, autonomy included (or not). */
@@ -53,7 +36,7 @@ function recorded(features = ["todos", "agents", "teams", "tasks", "autonomy"]) 
 /** The lead makes the graph and two teammates; each teammate does the task it claims. */
 const script: FakeScriptFn = (request) => {
   const first = firstUserText(request.body?.messages ?? []);
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (first === "wait for work") {
     const claimed = /claimed task #(\d+)/.exec(last);
     if (claimed) {
@@ -126,9 +109,9 @@ Deno.test("an idle teammate claims a ready task for its role by itself, the clai
     assert.equal(events.find((e) => e.seq === claim.seq + 2)?.type, "turn.started");
   }
   // The turn's prompt is the task: its id, subject and description.
-  const aTurn = t.fake.requests.find((r) => lastText(r).includes("claimed task #1"));
+  const aTurn = t.fake.requests.find((r) => lastMessageText(r).includes("claimed task #1"));
   assert.ok(aTurn);
-  assert.match(lastText(aTurn), /task #1 of the task graph by yourself: A[^]*do A/);
+  assert.match(lastMessageText(aTurn), /task #1 of the task graph by yourself: A[^]*do A/);
   // The lead is told by mail what each completion made ready.
   const mail = eventsOf(events, "mail.sent").filter((e) => e.data.to === "lead");
   assert.deepEqual(mail.map((e) => [e.agent, e.data.content]), [
@@ -144,7 +127,7 @@ Deno.test("an idle teammate claims a ready task for its role by itself, the clai
 
 Deno.test("of two idle teammates woken for one task, one claims it; the other runs no turn", async () => {
   const one: FakeScriptFn = (request) => {
-    const last = lastText(request);
+    const last = lastMessageText(request);
     if (last === "plan one") {
       return message([
         toolUse("toolu_a", "create_task", { subject: "only" }),
@@ -181,7 +164,7 @@ Deno.test("after a teammate's conversation is compacted, its name, role, lead an
     const last = JSON.stringify(messages.at(-1) ?? "");
     if (last.includes("summar")) return message("Summary: the work so far.");
     if (firstUserText(messages) === "wait for work") return message("Looking at it.");
-    if (lastText(request) === "plan") {
+    if (lastMessageText(request) === "plan") {
       return message([
         toolUse("toolu_a", "create_task", { subject: "Write the parser", role: "writer" }),
         toolUse("toolu_alice", "spawn_teammate", {
@@ -229,7 +212,7 @@ Deno.test("a teammate idle past its timeout stops itself, handing back the task 
   const holding: FakeScriptFn = (request) => {
     const first = firstUserText(request.body?.messages ?? []);
     if (first === "wait for work") return message("Thinking about it.");
-    if (lastText(request) === "plan") {
+    if (lastMessageText(request) === "plan") {
       return message([
         toolUse("toolu_a", "create_task", { subject: "Hard one" }),
         toolUse("toolu_alice", "spawn_teammate", { name: "alice", prompt: "wait for work" }),

@@ -15,13 +15,12 @@ import {
   startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { firstUserText } from "../testing/scenarios.ts";
+import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
 import {
   alive,
   eventsOf,
-  lastText,
   mailIn,
   readLog,
   teamEnv,
@@ -33,7 +32,7 @@ const IDLE_TIMEOUT_MS = 1_500;
 
 /** A teammate: on the task it claimed, writes its file, then completes it. */
 function teammate(request: RecordedRequest) {
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (last.includes("shutdown_request")) {
     return message([
       toolUse(`toolu_bye_${crypto.randomUUID().slice(0, 8)}`, "respond_shutdown", {
@@ -68,7 +67,7 @@ Deno.test("idle teammate processes claim the ready tasks by themselves, C once A
   await using fake = await startFakeAnthropic({
     script: (request) => {
       if (firstUserText(request.body?.messages ?? []) === "wait for work") return teammate(request);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (last === "split the work") {
         return message([
           toolUse("toolu_a", "create_task", { subject: "Alpha", description: "write alpha.txt" }),

@@ -16,10 +16,10 @@ import {
   startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { firstUserText } from "../testing/scenarios.ts";
+import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
-import { eventsOf, lastText, mailIn, readLog, teamEnv, untilLogged } from "./_team_e2e.ts";
+import { eventsOf, mailIn, readLog, teamEnv, untilLogged } from "./_team_e2e.ts";
 import { git, gitRepo } from "./_worktree_repo.ts";
 
 const IDLE_TIMEOUT_MS = 1_500;
@@ -27,7 +27,7 @@ const GIT = "git -c user.name=t -c user.email=t@t";
 
 /** A teammate: does the task it claimed (committing in its worktree), then completes it. */
 function teammate(request: RecordedRequest) {
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (last.includes("shutdown_request")) {
     return message([toolUse(`toolu_bye_${crypto.randomUUID()}`, "respond_shutdown", {
       approve: true,
@@ -54,7 +54,7 @@ function teammate(request: RecordedRequest) {
 
 /** The lead: the graph, the worktrees, the team; the merge once C is done. */
 function lead(request: RecordedRequest) {
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (last === "ship it") {
     return message([
       toolUse("toolu_a", "create_task", { subject: "Alpha", description: "alpha.txt" }),
@@ -97,7 +97,7 @@ Deno.test("the lead's two teammates claim A and B by themselves, each committing
         : lead(request),
     // The lead's last answer waits for both teammates to stop by themselves.
     onRequest: async (request) => {
-      if (lastText(request).startsWith("toolu_merge ")) {
+      if (lastMessageText(request).startsWith("toolu_merge ")) {
         await untilLogged(log, "both idle stops", (e) => stoppedIdle(e) >= 2 || undefined);
       }
     },

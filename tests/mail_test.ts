@@ -7,6 +7,7 @@
  * a turn for it); a kill -9 after the send and a `--continue` deliver it once; every log replays
  * with `--verify`. With teams off there are no mail tools and nothing is recorded.
  */
+import { lastMessageText } from "../testing/scenarios.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Envelope, EnvelopeOf, EventType } from "../events/event_types.ts";
@@ -28,19 +29,6 @@ import { CliProcess } from "./_cli_process.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
 const TEAMS = { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1" };
-
-/** The text of every block of a request's last message (a tool result with its call's id). */
-function lastMessageText(request: RecordedRequest | undefined): string {
-  const content = request?.body?.messages.at(-1)?.content;
-  if (typeof content === "string") return content;
-  return (content ?? []).map((block) =>
-    block.type === "text"
-      ? String(block.text)
-      : block.type === "tool_result"
-      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
-      : ""
-  ).join("\n");
-}
 
 /** How often `needle` is in the whole conversation a request sent. */
 function timesIn(request: RecordedRequest | undefined, needle: string): number {

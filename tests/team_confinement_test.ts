@@ -16,10 +16,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
-import { firstUserText } from "../testing/scenarios.ts";
+import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
-import { eventsOf, lastText, readLog, teamEnv } from "./_team_e2e.ts";
+import { eventsOf, readLog, teamEnv } from "./_team_e2e.ts";
 
 /** Where Deno keeps its cache, for a child run with another HOME. */
 async function denoDir(): Promise<string> {
@@ -113,7 +113,7 @@ Deno.test("a teammate's process reads and writes only what its flags grant: its 
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (first === "probe") {
         if (last.includes("shutdown_request")) {
           return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
-import { firstUserText } from "../testing/scenarios.ts";
+import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn, processesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
 import { CliProcess } from "./_cli_process.ts";
@@ -20,7 +20,6 @@ import {
   alive,
   ended,
   eventsOf,
-  lastText,
   mailIn,
   readLog,
   teamEnv,
@@ -43,7 +42,7 @@ Deno.test("a teammate killed mid-command is started again: the killed call close
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (first === "run the job") {
         if (last.includes("shutdown_request")) {
           return message([toolUse("toolu_dave_bye", "respond_shutdown", { approve: true })]);
@@ -76,7 +75,7 @@ Deno.test("a teammate killed mid-command is started again: the killed call close
     },
     // The lead writes to dave once his command runs.
     onRequest: async (request) => {
-      if (!lastText(request).startsWith("toolu_dave ")) return;
+      if (!lastMessageText(request).startsWith("toolu_dave ")) return;
       const deadline = Date.now() + 60_000;
       while ((await counted(counter)).length === 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -177,7 +176,7 @@ Deno.test("a SIGKILL of the lead's process leaves no teammate process running, n
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (first === "sort it" || first === "check it") {
         const name = first === "sort it" ? "erin" : "frank";
         if (last.includes("shutdown_request")) {

@@ -16,11 +16,10 @@ import { replaySession } from "../core/replay/replay_session.ts";
 import {
   type FakeScriptFn,
   message,
-  type RecordedRequest,
   startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { firstUserText } from "../testing/scenarios.ts";
+import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { startTestSession } from "../testing/test_session.ts";
 import { runCli } from "./_cli.ts";
@@ -31,23 +30,10 @@ function eventsOf<T extends EventType>(events: readonly Envelope[], type: T): En
   return events.filter((event): event is EnvelopeOf<T> => event.type === type);
 }
 
-/** The text of a request's last message, a tool result with its call's id. */
-function lastText(request: RecordedRequest): string {
-  const content = request.body?.messages.at(-1)?.content;
-  if (typeof content === "string") return content;
-  return (content ?? []).map((block) =>
-    block.type === "text"
-      ? String(block.text)
-      : block.type === "tool_result"
-      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
-      : ""
-  ).join("\n");
-}
-
 /** The fake model, routed per agent by the conversation's first prompt. */
 const script: FakeScriptFn = (request) => {
   const first = firstUserText(request.body?.messages ?? []);
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (first === "change a.txt") {
     if (last.includes("shutdown_request")) {
       return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
@@ -149,8 +135,8 @@ Deno.test("plan approval gates a plan-mode teammate's write until the lead appro
     "the refused write never started",
   );
   const resultOf = (id: string) => {
-    const request = t.fake.requests.find((r) => lastText(r).startsWith(id));
-    return request ? lastText(request) : "";
+    const request = t.fake.requests.find((r) => lastMessageText(r).startsWith(id));
+    return request ? lastMessageText(request) : "";
   };
   assert.match(resultOf("toolu_plan1"), /\[Plan Rejected\] add a test first/);
   assert.match(resultOf("toolu_plan2"), /\[Plan Approved\]/);
@@ -193,7 +179,7 @@ Deno.test("plan approval gates a plan-mode teammate's write until the lead appro
   );
   // Alice's turn ended with her answer: no model request after it.
   assert.equal(
-    t.fake.requests.filter((r) => lastText(r).startsWith("toolu_bye")).length,
+    t.fake.requests.filter((r) => lastMessageText(r).startsWith("toolu_bye")).length,
     0,
   );
 
@@ -210,7 +196,7 @@ Deno.test("plan approval gates a plan-mode teammate's write until the lead appro
 /** The same protocols driven by Claude Code's SendMessage frames, from both sides. */
 const frames: FakeScriptFn = (request) => {
   const first = firstUserText(request.body?.messages ?? []);
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (first === "plan it") {
     if (last.includes("shutdown_request")) {
       return message([toolUse("toolu_no", "send_message", {
@@ -288,7 +274,7 @@ Deno.test("Claude Code's SendMessage frames drive the same protocols: plan_appro
     [["toolu_plan", "lead", true], ["toolu_frame_stop", "carol", false]],
   );
   // The refusal reached the lead as mail, with its reason; the approval reached carol.
-  const seen = t.fake.requests.map(lastText).join("\n");
+  const seen = t.fake.requests.map(lastMessageText).join("\n");
   assert.match(seen, /shutdown_rejected[^]*still writing b\.txt/);
   assert.match(seen, /\[Plan Approved\] go ahead/);
 
@@ -322,7 +308,7 @@ Deno.test("rein -p with a teammate in its own process: its write refused until t
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (first === "edit c.txt") {
         if (last.includes("shutdown_request")) {
           return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
@@ -377,7 +363,7 @@ Deno.test("rein -p with a teammate in its own process: its write refused until t
     // once she has written.
     onRequest: async (request) => {
       if (firstUserText(request.body?.messages ?? []) === "edit c.txt") return;
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (last.startsWith("toolu_alice")) await untilLogged(log, requested("toolu_plan1"));
       if (last.startsWith("toolu_review1")) await untilLogged(log, requested("toolu_plan"));
       if (last.startsWith("toolu_review") && !last.startsWith("toolu_review1")) {
@@ -442,7 +428,7 @@ Deno.test("rein -p: a teammate in its own process that never answers its shutdow
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       // Bob reads the request and says no more: he never answers it.
       if (first === "wait for work") return message("Not now.");
       if (last.startsWith("toolu_bob")) {
@@ -455,7 +441,7 @@ Deno.test("rein -p: a teammate in its own process that never answers its shutdow
     },
     // The lead asks once bob's first turn has ended.
     onRequest: async (request) => {
-      if (lastText(request).startsWith("toolu_bob")) {
+      if (lastMessageText(request).startsWith("toolu_bob")) {
         await untilLogged(log, (e) => e.type === "turn.ended" && e.agent === "bob");
       }
     },

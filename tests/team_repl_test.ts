@@ -16,9 +16,9 @@ import {
   startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { firstUserText } from "../testing/scenarios.ts";
+import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
-import { eventsOf, lastText, readLog, teammatePids, untilLogged } from "./_team_e2e.ts";
+import { eventsOf, readLog, teammatePids, untilLogged } from "./_team_e2e.ts";
 import { CLI, runCli } from "./_cli.ts";
 import { teamEnv } from "./_team_e2e.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
@@ -28,7 +28,7 @@ const PERSON = "(From the user, typed at the lead's terminal) also write a readm
 /** The fake model: the lead by its first prompt, alice by hers. */
 const script: FakeScriptFn = (request) => {
   const first = firstUserText(request.body?.messages ?? []);
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (first === "make a file") {
     if (last.includes(PERSON)) return message("Noted: a readme next.");
     if (last === "make a file") {
@@ -109,8 +109,8 @@ Deno.test("the REPL shows a teammate's calls and mail, asks the person her permi
           e.agent === "alice" && JSON.stringify(e.data.content).includes("a readme next")
         ),
     );
-    const toAlice = fake.requests.find((r) => lastText(r).includes(PERSON));
-    assert.match(lastText(toAlice!), /<teammate-message teammate_id="team-lead"/);
+    const toAlice = fake.requests.find((r) => lastMessageText(r).includes(PERSON));
+    assert.match(lastMessageText(toAlice!), /<teammate-message teammate_id="team-lead"/);
 
     await terminal.type("/team stop alice");
     await terminal.press("Enter");
@@ -192,7 +192,7 @@ async function startRepl(url: string, flags = ""): Promise<{
 /** Bob in plan mode: a write refused before approval, two plans, then the write. */
 const planScript: FakeScriptFn = (request) => {
   const first = firstUserText(request.body?.messages ?? []);
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (first === "write b.txt") {
     // Asked to shut down as the REPL ends (Ctrl-D): it agrees.
     if (last.includes("shutdown_request")) {
@@ -280,8 +280,8 @@ Deno.test("the REPL idle at its prompt asks the person to approve a plan-mode te
         ["lead", "toolu_plan2", true, null, true],
       ],
     );
-    const rejected = fake.requests.find((r) => lastText(r).startsWith("toolu_plan1"));
-    assert.match(lastText(rejected!), /\[Plan Rejected\] add a test first/);
+    const rejected = fake.requests.find((r) => lastMessageText(r).startsWith("toolu_plan1"));
+    assert.match(lastMessageText(rejected!), /\[Plan Rejected\] add a test first/);
     const refused = eventsOf(events, "tool.completed").find((e) => e.data.callId === "toolu_w1");
     assert.equal(refused?.data.outcome, "denied");
 
@@ -323,7 +323,7 @@ Deno.test("a headless lead's teammate is refused a call that needs asking at onc
 /** The lead spawns alice, then sleeps in bash: its first turn still runs when she asks. */
 const sleepyLead: FakeScriptFn = (request) => {
   const first = firstUserText(request.body?.messages ?? []);
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (first === "make a file") {
     if (last.includes("shutdown_request")) {
       return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);

@@ -16,13 +16,12 @@ import {
   startFakeAnthropic,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { firstUserText } from "../testing/scenarios.ts";
+import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
 import {
   alive,
   eventsOf,
-  lastText,
   mailIn,
   readLog,
   teamEnv,
@@ -94,7 +93,7 @@ function lead(request: RecordedRequest) {
     }
   }
   if (calls.length > 0) return message(calls);
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (last === "run the team") {
     return message([
       toolUse("toolu_alice", "spawn_teammate", {
@@ -124,7 +123,7 @@ Deno.test("a scripted team run: three teammate processes, mail wakes the idle le
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (first === "edit c.txt") return alice(last);
       if (first === "count the files") return bob(last);
       if (first === "wait for work") return message("Not now.");

@@ -10,11 +10,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
-import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
+import { firstUserText, lastMessageText, toolResultCount } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
 import { CliProcess } from "./_cli_process.ts";
-import { eventsOf, lastText, readLog, teamEnv, untilLogged } from "./_team_e2e.ts";
+import { eventsOf, readLog, teamEnv, untilLogged } from "./_team_e2e.ts";
 import { gitRepo } from "./_worktree_repo.ts";
 
 /**
@@ -67,7 +67,7 @@ Deno.test("a teammate in worktree a is started again with flags for it and canno
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (first === "work") {
         if (last.includes("shutdown_request")) {
           return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
@@ -163,7 +163,7 @@ Deno.test("a teammate killed mid-task in its task's worktree is started again th
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const first = firstUserText(request.body?.messages ?? []);
-      const last = lastText(request);
+      const last = lastMessageText(request);
       if (first === "take task 1") {
         if (last.includes("shutdown_request")) {
           return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);

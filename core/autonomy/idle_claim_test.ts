@@ -1,12 +1,8 @@
 import assert from "node:assert/strict";
+import { lastMessageText } from "../../testing/scenarios.ts";
 import type { Envelope, EnvelopeOf, EventType } from "../../events/event_types.ts";
 import { TEAMS_ENV } from "../mail/mod.ts";
-import {
-  type FakeScriptFn,
-  message,
-  type RecordedRequest,
-  toolUse,
-} from "../../testing/fake_anthropic.ts";
+import { type FakeScriptFn, message, toolUse } from "../../testing/fake_anthropic.ts";
 import { firstUserText } from "../../testing/scenarios.ts";
 import { startTestSession } from "../../testing/test_session.ts";
 import { idleClaim } from "./idle_claim.ts";
@@ -25,18 +21,6 @@ function eventsOf<T extends EventType>(events: readonly Envelope[], type: T): En
   return events.filter((event): event is EnvelopeOf<T> => event.type === type);
 }
 
-function lastText(request: RecordedRequest): string {
-  const content = request.body?.messages.at(-1)?.content;
-  if (typeof content === "string") return content;
-  return (content ?? []).map((block) =>
-    block.type === "text"
-      ? String(block.text)
-      : block.type === "tool_result"
-      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
-      : ""
-  ).join("\n");
-}
-
 /** The session as the CLI records one with teams on, autonomy included (or not). */
 function recorded(features = ["todos", "agents", "teams", "tasks", "autonomy"]) {
   return {
@@ -52,7 +36,7 @@ function recorded(features = ["todos", "agents", "teams", "tasks", "autonomy"]) 
 /** The lead makes the graph and two teammates; each teammate does the task it claims. */
 const script: FakeScriptFn = (request) => {
   const first = firstUserText(request.body?.messages ?? []);
-  const last = lastText(request);
+  const last = lastMessageText(request);
   if (first === "wait for work") {
     const claimed = /claimed task #(\d+)/.exec(last);
     if (claimed) {
@@ -80,7 +64,7 @@ const script: FakeScriptFn = (request) => {
 Deno.test("an idle teammate with unread mail, a task in progress or another role, and the lead, claim nothing", async () => {
   const mixed: FakeScriptFn = (request) => {
     const first = firstUserText(request.body?.messages ?? []);
-    const last = lastText(request);
+    const last = lastMessageText(request);
     if (first === "hold one") {
       if (last === "hold one") {
         return message([toolUse("toolu_hold", "claim_task", { task_id: 1 })]);
@@ -139,7 +123,7 @@ Deno.test("a session recorded without autonomy claims nothing by itself and has 
 Deno.test("release_task hands a claimed task back: pending and unowned, claimable again, the reason kept; only its owner may", async () => {
   const releasing: FakeScriptFn = (request) => {
     const first = firstUserText(request.body?.messages ?? []);
-    const last = lastText(request);
+    const last = lastMessageText(request);
     if (first === "take one") {
       if (last === "take one") {
         return message([toolUse("toolu_take", "claim_task", { task_id: 1 })]);
@@ -196,7 +180,7 @@ Deno.test("release_task hands a claimed task back: pending and unowned, claimabl
 Deno.test("after a compaction a teammate is told who it is and what it holds; the idle stop is decided only when nothing is left to do", async () => {
   const holding: FakeScriptFn = (request) => {
     const first = firstUserText(request.body?.messages ?? []);
-    const last = lastText(request);
+    const last = lastMessageText(request);
     if (first === "take one") {
       if (last === "take one") {
         return message([toolUse("toolu_take", "claim_task", { task_id: 1 })]);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { lastMessageText } from "../../testing/scenarios.ts";
 import type { Envelope } from "../../events/event_types.ts";
 import {
   type FakeScriptFn,
@@ -26,19 +27,6 @@ function teams(env: Record<string, string> = { [TEAMS_ENV]: "1" }, features = FE
       features,
     },
   };
-}
-
-/** The text of every block of a request's last message. */
-function lastMessageText(request: RecordedRequest): string {
-  const content = request.body?.messages.at(-1)?.content;
-  if (typeof content === "string") return content;
-  return (content ?? []).map((block) =>
-    block.type === "text"
-      ? String(block.text)
-      : block.type === "tool_result"
-      ? `${String(block.tool_use_id)} ${JSON.stringify(block.content)}`
-      : ""
-  ).join("\n");
 }
 
 /** Every request's text, for counting how often something reached the model. */

@@ -266,7 +266,8 @@ function answered(messages: readonly unknown[], id: string): boolean {
 
 /**
  * The fake model's script of the team run: who asks decides the answer, and what it has done so
- * far (the results in its conversation; mail may arrive in between) its next step.
+ * far (the results in its conversation; mail may arrive in between) its next step. A teammate's
+ * first message is its prompt, with any mail that reached it before its first request after it.
  */
 function teamScript(request: RecordedRequest): FakeReply {
   const messages = request.body?.messages ?? [];
@@ -292,7 +293,7 @@ function teamScript(request: RecordedRequest): FakeReply {
       toolUse("s_b", "spawn_teammate", { name: "bob", prompt: "Plan the API", role: "api" }),
     ]);
   }
-  if (first === "Do the schema") {
+  if (first.startsWith("Do the schema")) {
     if (!done("a_1")) return message([toolUse("a_1", "claim_task", { task_id: 1 })]);
     if (!done("a_2")) {
       return message([
@@ -306,7 +307,7 @@ function teamScript(request: RecordedRequest): FakeReply {
     }
     return message("Schema done.");
   }
-  if (first === "Plan the API") {
+  if (first.startsWith("Plan the API")) {
     if (!done("b_1")) {
       return message([
         toolUse("b_1", "todo_write", {

@@ -28,9 +28,10 @@ const ROOT = new URL("../", import.meta.url);
 
 /**
  * Bundles cli/main.ts into `outDir` (emptied first) and makes the chunks' dynamic imports
- * load on use; resolves to the path of the bundle's entry. Throws when bundling fails.
+ * load on use; resolves to the path of the bundle's entry. Throws when bundling fails, or when
+ * `signal` aborts (which kills `deno bundle`).
  */
-export async function buildBundle(outDir: string): Promise<string> {
+export async function buildBundle(outDir: string, signal?: AbortSignal): Promise<string> {
   await Deno.remove(outDir, { recursive: true }).catch((error) => {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   });
@@ -38,6 +39,7 @@ export async function buildBundle(outDir: string): Promise<string> {
     args: [...BUNDLE_ARGS, "--outdir", outDir, "cli/main.ts"],
     cwd: ROOT,
     stderr: "piped",
+    ...(signal === undefined ? {} : { signal }),
   }).output();
   if (!built.success) {
     throw new Error(`Bundling failed: ${new TextDecoder().decode(built.stderr)}`);

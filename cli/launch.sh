@@ -6,7 +6,13 @@
 # URL with user info or an IPv6 host, a path with a comma) goes to cli/launch.ts, which also
 # words the errors.
 #
-#   sh cli/launch.sh [--entry PATH] [rein arguments…]
+#   sh cli/launch.sh [--entry PATH | --bundle-cache] [rein arguments…]
+#
+# `--bundle-cache` (the `agent` and `rein` tasks give it) starts the checkout's cached bundle of
+# its current sources instead of cli/main.ts when the bundle is there and fresh, as `--entry`
+# would; when it is missing or stale, this start runs from source and a refresh is started in the
+# background (cli/bundle_cache.ts says how a stale bundle is never run). REIN_FROM_SOURCE set (not
+# to 0) runs from source always.
 #
 # The Deno binary is $REIN_DENO when set (the installed command sets it); else the Deno that runs
 # this script's parent when it is one (`deno task agent`, whichever Deno ran it: `/opt/deno/deno
@@ -85,10 +91,60 @@ add_named() {
   if [ -n "$real" ] && [ "$real" != "$2" ]; then add_path "$1" "$real"; fi
 }
 
-entry=""
+entry="" bundle_cache=0
 if [ "${1-}" = "--entry" ] && [ $# -ge 2 ]; then
   entry=$2
   shift 2
+elif [ "${1-}" = "--bundle-cache" ]; then
+  bundle_cache=1
+  shift
+fi
+
+# Whether the bundle in folder $1 is for this Deno and no input of it changed since its stamp
+# (cli/bundle_cache.ts): `find` prints the first input whose status changed after the stamp, and
+# fails when one is missing. Sets $bundle_stale to that input, or "?" when the check failed.
+bundle_fresh() {
+  bundle_dir=$1
+  [ -f "$bundle_dir/stamp" ] || return 1
+  bundle_stale=$(
+    cd "$root" && . "$bundle_dir/inputs.sh" && [ "$deno" = "$cached_deno" ] &&
+      exec find -H "$@" -prune -newercm "$bundle_dir/stamp" -print -quit 2>/dev/null
+  ) || bundle_stale="?"
+  [ -z "$bundle_stale" ]
+}
+
+# Start cli/bundle_cache.ts detached (its own session where setsid is there, niced, its output to
+# its log), unless a refresh is running or the checkout cannot be written.
+refresh_bundle() {
+  cache=$root/.bundle-cache
+  [ -w "$root" ] || return 0
+  case $root in *,*) return 0 ;; esac
+  if [ -f "$cache/lock" ] && read -r holder <"$cache/lock" 2>/dev/null &&
+    kill -0 "$holder" 2>/dev/null; then
+    return 0
+  fi
+  [ -d "$cache" ] || mkdir "$cache" 2>/dev/null || return 0
+  detach=nohup
+  command -v setsid >/dev/null 2>&1 && detach=setsid
+  (
+    exec "$detach" nice -n 10 "$deno" run --quiet --no-config --no-prompt --allow-read \
+      "--allow-write=$root" --allow-run --allow-env "$root/cli/bundle_cache.ts" "$deno" \
+      </dev/null >>"$cache/refresh.log" 2>&1 &
+  )
+}
+
+if [ $bundle_cache = 1 ]; then
+  case ${REIN_FROM_SOURCE:-0} in
+    0)
+      bundle_key=""
+      [ -f "$root/.bundle-cache/current" ] && read -r bundle_key <"$root/.bundle-cache/current"
+      if [ -n "$bundle_key" ] && bundle_fresh "$root/.bundle-at-$bundle_key"; then
+        entry=$root/.bundle-at-$bundle_key/main.js
+      else
+        refresh_bundle
+      fi
+      ;;
+  esac
 fi
 
 # The second and third arguments that are not options or their values (as commander reads a

@@ -1,9 +1,10 @@
 import { join } from "../../events/posix_path.ts";
+import type { ReinEvent } from "../../events/event_types.ts";
 import type { WorktreeCreated } from "../../events/payloads/worktree.ts";
 import { catalogSliceOf } from "../state/catalog.ts";
 import type { State } from "../state/state.ts";
 import { taskGraphProjection, taskOf } from "../tasks/tasks_projection.ts";
-import type { Tool, ToolResult } from "../tools/tool.ts";
+import type { Tool, ToolCallContext, ToolResult } from "../tools/tool.ts";
 import { liveWorktree } from "./worktree_catalog.ts";
 import type { WorktreeGit } from "./worktree_git.ts";
 import { hookRanEvents, type WorktreeHookRunner } from "./worktree_hooks.ts";
@@ -121,6 +122,32 @@ export function createdText(workspace: string, created: WorktreeCreated): string
 }
 
 /**
+ * Runs the WorktreeCreate hooks with `input.name` first (exit 2 refuses the worktree), then makes
+ * the worktree as `makeWorktree` does on the state after them, set up by the session's settings:
+ * what was made with the hooks' `hook.ran` events, or the refused call's result (carrying those
+ * events). Live only.
+ */
+export async function hookedWorktree(
+  git: WorktreeGit,
+  hooks: WorktreeHookRunner | undefined,
+  context: ToolCallContext,
+  input: CreateWorktreeInput,
+): Promise<
+  { created: WorktreeCreated; notes: string[]; hookEvents: ReinEvent[] } | { refused: ToolResult }
+> {
+  const ran = await hooks?.(context, { event: "WorktreeCreate", name: input.name });
+  const hookEvents = hookRanEvents(ran?.runs ?? []);
+  if (ran?.block !== undefined) {
+    const content = `Worktree not created: a WorktreeCreate hook blocked it: ${ran.block}`;
+    return { refused: { content, isError: true, events: hookEvents } };
+  }
+  const state = context.view();
+  const made = await makeWorktree(git, state, input, sessionWorktreeSetup(state, context.session));
+  if ("why" in made) return { refused: { content: made.why, isError: true, events: hookEvents } };
+  return { ...made, hookEvents };
+}
+
+/**
  * `create_worktree` (Claude Code's `EnterWorktree`): `git worktree add` on a new branch
  * `worktree-<name>` at `.claude/worktrees/<name>`, optionally bound to a task. An effect: git runs
  * live and replay serves its result and its `worktree.created`.
@@ -144,23 +171,11 @@ export function createCreateWorktreeTool(
     async run(input, context): Promise<ToolResult> {
       const refusal = createRefusal(context.view(), input);
       if (refusal !== undefined) return { content: refusal, isError: true };
-      // WorktreeCreate hooks run first, with the name: exit 2 refuses the worktree.
-      const ran = await hooks?.(context, { event: "WorktreeCreate", name: input.name });
-      const hookEvents = hookRanEvents(ran?.runs ?? []);
-      if (ran?.block !== undefined) {
-        return {
-          content: `Worktree not created: a WorktreeCreate hook blocked it: ${ran.block}`,
-          isError: true,
-          events: hookEvents,
-        };
-      }
-      const state = context.view();
-      const setup = sessionWorktreeSetup(state, context.session);
-      const made = await makeWorktree(git, state, input, setup);
-      if ("why" in made) return { content: made.why, isError: true, events: hookEvents };
+      const made = await hookedWorktree(git, hooks, context, input);
+      if ("refused" in made) return made.refused;
       return {
         content: [createdText(git.workspace, made.created), ...made.notes].join("\n"),
-        events: [...hookEvents, { type: "worktree.created", data: made.created }],
+        events: [...made.hookEvents, { type: "worktree.created", data: made.created }],
       };
     },
   };

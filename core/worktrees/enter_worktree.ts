@@ -3,13 +3,12 @@ import type { ReinEvent } from "../../events/event_types.ts";
 import { agentPlace } from "../state/agent_place.ts";
 import type { State } from "../state/state.ts";
 import type { Tool, ToolCallContext, ToolResult } from "../tools/tool.ts";
-import { makeWorktree } from "./create_worktree.ts";
+import { hookedWorktree } from "./create_worktree.ts";
 import { moveRefusal } from "./move_agent.ts";
 import { liveWorktree, type WorktreeEntry, worktreesOf } from "./worktree_catalog.ts";
 import type { WorktreeGit } from "./worktree_git.ts";
-import { hookRanEvents, type WorktreeHookRunner } from "./worktree_hooks.ts";
+import type { WorktreeHookRunner } from "./worktree_hooks.ts";
 import { worktreeNameProblem } from "./worktree_name.ts";
-import { sessionWorktreeSetup } from "./worktree_setup.ts";
 
 /** Input of enter_worktree (Claude Code's EnterWorktree). */
 export interface EnterWorktreeInput {
@@ -133,18 +132,8 @@ export function createEnterWorktreeTool(
       const name = input.name ?? chosenName(state);
       const bad = worktreeNameProblem(name);
       if (bad !== undefined) return { content: bad, isError: true };
-      const ran = await hooks?.(context, { event: "WorktreeCreate", name });
-      const hookEvents = hookRanEvents(ran?.runs ?? []);
-      if (ran?.block !== undefined) {
-        return {
-          content: `Worktree not created: a WorktreeCreate hook blocked it: ${ran.block}`,
-          isError: true,
-          events: hookEvents,
-        };
-      }
-      const setup = sessionWorktreeSetup(state, context.session);
-      const made = await makeWorktree(git, state, { name }, setup);
-      if ("why" in made) return { content: made.why, isError: true, events: hookEvents };
+      const made = await hookedWorktree(git, hooks, context, { name });
+      if ("refused" in made) return made.refused;
       const { created } = made;
       const entry: WorktreeEntry = {
         ...created,
@@ -155,7 +144,7 @@ export function createEnterWorktreeTool(
       return {
         content: [enteredText(git.workspace, entry, true), ...made.notes].join("\n"),
         events: [
-          ...hookEvents,
+          ...made.hookEvents,
           { type: "worktree.created", data: created },
           { type: "agent.moved", data: { cwd: created.path, worktree: created.name } },
         ],

@@ -4,14 +4,19 @@
  * Each iteration starts the fake Anthropic server in this process with
  * `sequentialBash(20, (i) => \`echo ${i}\`)` (no model delay), makes a temporary workspace and
  * spawns an agent with `agent -p "go" --workspace <dir>` and `ANTHROPIC_BASE_URL` and
- * `ANTHROPIC_API_KEY` set, in three ways, side by side in one group:
+ * `ANTHROPIC_API_KEY` set, in four ways, side by side in one group:
  * - **floor** (the group's baseline): `bench/_floor_agent.ts`, a minimal agent of plain `fetch`,
  *   SSE parsing and `Deno.Command`, run with the `agent` task's runtime flags. It is what
  *   launching Deno and making one HTTP request costs on this machine, so rein's numbers read
  *   against it;
  * - **installed `rein`**: the minified bundle `deno task install` puts on the PATH (built here with
  *   the `build` task's command into a temporary directory), run with the install's flags;
- * - **`deno task agent`**: `cli/main.ts` from source, with the `agent` task's flags (development).
+ * - **`deno task agent`**: the launcher as the `agent` task runs it (`--bundle-cache`), which starts
+ *   the checkout's cached bundle of its current sources (cli/bundle_cache.ts). The bench brings the
+ *   cache up to date first, and checks each run started it (the agent's command line in /proc):
+ *   an edit to rein's sources during the bench fails it, as the run would be from source;
+ * - **from source** (`REIN_FROM_SOURCE=1 deno task agent`): `cli/main.ts`, with the `agent` task's
+ *   flags: what rein itself costs to load without the bundle (development of rein).
  *
  * The run makes 21 model requests: 20 that each answer with one `bash` call, and a final one
  * answered with text.
@@ -45,6 +50,7 @@ import { readEvents } from "../events/mod.ts";
 import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { sequentialBash } from "../testing/scenarios.ts";
 import { buildBundle } from "./_bundle.ts";
+import { refreshBundleCache } from "../cli/bundle_cache.ts";
 
 const CALLS = 20;
 const ITERATIONS = 10;
@@ -79,6 +85,10 @@ interface Launch {
   targetFloors?: number;
   /** Tool run time of each round, from the run's workspace (its log) or its stdout. */
   toolDurations(workspace: string, stdout: string): Promise<number[]>;
+  /** Variables set for the run, besides the model's. */
+  env?: Record<string, string>;
+  /** Whether the run must start the cached bundle, checked from its command line; unchecked if unset. */
+  cachedBundle?: boolean;
 }
 
 const TASKS: Record<string, string> = JSON.parse(
@@ -92,12 +102,16 @@ function taskWords(name: string): string[] {
   return task.split(/\s+/);
 }
 
-/** The launcher as the `agent` task runs it: `sh cli/launch.sh`. */
-function launcherArgs(): string[] {
-  if (!taskWords("agent").includes("cli/launch.sh")) {
-    throw new Error('The "agent" task does not run cli/launch.sh');
-  }
-  return [new URL("cli/launch.sh", ROOT).pathname];
+/**
+ * The launcher as the `agent` task runs it: `sh cli/launch.sh` and the task's launcher options
+ * (`--bundle-cache`), when `task` is true; else `sh cli/launch.sh` alone.
+ */
+function launcherArgs(task = false): string[] {
+  const words = taskWords("agent");
+  const at = words.indexOf("cli/launch.sh");
+  if (at < 0) throw new Error('The "agent" task does not run cli/launch.sh');
+  const options = task ? words.slice(at + 1, words.indexOf("agent", at)) : [];
+  return [new URL("cli/launch.sh", ROOT).pathname, ...options];
 }
 
 /** The installed command: the launcher starting the bundle, as `deno task install` sets it up. */
@@ -111,15 +125,43 @@ function installedLaunch(bundle: string): Launch {
   };
 }
 
-/** `deno task agent`: the launcher starting cli/main.ts. */
-function sourceLaunch(): Launch {
+/** `deno task agent`: the launcher starting the checkout's cached bundle. */
+function taskLaunch(): Launch {
   return {
     name: "deno task agent",
     program: "sh",
-    args: launcherArgs(),
+    args: launcherArgs(true),
     targetFloors: 4.5,
     toolDurations: loggedToolDurations,
+    cachedBundle: true,
   };
+}
+
+/** `REIN_FROM_SOURCE=1 deno task agent`: the launcher starting cli/main.ts. */
+function sourceLaunch(): Launch {
+  return {
+    name: "from source",
+    program: "sh",
+    args: launcherArgs(true),
+    toolDurations: loggedToolDurations,
+    env: { REIN_FROM_SOURCE: "1" },
+    cachedBundle: false,
+  };
+}
+
+/**
+ * Bring the checkout's cached bundle up to date for the Deno running the bench (the launcher's
+ * `$deno` is REIN_DENO, set below), as the first `deno task agent` after an edit does in the
+ * background. Throws when it cannot (sources changing all along).
+ */
+async function freshBundleCache(): Promise<void> {
+  const root = decodeURIComponent(ROOT.pathname).replace(/\/$/, "");
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { outcome } = await refreshBundleCache({ root, deno: Deno.execPath() });
+    if (outcome === "built" || outcome === "restamped") return;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  throw new Error("Cannot bring the cached bundle up to date: the sources keep changing");
 }
 
 /** The minimal agent, with the agent's runtime flags (all permissions: it is the floor). */
@@ -139,9 +181,11 @@ function floorLaunch(): Launch {
   };
 }
 
+await freshBundleCache();
 const LAUNCHES: Launch[] = [
   floorLaunch(),
   installedLaunch(await buildBundle()),
+  taskLaunch(),
   sourceLaunch(),
 ];
 const runs = new Map<string, RunStats[]>();
@@ -184,6 +228,7 @@ async function runAgent(b: Deno.BenchContext, launch: Launch): Promise<RunStats>
     const command = new Deno.Command(launch.program, {
       args: [...launch.args, "agent", "-p", "go", "--workspace", workspace],
       env: {
+        ...launch.env,
         ANTHROPIC_BASE_URL: fake.url,
         ANTHROPIC_API_KEY: "sk-fake-bench-key",
         REIN_DENO: Deno.execPath(),
@@ -195,7 +240,8 @@ async function runAgent(b: Deno.BenchContext, launch: Launch): Promise<RunStats>
     b.start();
     const spawnedAt = performance.now();
     const child = command.spawn();
-    const peak = pollPeakMemory(child.pid, child.status);
+    const commandLines = new Set<string>();
+    const peak = pollPeakMemory(child.pid, child.status, commandLines);
     const output = child.output();
     try {
       await Promise.race([fake.waitForRequests(1, 30_000), output.then(failedBeforeRequest)]);
@@ -209,6 +255,14 @@ async function runAgent(b: Deno.BenchContext, launch: Launch): Promise<RunStats>
     if (!result.success) {
       const stderr = new TextDecoder().decode(result.stderr);
       throw new Error(`The agent exited with code ${result.code}: ${stderr}`);
+    }
+    const bundled = [...commandLines].some((line) => line.includes("/.bundle-at-"));
+    if (launch.cachedBundle !== undefined && bundled !== launch.cachedBundle) {
+      throw new Error(
+        `${launch.name} ran ${bundled ? "the cached bundle" : "from source"} (${
+          [...commandLines].join(" | ")
+        }): did rein's sources change during the bench?`,
+      );
     }
     const requests = fake.requests;
     if (requests.length !== CALLS + 1) {
@@ -271,9 +325,14 @@ async function loggedToolDurations(workspace: string): Promise<number[]> {
 
 /**
  * Highest VmHWM/VmRSS (kB) of `pid` seen until `exited` settles, polled every 5 ms. VmHWM is the
- * kernel's own high-water mark, so only growth in the last few ms before exit can be missed.
+ * kernel's own high-water mark, so only growth in the last few ms before exit can be missed. The
+ * command line of each Deno process of the tree seen is added to `commandLines`.
  */
-async function pollPeakMemory(pid: number, exited: Promise<unknown>): Promise<number> {
+async function pollPeakMemory(
+  pid: number,
+  exited: Promise<unknown>,
+  commandLines: Set<string>,
+): Promise<number> {
   let done = false;
   exited.finally(() => done = true);
   let peakKb = 0;
@@ -283,6 +342,10 @@ async function pollPeakMemory(pid: number, exited: Promise<unknown>): Promise<nu
     for (const each of await processTree(pid)) {
       const status = await Deno.readTextFile(`/proc/${each}/status`).catch(() => "");
       peakKb = Math.max(peakKb, kbField(status, "VmHWM"), kbField(status, "VmRSS"));
+      const line = await Deno.readTextFile(`/proc/${each}/cmdline`).catch(() => "");
+      if (line.includes(" run ") || line.includes("\0run\0")) {
+        commandLines.add(line.replaceAll("\0", " ").trim());
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -361,7 +424,9 @@ function launchComparison(floor: readonly RunStats[]): string {
     const stats = runs.get(launch.name);
     if (!stats) return [];
     const ms = median(stats.map((run) => run.launchMs));
-    const over = launch === LAUNCHES[0] ? "" : `  floor + ${fmt(ms - floorMs, "ms")}`;
+    const over = launch === LAUNCHES[0]
+      ? ""
+      : `  floor + ${fmt(ms - floorMs, "ms")} = ${(ms / floorMs).toFixed(2)}× the floor`;
     const target = launch.targetFloors === undefined
       ? ""
       : `  (target ≤ ${launch.targetFloors}× the floor: ${

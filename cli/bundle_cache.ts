@@ -17,17 +17,18 @@
  *   digest of the content of every input (each local module of cli/main.ts's graph, as `deno info`
  *   lists it, JSON and text imports included; deno.json; deno.lock; cli/build.ts; this file), of
  *   their paths, of the Deno version and binary, and of the `DENO` string.
- *   - `inputs.sh`: a shell fragment, `cached_deno='…'` and `set -- 'cli/main.ts' … DENO_BINARY`,
- *     the inputs relative to the checkout and the Deno binary's path.
+ *   - `fresh.sh`: the launcher's check, a shell fragment it sources (no process but `find`):
+ *     `[ "$deno" = 'DENO' ] && find -H INPUTS… DENO_BINARY -prune -newercm STAMP -exec false {} +`,
+ *     every input by its absolute path. It succeeds when the bundle may run.
  *   - `stamp`: an empty file whose modification time is when the build began reading its inputs.
  * - `.bundle-cache/current`: the KEY of the bundle to run, replaced atomically (a rename).
  * - `.bundle-cache/lock`: the pid of the refresh running; `build-*` its work folders;
  *   `failed`: the KEY whose build failed (not tried again until an input changes); `refresh.log`.
  *
  * The launcher's check, a few ms at start: `current` names a folder that has its `stamp`, the
- * launcher's Deno string is `cached_deno`, and `find -H INPUTS -newercm stamp` finds no input whose
- * status changed (ctime: any write, rename, replacement or `touch`; a program cannot set it back)
- * after the stamp, and none missing. The refresh makes that safe: it stamps before it reads, and
+ * launcher's Deno is the one the bundle was built for, and `find` finds no input whose status
+ * changed (ctime: any write, rename, replacement or `touch`; a program cannot set it back) after the
+ * stamp, and none missing (`find` fails then too). The refresh makes that safe: it stamps before it reads, and
  * after the build reads every input again and gives up when one changed meanwhile, so a bundle in
  * place was built from inputs that have not changed since its stamp. A bundle becomes visible only
  * by the rename of a complete folder (files synced first) and then of `current`: a refresh killed
@@ -89,6 +90,12 @@ export async function refreshBundleCache(
   const lock = join(cache, "lock");
   if (!await takeLock(lock)) return { outcome: "busy" };
   try {
+    // Work folders of refreshes that were killed: the lock is this one's now.
+    for await (const entry of Deno.readDir(cache)) {
+      if (entry.isDirectory && entry.name.startsWith("build-")) {
+        await Deno.remove(join(cache, entry.name), { recursive: true }).catch(() => {});
+      }
+    }
     const work = await Deno.makeTempDir({ dir: cache, prefix: "build-" });
     try {
       return await refreshLocked(options, cache, work);
@@ -132,7 +139,7 @@ async function refreshLocked(
   }
   const after = await digests(root, inputs).catch(() => []);
   if (after.join("\n") !== before.join("\n")) return { outcome: "changed" };
-  await Deno.writeTextFile(join(out, "inputs.sh"), inputsScript(deno, inputs));
+  await Deno.writeTextFile(join(out, "fresh.sh"), freshScript(deno, root, inputs, bundle));
   await syncFiles(out);
   await Deno.rename(stamp, join(out, "stamp"));
   try {
@@ -188,13 +195,27 @@ async function cacheKey(
   return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).slice(0, 20);
 }
 
-/** The shell fragment cli/launch.sh sources to check a bundle (see the module's doc). */
-export function inputsScript(deno: string, inputs: readonly string[]): string {
+/**
+ * The shell fragment cli/launch.sh sources to check the bundle in folder `bundle`: it succeeds when
+ * the launcher's `$deno` is `deno` and no input (relative to `root`, or absolute) nor the Deno binary
+ * changed after the bundle's stamp or is missing. Pure.
+ */
+export function freshScript(
+  deno: string,
+  root: string,
+  inputs: readonly string[],
+  bundle: string,
+): string {
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  const paths = [
+    ...inputs.map((path) => path.startsWith("/") ? path : join(root, path)),
+    Deno.execPath(),
+  ];
   return [
-    "# Written by cli/bundle_cache.ts: the Deno the bundle is for, and its inputs (cli/launch.sh).",
-    `cached_deno=${quote(deno)}`,
-    `set -- ${[...inputs, Deno.execPath()].map(quote).join(" ")}`,
+    "# Written by cli/bundle_cache.ts for cli/launch.sh: whether this bundle may run.",
+    `[ "$deno" = ${quote(deno)} ] &&`,
+    `  find -H ${paths.map(quote).join(" ")} \\`,
+    `    -prune -newercm ${quote(join(bundle, "stamp"))} -exec false {} + 2>/dev/null`,
     "",
   ].join("\n");
 }

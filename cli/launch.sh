@@ -100,17 +100,11 @@ elif [ "${1-}" = "--bundle-cache" ]; then
   shift
 fi
 
-# Whether the bundle in folder $1 is for this Deno and no input of it changed since its stamp
-# (cli/bundle_cache.ts): `find` prints the first input whose status changed after the stamp, and
-# fails when one is missing. Sets $bundle_stale to that input, or "?" when the check failed.
+# Whether the bundle in folder $1 may run: its stamp is there, and its check (written by
+# cli/bundle_cache.ts, sourced: no process but `find`) succeeds: this Deno is the one it was built
+# for, and no input of it is missing or changed since the stamp.
 bundle_fresh() {
-  bundle_dir=$1
-  [ -f "$bundle_dir/stamp" ] || return 1
-  bundle_stale=$(
-    cd "$root" && . "$bundle_dir/inputs.sh" && [ "$deno" = "$cached_deno" ] &&
-      exec find -H "$@" -prune -newercm "$bundle_dir/stamp" -print -quit 2>/dev/null
-  ) || bundle_stale="?"
-  [ -z "$bundle_stale" ]
+  [ -f "$1/stamp" ] && [ -f "$1/fresh.sh" ] && . "$1/fresh.sh"
 }
 
 # Start cli/bundle_cache.ts detached (its own session where setsid is there, niced, its output to
@@ -443,9 +437,9 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
 fi
 
 if [ $comma = 1 ]; then full_launcher ${entry:+--entry "$entry"} "$@"; fi
-# A log command or the agent on a PostgreSQL store (--store, else REIN_STORE) reaches the
+# A log command, rein view or the agent on a PostgreSQL store (--store, else REIN_STORE) reaches the
 # database's host: cli/launch.ts grants it (cli/_launch_flags.ts's storeHost).
-if [ $salvage = 0 ] && [ $trust = 0 ] && [ "$first" != view ] && [ -n "${store:-${REIN_STORE-}}" ]; then
+if [ $salvage = 0 ] && [ $trust = 0 ] && [ -n "${store:-${REIN_STORE-}}" ]; then
   full_launcher ${entry:+--entry "$entry"} "$@"
 fi
 # Plugin folders (--plugin-dir, repeatable) are read by the agent: cli/launch.ts names them.

@@ -9,9 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
-import { sequentialBash } from "../testing/scenarios.ts";
-import { childEnv } from "./_cli.ts";
+import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
+import { firstUserText, sequentialBash } from "../testing/scenarios.ts";
+import { killProcessesIn } from "../testing/tool_helpers.ts";
+import { childEnv, runCli } from "./_cli.ts";
+import { eventsOf, readLog, untilLogged } from "./_team_e2e.ts";
 
 const ROOT = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 /** What the copy holds: what the bundle is made of, and rein's skills. */
@@ -274,5 +276,73 @@ Deno.test("a bundle is never run half-written: a refresh killed mid-way leaves n
     assert.ok(await ranMarked(root));
     // A refresh with the lock held by a live process does nothing.
     assert.equal(await refresh(root), "busy");
+  }
+});
+
+Deno.test("a lead started from the cached bundle starts its teammates from it: the teammate's process runs it, makes its bash call, and the team's log replays", async () => {
+  await using copy = await checkoutCopy();
+  const { root } = copy;
+  await refresh(root);
+  const bundle = join(root, `.bundle-at-${await currentKey(root)}`);
+  const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-bundle-team-" }));
+  const log = join(workspace, ".rein", "events.jsonl");
+  let teammateCommand = "";
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const messages = request.body?.messages ?? [];
+      if (firstUserText(messages) === "Run one command") {
+        if (messages.length > 1) return message("Ran it.");
+        return message([toolUse("toolu_echo", "bash", { command: "echo from-alice > alice.txt" })]);
+      }
+      if (messages.length > 1) return message("Team done.");
+      return message([
+        toolUse("toolu_alice", "spawn_teammate", { name: "alice", prompt: "Run one command" }),
+      ]);
+    },
+    // The lead's answer after the spawn waits for the teammate's turn, and sees its process.
+    onRequest: async (request) => {
+      const messages = request.body?.messages ?? [];
+      if (firstUserText(messages) !== "go team" || messages.length === 1) return;
+      const started = await untilLogged(
+        log,
+        "alice's turn",
+        (events) =>
+          events.some((e) => e.agent === "alice" && e.type === "turn.ended")
+            ? eventsOf(events, "agent.started").find((e) => e.agent === "alice")
+            : undefined,
+      );
+      teammateCommand = await Deno.readTextFile(`/proc/${started.data.process.pid}/cmdline`)
+        .then((text) => text.replaceAll("\0", " "), () => "");
+    },
+  });
+  try {
+    const run = await launch(root, [
+      "--bundle-cache",
+      "agent",
+      "-p",
+      "go team",
+      "--allowedTools",
+      "Bash",
+      "--workspace",
+      workspace,
+    ], {
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: "sk-bundle-cache-test-key",
+      CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1",
+      REIN_SHUTDOWN_TIMEOUT_MS: "300",
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), "Team done.");
+    assert.match(teammateCommand, new RegExp(` ${bundle}/main\\.js teammate `));
+    const echoed = eventsOf(await readLog(log), "tool.completed").find((e) => e.agent === "alice");
+    assert.equal(echoed?.data.isError, false, JSON.stringify(echoed?.data));
+    assert.equal(await Deno.readTextFile(join(workspace, "alice.txt")), "from-alice\n");
+    const started = eventsOf(await readLog(log), "agent.started");
+    assert.ok(started[0]?.data.process.flags.some((flag) => flag.includes(bundle)));
+    const replay = await runCli(["replay", log, "--verify"]);
+    assert.equal(replay.code, 0, `replay --verify failed:\n${replay.stdout}${replay.stderr}`);
+  } finally {
+    killProcessesIn(workspace);
+    await Deno.remove(workspace, { recursive: true });
   }
 });

@@ -5,14 +5,15 @@
  * brought in by a read, and the memory index: a topic file read, a new one saved), MCP tools from
  * a real server (server-everything over stdio), a subagent, the task graph, a git worktree bound
  * to a task, a background job, cron tools, a recovered model error (a scripted 529), a compaction
- * (a small window) and two teammate processes: bob (a reviewer) claims the worktree's task by
- * himself, works and commits in that worktree, gets his own cron's firing (time from
- * REIN_CLOCK_FILE) and completes it, which mails the lead; alice, spawned in plan mode, is
- * refused a write, submits a plan the lead approves through the protocol, then writes and mails
- * the lead; the lead shuts both down through the protocol. The fake model answers each agent by
- * what its request holds, so the order the teammates' mail arrives in does not matter. Run it
- * with `deno run -A testing/s20_scenario.ts [DIR]`; it prints where the log is and how to replay
- * it.
+ * (a small window) and two teammate processes with mail and both protocols. Bob (a reviewer)
+ * gets his own cron's firing (time from REIN_CLOCK_FILE) and mails the lead; alice, spawned in
+ * plan mode, is refused a write and submits a plan, which the lead approves through the protocol
+ * once bob's mail is in; she then claims the writer's task by herself and completes it, which
+ * makes the review ready: bob claims it by himself, which moves him into the worktree bound to
+ * it, commits his review on its branch and completes it. The lead shuts both down through the
+ * protocol. The fake model answers each agent by what its request holds, and the lead acts on
+ * its mail in whatever order it arrives. Run it with `deno run -A testing/s20_scenario.ts [DIR]`;
+ * it prints where the log is and how to replay it.
  *
  * @module
  */

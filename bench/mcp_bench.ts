@@ -46,7 +46,7 @@ if (!connection) throw new Error(`The bench server did not start: ${running.whyN
 // The tool as a session's pool makes it, from the server's recorded state.
 const state = {
   extensions: {
-    mcp: { s: { configured: [], problems: [], servers: { bench: running.states()[0] } } },
+    mcp: { s: { lead: { configured: [], problems: [], servers: { bench: running.states()[0] } } } },
   },
 } as unknown as State;
 const tools = mcpToolSource({

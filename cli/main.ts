@@ -294,6 +294,13 @@ export async function buildProgram(
     .requiredOption("--agent <name>", "the teammate's name")
     .option("--workspace <dir>", "workspace whose log to use")
     .option("--log <path>", "event log (default: <workspace>/.rein/events.jsonl)")
+    .option(
+      "--mcp-config <file-or-json>",
+      "the lead's MCP servers (repeatable)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option("--strict-mcp-config", "only the --mcp-config servers")
+    .option("--trust", "the lead's --trust: apply the repository's own settings")
     .action(async (flags) => {
       const { teammateCommand } = await import("./teammate_command.ts");
       exit(await teammateCommand(flags, env, io));
@@ -591,10 +598,26 @@ function isOutputFormat(value: string): value is AgentFlags["outputFormat"] {
  * {@link plainAgentFlags}); undefined for anything else, which commander parses. Pure.
  */
 export function teammateArgs(args: readonly string[]): TeammateFlags | undefined {
-  if (args[0] !== "teammate" || args.length % 2 !== 1) return undefined;
+  if (args[0] !== "teammate") return undefined;
+  // The lead's MCP configuration and trust follow the pairs: `--mcp-config V` repeated, then
+  // `--strict-mcp-config`, then `--trust` (cli/teammate_processes.ts).
+  let pairs = args;
+  const last = (flag: string) => {
+    if (pairs.at(-1) !== flag) return false;
+    pairs = pairs.slice(0, -1);
+    return true;
+  };
+  const trust = last("--trust");
+  const strict = last("--strict-mcp-config");
+  if (pairs.length % 2 !== 1) return undefined;
   const given = new Map<string, string>();
-  for (let i = 1; i < args.length; i += 2) {
-    const [name, value] = [args[i] ?? "", args[i + 1] ?? ""];
+  const mcpConfig: string[] = [];
+  for (let i = 1; i < pairs.length; i += 2) {
+    const [name, value] = [pairs[i] ?? "", pairs[i + 1] ?? ""];
+    if (name === "--mcp-config" && value !== "") {
+      mcpConfig.push(value);
+      continue;
+    }
     const known = ["--session", "--agent", "--workspace", "--log"].includes(name);
     if (!known || given.has(name) || value === "" || value.startsWith("-")) return undefined;
     given.set(name, value);
@@ -608,6 +631,9 @@ export function teammateArgs(args: readonly string[]): TeammateFlags | undefined
     agent,
     ...(workspace === undefined ? {} : { workspace }),
     ...(log === undefined ? {} : { log }),
+    ...(mcpConfig.length === 0 ? {} : { mcpConfig }),
+    ...(strict ? { strictMcpConfig: true } : {}),
+    ...(trust ? { trust: true } : {}),
   };
 }
 

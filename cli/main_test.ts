@@ -88,8 +88,23 @@ Deno.test("the teammate's fast path reads what the lead starts it with exactly a
     workspace: "/w",
     log: "/w/.rein/events.jsonl",
   });
+  // The lead's MCP configuration (cli/teammate_processes.ts) follows the pairs.
+  const withMcp = [...started, "--mcp-config", '{"mcpServers":{}}', "--mcp-config", "/m.json"];
+  assert.deepEqual(teammateArgs([...withMcp, "--strict-mcp-config", "--trust"]), {
+    session: "s1",
+    agent: "alice",
+    workspace: "/w",
+    log: "/w/.rein/events.jsonl",
+    mcpConfig: ['{"mcpServers":{}}', "/m.json"],
+    strictMcpConfig: true,
+    trust: true,
+  });
   const cases = [
     started,
+    withMcp,
+    [...withMcp, "--strict-mcp-config"],
+    [...withMcp, "--strict-mcp-config", "--trust"],
+    [...started, "--trust"],
     ["teammate", "--agent", "bob", "--session", "s2"],
     ["teammate", "--session", "s1"],
     ["teammate", "--session", "s1", "--agent", "a", "--agent", "b"],

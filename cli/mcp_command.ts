@@ -24,7 +24,7 @@ import { writeAtomically } from "../core/files/write_atomically.ts";
  */
 
 /** The scopes `rein mcp` edits, as `claude mcp -s` names them. */
-export type EditScope = Exclude<McpScope, "dynamic">;
+export type EditScope = Exclude<McpScope, "dynamic" | "agent">;
 
 /** Where a command's configuration is: the project folder and `~/.claude.json`. */
 export interface McpPlace {

@@ -169,6 +169,12 @@ export async function openRuntime(options: {
     env: env.toObject(),
     cwd: Deno.cwd(),
     clock,
+    // Its teammates read the MCP servers it does (their definitions then choose among them).
+    mcpConfig: (options.mcpConfig ?? []).map((given) =>
+      given.trimStart().startsWith("{") ? given : resolve(Deno.cwd(), given)
+    ),
+    strictMcpConfig: options.strictMcpConfig === true,
+    trust: options.trust === true,
   });
   const effects = {
     ...liveEffects({
@@ -404,7 +410,9 @@ async function startMcp(
     env: (name) => read.settingsEnv[name] ?? env.get(name),
   });
   for (const problem of setup.problems) options.onNotice(problem);
-  if (setup.servers.length === 0) return undefined;
+  // A teammate's process starts its servers once its definition is known (core/mcp's
+  // prepareAgentServers): kept even when none is configured, for the definition's own.
+  if (setup.servers.length === 0 && options.teammate !== true) return undefined;
   // In the REPL, each project server nobody approved yet is asked about once (remembered in
   // ~/.claude.json, as Claude Code does); headless runs start them, as claude -p does.
   if (options.askTrust !== undefined && files.claudeJsonPath !== undefined) {
@@ -437,7 +445,7 @@ async function startMcp(
     env: serverEnv,
     startupTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 30_000,
   });
-  servers.start();
+  if (options.teammate !== true) servers.start();
   return servers;
 }
 

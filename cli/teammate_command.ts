@@ -21,6 +21,11 @@ export interface TeammateFlags {
   agent: string;
   workspace?: string | undefined;
   log?: string | undefined;
+  /** The lead's `--mcp-config` values and `--strict-mcp-config` (core/mcp). */
+  mcpConfig?: readonly string[] | undefined;
+  strictMcpConfig?: boolean | undefined;
+  /** The lead's `--trust`. */
+  trust?: boolean | undefined;
 }
 
 /**
@@ -57,6 +62,9 @@ export async function teammateCommand(
     onNotice: (message) => io.stderr.write(`${message}\n`),
     interactive: false,
     teammate: true,
+    mcpConfig: flags.mcpConfig ?? [],
+    strictMcpConfig: flags.strictMcpConfig === true,
+    trust: flags.trust === true,
   });
   let lease: SessionLease | undefined;
   try {

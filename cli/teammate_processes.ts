@@ -23,6 +23,14 @@ export interface TeammateHost {
   env: Readonly<Record<string, string>>;
   cwd: string;
   clock: () => Date;
+  /**
+   * The lead's `--mcp-config` values (files made absolute) and `--strict-mcp-config`: a teammate
+   * reads the servers the lead does (core/mcp then keeps those its definition names).
+   */
+  mcpConfig?: readonly string[] | undefined;
+  strictMcpConfig?: boolean | undefined;
+  /** The lead's `--trust`: its teammates trust the folder as it does (.mcp.json, agents' servers). */
+  trust?: boolean | undefined;
 }
 
 /** A teammate process this one started, and whether it was asked to stop. */
@@ -140,6 +148,9 @@ export class TeammateProcesses {
       this.#host.workspace,
       "--log",
       this.#host.logPath,
+      ...(this.#host.mcpConfig ?? []).flatMap((given) => ["--mcp-config", given]),
+      ...(this.#host.strictMcpConfig === true ? ["--strict-mcp-config"] : []),
+      ...(this.#host.trust === true ? ["--trust"] : []),
     ];
     const plan = planLaunch({
       argv: fromSource ? args : ["--entry", main, ...args],

@@ -42,6 +42,7 @@ const MECHANISM_PAIRS = [
   "team_questions → permissions",
   "recovery → models",
   "agents → models",
+  "mcp → agents",
   "permissions → hooks",
   "compaction → models",
 ];

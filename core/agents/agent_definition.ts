@@ -19,10 +19,23 @@ export interface AgentDefinition {
    * own (where the worktrees mechanism is on). Another value is ignored, as before it was read.
    */
   isolation?: "worktree";
+  /**
+   * Claude Code's `mcpServers`: the MCP servers it may use, each a configured server's name or an
+   * inline server (`{name: config}`, its config checked when it is started); absent: its
+   * process's servers.
+   */
+  mcpServers?: AgentMcpServer[];
   /** Its system prompt section: the file's body (a built-in type's own text). */
   systemPrompt: string;
   /** The file it came from; absent for built-in types. */
   path?: string;
+}
+
+/** One entry of a definition's `mcpServers`: a configured server's name, or an inline server. */
+export interface AgentMcpServer {
+  name: string;
+  /** An inline server's entry, as written (absent: the configured server of that name). */
+  config?: unknown;
 }
 
 /** A definition file parsed, or why it cannot be used. */
@@ -38,7 +51,8 @@ const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions",
 /**
  * Parse the subagent definition at `path` whose text is `text`: YAML frontmatter between `---`
  * lines with `name` and `description` (both required), `tools` (a comma-separated text or a
- * list), `model`, `maxTurns` (a positive integer) and `permissionMode`; other keys are ignored.
+ * list), `model`, `maxTurns` (a positive integer), `permissionMode` and `mcpServers` (names and
+ * inline `{name: config}` servers); other keys are ignored.
  * The body after the frontmatter is the agent's system prompt. Pure; never throws: a file that
  * cannot be used comes back with a message naming its path and what is wrong.
  */
@@ -100,6 +114,8 @@ export function parseAgentDefinition(path: string, text: string): ParsedAgentDef
       `its permissionMode ${JSON.stringify(mode)} is not one of ${PERMISSION_MODES.join(", ")}`,
     );
   }
+  const mcpServers = mcpServerList(fields["mcpServers"]);
+  if (typeof mcpServers === "string") return fail(mcpServers);
   const body = text.slice(match[0].length).trim();
   return {
     ok: true,
@@ -111,6 +127,7 @@ export function parseAgentDefinition(path: string, text: string): ParsedAgentDef
       ...(maxTurns === undefined ? {} : { maxTurns: maxTurns as number }),
       ...(mode === undefined ? {} : { permissionMode: mode as string }),
       ...(fields["isolation"] === "worktree" ? { isolation: "worktree" as const } : {}),
+      ...(mcpServers === undefined ? {} : { mcpServers }),
       systemPrompt: body,
       path,
     },
@@ -127,4 +144,28 @@ function toolList(value: unknown): string[] | undefined | null {
     return value.map((name) => name.trim()).filter(Boolean);
   }
   return null;
+}
+
+/**
+ * `mcpServers: [github, {local: {command: ...}}]` (a list of names and one-key `{name: config}`
+ * mappings, as Claude Code takes it; a mapping of several names is several inline servers);
+ * undefined when absent, what is wrong when malformed.
+ */
+function mcpServerList(value: unknown): AgentMcpServer[] | undefined | string {
+  if (value === undefined || value === null) return undefined;
+  const wrong = "its mcpServers is not a list of server names and {name: config} entries";
+  const items = Array.isArray(value) ? value : [value];
+  const servers: AgentMcpServer[] = [];
+  for (const item of items) {
+    if (typeof item === "string" && item.trim() !== "") {
+      servers.push({ name: item.trim() });
+    } else if (typeof item === "object" && item !== null && !Array.isArray(item)) {
+      const entries = Object.entries(item);
+      if (entries.length === 0) return wrong;
+      for (const [name, config] of entries) servers.push({ name, config });
+    } else {
+      return wrong;
+    }
+  }
+  return servers;
 }

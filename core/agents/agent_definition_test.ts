@@ -68,3 +68,19 @@ Deno.test("a malformed definition is refused with its path and what is wrong", (
     assert.match(message, expected, text);
   }
 });
+
+Deno.test("mcpServers takes configured servers by name and inline {name: config} servers, in order; anything else is refused", () => {
+  const definition = parsed(
+    "---\nname: a\ndescription: d\nmcpServers:\n  - github\n  - local:\n      command: srv\n" +
+      "      args: [--x]\n---\n",
+  );
+  assert.deepEqual(definition.mcpServers, [
+    { name: "github" },
+    { name: "local", config: { command: "srv", args: ["--x"] } },
+  ]);
+  assert.equal(parsed("---\nname: a\ndescription: d\n---\n").mcpServers, undefined);
+  assert.match(
+    problem("---\nname: a\ndescription: d\nmcpServers: [3]\n---\n"),
+    /its mcpServers is not a list of server names and \{name: config\} entries/,
+  );
+});

@@ -55,6 +55,9 @@ export function planSpawn(
     maxTokens,
     maxTurns: definition.maxTurns ?? DEFAULT_SUBAGENT_TURNS,
     ...(definition.tools === undefined ? {} : { tools: reinToolNames(definition.tools) }),
+    ...(definition.mcpServers === undefined
+      ? {}
+      : { mcpServers: [...new Set(definition.mcpServers.map((server) => server.name))] }),
     ...(definition.systemPrompt === "" ? {} : { systemPrompt: definition.systemPrompt }),
     ...(definition.permissionMode === undefined
       ? {}

@@ -1,6 +1,7 @@
 import type { ReinEvent } from "../../events/event_types.ts";
 import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
+import { prepareAgentServers } from "./agent_servers.ts";
 import { mcpProjection } from "./mcp_projection.ts";
 import { mcpViewOf } from "./mcp_view.ts";
 import { renderMcpEvent, reportMcp } from "./mcp_render.ts";
@@ -60,16 +61,16 @@ async function observeServers(
   servers: McpServers | undefined,
 ): Promise<ReinEvent[]> {
   const events: ReinEvent[] = [];
-  const configured = await context.observeMaybe("mcp.configured", () => true, () => {
-    if (!servers) return Promise.resolve(undefined);
-    const view = mcpViewOf(context.view(), context.session);
+  const configured = await context.observeMaybe("mcp.configured", () => true, async () => {
+    if (!servers) return undefined;
+    // A teammate's process starts the servers its definition names; a subagent's inline ones.
+    await prepareAgentServers(servers, context.view(), context.session, context.agent);
+    const view = mcpViewOf(context.view(), context.session, context.agent);
     const entries = servers.setup.servers.map((s) => s.entry);
-    if (entries.length === 0 && view === undefined) return Promise.resolve(undefined);
-    if (view && JSON.stringify(view.configured) === JSON.stringify(entries)) {
-      return Promise.resolve(undefined);
-    }
+    if (entries.length === 0 && view === undefined) return undefined;
+    if (view && JSON.stringify(view.configured) === JSON.stringify(entries)) return undefined;
     const problems = servers.setup.problems;
-    return Promise.resolve({ servers: entries, ...(problems.length > 0 ? { problems } : {}) });
+    return { servers: entries, ...(problems.length > 0 ? { problems: [...problems] } : {}) };
   });
   if (configured) events.push({ type: "mcp.configured", data: configured });
   const observed = await context.observeMaybe("mcp.observed", () => true, async () => {
@@ -78,7 +79,7 @@ async function observeServers(
     await servers.refreshed();
     // Compared with what the log says (not with what this process last read), so a reading that
     // was never recorded (a cancelled round) is read again.
-    const known = mcpViewOf(context.view(), context.session)?.servers ?? {};
+    const known = mcpViewOf(context.view(), context.session, context.agent)?.servers ?? {};
     const changed = servers.states().filter((state) => {
       const before = known[state.name];
       return before === undefined || JSON.stringify(before) !== JSON.stringify(state);

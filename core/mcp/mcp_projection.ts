@@ -1,7 +1,10 @@
 import type { Envelope, McpServerEntry, McpServerState } from "../../events/event_types.ts";
 import type { Projection } from "../state/projection.ts";
 
-/** A session's MCP servers as its log tells: configured, and what each offered when last heard. */
+/**
+ * The MCP servers of one process of a session (the lead's, or a teammate's) as its log tells:
+ * configured, and what each offered when last heard.
+ */
 export interface McpSessionView {
   configured: McpServerEntry[];
   problems: string[];
@@ -9,37 +12,61 @@ export interface McpSessionView {
   servers: Record<string, McpServerState>;
 }
 
-/** MCP views by session id. */
-export type McpSlice = Record<string, McpSessionView>;
+/** One session's MCP servers: its lead's process's, and each teammate's process's. */
+export interface McpSessionEntry {
+  /** The lead's process's servers (its subagents' too); absent until it recorded any. */
+  lead?: McpSessionView;
+  /** Each teammate's own process's servers, by the teammate's name. */
+  teammates?: Record<string, McpSessionView>;
+  /** The teammate whose process each agent runs in (a teammate, its subagents); absent: the lead's. */
+  processOf?: Record<string, string>;
+}
+
+/** MCP entries by session id. */
+export type McpSlice = Record<string, McpSessionEntry>;
 
 /**
- * The MCP servers of each session: `mcp.configured` sets what is configured (a new configuration
- * forgets what was heard of servers no longer in it), `mcp.observed` replaces the state of each
- * server it names. A fork starts without servers (its process reads its own). Pure.
+ * The MCP servers of each session, by process: an event of a teammate (or of a subagent it
+ * started, as `agent.spawned` tells) is its process's, any other the lead's. `mcp.configured`
+ * sets what is configured (a new configuration forgets what was heard of servers no longer in
+ * it), `mcp.observed` replaces the state of each server it names. A fork starts without servers
+ * (its process reads its own). Pure.
  */
 export const mcpProjection: Projection<McpSlice> = {
   key: "mcp",
-  canHandle: ["mcp.configured", "mcp.observed"],
+  canHandle: ["mcp.configured", "mcp.observed", "agent.spawned"],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
+    if (event.type === "agent.spawned") {
+      const owner = event.data.teammate !== undefined
+        ? event.agent
+        : slice[event.session]?.processOf?.[event.data.parent];
+      if (owner !== undefined) {
+        const entry = slice[event.session] ??= {};
+        (entry.processOf ??= {})[event.agent] = owner;
+      }
+      return slice;
+    }
+    if (event.type !== "mcp.configured" && event.type !== "mcp.observed") return slice;
+    const entry = slice[event.session] ??= {};
+    const teammate = entry.processOf?.[event.agent];
+    const place = (view: McpSessionView) => {
+      if (teammate === undefined) entry.lead = view;
+      else (entry.teammates ??= {})[teammate] = view;
+    };
+    const before = teammate === undefined ? entry.lead : entry.teammates?.[teammate];
     if (event.type === "mcp.configured") {
-      const before = slice[event.session];
       const names = new Set(event.data.servers.filter((s) => s.enabled).map((s) => s.name));
       const servers: Record<string, McpServerState> = {};
       for (const [name, state] of Object.entries(before?.servers ?? {})) {
         if (names.has(name)) servers[name] = state;
       }
-      slice[event.session] = {
-        configured: event.data.servers,
-        problems: event.data.problems ?? [],
-        servers,
-      };
+      place({ configured: event.data.servers, problems: event.data.problems ?? [], servers });
       return slice;
     }
-    if (event.type === "mcp.observed") {
-      const view = slice[event.session] ??= { configured: [], problems: [], servers: {} };
-      for (const state of event.data.servers) view.servers[state.name] = state;
-    }
+    const view = before ?? { configured: [], problems: [], servers: {} };
+    for (const state of event.data.servers) view.servers[state.name] = state;
+    place(view);
     return slice;
   },
 };

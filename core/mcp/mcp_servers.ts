@@ -57,15 +57,43 @@ export class McpServers {
 
   constructor(options: McpServersOptions) {
     this.#options = options;
-    for (const server of options.setup.servers) {
-      this.#running.set(server.entry.name, {
-        server,
-        status: server.entry.enabled ? "starting" : "disabled",
-        ...(server.entry.reason ? { reason: server.entry.reason } : {}),
-        restarts: 0,
-        version: 0,
+    for (const server of options.setup.servers) this.#track(server);
+  }
+
+  /** `server` as this process runs it, not started yet. */
+  #track(server: ConfiguredServer): Running {
+    const run: Running = {
+      server,
+      status: server.entry.enabled ? "starting" : "disabled",
+      ...(server.entry.reason ? { reason: server.entry.reason } : {}),
+      restarts: 0,
+      version: 0,
+    };
+    this.#running.set(server.entry.name, run);
+    return run;
+  }
+
+  /**
+   * Resolves once every start of `starts` ended, or `MCP_TIMEOUT` later: then each of `runs`
+   * still starting is pending.
+   */
+  #within(starts: readonly Promise<void>[], runs: Iterable<Running>): Promise<void> {
+    const ms = this.#options.startupTimeoutMs;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      Promise.allSettled(starts).then(() => {
+        clearTimeout(timer);
+        resolve();
       });
-    }
+    }).then(() => {
+      for (const run of runs) {
+        if (run.status !== "starting") continue;
+        run.status = "pending";
+        run.reason = `not up after ${
+          Math.round(ms / 1000)
+        } s (MCP_TIMEOUT); its tools join when it is`;
+      }
+    });
   }
 
   /** The configuration read at start. */
@@ -78,28 +106,75 @@ export class McpServers {
     return this.#options.setup.servers.some((s) => s.entry.enabled);
   }
 
+  /** Whether {@link McpServers.start} was called (a teammate's process starts them later). */
+  get isStarted(): boolean {
+    return this.#deadline !== undefined;
+  }
+
+  /** The folder stdio servers start in (the workspace). */
+  get workspace(): string {
+    return this.#options.cwd;
+  }
+
+  /** A variable of the servers' environment (what `${VAR}` in an entry expands to). */
+  envOf(name: string): string | undefined {
+    return this.#options.env[name];
+  }
+
+  /** Add a problem with the configuration (recorded with the next `mcp.configured`). */
+  report(problem: string): void {
+    if (!this.#options.setup.problems.includes(problem)) this.#options.setup.problems.push(problem);
+  }
+
+  /** Whether a server of that name is configured in this process. */
+  has(name: string): boolean {
+    return this.#running.has(name);
+  }
+
+  /**
+   * Before the start (a teammate's process): keep only the servers `names` names (all when
+   * undefined), then add `inline` (an agent definition's own servers; one of the same name
+   * replaces the configured one).
+   */
+  narrow(names: readonly string[] | undefined, inline: readonly ConfiguredServer[]): void {
+    if (this.#deadline) throw new Error("The MCP servers have started already");
+    const kept = names === undefined ? undefined : new Set(names);
+    const replaced = new Set(inline.map((server) => server.entry.name));
+    const setup = this.#options.setup;
+    setup.servers = [
+      ...setup.servers.filter((server) =>
+        (kept === undefined || kept.has(server.entry.name)) && !replaced.has(server.entry.name)
+      ),
+      ...inline,
+    ];
+    this.#running.clear();
+    for (const server of setup.servers) this.#track(server);
+  }
+
+  /**
+   * Add servers after the start (a subagent's inline servers) and start the enabled ones now;
+   * resolves once each is up or failed, or `MCP_TIMEOUT` later (then it is pending).
+   */
+  async add(servers: readonly ConfiguredServer[]): Promise<void> {
+    const setup = this.#options.setup;
+    const opening: Promise<void>[] = [];
+    const added: Running[] = [];
+    for (const server of servers) {
+      if (this.#running.has(server.entry.name)) continue;
+      setup.servers.push(server);
+      const run = this.#track(server);
+      added.push(run);
+      if (run.status === "starting") opening.push(this.#opened(run));
+    }
+    if (opening.length === 0) return;
+    await this.#within(opening, added);
+  }
+
   /** Start every enabled server, at once (idempotent). */
   start(): void {
     if (this.#deadline) return;
-    const starts = [...this.#running.values()]
-      .filter((run) => run.status === "starting")
-      .map((run) => this.#opened(run));
-    const ms = this.#options.startupTimeoutMs;
-    this.#deadline = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      Promise.allSettled(starts).then(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    }).then(() => {
-      for (const run of this.#running.values()) {
-        if (run.status !== "starting") continue;
-        run.status = "pending";
-        run.reason = `not up after ${
-          Math.round(ms / 1000)
-        } s (MCP_TIMEOUT); its tools join when it is`;
-      }
-    });
+    const runs = [...this.#running.values()].filter((run) => run.status === "starting");
+    this.#deadline = this.#within(runs.map((run) => this.#opened(run)), runs);
   }
 
   /** Resolves once every enabled server is up or failed, or `MCP_TIMEOUT` after the start. */

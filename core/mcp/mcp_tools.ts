@@ -5,7 +5,7 @@ import type { PoolScope } from "../tools/tool_pool.ts";
 import { addToolFacts } from "../tools/tool_names.ts";
 import type { McpCallResult, McpContentBlock } from "./mcp_connection_types.ts";
 import { mcpToolName } from "./mcp_names.ts";
-import { mcpViewOf } from "./mcp_view.ts";
+import { mcpServerVisible, mcpViewOf } from "./mcp_view.ts";
 import type { McpServers } from "./mcp_servers.ts";
 
 /** The limits of MCP calls (Claude Code's environment variables). */
@@ -67,13 +67,15 @@ export function mcpToolSource(deps: McpToolDeps): (scope: PoolScope) => readonly
   const made = new WeakMap<McpToolEntry, AnyTool>();
   const resourceTools = makeResourceTools(deps);
   return (scope) => {
-    const view = mcpViewOf(scope.state, scope.session);
+    // The servers of the agent's own process (a teammate's are its own), those it may use.
+    const view = mcpViewOf(scope.state, scope.session, scope.agent);
     if (view === undefined) return [];
     const tools: AnyTool[] = [];
     const fresh: AnyTool[] = [];
     let resources = false;
     for (const server of Object.values(view.servers)) {
       if (server.status !== "connected") continue;
+      if (!mcpServerVisible(scope.state, scope.session, scope.agent, view, server.name)) continue;
       if (server.resources) resources = true;
       for (const entry of server.tools ?? []) {
         let tool = made.get(entry);
@@ -251,8 +253,13 @@ function makeResourceTools(deps: McpToolDeps): AnyTool[] {
     async run(input: { server?: string }, context: ToolCallContext): Promise<ToolResult> {
       const servers = deps.servers();
       if (!servers) return { content: "MCP servers do not run here", isError: true };
+      const visible = visibleTo(context);
+      if (input.server !== undefined && !visible(input.server)) {
+        return { content: notVisible(input.server), isError: true };
+      }
       const names = input.server === undefined
-        ? servers.statuses().filter((s) => s.status === "connected").map((s) => s.name)
+        ? servers.statuses().filter((s) => s.status === "connected" && visible(s.name))
+          .map((s) => s.name)
         : [input.server];
       const listed: Record<string, unknown>[] = [];
       for (const name of names) {
@@ -286,6 +293,9 @@ function makeResourceTools(deps: McpToolDeps): AnyTool[] {
     readOnly: true,
     summarize: (input: { server: string; uri: string }) => `${input.server} ${input.uri}`,
     async run(input: { server: string; uri: string }, context: ToolCallContext) {
+      if (!visibleTo(context)(input.server)) {
+        return { content: notVisible(input.server), isError: true };
+      }
       const connection = deps.servers()?.connection(input.server);
       if (!connection) {
         return {
@@ -305,4 +315,16 @@ function makeResourceTools(deps: McpToolDeps): AnyTool[] {
     },
   };
   return [list, read];
+}
+
+/** Which servers the calling agent may use (see {@link mcpServerVisible}). */
+function visibleTo(context: ToolCallContext): (server: string) => boolean {
+  const state = context.view();
+  const view = mcpViewOf(state, context.session, context.agent);
+  return (server) =>
+    view !== undefined && mcpServerVisible(state, context.session, context.agent, view, server);
+}
+
+function notVisible(server: string): string {
+  return `MCP server "${server}" is not one of your servers (your agent definition's mcpServers)`;
 }

@@ -20,6 +20,8 @@ export interface ConfiguredServer {
 export interface McpSetup {
   servers: ConfiguredServer[];
   problems: string[];
+  /** Whether the workspace is trusted (an agent definition's inline servers start only then). */
+  trusted?: boolean;
 }
 
 /** What {@link readMcpConfig} reads. */
@@ -142,7 +144,7 @@ export function mcpSetup(
     }
     return { entry, config };
   });
-  return { servers, problems };
+  return { servers, problems, trusted: decided.trusted };
 }
 
 /** The servers of one `--mcp-config` value: JSON text when it starts with `{`, else a file. */

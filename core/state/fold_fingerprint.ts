@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "7158b07e45496912bc29f81649dbafa3";
+export const FOLD_FINGERPRINT = "c18213580b311fc76f3f531d2bafbb27";

@@ -21,6 +21,12 @@ export interface AgentSpawned {
   maxTurns: number;
   /** The tools it may call (rein's names); absent: every tool of the parent's pool but `task`. */
   tools?: string[];
+  /**
+   * The MCP servers its definition names (`mcpServers`: configured servers by name, and its inline
+   * servers' names): its MCP tools are theirs only. Absent: every server of its process but those
+   * started for another agent's definition.
+   */
+  mcpServers?: string[];
   /** Its own system prompt section (a definition's body), if any. */
   systemPrompt?: string;
   /** The definition's `permissionMode`, as written; the subagent runs in it (see core/permissions). */

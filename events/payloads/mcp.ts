@@ -1,7 +1,7 @@
 import type { EventTable } from "./_payload.ts";
 
 /** Where an MCP server's entry was read, as Claude Code names its scopes. */
-export type McpScope = "local" | "project" | "user" | "dynamic";
+export type McpScope = "local" | "project" | "user" | "dynamic" | "agent";
 
 /** How rein reaches an MCP server. */
 export type McpTransport = "stdio" | "http" | "sse";
@@ -20,6 +20,11 @@ export interface McpServerEntry {
   enabled: boolean;
   /** Why it does not run, when it does not. */
   reason?: string;
+  /**
+   * An agent definition's inline server started for one subagent of this process: the agent it
+   * was started for (only agents whose definition names it see its tools).
+   */
+  agent?: string;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type CatalogStart,
   catalogToStartFrom,
   extendIndex,
+  latestCatalog,
   loadSessions,
   type LogIndex,
   startSnapshots,
@@ -44,7 +45,8 @@ import { thisMachine } from "./machine.ts";
 import { usedPlugins } from "./_plugins.ts";
 import { REIN_VERSION } from "./version.ts";
 import { TeammateProcesses } from "./teammate_processes.ts";
-import { loadStoreSessions } from "./store_sessions.ts";
+import { loadStoreSessions, openStoreSnapshots } from "./store_sessions.ts";
+import type { PostgresStore } from "../events/postgres/postgres_store.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
 import {
   mcpApprovals,
@@ -103,7 +105,7 @@ export async function openRuntime(options: {
   logPath: string;
   /**
    * A PostgreSQL store (`postgres://…`) holding the log instead of the file at `logPath`; read
-   * from its first event (snapshots are the JSONL store's).
+   * from this machine's newest snapshot in its snapshot table that holds (else its first event).
    */
   store?: string;
   env: RuntimeEnv;
@@ -157,8 +159,16 @@ export async function openRuntime(options: {
   const machine = thisMachine(env, options.onNotice);
   // The catalog as of the newest snapshot that holds (taken now if the log is long past it): the
   // store reads from there on. A log that cannot be read is left for the store to report.
-  const logSnapshot = options.store !== undefined
-    ? Promise.resolve(undefined)
+  // A PostgreSQL log's are in its snapshot table, this machine's own (none without a machine key).
+  const storeSnapshots = options.store === undefined
+    ? undefined
+    : machine.then((id) => id === null ? undefined : openStoreSnapshots(options.store!, id)).catch(
+      () => undefined,
+    );
+  const logSnapshot = storeSnapshots !== undefined
+    ? storeSnapshots.then((found) =>
+      found && latestCatalog(found.place, Infinity, reinCatalogProjections())
+    ).catch(() => undefined)
     : catalogToStartFrom(logPath, reinCatalogProjections()).catch(() => undefined);
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const clock = wallClock(env);
@@ -253,8 +263,10 @@ export async function openRuntime(options: {
   const asker: Runtime["asker"] = {};
   let store: JsonlStore | undefined;
   let leases: Leases | undefined;
-  /** The PostgreSQL store's log, read to load a session (it has no file nor snapshots). */
+  /** The PostgreSQL store's log, read to load a session (it has no file). */
   let reader: LogReader | undefined;
+  let database: PostgresStore | undefined;
+  const tableSnapshots = await storeSnapshots;
   let start = await logSnapshot;
   /** Places to start reading the log from, to load a session: the snapshot's, then ours. */
   let index: LogIndex = [...start?.index ?? []];
@@ -269,8 +281,9 @@ export async function openRuntime(options: {
           secrets: [...secretValues(env, options.onNotice), ...storePassword(options.store)],
           onEvent,
           onNotice: options.onNotice,
+          ...(from ? { start: from.point } : {}),
         });
-        leases = reader = opened;
+        leases = reader = database = opened;
         return opened;
       }
       return store = await openJsonlStore(logPath, {
@@ -289,7 +302,7 @@ export async function openRuntime(options: {
     loadSessions: (request) =>
       reader === undefined
         ? loadSessions(logPath, { ...request, index })
-        : loadStoreSessions(reader, request),
+        : loadStoreSessions(reader, request, tableSnapshots?.place),
     workspace,
     // rein's own folders, closed to the file tools: the log's (snapshots, jobs' output, catalogs,
     // leases) and the workspace's `.rein/`, and the log itself (kept closed where its folder holds
@@ -328,20 +341,25 @@ export async function openRuntime(options: {
     return createHarness({ ...wiring, openStore: open(undefined) });
   });
   teammates.bind(harness);
-  const snapshots = store === undefined ? { close: () => Promise.resolve() } : startSnapshots({
-    logPath,
-    store,
-    state: harness.state,
-    focused: harness.focused,
-    projections: harness.mechanisms.flatMap((m) => m.projection ? [m.projection] : []),
-    clock,
-    startSeq: start?.point.seq ?? 0,
-    index,
-    onNotice: options.onNotice,
-  });
+  const snapshotStore = store ?? (tableSnapshots ? database : undefined);
+  const snapshots = snapshotStore === undefined
+    ? { close: () => Promise.resolve() }
+    : startSnapshots({
+      logPath: database?.location.display ?? logPath,
+      ...(store === undefined && tableSnapshots ? { place: tableSnapshots.place } : {}),
+      store: snapshotStore,
+      state: harness.state,
+      focused: harness.focused,
+      projections: harness.mechanisms.flatMap((m) => m.projection ? [m.projection] : []),
+      clock,
+      startSeq: start?.point.seq ?? 0,
+      index,
+      onNotice: options.onNotice,
+    });
   const close = async () => {
     await snapshots.close();
     await harness.close();
+    await tableSnapshots?.close().catch(() => {});
   };
   // Read while the sandbox is resolved (the credential probe runs a command): neither needs the
   // other. readFiles reports bad files and never throws.

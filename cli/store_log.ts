@@ -20,9 +20,12 @@ export function storeOf(flag: string | undefined, env: RuntimeEnv): string | und
 
 /**
  * Run `command` on the JSONL form of the PostgreSQL log at `store`: its lines, exported byte for
- * byte (see `exportLines`) into a file in a temporary folder, removed afterwards. The file-based
- * readers (replay, state) thus read the database's log unchanged; what they would write beside
- * the log (snapshots) goes away with the folder.
+ * byte (see `exportLines`) into a file in a temporary folder, removed afterwards, with this
+ * machine's snapshots of the log (its snapshot table's rows) as the files beside it: a snapshot
+ * of a database's log is the very file a snapshot of its JSONL form would be. The file-based
+ * readers (replay, state) thus read the database's log and its snapshots unchanged, and check
+ * them alike (`replay --verify` names a forged one); what they would write beside the log goes
+ * away with the folder.
  */
 export async function withStoreLog<T>(
   store: string,
@@ -33,9 +36,35 @@ export async function withStoreLog<T>(
   try {
     const path = join(dir, "events.jsonl");
     await writeLines(path, exportLines(store));
+    await copySnapshots(store, path);
     return await command(path);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * Write this machine's snapshots of the PostgreSQL log at `store` beside the JSONL log at `path`,
+ * as they are (checked when read, as any snapshot file). None without a machine key, or when the
+ * table cannot be read.
+ */
+export async function copySnapshots(store: string, path: string): Promise<void> {
+  const { processMachineKey } = await import("../core/effects/machine_key.ts");
+  const key = await processMachineKey().catch(() => undefined);
+  if (key === undefined) return;
+  const { openStoreSnapshots } = await import("./store_sessions.ts");
+  const { fileSnapshots } = await import("../core/snapshots/snapshot_place.ts");
+  const table = await openStoreSnapshots(store, key.id).catch(() => undefined);
+  if (table === undefined) return;
+  try {
+    const files = fileSnapshots(path);
+    const names = [...await table.place.catalogNames(), ...await table.place.sessionNames()];
+    for (const name of names) {
+      const text = await table.place.read(name);
+      if (text !== undefined) await files.write(name, text);
+    }
+  } finally {
+    await table.close();
   }
 }
 

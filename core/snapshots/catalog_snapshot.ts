@@ -2,13 +2,13 @@ import { basename } from "../../events/posix_path.ts";
 import type { PlacedStartPoint } from "../../events/start_point.ts";
 import { processMachineKey } from "../effects/machine_key.ts";
 import { type Catalog, type CatalogProjection, holdsSlices } from "../state/catalog.ts";
-import { pointProblem, startPointOf } from "./log_point.ts";
 import {
   catalogSnapshotPath,
-  readSnapshotFile,
+  checkSnapshotText,
   snapshotDir,
-  writeSnapshotFile,
+  snapshotText,
 } from "./snapshot_files.ts";
+import { catalogName, placeOf, type SnapshotPlace } from "./snapshot_place.ts";
 
 /** Catalog snapshots kept per log: the newest, and one to fall back on. */
 const KEPT = 2;
@@ -55,32 +55,40 @@ export function namedAsItHolds(logPath: string, path: string, seq: number): bool
   return basename(path) === basename(catalogSnapshotPath(logPath, seq));
 }
 
+/** The names of the catalog snapshots of `place`, newest (highest seq) first. */
+async function catalogNames(place: SnapshotPlace): Promise<string[]> {
+  return (await place.catalogNames()).sort().reverse();
+}
+
 /**
- * The newest catalog snapshot of the log at `logPath` that can be trusted (written and signed by
+ * The newest catalog snapshot of the log at `logPath` (or of a {@link SnapshotPlace}) that can be trusted (written and signed by
  * rein on this machine, this build's fold code, intact, named as its header says, its place
  * still holding in the log, holding a slice for each of `projections`) and is at or before
  * `atMost` when given; undefined when there is none. Others are skipped, never trusted. Never
  * throws for a bad file.
  */
 export async function latestCatalog(
-  logPath: string,
+  log: string | SnapshotPlace,
   atMost = Infinity,
   projections: readonly CatalogProjection[] = [],
 ): Promise<CatalogStart | undefined> {
+  const place = placeOf(log);
   const key = await processMachineKey();
-  for (const path of await catalogSnapshotFiles(logPath)) {
-    const file = await readSnapshotFile(path, { key });
+  for (const name of await catalogNames(place)) {
+    const path = place.pathOf(name);
+    const text = await place.read(name);
+    const file = text === undefined ? undefined : await checkSnapshotText(path, text, { key });
     if (file === undefined || file.problem !== undefined || file.header.kind !== "catalog") {
       continue;
     }
-    if (!namedAsItHolds(logPath, path, file.header.seq)) continue;
+    if (name !== catalogName(file.header.seq)) continue;
     if (file.header.seq > atMost) continue;
     const point = {
       seq: file.header.seq,
       offset: file.header.offset,
       lineHash: file.header.lineHash,
     };
-    if (await pointProblem(logPath, point) !== undefined) continue;
+    if (await place.pointProblem(point) !== undefined) continue;
     const body = file.body as Partial<CatalogBody> | null;
     if (!isCatalog(body?.catalog) || !Array.isArray(body.index)) continue;
     // Taken by a fold without one of these slices (an embedder's mechanism added since).
@@ -97,21 +105,18 @@ export async function latestCatalog(
  * Throws for an I/O error.
  */
 export async function writeCatalogSnapshot(
-  logPath: string,
+  log: string | SnapshotPlace,
   snapshot: { catalog: Catalog; seq: number; offset: number; index?: LogIndex },
   takenAt: Date,
 ): Promise<boolean> {
   const index = (snapshot.index ?? []).filter(([seq]) => seq <= snapshot.seq);
   const text = JSON.stringify({ catalog: snapshot.catalog, index } satisfies CatalogBody);
   const sessions = snapshot.catalog.order.length;
-  const point = await startPointOf(logPath, snapshot.seq, snapshot.offset);
+  const place = placeOf(log);
+  const point = await place.pointAt(snapshot.seq, snapshot.offset);
   if (point === undefined) return false;
-  await writeSnapshotFile(catalogSnapshotPath(logPath, point.seq), {
-    kind: "catalog",
-    ...point,
-    takenAt: takenAt.toISOString(),
-    sessions,
-  }, text);
+  const header = { kind: "catalog" as const, ...point, takenAt: takenAt.toISOString(), sessions };
+  await place.write(catalogName(point.seq), await snapshotText(header, text));
   return true;
 }
 
@@ -122,23 +127,28 @@ export async function writeCatalogSnapshot(
  * session snapshots may not either).
  */
 export async function pruneCatalogs(
-  logPath: string,
+  log: string | SnapshotPlace,
 ): Promise<{ removed: string[]; stale: boolean }> {
+  const place = placeOf(log);
   const removed: string[] = [];
   let kept = 0;
   let stale = false;
   const key = await processMachineKey();
-  for (const path of await catalogSnapshotFiles(logPath)) {
-    const file = await readSnapshotFile(path, { body: false, key });
+  for (const name of await catalogNames(place)) {
+    const path = place.pathOf(name);
+    const text = await place.read(name);
+    const file = text === undefined
+      ? undefined
+      : await checkSnapshotText(path, text, { body: false, key });
     const holds = file !== undefined && file.problem === undefined &&
-      namedAsItHolds(logPath, path, file.header.seq) &&
-      await pointProblem(logPath, file.header) === undefined;
+      name === catalogName(file.header.seq) &&
+      await place.pointProblem(file.header) === undefined;
     if (holds && kept < KEPT) {
       kept++;
       continue;
     }
     stale ||= !holds;
-    if (await Deno.remove(path).then(() => true, () => false)) removed.push(path);
+    if (await place.remove(name)) removed.push(path);
   }
   return { removed, stale };
 }

@@ -23,5 +23,14 @@ export {
 } from "./load_sessions.ts";
 export { extendIndex, type Snapshots, type SnapshotsOptions, startSnapshots } from "./snapshots.ts";
 export { snapshotDir } from "./snapshot_files.ts";
+export {
+  catalogName,
+  fileSnapshots,
+  rowSnapshots,
+  sessionName,
+  sessionOfName,
+  type SnapshotPlace,
+  type SnapshotRows,
+} from "./snapshot_place.ts";
 export { type CatalogFold, foldCatalog } from "./fold_catalog.ts";
 export { pruneSnapshots } from "./prune_snapshots.ts";

@@ -4,8 +4,8 @@ import type { PlacedStartPoint } from "../../events/start_point.ts";
 import type { Projection } from "../state/projection.ts";
 import type { SessionView } from "../state/sessions.ts";
 import type { State } from "../state/state.ts";
-import { pointProblem, startPointOf } from "./log_point.ts";
-import { readSnapshotFile, sessionSnapshotPath, writeSnapshotFile } from "./snapshot_files.ts";
+import { checkSnapshotText, snapshotText } from "./snapshot_files.ts";
+import { placeOf, sessionName, type SnapshotPlace } from "./snapshot_place.ts";
 
 /** One session's full state as of a place in the log, from a snapshot that holds there. */
 export interface SessionStart {
@@ -22,18 +22,21 @@ export interface SessionStart {
  * throws for a bad file.
  */
 export async function sessionSnapshot(
-  logPath: string,
+  log: string | SnapshotPlace,
   id: string,
   projections: readonly Projection[],
   atMost = Infinity,
 ): Promise<SessionStart | undefined> {
-  const file = await readSnapshotFile(sessionSnapshotPath(logPath, id));
+  const place = placeOf(log);
+  const name = sessionName(id);
+  const text = await place.read(name);
+  const file = text === undefined ? undefined : await checkSnapshotText(place.pathOf(name), text);
   if (file === undefined || file.problem !== undefined) return undefined;
   const { header } = file;
   if (header.kind !== "session" || header.session !== id || header.seq > atMost) return undefined;
   if (!holdsKeys(header.projections ?? [], projections)) return undefined;
   const point = { seq: header.seq, offset: header.offset, lineHash: header.lineHash };
-  if (await pointProblem(logPath, point) !== undefined) return undefined;
+  if (await place.pointProblem(point) !== undefined) return undefined;
   const body = file.body as Partial<SessionStart> | null;
   if (typeof body?.view !== "object" || body.view?.id !== id) return undefined;
   // Its conversations are made frozen values again, as the fold makes them (a snapshot whose
@@ -54,7 +57,7 @@ export async function sessionSnapshot(
  * `offset`. Throws for an I/O error.
  */
 export async function writeSessionSnapshot(
-  logPath: string,
+  log: string | SnapshotPlace,
   state: State,
   id: string,
   projections: readonly Projection[],
@@ -69,16 +72,20 @@ export async function writeSessionSnapshot(
     if (entry !== undefined) entries[key] = entry;
   }
   const text = JSON.stringify({ view, entries });
-  const point = await startPointOf(logPath, at.seq, at.offset);
+  const place = placeOf(log);
+  const point = await place.pointAt(at.seq, at.offset);
   if (point === undefined) return 0;
-  await writeSnapshotFile(sessionSnapshotPath(logPath, id), {
-    kind: "session",
-    ...point,
-    takenAt: takenAt.toISOString(),
-    sessions: 1,
-    session: id,
-    projections: projections.map((p) => p.key).sort(),
-  }, text);
+  await place.write(
+    sessionName(id),
+    await snapshotText({
+      kind: "session",
+      ...point,
+      takenAt: takenAt.toISOString(),
+      sessions: 1,
+      session: id,
+      projections: projections.map((p) => p.key).sort(),
+    }, text),
+  );
   return text.length;
 }
 

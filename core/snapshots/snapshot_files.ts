@@ -82,6 +82,36 @@ export async function writeSnapshotFile(
   text: string,
   key?: MachineKey,
 ): Promise<void> {
+  await writeFileAtomically(path, await snapshotText(header, text, key));
+}
+
+/**
+ * Write `text` to `path` through a temporary file beside it renamed over it, creating the
+ * directories. Throws for an I/O error (the temporary file removed).
+ */
+export async function writeFileAtomically(path: string, text: string): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeTextFile(temp, text);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * The whole text of a snapshot (as a file holds it, and a database's snapshot table): its header,
+ * of this build's layout and fold code, with the checksum of `text` (the body as JSON on one line)
+ * and signed with `key` (by default this machine's, made if missing), then the body. Throws when
+ * there is no machine key to sign with.
+ */
+export async function snapshotText(
+  header: Omit<SnapshotHeader, "layout" | "fingerprint" | "checksum" | "machine" | "mac">,
+  text: string,
+  key?: MachineKey,
+): Promise<string> {
   const signer = key ?? await processMachineKey({ create: true });
   if (signer === undefined) {
     throw new Error("Cannot sign a snapshot: no place for the machine key (HOME is not set)");
@@ -94,15 +124,7 @@ export async function writeSnapshotFile(
     machine: signer.id,
   };
   const full = await signedHeader(unsigned, signer);
-  await Deno.mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${crypto.randomUUID()}.tmp`;
-  try {
-    await Deno.writeTextFile(temp, `${JSON.stringify(full)}\n${text}\n`);
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
+  return `${JSON.stringify(full)}\n${text}\n`;
 }
 
 /**
@@ -122,6 +144,18 @@ export async function readSnapshotFile(
   } catch {
     return undefined;
   }
+  return await checkSnapshotText(path, text, options);
+}
+
+/**
+ * The snapshot whose whole text is `text` (named `path`), checked as {@link readSnapshotFile}
+ * checks a file's: undefined when it has no readable header.
+ */
+export async function checkSnapshotText(
+  path: string,
+  text: string,
+  options: { body?: boolean; key?: MachineKey | undefined } = {},
+): Promise<SnapshotFile | undefined> {
   const cut = text.indexOf("\n");
   const header = parseHeader(text.slice(0, cut < 0 ? text.length : cut));
   if (header === undefined) return undefined;

@@ -1,13 +1,20 @@
 import type { EventListener } from "../../events/store.ts";
 import type { Projection } from "../state/projection.ts";
 import type { Focus, State } from "../state/state.ts";
-import { type LogIndex, writeCatalogSnapshot } from "./catalog_snapshot.ts";
+import { type LogIndex, pruneCatalogs, writeCatalogSnapshot } from "./catalog_snapshot.ts";
 import { writeSessionSnapshot } from "./session_snapshot.ts";
 import { pruneSnapshots } from "./prune_snapshots.ts";
+import type { SnapshotPlace } from "./snapshot_place.ts";
 
 /** What a live process takes snapshots of, and how often. */
 export interface SnapshotsOptions {
+  /** The log, as named in notices; its snapshot files are beside it unless `place` is given. */
   logPath: string;
+  /**
+   * Where the snapshots go instead of files beside `logPath` (a database's snapshot table);
+   * pruned of catalogs only (a session's snapshot replaces its last one).
+   */
+  place?: SnapshotPlace;
   /**
    * The store: where its last line ends, its events as they are folded, and (optionally) what
    * to tell it once a snapshot holds the state up to a place.
@@ -112,7 +119,7 @@ export function startSnapshots(options: SnapshotsOptions): Snapshots {
     const before = taken;
     taken = at.seq;
     const written = await writeCatalogSnapshot(
-      options.logPath,
+      options.place ?? options.logPath,
       { catalog: state.catalog, ...at, index },
       options.clock(),
     );
@@ -121,7 +128,8 @@ export function startSnapshots(options: SnapshotsOptions): Snapshots {
       return;
     }
     store.snapshotTaken?.(at);
-    await pruneSnapshots(options.logPath, options.clock());
+    if (options.place) await pruneCatalogs(options.place);
+    else await pruneSnapshots(options.logPath, options.clock());
   };
   const takeSession = async (id: string) => {
     const at = store.position;
@@ -129,7 +137,7 @@ export function startSnapshots(options: SnapshotsOptions): Snapshots {
     const before = sessionsTaken.get(id);
     sessionsTaken.set(id, { offset: at.offset, size: before?.size ?? 0 });
     const size = await writeSessionSnapshot(
-      options.logPath,
+      options.place ?? options.logPath,
       state,
       id,
       options.projections,

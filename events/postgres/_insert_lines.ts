@@ -6,6 +6,8 @@ import type { Envelope } from "../event_types.ts";
 export interface RowOf {
   seq: string;
   line: string;
+  /** The line's length in UTF-8 bytes (as text), where the query asks for it. */
+  bytes?: string;
 }
 
 /**

@@ -4,6 +4,7 @@ import { type Pool, transaction } from "./_pg.ts";
 export interface LogTables {
   events: string;
   leases: string;
+  snapshots: string;
   channel: string;
   /** The two int4 keys of `pg_advisory_xact_lock`: rein's, and the log's. */
   lock: readonly [number, number];
@@ -14,6 +15,7 @@ export function logTables(log: string): LogTables {
   return {
     events: `rein_${log}_events`,
     leases: `rein_${log}_leases`,
+    snapshots: `rein_${log}_snapshots`,
     channel: `rein_${log}_appended`,
     lock: [REIN_LOCK_CLASS, stringHash(log)],
   };
@@ -31,9 +33,12 @@ const REIN_LOCK_CLASS = 0x7265696e;
  *   transaction that appended the row, so an append whose commit was cut off can tell whether it
  *   committed.
  * - leases: who drives which agent of which session, until `expires` (renewed while held).
+ * - snapshots: the log's snapshots (core/snapshots), each the text a snapshot file beside a JSONL
+ *   log would hold, by the machine that took and signed it (another's is never trusted, so each
+ *   machine keeps its own) and its file's name (`catalog-<seq>.json`, `sessions/<id>.json`).
  */
 export async function ensureTables(pool: Pool, tables: LogTables): Promise<void> {
-  const { events, leases, lock } = tables;
+  const { events, leases, snapshots, lock } = tables;
   await transaction(pool, async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1::int4, $2::int4)", [lock[0], lock[1]]);
     await tx.query(
@@ -57,6 +62,15 @@ export async function ensureTables(pool: Pool, tables: LogTables): Promise<void>
         holder text not null,
         expires timestamptz not null,
         primary key (session, agent)
+      )`,
+    );
+    await tx.query(
+      `create table if not exists ${snapshots} (
+        machine text not null,
+        name text not null,
+        seq bigint not null,
+        text text not null,
+        primary key (machine, name)
       )`,
     );
   });

@@ -25,6 +25,7 @@ import { isConnectionLost } from "./_connection_lost.ts";
 import { parsePostgresUrl, type PostgresLocation } from "./store_url.ts";
 import { PostgresLeases } from "./_leases.ts";
 import { insertLines, type RowOf } from "./_insert_lines.ts";
+import { lineBytesUpTo, SnapshotTable } from "./snapshot_table.ts";
 
 /** How to open a {@link PostgresStore}. */
 export interface PostgresStoreOptions {
@@ -40,7 +41,10 @@ export interface PostgresStoreOptions {
   upcasters?: UpcasterTable;
   /** Event types of mechanisms declared outside rein that the log may hold. */
   eventTypes?: readonly string[];
-  /** Deliver only the events after `start.seq` (a snapshot's place); a byte offset is ignored. */
+  /**
+   * Deliver only the events after `start.seq` (a snapshot's place, its offset: where that event's
+   * line ends in the log's JSONL form, counted by the server when not given).
+   */
   start?: StartPoint;
   /**
    * How long an append, catch-up or open keeps retrying while the server cannot be reached (it
@@ -99,6 +103,8 @@ export class PostgresStore implements EventStore, LogReader, Leases {
   #listeners: EventListener[] = [];
   #queue: Promise<unknown> = Promise.resolve();
   #lastSeq = 0;
+  /** Where event `#lastSeq`'s line ends in the log's JSONL form (its export), in bytes. */
+  #offset = 0;
   #closed = false;
   readonly #listener: Listener;
   /** Called on a NOTIFY of news, on a (re)started LISTEN, and at close: pending waits look again. */
@@ -155,6 +161,22 @@ export class PostgresStore implements EventStore, LogReader, Leases {
 
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /**
+   * The last event read or appended, and where its line ends in the log's JSONL form (the byte
+   * offset a JSONL store of the same log would give): a snapshot's place.
+   */
+  get position(): { seq: number; offset: number } {
+    return { seq: this.#lastSeq, offset: this.#offset };
+  }
+
+  /**
+   * The snapshots this machine (`machine`, its key's id) keeps of the log, in the log's snapshot
+   * table, through this store's connections.
+   */
+  snapshotTable(machine: string): SnapshotTable {
+    return new SnapshotTable(this.#sql, this.#tables, machine);
   }
 
   append(events: readonly NewEvent[], options: AppendOptions = {}): Promise<Envelope[]> {
@@ -263,6 +285,29 @@ export class PostgresStore implements EventStore, LogReader, Leases {
   }
 
   /**
+   * The JSONL lines (each with its `\n`) of the events from `fromSeq` to `toSeq`, exactly as the
+   * table holds them (as `exportLines` gives them), each checked as a read checks it.
+   */
+  async *readLines(fromSeq: number, toSeq: number): AsyncGenerator<string, void, undefined> {
+    this.#assertOpen("read");
+    let after = Math.max(1, fromSeq) - 1;
+    while (after < toSeq) {
+      const rows = await this.#retrying("read", () => this.#page(after, toSeq));
+      for (const row of rows) {
+        if (Number(row.seq) !== after + 1) {
+          throw new Error(
+            `Cannot read ${this.location.display}: expected event ${after + 1}, found ${row.seq}`,
+          );
+        }
+        this.#decode(row);
+        after++;
+        yield `${row.line}\n`;
+      }
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  /**
    * The events from `fromSeq` on, then each new one as it is committed (woken by NOTIFY), until
    * `signal` aborts. Throws when the table no longer holds the next event although a later one
    * is there (the log was replaced under the follower), and when the store is closed.
@@ -332,6 +377,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
   async #appendOnce(decide: AppendDecision): Promise<Envelope[]> {
     const writer = crypto.randomUUID();
     let batch: Envelope[] = [];
+    let bytes = 0;
     try {
       await transaction(this.#sql, async (tx) => {
         await this.#catchUpWith(tx);
@@ -346,13 +392,17 @@ export class PostgresStore implements EventStore, LogReader, Leases {
           this.#format.knownTypes,
         );
         batch = encoded.envelopes;
+        bytes = new TextEncoder().encode(encoded.text).length;
         await insertLines(tx, this.#tables, encoded.text, batch, writer);
       }, this.#tables.lock);
     } catch (error) {
       if (batch.length === 0 || !isConnectionLost(error)) throw error;
       if (!await this.#committed(batch[0]!.seq, writer)) throw error;
     }
-    if (batch.length > 0) this.#lastSeq = batch.at(-1)!.seq;
+    if (batch.length > 0) {
+      this.#lastSeq = batch.at(-1)!.seq;
+      this.#offset += bytes;
+    }
     return batch;
   }
 
@@ -400,6 +450,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
           );
         }
         this.#lastSeq = event.seq;
+        this.#offset += Number(row.bytes) + 1;
         caught.push(event);
         delivery.deliver(event);
       }
@@ -425,7 +476,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     const parameters = session === undefined ? [after, bound] : [after, bound, session];
     return await query<RowOf>(
       sql,
-      `select seq, line from ${this.#tables.events}
+      `select seq, line, octet_length(line)::text as bytes from ${this.#tables.events}
         where seq > $1 and seq <= $2${where} order by seq limit ${PAGE}`,
       parameters,
     );
@@ -449,6 +500,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
       );
     }
     this.#lastSeq = point.seq;
+    this.#offset = point.offset ?? await lineBytesUpTo(this.#sql, this.#tables, point.seq);
   }
 
   /** A NOTIFY of an append ending at `seq`: followers look again, and waits if it is news. */

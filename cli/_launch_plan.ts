@@ -184,8 +184,9 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
     permissions = granted.flags;
     notices.push(...granted.notices);
   }
-  // A log command on a PostgreSQL store (--store, else REIN_STORE) reaches its host, and only then.
-  const store = parsed.readOnly ? parsed.store ?? env.REIN_STORE : undefined;
+  // A log command or rein view on a PostgreSQL store (--store, else REIN_STORE) reaches its host,
+  // and only then.
+  const store = parsed.readOnly || parsed.view ? parsed.store ?? env.REIN_STORE : undefined;
   if (store) permissions = storePermissions(permissions, store, env.TMPDIR || "/tmp");
   return {
     permissions,

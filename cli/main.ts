@@ -259,12 +259,18 @@ export async function buildProgram(
     .option("--workspace <dir>", "workspace whose log to show")
     .option("--port <n>", "port on 127.0.0.1 (default: a free one)", positiveInt)
     .option("--open", "open the page in the browser")
+    .option("--store <url>", STORE_HELP)
     .action(async (log, flags) => {
       const { viewCommand } = await import("./view/view_command.ts");
+      const { storeOf } = await import("./store_log.ts");
+      // A log named (and no --store) is that file, as for the other log commands.
+      const named = flags.store === undefined && (log ?? flags.log) !== undefined;
+      const store = named ? undefined : storeOf(flags.store, env);
       exit(
-        await viewCommand(await logOf(log, flags), {
+        await viewCommand(store === undefined ? await logOf(log, flags) : "", {
           port: flags.port,
           open: flags.open ?? false,
+          store,
         }, io),
       );
     });

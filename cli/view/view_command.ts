@@ -1,6 +1,7 @@
 import type { CommandIo } from "../io.ts";
 import { assertLogExists } from "../log_commands.ts";
-import { startViewServer } from "./view_server.ts";
+import { startViewServer, type ViewServerOptions } from "./view_server.ts";
+import { join } from "../../events/posix_path.ts";
 
 /** What `rein view` is asked for. */
 export interface ViewOptions {
@@ -8,12 +9,18 @@ export interface ViewOptions {
   port?: number | undefined;
   /** Open the page in the browser (`xdg-open`, `open` on macOS). */
   open: boolean;
+  /**
+   * A PostgreSQL store (`postgres://…`) whose log to show instead of the file: copied to a
+   * temporary JSONL file (with this machine's snapshots of it) kept current by LISTEN/NOTIFY.
+   */
+  store?: string | undefined;
 }
 
 /**
- * `rein view [LOG] [--port N] [--open]`: serve the log's page on 127.0.0.1 (printing its address,
- * with the token every request needs) until SIGINT or SIGTERM, or until `signal` aborts. Reads the
- * log; never writes. Throws when there is no log, and what `Deno.serve` throws (the port is taken).
+ * `rein view [LOG] [--port N] [--open] [--store URL]`: serve the log's page on 127.0.0.1 (printing
+ * its address, with the token every request needs) until SIGINT or SIGTERM, or until `signal`
+ * aborts. Reads the log; never writes it. A PostgreSQL store's log is named without the URL's
+ * password. Throws when there is no log, and what `Deno.serve` throws (the port is taken).
  */
 export async function viewCommand(
   path: string,
@@ -21,13 +28,57 @@ export async function viewCommand(
   io: CommandIo,
   signal?: AbortSignal,
 ): Promise<number> {
+  if (options.store !== undefined) return await viewStore(options.store, options, io, signal);
   await assertLogExists(path);
+  return await serve({ log: path }, options, io, signal);
+}
+
+/** Serve the PostgreSQL log at `store` from a copy in a temporary folder, removed at the end. */
+async function viewStore(
+  store: string,
+  options: ViewOptions,
+  io: CommandIo,
+  signal?: AbortSignal,
+): Promise<number> {
+  const { mirrorLog } = await import("../../events/postgres/log_mirror.ts");
+  const { copySnapshots } = await import("../store_log.ts");
+  const dir = await Deno.makeTempDir({ prefix: "rein-view-" });
+  try {
+    const onNotice = (m: string) => io.stderr.write(`${m}\n`);
+    const mirror = await mirrorLog(store, join(dir, "events.jsonl"), { onNotice });
+    try {
+      await copySnapshots(store, mirror.path);
+      return await serve(
+        {
+          log: mirror.path,
+          name: mirror.display,
+          follow: (from, stop) => mirror.follow(from, stop),
+        },
+        options,
+        io,
+        signal,
+      );
+    } finally {
+      await mirror.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Serve `log` until a signal, or until `signal` aborts. */
+async function serve(
+  log: Pick<ViewServerOptions, "log" | "name" | "follow">,
+  options: ViewOptions,
+  io: CommandIo,
+  signal?: AbortSignal,
+): Promise<number> {
   const server = await startViewServer({
-    log: path,
+    ...log,
     ...(options.port === undefined ? {} : { port: options.port }),
     onNotice: (m) => io.stderr.write(`${m}\n`),
   });
-  io.stdout.write(`rein view of ${path}\n${server.url}\n(Ctrl-C to stop)\n`);
+  io.stdout.write(`rein view of ${log.name ?? log.log}\n${server.url}\n(Ctrl-C to stop)\n`);
   if (options.open) openBrowser(server.url, io);
   const stop = () => void server.close();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];

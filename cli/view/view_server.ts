@@ -3,6 +3,7 @@ import { readLog } from "../../events/read_log.ts";
 import { foldCatalog } from "../../core/snapshots/mod.ts";
 import { indexPoint } from "../../core/snapshots/log_point.ts";
 import type { CatalogEntry } from "../../core/state/catalog.ts";
+import type { Envelope } from "../../events/event_types.ts";
 import { reinCatalogProjections } from "../../core/harness.ts";
 import { sessionPage, sessionsPage } from "./pages.ts";
 import { sessionPanels } from "./panels.ts";
@@ -23,6 +24,13 @@ export interface ViewServerOptions {
   token?: string;
   /** Receives the reader's one-line notices (an unterminated last line). */
   onNotice?: (message: string) => void;
+  /** What the pages call the log (default: `log`): a database's log copied to `log`. */
+  name?: string;
+  /**
+   * The log's events from a seq on, as they are appended, for the live stream (default: a
+   * read-only follower of the file `log`); a database's log: its copy as NOTIFY grows it.
+   */
+  follow?: (fromSeq: number, signal: AbortSignal) => AsyncIterable<Envelope>;
 }
 
 /** A running `rein view` server. */
@@ -53,6 +61,8 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
   const stop = new AbortController();
   const catalogProjections = reinCatalogProjections();
   const notice = options.onNotice ?? (() => {});
+  const follow = options.follow ??
+    ((from: number, signal: AbortSignal) => openLogReader(path).followLog(from, signal));
 
   /**
    * Start the background pass of a session's states (its checkpoints, seqs and cost series) when
@@ -80,7 +90,7 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
     [/^\/$/, async () => {
       const { catalog } = await foldCatalog(path, { onNotice: notice });
       const entries = catalog.order.flatMap((id) => catalog.byId[id] ?? []);
-      return html(sessionsPage(path, entries, token));
+      return html(sessionsPage(options.name ?? path, entries, token));
     }],
     [/^\/page\.js$/, () => Promise.resolve(text(PAGE_SCRIPT, "text/javascript"))],
     [/^\/page\.css$/, () => Promise.resolve(text(PAGE_STYLE, "text/css"))],
@@ -102,7 +112,7 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
         items: page.items,
         from,
         next: page.next,
-      }, path));
+      }, options.name ?? path));
     }],
     [/^\/api\/session\/([^/]+)\/state$/, async ([, id], url) => {
       const found = await statesOf(id!);
@@ -145,7 +155,9 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
     [
       /^\/api\/session\/([^/]+)\/live$/,
       (match, url, gone) =>
-        Promise.resolve(liveStream(path, match[1]!, intParam(url, "from") ?? 1, gone, stop.signal)),
+        Promise.resolve(
+          liveStream(follow, match[1]!, intParam(url, "from") ?? 1, gone, stop.signal),
+        ),
     ],
   ];
 
@@ -204,7 +216,7 @@ export function startViewServer(options: ViewServerOptions): Promise<ViewServer>
  * stops.
  */
 function liveStream(
-  path: string,
+  follow: (fromSeq: number, signal: AbortSignal) => AsyncIterable<Envelope>,
   id: string,
   from: number,
   gone: AbortSignal,
@@ -225,7 +237,7 @@ function liveStream(
       send("hello", from);
       try {
         const asked = new Map<string, number>();
-        for await (const event of openLogReader(path).followLog(from, signal)) {
+        for await (const event of follow(from, signal)) {
           if (event.session === id) {
             const item = timelineItem(event);
             if (event.type === "model.requested") asked.set(event.agent, Date.parse(event.ts));

@@ -201,7 +201,7 @@ export function toolResultLine(event: EnvelopeOf<"tool.completed">) {
       content: [{
         tool_use_id: data.callId,
         type: "tool_result",
-        content: data.content,
+        content: data.blocks ?? data.content,
         is_error: data.isError,
       }],
     },

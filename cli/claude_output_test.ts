@@ -155,3 +155,32 @@ Deno.test("stream-json's assistant and user lines carry the recorded message and
     content: [{ tool_use_id: "toolu_1", type: "tool_result", content: "a.txt", is_error: false }],
   });
 });
+
+Deno.test("a tool result with content blocks (an MCP tool's image) is a stream-json user line with those blocks", () => {
+  const blocks = [
+    { text: "Here:", type: "text" as const },
+    {
+      source: { data: "iVBORw0KGgo=", media_type: "image/png" as const, type: "base64" as const },
+      type: "image" as const,
+    },
+  ];
+  const completed = {
+    v: 2,
+    seq: 7,
+    ts: "2026-11-23T10:00:00.000Z",
+    session: "s1",
+    agent: "main",
+    type: "tool.completed",
+    data: {
+      callId: "toolu_1",
+      name: "mcp__everything__get-tiny-image",
+      content: "Here:\n[image image/png 8 B]",
+      blocks,
+      isError: false,
+      durationMs: 3,
+    },
+  } as unknown as EnvelopeOf<"tool.completed">;
+  assert.deepEqual(toolResultLine(completed).message.content, [
+    { tool_use_id: "toolu_1", type: "tool_result", content: blocks, is_error: false },
+  ]);
+});

@@ -80,7 +80,9 @@ function toolResults(requests: readonly RecordedRequest[]) {
   return (last as readonly { role: string; content: unknown }[]).flatMap((m) =>
     m.role === "user" && Array.isArray(m.content)
       ? m.content.flatMap((block: { type?: string; content?: unknown }) =>
-        block.type === "tool_result" ? [String(block.content)] : []
+        block.type === "tool_result"
+          ? [typeof block.content === "string" ? block.content : JSON.stringify(block.content)]
+          : []
       )
       : []
   );
@@ -119,8 +121,11 @@ Deno.test("server-everything over stdio from --mcp-config: a prompt runs as /mcp
     results[1] ?? "",
     /Invalid input for mcp__everything__get-sum: .*"a" must be a number/,
   );
-  // An image reaches the model named with its type and size.
-  assert.match(results[2] ?? "", /\[image: image\/png, \d+ bytes\]/);
+  // An image reaches the model as an image block (tests/mcp_content_test.ts has the rest).
+  assert.match(
+    results[2] ?? "",
+    /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBOR/,
+  );
   assert.match(results[3] ?? "", /"uri": "demo:\/\/resource\/static\/document\/architecture\.md"/);
   assert.match(results[3] ?? "", /"server": "everything"/);
   const log = await readLogLines(join(ws.path, ".rein", "events.jsonl"));

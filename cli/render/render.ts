@@ -2,6 +2,7 @@ import type { Envelope, ModelFailureKind } from "../../events/event_types.ts";
 import { reinMechanisms } from "../../core/harness.ts";
 import type { Mechanism } from "../../core/mechanism.ts";
 import type { AnyTool } from "../../core/tools/tool.ts";
+import { resultBlockText } from "../../core/tools/result_block_text.ts";
 import { paintLine, stripControls, type Styles } from "./style.ts";
 import { MarkdownStream, textWidth } from "./markdown.ts";
 
@@ -156,6 +157,10 @@ export class Renderer {
         break;
       case "tool.completed": {
         this.line(`  ${s.dim("⎿")}  ${this.#result(event.data)}`);
+        // An image the model saw (an MCP tool's) is named on a line of its own.
+        for (const block of event.data.blocks ?? []) {
+          if (block.type === "image") this.line(`     ${s.dim(resultBlockText(block))}`);
+        }
         const input = this.#inputs.get(event.data.callId);
         this.#inputs.delete(event.data.callId);
         if (!event.data.isError && event.data.outcome === undefined) {

@@ -34,10 +34,11 @@ export function planClear(
           const path = pathOf(inputOf(block));
           if (path !== undefined) writtenAt.set(path, at);
         }
-      } else if (block.type === "tool_result" && typeof block.content === "string") {
-        if (block.content.startsWith(CLEARED_PREFIX)) continue;
+      } else if (block.type === "tool_result") {
+        const chars = resultSize(block.content);
+        if (chars === undefined) continue;
         resultIds.push(String(block.tool_use_id));
-        resultChars.push(block.content.length);
+        resultChars.push(chars);
       }
     }
   }
@@ -80,8 +81,9 @@ const CLEAR_FACTS = new MessageFacts<ClearFacts>((message) => {
   for (const block of message.content) {
     if (block.type === "tool_use") {
       writes ||= WRITERS.has(String(block.name)) && pathOf(inputOf(block)) !== undefined;
-    } else if (block.type === "tool_result" && typeof block.content === "string") {
-      if (!block.content.startsWith(CLEARED_PREFIX)) results.push(block.content.length);
+    } else if (block.type === "tool_result") {
+      const chars = resultSize(block.content);
+      if (chars !== undefined) results.push(chars);
     }
   }
   return { results, writes };
@@ -109,6 +111,24 @@ function mayClear(
     }
   }
   return due >= limits.clearStep;
+}
+
+/**
+ * The size of a result not cleared yet, in characters: a text's length; for content blocks (an
+ * MCP tool's image), their text and each image's tokens at four characters a token. Undefined
+ * for a cleared result.
+ */
+function resultSize(content: unknown): number | undefined {
+  if (typeof content === "string") {
+    return content.startsWith(CLEARED_PREFIX) ? undefined : content.length;
+  }
+  if (!Array.isArray(content)) return undefined;
+  let chars = 0;
+  for (const block of content as { type?: unknown; text?: unknown; source?: unknown }[]) {
+    if (typeof block.text === "string") chars += block.text.length;
+    else if (block.type === "image") chars += estimateTokens([block]) * 4;
+  }
+  return chars;
 }
 
 /** Every call of the conversation by id: its block and the index of its message. */

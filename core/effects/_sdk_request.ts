@@ -58,7 +58,9 @@ function sdkBlock(block: Block): Anthropic.ContentBlockParam {
       return {
         type: "tool_result",
         tool_use_id: String(block.tool_use_id),
-        content: String(block.content),
+        content: Array.isArray(block.content)
+          ? (block.content as Block[]).map(sdkResultBlock)
+          : String(block.content),
         ...(block.is_error === true ? { is_error: true } : {}),
         ...cache,
       };
@@ -73,4 +75,14 @@ function sdkBlock(block: Block): Anthropic.ContentBlockParam {
     default:
       throw new Error(`Cannot send a "${block.type}" block to the model`);
   }
+}
+
+/** A block of a tool result's content (an MCP tool's text and images). */
+function sdkResultBlock(block: Block): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
+  if (block.type !== "image") return { type: "text", text: String(block.text) };
+  const source = block.source as Anthropic.Base64ImageSource;
+  return {
+    type: "image",
+    source: { type: "base64", media_type: source.media_type, data: source.data },
+  };
 }

@@ -19,7 +19,8 @@ export interface ToolResponseFacts {
  * A successful call's result as Claude Code gives it to PostToolUse hooks (`tool_response`):
  * Claude Code's object for each tool with a Claude Code twin, derived from the call's input
  * (rein's names), its recorded result and `facts` from the log, never from the world, so replay
- * gives the same. Other tools (MCP, an embedder's) give the text the model saw, as before. Paths
+ * gives the same. Other tools (MCP, an embedder's) give the text the model saw, as before, or
+ * the content blocks it saw when the result has them (an MCP tool's image). Paths
  * are made absolute against `cwd`. Pure.
  *
  * What the log does not hold is given as Claude Code gives it when it has nothing: bash's output
@@ -29,7 +30,7 @@ export interface ToolResponseFacts {
 export function claudeToolResponse(
   tool: string,
   input: Record<string, unknown>,
-  completed: Pick<ToolCompleted, "content" | "durationMs">,
+  completed: Pick<ToolCompleted, "content" | "durationMs" | "blocks">,
   cwd: string,
   facts: ToolResponseFacts = {},
 ): unknown {
@@ -96,7 +97,9 @@ export function claudeToolResponse(
         ...(facts.subagent ?? {}),
       };
     default:
-      return text;
+      // A result of content blocks (an MCP tool's image) is given as the blocks, as Claude
+      // Code gives an MCP tool's content.
+      return completed.blocks ?? text;
   }
 }
 

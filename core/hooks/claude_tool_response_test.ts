@@ -137,3 +137,18 @@ Deno.test("claudeToolResponse: todo_write gives the old and new lists; task its 
   });
   assert.equal(claudeToolResponse("mcp__x__y", {}, done("raw"), CWD), "raw");
 });
+
+Deno.test("claudeToolResponse: a result with content blocks (an MCP tool's image) gives the blocks", () => {
+  const blocks = [
+    { text: "Here:", type: "text" as const },
+    {
+      source: { data: "AAAA", media_type: "image/png" as const, type: "base64" as const },
+      type: "image" as const,
+    },
+  ];
+  assert.deepEqual(
+    claudeToolResponse("mcp__s__shot", {}, { content: "Here:", durationMs: 1, blocks }, CWD),
+    blocks,
+  );
+  assert.equal(claudeToolResponse("mcp__s__echo", {}, done("Echo: hi"), CWD), "Echo: hi");
+});

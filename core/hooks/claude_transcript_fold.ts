@@ -3,6 +3,7 @@ import type {
   ConversationMessage,
   Envelope,
   RecordedFile,
+  ToolResultBlock,
   Usage,
 } from "../../events/event_types.ts";
 import { compactedText } from "../state/conversation.ts";
@@ -110,13 +111,17 @@ export function transcriptEntries(fold: TranscriptFold, event: Envelope): Transc
       }
       break;
     case "tool.completed": {
-      const { callId, content, isError, durationMs } = event.data;
-      out.result({
-        tool_use_id: callId,
-        type: "tool_result",
-        content,
-        ...(isError ? { is_error: true } : {}),
-      }, durationMs);
+      const { callId, content, blocks, isError, durationMs } = event.data;
+      out.result(
+        {
+          tool_use_id: callId,
+          type: "tool_result",
+          content,
+          ...(isError ? { is_error: true } : {}),
+        },
+        durationMs,
+        blocks,
+      );
       break;
     }
     case "hook.context":
@@ -172,10 +177,15 @@ class Emitter {
     this.#chain.toolUses += content.filter((block) => block.type === "tool_use").length;
   }
 
-  result(block: TranscriptLine & { tool_use_id: string; content: string }, durationMs: number) {
+  /** A tool result; with `blocks` (an MCP tool's image), the model saw those instead of text. */
+  result(
+    block: TranscriptLine & { tool_use_id: string; content: string },
+    durationMs: number,
+    blocks?: ToolResultBlock[],
+  ) {
     const call = this.#chain.calls.get(block.tool_use_id);
     this.#chain.calls.delete(block.tool_use_id);
-    const completed = { content: block.content, durationMs };
+    const completed = { content: block.content, durationMs, ...(blocks ? { blocks } : {}) };
     const toolUseResult = block.is_error === true
       ? `Error: ${block.content}`
       : call === undefined
@@ -183,10 +193,15 @@ class Emitter {
       : claudeToolResponse(call.name, call.input, completed, this.fold.cwd, this.#facts(block));
     // Claude Code chains a result on the answer that asked for it.
     const parent = call?.uuid ?? this.#chain.lastUuid;
-    this.#push("user", { role: "user", content: [block] }, {
-      toolUseResult,
-      sourceToolAssistantUUID: parent,
-    }, parent);
+    this.#push(
+      "user",
+      { role: "user", content: [blocks ? { ...block, content: blocks } : block] },
+      {
+        toolUseResult,
+        sourceToolAssistantUUID: parent,
+      },
+      parent,
+    );
   }
 
   /** A message of a forked history, as the session's start has it. */
@@ -196,7 +211,10 @@ class Emitter {
         this.assistant(block as ContentBlock, { model }, null);
       } else if (block.type === "tool_result") {
         const text = typeof block.content === "string" ? block.content : "";
-        this.result({ ...block, tool_use_id: String(block.tool_use_id), content: text }, 0);
+        const blocks = Array.isArray(block.content)
+          ? block.content as ToolResultBlock[]
+          : undefined;
+        this.result({ ...block, tool_use_id: String(block.tool_use_id), content: text }, 0, blocks);
       } else if (block.type === "text" && typeof block.text === "string") this.user(block.text);
     }
   }

@@ -7,6 +7,8 @@ import type { McpCallResult, McpContentBlock } from "./mcp_connection_types.ts";
 import { mcpToolName } from "./mcp_names.ts";
 import { mcpServerVisible, mcpViewOf } from "./mcp_view.ts";
 import type { McpServers } from "./mcp_servers.ts";
+import { mcpResultContent } from "./mcp_result.ts";
+import { limitMcpBlocks, mcpTextToSpill } from "./mcp_output_limit.ts";
 
 /** The limits of MCP calls (Claude Code's environment variables). */
 export interface McpLimits {
@@ -127,7 +129,7 @@ function makeTool(deps: McpToolDeps, server: string, entry: McpToolEntry): AnyTo
           signal: context.signal,
           timeoutMs,
         });
-        return await resultFor(result, name, context, deps);
+        return await resultFor(result, name, server, context, deps);
       } catch (error) {
         if (context.signal.aborted) {
           return { content: `The call to ${name} was cancelled`, isError: true, cancelled: true };
@@ -159,24 +161,29 @@ function failure(
 }
 
 /**
- * What the model reads of a result: its text blocks; an image or audio block, and a binary
- * resource, named with their type and size; an embedded text resource's text; a resource link's
- * URI. Over `MAX_MCP_OUTPUT_TOKENS` (about four characters a token) the whole text is kept in a
- * file of the workspace and the model gets its beginning and the file's path.
+ * What the model reads of a result (`mcpResultContent`): text alone as a string, anything more
+ * as content blocks (images as image blocks). Over `MAX_MCP_OUTPUT_TOKENS` (about four characters
+ * a token, an image 1,600) the whole text is kept in a file of the workspace and the model gets
+ * its beginning and the file's path, and the images that still fit.
  */
 async function resultFor(
   result: McpCallResult,
   name: string,
+  server: string,
   context: ToolCallContext,
   deps: McpToolDeps,
 ): Promise<ToolResult> {
-  const parts = (result.content ?? []).map(describeBlock);
-  if (parts.length === 0 && result.structuredContent !== undefined) {
-    parts.push(JSON.stringify(result.structuredContent));
-  }
-  const text = parts.join("\n");
-  const limit = deps.limits.maxOutputTokens * 4;
+  const converted = mcpResultContent(result.content ?? [], server, result.structuredContent);
   const isError = result.isError === true ? { isError: true } : {};
+  const max = deps.limits.maxOutputTokens;
+  if (converted.blocks) {
+    const whole = mcpTextToSpill(converted.blocks, max);
+    const kept = whole === undefined ? "" : await keep(whole, context.callId, deps);
+    const limited = limitMcpBlocks(converted.blocks, name, max, kept);
+    return { content: limited.text, blocks: limited.blocks ?? [], ...isError };
+  }
+  const text = converted.text;
+  const limit = max * 4;
   if (text.length <= limit) return { content: text, ...isError };
   const path = spillPath(context.callId);
   try {
@@ -196,6 +203,20 @@ async function resultFor(
       `${path}: read it with read_file (offset and limit) or search it with grep.]`,
     ...isError,
   };
+}
+
+/** Keep a result's whole text in the workspace; the sentence telling the model where it is. */
+async function keep(text: string, callId: string, deps: McpToolDeps): Promise<string> {
+  const path = spillPath(callId);
+  try {
+    const full = join(deps.workspace, path);
+    await Deno.mkdir(dirname(full), { recursive: true });
+    await Deno.writeTextFile(full, text);
+  } catch (error) {
+    return `The rest of the text could not be kept: ${error}`;
+  }
+  return `The whole text is in ${path}: read it with read_file (offset and limit) or search ` +
+    "it with grep.";
 }
 
 /** One content block as text for the model. */
@@ -305,7 +326,13 @@ function makeResourceTools(deps: McpToolDeps): AnyTool[] {
       }
       try {
         const contents = await connection.readResource(input.uri, context.signal);
-        return await resultFor({ content: contents }, "read_mcp_resource", context, deps);
+        return await resultFor(
+          { content: contents },
+          "read_mcp_resource",
+          input.server,
+          context,
+          deps,
+        );
       } catch (error) {
         return {
           content: `Cannot read ${input.uri} of "${input.server}": ${error}`,

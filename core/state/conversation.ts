@@ -7,6 +7,7 @@ import {
   isKernelEvent,
   type KernelEnvelope,
   type ToolCompleted,
+  type ToolResultBlock,
   type Usage,
 } from "../../events/event_types.ts";
 import { compactMessages, replaceResults, snipMessages } from "./context_edits.ts";
@@ -284,11 +285,18 @@ export function appendToolResult(
   conversation.pendingCalls = conversation.pendingCalls.filter((call) => call.id !== callId);
   // Blocks are made with their keys in sorted order, as a request's canonical JSON lists them.
   appendUserBlock(conversation, {
-    content: result.content,
+    content: result.blocks ? result.blocks.map(sortedResultBlock) : result.content,
     ...(result.isError ? { is_error: true } : {}),
     tool_use_id: callId,
     type: "tool_result",
   }, seq);
+}
+
+/** A result's block with its keys in sorted order, whatever order its log line wrote them in. */
+function sortedResultBlock(block: ToolResultBlock): ToolResultBlock {
+  if (block.type === "text") return { text: block.text, type: "text" };
+  const { data, media_type } = block.source;
+  return { source: { data, media_type, type: "base64" }, type: "image" };
 }
 
 /**

@@ -103,6 +103,7 @@ export function toolRun(
       callId: call.id,
       name: call.name,
       content: result.content,
+      ...(result.blocks ? { blocks: result.blocks } : {}),
       isError: result.isError ?? false,
       durationMs,
       ...(result.cancelled ? { outcome: "cancelled" as const } : {}),

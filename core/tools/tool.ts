@@ -1,12 +1,17 @@
 import type { z } from "zod";
-import type { FileSeen, ReinEvent } from "../../events/event_types.ts";
+import type { FileSeen, ReinEvent, ToolResultBlock } from "../../events/event_types.ts";
 import type { State } from "../state/state.ts";
 import type { SiblingAgent } from "./sibling_agent.ts";
 
 /** What a tool hands back to the loop. A tool never throws into the loop. */
 export interface ToolResult {
-  /** Text the model sees as the tool_result content. */
+  /** Text the model sees as the tool_result content; with `blocks`, their text for people. */
   content: string;
+  /**
+   * Content blocks the model sees instead of `content`, for a result that is more than text (an
+   * MCP tool's images and resources): recorded in the call's `tool.completed`.
+   */
+  blocks?: ToolResultBlock[];
   /** True when the call failed; worded for the model ("File not found: src/x.ts"). */
   isError?: boolean;
   /** True when the tool stopped because the turn was cancelled (not when it finished first). */

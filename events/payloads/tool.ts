@@ -20,8 +20,18 @@ export type CallOutcome = "cancelled" | "interrupted" | "not_run" | "denied" | "
 export interface ToolCompleted {
   callId: string;
   name: string;
-  /** What the model sees as the tool_result content. */
+  /**
+   * What the model sees as the tool_result content; with `blocks`, their text as people and hooks
+   * of text read it (an image as `[image image/png 12 KB]`).
+   */
   content: string;
+  /**
+   * The tool_result's content blocks, in the tool's order, when the result is more than text (an
+   * MCP tool's image or embedded resource): what the model sees instead of `content`. Images are
+   * inline (base64, at most 5 MB each and 10 MB for one result), so the log alone rebuilds the
+   * request. Absent for a text result, which the model gets as the string `content`.
+   */
+  blocks?: ToolResultBlock[];
   isError: boolean;
   durationMs: number;
   /** Set when the result was not produced by running the tool to its end. */
@@ -32,6 +42,18 @@ export interface ToolCompleted {
    * compares with the file then.
    */
   file?: FileSeen;
+}
+
+/** A content block of a tool result, in the Messages API's shape (keys in sorted order). */
+export type ToolResultBlock =
+  | { text: string; type: "text" }
+  | { source: ImageSource; type: "image" };
+
+/** An image's bytes, base64, with one of the media types the Messages API accepts. */
+export interface ImageSource {
+  data: string;
+  media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+  type: "base64";
 }
 
 /** A file as a tool saw it on disk: its absolute path, modification time and size. */

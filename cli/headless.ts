@@ -24,6 +24,7 @@ import { Renderer } from "./render/render.ts";
 import { createStyles } from "./render/style.ts";
 import { useColor } from "./io.ts";
 import { type ControlReply, StdioAsker } from "./_stdio_asker.ts";
+import { attachMentions } from "./mcp_mentions.ts";
 import {
   invokeSlash,
   type SlashCommandInfo,
@@ -101,6 +102,10 @@ export async function runHeadless(
     // A refused command is on the record; its progress line says why.
     if (slash?.kind === "refused") return 1;
     const text = slash?.kind === "prompt" ? slash.prompt : prompt;
+    // `@server:uri` in the prompt: the resource read now, recorded, and after the prompt.
+    if (slash === undefined && text !== undefined) {
+      await attachMentions(runtime.harness, session, text, (line) => output.progress.line(line));
+    }
     output.begin();
     const active = runner.run(session, ({ signal }) => {
       const run = runOptions(signal, options);
@@ -233,6 +238,9 @@ export async function runStreamInput(
         continue;
       }
       const text = slash?.kind === "prompt" ? slash.prompt : next;
+      if (slash === undefined) {
+        await attachMentions(runtime.harness, session, text, (line) => output.progress.line(line));
+      }
       const active = runner.run(session, ({ signal }) => {
         // One budget for the whole input: each turn gets what the earlier ones left.
         const run = runOptions(signal, { ...options, ...left });

@@ -30,6 +30,7 @@ import { type ChosenSession, claim, newSessionSetup, sessionOptionsOf } from "..
 import { createStyles } from "../render/style.ts";
 import { runWake } from "../../core/runner/wake.ts";
 import { TeamDesk } from "./team_desk.ts";
+import { attachMentions } from "../mcp_mentions.ts";
 
 const HELP = [
   "Commands:",
@@ -220,6 +221,7 @@ export async function runRepl(
       const first = options.firstPrompt;
       renderer.gap();
       renderer.line(styles.bold(`> ${first}`));
+      await attachMentions(harness, session, first, (line) => renderer.line(styles.yellow(line)));
       await run((run) => session.prompt(first, run));
     }
     // Claude Code's statusLine (the person's, or a trusted folder's): shown above each prompt.
@@ -409,6 +411,8 @@ export async function runRepl(
         }
         continue;
       }
+      // `@server:uri`: the resource read now, recorded, and after the prompt in its message.
+      await attachMentions(harness, session, input, (line) => renderer.line(styles.yellow(line)));
       await run((run) => session.prompt(input, run));
     }
     await session.end("prompt_input_exit", new AbortController().signal);

@@ -2,6 +2,7 @@ import type { ReinEvent } from "../../events/event_types.ts";
 import type { StageContext } from "../loop/stages.ts";
 import type { Mechanism } from "../mechanism.ts";
 import { prepareAgentServers } from "./agent_servers.ts";
+import { mcpArrivals } from "./mcp_attach.ts";
 import { mcpProjection } from "./mcp_projection.ts";
 import { mcpViewOf } from "./mcp_view.ts";
 import { renderMcpEvent, reportMcp } from "./mcp_render.ts";
@@ -35,6 +36,8 @@ export function mcpMechanism(options: McpOptions): Mechanism {
   return {
     name: "mcp",
     feature: "mcp",
+    // Recorded from outside the loop (before the prompt): replay feeds it at its place.
+    fedTypes: ["mcp.attached"],
     projection: mcpProjection,
     toolFacts: RESOURCE_TOOL_FACTS,
     tools: mcpToolSource({
@@ -42,6 +45,8 @@ export function mcpMechanism(options: McpOptions): Mechanism {
       workspace: options.workspace,
       limits: options.limits ?? DEFAULT_MCP_LIMITS,
     }),
+    // `@server:uri` attached to a prompt: after the prompt, in its user message.
+    arrivals: mcpArrivals,
     render: renderMcpEvent,
     report: (state, context) => reportMcp(state, context),
     stages: {

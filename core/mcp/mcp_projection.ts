@@ -1,6 +1,9 @@
 import type { Envelope, McpServerEntry, McpServerState } from "../../events/event_types.ts";
 import type { Projection } from "../state/projection.ts";
 
+/** The `source` of the arrivals an attached resource is put before the model as. */
+export const MCP_ATTACH_SOURCE = "mcp";
+
 /**
  * The MCP servers of one process of a session (the lead's, or a teammate's) as its log tells:
  * configured, and what each offered when last heard.
@@ -20,6 +23,16 @@ export interface McpSessionEntry {
   teammates?: Record<string, McpSessionView>;
   /** The teammate whose process each agent runs in (a teammate, its subagents); absent: the lead's. */
   processOf?: Record<string, string>;
+  /** Resources attached to a prompt (`mcp.attached`) not yet put before the model, by agent. */
+  attached?: Record<string, McpAttachment[]>;
+}
+
+/** A resource attached to a prompt, waiting for the agent's next request. */
+export interface McpAttachment {
+  /** Its arrival's key: the seq of its `mcp.attached`, as text. */
+  key: string;
+  seq: number;
+  text: string;
 }
 
 /** MCP entries by session id. */
@@ -30,13 +43,35 @@ export type McpSlice = Record<string, McpSessionEntry>;
  * started, as `agent.spawned` tells) is its process's, any other the lead's. `mcp.configured`
  * sets what is configured (a new configuration forgets what was heard of servers no longer in
  * it), `mcp.observed` replaces the state of each server it names. A fork starts without servers
- * (its process reads its own). Pure.
+ * (its process reads its own). A resource attached to a prompt (`mcp.attached`) waits for the
+ * agent's next request until its `arrival.injected` (source `mcp`). Pure.
  */
 export const mcpProjection: Projection<McpSlice> = {
   key: "mcp",
-  canHandle: ["mcp.configured", "mcp.observed", "agent.spawned"],
+  canHandle: [
+    "mcp.configured",
+    "mcp.observed",
+    "agent.spawned",
+    "mcp.attached",
+    "arrival.injected",
+  ],
   initial: () => ({}),
   evolve(slice, event: Envelope) {
+    if (event.type === "mcp.attached") {
+      const entry = slice[event.session] ??= {};
+      const waiting = (entry.attached ??= {})[event.agent] ??= [];
+      waiting.push({ key: String(event.seq), seq: event.seq, text: event.data.text });
+      return slice;
+    }
+    if (event.type === "arrival.injected") {
+      if (event.data.source !== MCP_ATTACH_SOURCE) return slice;
+      const attached = slice[event.session]?.attached;
+      const waiting = attached?.[event.agent]?.filter((a) => a.key !== event.data.key);
+      if (attached === undefined || waiting === undefined) return slice;
+      if (waiting.length > 0) attached[event.agent] = waiting;
+      else delete attached[event.agent];
+      return slice;
+    }
     if (event.type === "agent.spawned") {
       const owner = event.data.teammate !== undefined
         ? event.agent

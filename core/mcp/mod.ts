@@ -26,3 +26,4 @@ export { mcpReport } from "./mcp_report.ts";
 export { mcpToolName, normalizeMcpName } from "./mcp_names.ts";
 export { expandMcpPrompt, findMcpPrompt, type McpPromptOutcome } from "./mcp_prompt.ts";
 export { mcpApprovals, rememberMcpChoice, unapprovedServers } from "./mcp_approvals.ts";
+export { attachMcpResources, resourceMentions } from "./mcp_attach.ts";

@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "e14ae8be8085e13b4d97bb8720dba09d";
+export const FOLD_FINGERPRINT = "60904d20b9ac1d86c47bacdaf7c64404";

@@ -81,14 +81,29 @@ export interface McpObserved {
   servers: McpServerState[];
 }
 
+/**
+ * A resource the person attached to a prompt (`@server:uri`), read from its server before the
+ * prompt: the agent's next request has `text` after the prompt (an arrival, source `mcp`).
+ */
+export interface McpAttached {
+  server: string;
+  uri: string;
+  /** What the model reads of it (Claude Code's attachment text, or a preview when spilled). */
+  text: string;
+  /** Where the whole text was kept, relative to the workspace, when it was too long. */
+  spilled?: string;
+}
+
 /** MCP servers (s19): their configuration and what they offer, as each session saw them. */
 export interface McpEvents {
   "mcp.configured": McpConfigured;
   "mcp.observed": McpObserved;
+  "mcp.attached": McpAttached;
 }
 
 /** The event types of McpEvents, for validation on read. */
 export const MCP_EVENTS: EventTable<McpEvents> = {
   "mcp.configured": true,
   "mcp.observed": true,
+  "mcp.attached": true,
 };

@@ -90,6 +90,7 @@ Deno.test("server-everything's image and embedded resources reach the model as c
           input: { resourceType: "Blob", resourceId: 2 },
         },
         { name: "mcp__everything__echo", input: { message: "plain" } },
+        { name: "mcp__everything__get-resource-links", input: { count: 1 } },
       ]),
     });
     const env = { HOME: home, DENO_DIR, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
@@ -108,11 +109,12 @@ Deno.test("server-everything's image and embedded resources reach the model as c
     ], { env });
     assert.equal(run.code, 0, run.stderr);
 
-    const [image, text, blob, echo] = resultContents(fake.requests.at(-1)?.body) as [
+    const [image, text, blob, echo, links] = resultContents(fake.requests.at(-1)?.body) as [
       Block[],
       Block[],
       Block[],
       string,
+      Block[],
     ];
     // The image between the server's two texts, as an image block of the Messages API.
     assert.deepEqual(image.map((b) => b.type), ["text", "image", "text"], JSON.stringify(image));
@@ -133,6 +135,11 @@ Deno.test("server-everything's image and embedded resources reach the model as c
     );
     // A text result is the string it always was.
     assert.equal(echo, "Echo: plain");
+    // A resource link is a line naming it, in Claude Code's words.
+    assert.equal(
+      links[1]?.text,
+      "[Resource link: Blob Resource 1] demo://resource/dynamic/blob/1 (Resource 1: plaintext resource)",
+    );
 
     // Recorded with the call: the blocks, and the text people read.
     const log = await readLogLines(join(ws.path, ".rein", "events.jsonl"));

@@ -10,6 +10,8 @@ export interface McpContentBlock {
   mimeType?: string;
   uri?: string;
   name?: string;
+  /** A resource link's description. */
+  description?: string;
   resource?: McpContentBlock;
 }
 

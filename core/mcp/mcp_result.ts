@@ -29,9 +29,9 @@ export interface McpResultContent {
  * rein always gave it. Any other result is blocks in the server's order: `text` as text; `image`,
  * and a `resource` whose blob is an image, as an image block (PNG, JPEG, GIF or WebP by its
  * bytes, at most {@link MAX_IMAGE_CHARS}, {@link MAX_RESULT_IMAGE_CHARS} for the result's
- * images together); an embedded text `resource` as a text block naming its server and URI;
- * another blob, a `resource_link`, `audio` and an image the model cannot read as a line of text
- * naming what it is. `structuredContent` is used only when there is no content. Pure.
+ * images together), the resource's after a line naming it; an embedded text `resource` as a
+ * text block naming its server and URI (Claude Code's words); another blob, a `resource_link`,
+ * `audio` and an image the model cannot read as a line of text naming what it is. `structuredContent` is used only when there is no content. Pure.
  */
 export function mcpResultContent(
   content: readonly McpContentBlock[],
@@ -56,11 +56,12 @@ export function mcpResultContent(
           "audio does not reach the model]",
       ));
     } else if (block.type === "resource_link") {
-      const named = block.name && block.name !== block.uri ? ` (${block.name})` : "";
-      const type = block.mimeType ? `, ${block.mimeType}` : "";
-      blocks.push(text(`[Resource link: ${block.uri ?? ""}${named}${type}]`));
+      const about = block.description ? ` (${block.description})` : "";
+      blocks.push(
+        text(`[Resource link: ${block.name ?? block.uri ?? ""}] ${block.uri ?? ""}${about}`),
+      );
     } else if (resource && (block.type === "resource" || block.type === undefined)) {
-      blocks.push(resourceBlock(resource, server, budget));
+      blocks.push(...resourceBlocks(resource, server, budget));
     } else {
       blocks.push(text(JSON.stringify(block)));
     }
@@ -73,18 +74,19 @@ function isPlainText(block: McpContentBlock): boolean {
   return typeof block.text === "string" && (block.type === "text" || block.type === undefined);
 }
 
-function resourceBlock(
+/** An embedded resource's blocks: its text, or its image after a line naming it, as Claude Code. */
+function resourceBlocks(
   resource: McpContentBlock,
   server: string,
   budget: { chars: number },
-): ToolResultBlock {
+): ToolResultBlock[] {
   const where = `[Resource from ${server} at ${resource.uri ?? "an unnamed URI"}]`;
-  if (typeof resource.text === "string") return text(`${where} ${resource.text}`);
+  if (typeof resource.text === "string") return [text(`${where} ${resource.text}`)];
   const type = resource.mimeType ?? "application/octet-stream";
   if (type.startsWith("image/") && resource.blob !== undefined) {
-    return imageBlock(resource.blob, type, `image from ${server} at ${resource.uri ?? ""}`, budget);
+    return [text(where), imageBlock(resource.blob, type, "image", budget)];
   }
-  return text(`${where.slice(0, -1)}: ${type}, ${size(resource.blob)}, binary, not shown]`);
+  return [text(`${where.slice(0, -1)}: ${type}, ${size(resource.blob)}, binary, not shown]`)];
 }
 
 /**

@@ -80,7 +80,11 @@ Deno.test("an image's media type is its bytes', and a blob resource of an image 
     { type: "image", data: PNG, mimeType: "image/jpeg" },
     { type: "resource", resource: { uri: "file:///a.png", mimeType: "image/png", blob: PNG } },
   ], "s");
-  assert.deepEqual(result.blocks, [image(), image()]);
+  assert.deepEqual(result.blocks, [
+    image(),
+    { text: "[Resource from s at file:///a.png]", type: "text" },
+    image(),
+  ]);
 });
 
 Deno.test("what the model cannot read becomes a line naming it: other blobs, links, audio, other image types, bad data", () => {
@@ -89,14 +93,20 @@ Deno.test("what the model cannot read becomes a line naming it: other blobs, lin
       type: "resource",
       resource: { uri: "demo://b/1", mimeType: "application/zip", blob: "AAAA" },
     },
-    { type: "resource_link", uri: "demo://r/2", name: "Resource 2", mimeType: "text/plain" },
+    {
+      type: "resource_link",
+      uri: "demo://r/2",
+      name: "Resource 2",
+      description: "The second",
+      mimeType: "text/plain",
+    },
     { type: "audio", data: "AAAAAAAA", mimeType: "audio/wav" },
     { type: "image", data: "PHN2Zz48L3N2Zz4=", mimeType: "image/svg+xml" },
     { type: "image", data: "PHN2Zz48L3N2Zz4=", mimeType: "image/png" },
   ], "s");
   assert.deepEqual(result.blocks?.map((block) => block.type === "text" ? block.text : ""), [
     "[Resource from s at demo://b/1: application/zip, 3 B, binary, not shown]",
-    "[Resource link: demo://r/2 (Resource 2), text/plain]",
+    "[Resource link: Resource 2] demo://r/2 (The second)",
     "[audio audio/wav 6 B: audio does not reach the model]",
     "[image image/svg+xml 11 B: the model reads only PNG, JPEG, GIF and WebP images]",
     "[image image/png 11 B: its data is not a PNG, JPEG, GIF or WebP image]",

@@ -422,6 +422,7 @@ function mailSoFar(request: RecordedRequest): { from: string; text: string }[] {
  */
 function teamPhaseOf(): (request: RecordedRequest) => FakeReply {
   const done = new Set<string>();
+  const mail = new Map<string, { from: string; text: string }>();
   let spawned = false;
   return (request) => {
     if (!spawned) {
@@ -440,9 +441,10 @@ function teamPhaseOf(): (request: RecordedRequest) => FakeReply {
         }),
       ]);
     }
-    const mail = mailSoFar(request);
+    // Kept across requests: a compaction may summarize mail away.
+    for (const letter of mailSoFar(request)) mail.set(JSON.stringify(letter), letter);
     const has = (from: string, pattern: RegExp) =>
-      mail.some((letter) => letter.from === from && pattern.test(letter.text));
+      [...mail.values()].some((letter) => letter.from === from && pattern.test(letter.text));
     const calls: ReturnType<typeof toolUse>[] = [];
     const once = (key: string, when: boolean, call: () => ReturnType<typeof toolUse>) => {
       if (!when || done.has(key)) return;

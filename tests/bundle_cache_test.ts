@@ -251,7 +251,12 @@ Deno.test("a bundle is never run half-written: a refresh killed mid-way leaves n
     (await Array.fromAsync(Deno.readDir(cache)).catch(() => [])).some((e) =>
       e.name.startsWith("build-")
     );
-  while (!await started()) await new Promise((resolve) => setTimeout(resolve, 5));
+  let exited = false;
+  child.status.then(() => exited = true);
+  while (!await started()) {
+    assert.ok(!exited, "the refresh ended before it began its work");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   child.kill("SIGKILL");
   await child.status;
   assert.equal(await Deno.stat(join(cache, "current")).catch(() => undefined), undefined);

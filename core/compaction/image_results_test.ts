@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import type { ToolCompleted, ToolResultBlock } from "../../events/event_types.ts";
-import { appendToolResult, emptyConversation } from "../state/conversation.ts";
+import type { KernelEnvelope, ToolCompleted, ToolResultBlock } from "../../events/event_types.ts";
+import { appendToolResult, emptyConversation, foldConversation } from "../state/conversation.ts";
 import { conversationMessage } from "../state/message.ts";
 import { CLEARED_PREFIX, planClear } from "./clear.ts";
 import { estimateTokens, messagesTokens } from "./estimate.ts";
+import { planSpill } from "./spill.ts";
 
 /** A PNG of `side` × `side` (its header: nothing past it is read), with `pad` bytes of data. */
 function png(side: number, pad = 0): string {
@@ -120,4 +121,45 @@ Deno.test("micro-compaction clears an old image result as it clears old text", (
   assert.ok(plan?.results[0]?.text.startsWith(CLEARED_PREFIX));
   // 1,000 × 1,000 pixels are 1,334 tokens, most of them freed.
   assert.ok((plan?.tokensFreed ?? 0) > 1_250, String(plan?.tokensFreed));
+});
+
+Deno.test("the tool-result budget spills the text of a result of content blocks and keeps its images", () => {
+  const long = "line\n".repeat(8_000);
+  const conversation = emptyConversation([
+    { role: "user", content: [{ text: "go", type: "text" }] },
+    {
+      role: "assistant",
+      content: [{ id: "a", input: {}, name: "mcp__s__shot", type: "tool_use" }],
+    },
+  ]);
+  const image = imageBlock(png(100));
+  appendToolResult(conversation, {
+    ...completed("a", [{ type: "text", text: long }, image, { type: "text", text: "end" }]),
+  });
+  const { spilled, texts } = planSpill(conversation.messages, {
+    resultChars: 30_000,
+    roundChars: 100_000,
+  });
+  assert.deepEqual(spilled.map((s) => s.callId), ["a"]);
+  assert.equal(texts.get("a"), `${long}\nend`);
+  const envelope = {
+    v: 2,
+    seq: 9,
+    ts: "2026-11-29T12:00:00.000Z",
+    session: "s1",
+    agent: "main",
+    type: "context.spilled",
+    data: { results: spilled },
+  } as KernelEnvelope;
+  foldConversation(conversation, envelope);
+  const result = conversation.messages.at(-1)?.content[0];
+  assert.deepEqual(result?.content, [
+    { text: spilled[0]?.preview, type: "text" },
+    { source: { data: png(100), media_type: "image/png", type: "base64" }, type: "image" },
+  ]);
+  // Spilled once: its preview is short, and it is not chosen again.
+  assert.deepEqual(planSpill(conversation.messages, { resultChars: 30_000, roundChars: 100_000 }), {
+    spilled: [],
+    texts: new Map(),
+  });
 });

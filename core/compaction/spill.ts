@@ -13,8 +13,8 @@ export function spillPath(callId: string): string {
 /**
  * Layer 1, the tool-result budget: results longer than `resultChars`, then (in the last message)
  * the largest of a round whose results together pass `roundChars`, are kept whole in a file and
- * replaced by a preview naming it. Results already replaced are short and never chosen again.
- * Pure; the caller writes the files.
+ * replaced by a preview naming it (of a result of content blocks, its text: its images stay).
+ * Results already replaced are short and never chosen again. Pure; the caller writes the files.
  */
 export function planSpill(
   messages: readonly ConversationMessage[],
@@ -31,8 +31,9 @@ export function planSpill(
     if (!last && (longest[index] as number) <= limits.resultChars) continue;
     const results: { callId: string; text: string }[] | undefined = last ? [] : undefined;
     for (const block of message.content) {
-      if (block.type !== "tool_result" || typeof block.content !== "string") continue;
-      const text = block.content;
+      if (block.type !== "tool_result") continue;
+      const text = resultText(block.content);
+      if (text === undefined) continue;
       if (text.length > limits.resultChars) chosen.set(String(block.tool_use_id), text);
       results?.push({ callId: String(block.tool_use_id), text });
     }
@@ -62,12 +63,25 @@ const LONGEST = new MessageFacts((message) => {
   let longest = 0;
   if (message.role !== "user") return longest;
   for (const block of message.content) {
-    if (block.type === "tool_result" && typeof block.content === "string") {
-      longest = Math.max(longest, block.content.length);
+    if (block.type === "tool_result") {
+      longest = Math.max(longest, resultText(block.content)?.length ?? 0);
     }
   }
   return longest;
 });
+
+/**
+ * A result's text: a text result's, or the text blocks of a result of content blocks (an MCP
+ * tool's, whose images a spill keeps in place) joined by newlines.
+ */
+function resultText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = (content as { type?: unknown; text?: unknown }[]).flatMap((block) =>
+    block.type === "text" && typeof block.text === "string" ? [block.text] : []
+  );
+  return texts.length > 0 ? texts.join("\n") : undefined;
+}
 
 function preview(text: string, path: string): string {
   const head = text.slice(0, PREVIEW_CHARS);

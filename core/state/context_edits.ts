@@ -14,10 +14,15 @@ export interface EditableMessages {
   messageSeqs: number[];
 }
 
-/** Replace the content of the tool results named in `texts` (by call id) with the text given. */
+/**
+ * Replace the content of the tool results named in `texts` (by call id) with the text given. With
+ * `keepImages`, a result of content blocks keeps its images after the text (a spill replaces only
+ * its text).
+ */
 export function replaceResults(
   messages: ConversationMessage[],
   texts: ReadonlyMap<string, string>,
+  keepImages = false,
 ): void {
   if (texts.size === 0) return;
   for (let i = 0; i < messages.length; i++) {
@@ -33,7 +38,13 @@ export function replaceResults(
       const text = texts.get(String(block.tool_use_id));
       if (text === undefined) continue;
       content ??= [...blocks];
-      content[at] = { ...block, content: text };
+      const images = keepImages && Array.isArray(block.content)
+        ? (block.content as { type?: unknown }[]).filter((part) => part.type === "image")
+        : [];
+      content[at] = {
+        ...block,
+        content: images.length > 0 ? [{ text, type: "text" }, ...images] : text,
+      };
     }
     if (content) messages[i] = conversationMessage("user", content);
   }

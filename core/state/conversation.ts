@@ -164,6 +164,7 @@ export function foldConversation(conversation: Conversation, event: KernelEnvelo
       replaceResults(
         conversation.messages,
         new Map(event.data.results.map((result) => [result.callId, result.preview])),
+        true,
       );
       break;
     case "context.cleared":

@@ -14,6 +14,7 @@ import { claim } from "./session_choice.ts";
 import { storeOf } from "./store_log.ts";
 import { relaunchWhenMoved } from "./_teammate_relaunch.ts";
 import type { SessionLease } from "./session_lease.ts";
+import { ASSIGNMENT_ENV, readAssignment } from "./teammate_spare.ts";
 
 /** Flags of `rein teammate`. */
 export interface TeammateFlags {
@@ -37,6 +38,11 @@ export interface TeammateFlags {
  * wakes it (mail), until SIGTERM or its `agent.stopped` is in the log. What would ask for
  * permission is asked of the person at the lead's REPL (core/team_questions' relay), or denied
  * when the lead is headless, as with `-p`. Returns the exit code.
+ *
+ * Started as the lead's warm spare ({@link ASSIGNMENT_ENV} set: cli/teammate_spare.ts), it loads
+ * its modules, then waits for its session and agent on stdin before anything else: it reads no
+ * settings, opens no log, asks no model until then, and exits 0 when stdin ends first. Assigned,
+ * it is the teammate a cold start with those flags would be.
  */
 export async function teammateCommand(
   flags: TeammateFlags,
@@ -46,6 +52,13 @@ export async function teammateCommand(
   // The model SDK is the largest thing its first request waits for: loaded while the runtime
   // opens (as cli/main.ts does for a plain agent run; the model client imports the same module).
   import("@anthropic-ai/sdk").catch(() => {});
+  if (env.get(ASSIGNMENT_ENV) !== undefined) {
+    // Out of the environment first: what the teammate runs does not see it.
+    Deno.env.delete(ASSIGNMENT_ENV);
+    const assignment = await readAssignment(Deno.stdin.readable);
+    if (assignment === undefined) return 0;
+    flags = { ...flags, ...assignment };
+  }
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
   requireCredentials(env);

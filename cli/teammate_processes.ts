@@ -1,13 +1,24 @@
 import { dirname } from "../events/posix_path.ts";
 import type { NewEvent } from "../events/event_types.ts";
 import type { Harness } from "../core/harness.ts";
-import { planRestart, rosterKey, rosterOf, type TeamOptions } from "../core/team/mod.ts";
+import {
+  liveTeammates,
+  planRestart,
+  rosterKey,
+  rosterOf,
+  type TeamOptions,
+} from "../core/team/mod.ts";
+import { MAX_LIVE_TEAMMATES } from "../core/team/spawn_teammate.ts";
 import { planLaunch } from "./_launch_plan.ts";
 import { agentCwd } from "../core/state/agent_place.ts";
 import { RELAUNCH_EXIT_CODE, teammateFlags } from "./_teammate_flags.ts";
+import { Spare, SPARE_NAME, spareAllowed, type TeammateLaunch } from "./teammate_spare.ts";
 
 /** How long a teammate asked to stop (SIGTERM) has before it is killed. */
 const STOP_GRACE_MS = 2_000;
+
+/** Spares that may end before they are taken before this process starts no more. */
+const SPARE_DEATHS = 3;
 
 /** Where the lead's process runs: what its teammates' processes are started with. */
 export interface TeammateHost {
@@ -31,6 +42,12 @@ export interface TeammateHost {
   strictMcpConfig?: boolean | undefined;
   /** The lead's `--trust`: its teammates trust the folder as it does (.mcp.json, agents' servers). */
   trust?: boolean | undefined;
+  /**
+   * Whether this process may keep a warm spare teammate process (cli/teammate_spare.ts): a
+   * lead's may (unless turned off: `REIN_TEAMMATE_SPARE=0`, or `"teams": {"spare": false}` in the
+   * settings), a teammate's never (it spawns none).
+   */
+  spare?: boolean;
 }
 
 /** A teammate process this one started, and whether it was asked to stop. */
@@ -50,12 +67,27 @@ interface Running {
  * (`planRestart`: 3 in 10 minutes), then recorded crashed (`agent.stopped {reason: "crashed"}`).
  * A teammate whose `agent.stopped` is in the log is not started again. `stopAll` (the team
  * mechanism's `close`) stops every one.
+ *
+ * A lead's process keeps one warm spare (cli/teammate_spare.ts), started when the lead of a
+ * session that may spawn (`spawn_teammate` is in its pool: teams are on) sends a model request
+ * (it waits for the model, which may answer with a spawn), no teammate of this process is still
+ * starting (every one started has made its first request) and fewer than
+ * {@link MAX_LIVE_TEAMMATES} are live: a spare never competes for the CPU with the lead's own
+ * start nor a teammate's, nor starts while only teammates work (a `-p` run's end). A
+ * teammate whose launch is exactly the spare's but for its name (flags, folder, environment) is
+ * the spare, given its identity once its `agent.started` is recorded; any other starts cold. The
+ * spare is no teammate (not in the log, the roster or the cap) and dies with this process.
  */
 export class TeammateProcesses {
   readonly #host: TeammateHost;
   #harness: Harness | undefined;
   readonly #running = new Map<string, Running>();
   #closed = false;
+  #spare: Spare | undefined;
+  /** Spares that ended before they were taken. */
+  #spareDeaths = 0;
+  /** Teammates started (their keys) that have not made their first model request yet. */
+  readonly #starting = new Set<string>();
 
   constructor(host: TeammateHost) {
     this.#host = host;
@@ -66,6 +98,14 @@ export class TeammateProcesses {
     this.#harness = harness;
     // A teammate stopped in the log (a forced shutdown the lead records) is stopped here too.
     harness.store.subscribe((event) => {
+      if (event.type === "model.requested") {
+        this.#starting.delete(rosterKey(event.session, event.agent));
+        // The lead's own request; off the append's path: the request goes out first.
+        if (this.#host.spare === true && this.#isLead(event.session, event.agent)) {
+          setTimeout(() => this.#keepSpare(event.session), 0);
+        }
+        return;
+      }
       if (event.type !== "agent.stopped") return;
       const running = this.#running.get(rosterKey(event.session, event.agent));
       if (running === undefined) return;
@@ -104,15 +144,83 @@ export class TeammateProcesses {
     // Where the log places it: its spawn's folder, or the worktree it moved to (agent.moved).
     const cwd = agentCwd(harness.state.sessions.byId[session], name, this.#host.workspace);
     const env = this.#env();
-    const { flags, denoArgs } = this.#plan(session, name, cwd, env);
-    const child = startDeno(denoArgs, cwd, env);
+    const launch = this.#plan(session, name, cwd, env);
+    // The spare when it is exactly this teammate's process but for its name; else a new one.
+    const spare = this.#takeSpare(launch);
+    const child = spare?.child ?? startDeno(launch.denoArgs, cwd, env, "null");
     const running: Running = { child, stopping: false, cwd };
-    this.#running.set(rosterKey(session, name), running);
-    child.status.then((status) => this.#exited(session, name, running, status));
+    const key = rosterKey(session, name);
+    this.#running.set(key, running);
+    this.#starting.add(key);
+    child.status.then((status) => {
+      this.#starting.delete(key);
+      return this.#exited(session, name, running, status);
+    });
+    const { flags } = launch;
     await harness.store.append([
       ...before,
       event(session, name, "agent.started", { process: { pid: child.pid, flags }, restart }),
     ]);
+    // Told who it is once its start is recorded: its own events follow it, as a cold start's do.
+    // One that ended meanwhile is recorded as any teammate's process that exits.
+    await spare?.assign({ session, agent: name }).catch(() => {});
+  }
+
+  /** Whether `agent` is the main agent of `session`. */
+  #isLead(session: string, agent: string): boolean {
+    return this.#harness?.state.sessions.byId[session]?.mainAgent === agent;
+  }
+
+  /**
+   * The waiting spare if its launch is `launch` but for the name; else undefined, and a spare
+   * that is no longer what a teammate of the lead's place would get (its flags changed: a file
+   * they are planned from did) is let go, for a fresh one to be started later.
+   */
+  #takeSpare(launch: TeammateLaunch): Spare | undefined {
+    const spare = this.#spare;
+    if (spare === undefined || !spare.waiting) return undefined;
+    if (spare.fits(launch)) {
+      this.#spare = undefined;
+      return spare;
+    }
+    const fresh = this.#plan(SPARE_NAME, SPARE_NAME, spare.cwd, launch.env);
+    if (!spare.fits(fresh)) {
+      this.#spare = undefined;
+      spare.stop(STOP_GRACE_MS).catch(() => {});
+    }
+    return undefined;
+  }
+
+  /**
+   * Start a spare for `session`'s teammates unless one waits, a teammate is starting, this is no
+   * lead's process or it is closing, or the session's lead cannot spawn (teams off) or has
+   * {@link MAX_LIVE_TEAMMATES} live. Never throws.
+   */
+  #keepSpare(session: string): void {
+    const harness = this.#harness;
+    if (harness === undefined || this.#closed || this.#host.spare !== true) return;
+    if (this.#spare?.waiting || this.#starting.size > 0) return;
+    if (this.#spareDeaths >= SPARE_DEATHS) return;
+    if (!spareAllowed(this.#host.env, harness.settings?.other["teams"])) return;
+    const view = harness.state.sessions.byId[session];
+    if (view === undefined) return;
+    if (harness.findTool("spawn_teammate", { session, agent: view.mainAgent }) === undefined) {
+      return;
+    }
+    if (liveTeammates(harness.state, session).length >= MAX_LIVE_TEAMMATES) return;
+    try {
+      // Where its teammates start: the lead's place.
+      const cwd = agentCwd(view, view.mainAgent, this.#host.workspace);
+      const spare = new Spare(this.#plan(SPARE_NAME, SPARE_NAME, cwd, this.#env()), startDeno);
+      this.#spare = spare;
+      spare.child.status.then(() => {
+        if (this.#spare !== spare) return;
+        this.#spare = undefined;
+        this.#spareDeaths++;
+      });
+    } catch {
+      // No spare: spawns start cold.
+    }
   }
 
   /**
@@ -134,10 +242,12 @@ export class TeammateProcesses {
     name: string,
     cwd: string,
     env: Readonly<Record<string, string>>,
-  ): { flags: string[]; denoArgs: string[] } {
+  ): TeammateLaunch {
     const main = decodeURIComponent(new URL(Deno.mainModule).pathname);
     const fromSource = main.endsWith("/cli/main.ts");
-    const root = fromSource ? dirname(dirname(main)) : dirname(main);
+    // The checkout: cli/main.ts is in it, and a bundle (dist/main.js, the cached bundle's
+    // folder) one level below it, as rein's skills' folder is found from either.
+    const root = dirname(dirname(main));
     const args = [
       "teammate",
       "--session",
@@ -179,7 +289,7 @@ export class TeammateProcesses {
     // Flags the teammate has beyond the launcher's (a worktree's denials) follow its last one.
     const last = denoArgs.indexOf(flags[plan.permissions.length - 1] as string);
     denoArgs.splice(last + 1, 0, ...flags.slice(plan.permissions.length));
-    return { flags, denoArgs };
+    return { flags, denoArgs, reinArgs: args, cwd, env };
   }
 
   /** A teammate's process ended: unexpectedly, unless asked to or its stop is in the log. */
@@ -229,13 +339,18 @@ export class TeammateProcesses {
     this.#closed = true;
     const running = [...this.#running.values()];
     this.#running.clear();
-    await Promise.all(running.map(async (item) => {
-      item.stopping = true;
-      kill(item.child, "SIGTERM");
-      const timer = setTimeout(() => kill(item.child, "SIGKILL"), STOP_GRACE_MS);
-      await item.child.status.catch(() => {});
-      clearTimeout(timer);
-    }));
+    const spare = this.#spare;
+    this.#spare = undefined;
+    await Promise.all([
+      spare?.stop(STOP_GRACE_MS),
+      ...running.map(async (item) => {
+        item.stopping = true;
+        kill(item.child, "SIGTERM");
+        const timer = setTimeout(() => kill(item.child, "SIGKILL"), STOP_GRACE_MS);
+        await item.child.status.catch(() => {});
+        clearTimeout(timer);
+      }),
+    ]);
   }
 }
 
@@ -245,19 +360,21 @@ function event(session: string, agent: string, type: string, data: unknown): New
 
 /**
  * Start Deno with `args` under `setpriv --pdeathsig SIGKILL` (as cli/launch.ts starts rein): the
- * teammate dies with the lead's process; without setpriv, plainly.
+ * teammate dies with the lead's process; without setpriv, plainly. Its stdin is `/dev/null`, or
+ * a pipe only this process holds (a spare's).
  */
 function startDeno(
   args: readonly string[],
   cwd: string,
   env: Readonly<Record<string, string>>,
+  stdin: "null" | "piped",
 ): Deno.ChildProcess {
   const deno = Deno.execPath();
   const options = {
     cwd,
     env: { ...env },
     clearEnv: true,
-    stdin: "null",
+    stdin,
     stdout: "null",
     stderr: "null",
   } as const;

@@ -1,0 +1,225 @@
+/**
+ * The warm spare teammate process: a `rein teammate` started ahead of a spawn, which loads its
+ * modules and then waits, doing nothing else, for the identity of the teammate it is to be. A
+ * spawn that finds one whose Deno flags, folder and environment are exactly the teammate's takes
+ * it instead of starting a process (cli/teammate_processes.ts); the teammate's first model request
+ * then waits for its runtime to open, not for Deno to start and load rein.
+ *
+ * @module
+ */
+
+/**
+ * Set (`stdin`) in the spare's environment only: it reads its session and agent from stdin (one
+ * JSON line, {@link Assignment}) before anything else, and takes this variable out of its
+ * environment first, so that what it runs does not see it.
+ */
+export const ASSIGNMENT_ENV = "REIN_TEAMMATE_ASSIGNMENT";
+
+/** `0` (or `false`, `no`, `off`) in the lead's environment: no spare is started. */
+export const SPARE_ENV = "REIN_TEAMMATE_SPARE";
+
+/**
+ * The session and agent a spare is started with on its command line, before it is assigned (its
+ * flags are planned with these, and compared with the teammate's: see {@link Spare.fits}).
+ */
+export const SPARE_NAME = "spare";
+
+/** What a spare is told to be: a teammate's session and name, as a cold spawn's argv has them. */
+export interface Assignment {
+  session: string;
+  agent: string;
+}
+
+/**
+ * Whether a lead with `env` and the settings' `teams` value may start a spare: not when
+ * {@link SPARE_ENV} says no, nor when the settings have `"teams": {"spare": false}`. Pure.
+ */
+export function spareAllowed(env: Readonly<Record<string, string>>, teams: unknown): boolean {
+  if (/^(0|false|no|off)$/i.test((env[SPARE_ENV] ?? "").trim())) return false;
+  if (typeof teams === "object" && teams !== null && "spare" in teams) {
+    return (teams as { spare: unknown }).spare !== false;
+  }
+  return true;
+}
+
+/** The line the lead writes to its spare. Pure. */
+export function assignmentLine(assignment: Assignment): string {
+  return `${JSON.stringify({ session: assignment.session, agent: assignment.agent })}\n`;
+}
+
+/**
+ * Read a spare's assignment from `input` (its stdin): one JSON line. Undefined when the input
+ * ends first (the lead let it go, or died): the spare then exits having done nothing. Throws
+ * on a line that is not an assignment.
+ */
+export async function readAssignment(
+  input: ReadableStream<Uint8Array>,
+): Promise<Assignment | undefined> {
+  const decoder = new TextDecoder();
+  let text = "";
+  const reader = input.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (value !== undefined) text += decoder.decode(value, { stream: !done });
+      const end = text.indexOf("\n");
+      if (end >= 0) return parseAssignment(text.slice(0, end));
+      if (done) return undefined;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** An assignment line's session and agent. Throws on anything else. Pure. */
+export function parseAssignment(line: string): Assignment {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value === "object" && value !== null) {
+    const { session, agent } = value as Record<string, unknown>;
+    if (
+      typeof session === "string" && session !== "" && typeof agent === "string" &&
+      /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(agent)
+    ) {
+      return { session, agent };
+    }
+  }
+  throw new Error(`Not a teammate's assignment: "${line.slice(0, 200)}"`);
+}
+
+/** How a process is started (cli/teammate_processes.ts's `startDeno`, with stdin a pipe). */
+export type StartProcess = (
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  stdin: "null" | "piped",
+) => Deno.ChildProcess;
+
+/** A teammate's process as the lead's would start it cold: its Deno arguments, folder, env. */
+export interface TeammateLaunch {
+  /** Its permission flags (as recorded in `agent.started`). */
+  flags: readonly string[];
+  /** The whole `deno` command line, ending with {@link reinArgs}. */
+  denoArgs: readonly string[];
+  /** rein's own arguments: `teammate --session S --agent NAME …`. */
+  reinArgs: readonly string[];
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+}
+
+/**
+ * One spare process: started with the launch a teammate named {@link SPARE_NAME} would get, its
+ * stdin a pipe only this object holds. Taken at most once.
+ */
+export class Spare {
+  readonly child: Deno.ChildProcess;
+  readonly #launch: TeammateLaunch;
+  #exited = false;
+  #taken = false;
+
+  constructor(launch: TeammateLaunch, start: StartProcess) {
+    this.#launch = launch;
+    this.child = start(
+      launch.denoArgs,
+      launch.cwd,
+      { ...launch.env, [ASSIGNMENT_ENV]: "stdin" },
+      "piped",
+    );
+    this.child.status.then(() => this.#exited = true, () => this.#exited = true);
+  }
+
+  /** The folder it was started in. */
+  get cwd(): string {
+    return this.#launch.cwd;
+  }
+
+  /** Whether it is still waiting: not exited, not taken. */
+  get waiting(): boolean {
+    return !this.#exited && !this.#taken;
+  }
+
+  /**
+   * Whether it would be the process `wanted` describes: the same flags, the same `deno`
+   * arguments up to rein's own, rein's own the same but for the session's and agent's values,
+   * the same folder and environment. Pure.
+   */
+  fits(wanted: TeammateLaunch): boolean {
+    const have = this.#launch;
+    const [before, after] = [prefix(have), prefix(wanted)];
+    return before !== undefined && after !== undefined && sameList(before, after) &&
+      sameList(have.flags, wanted.flags) &&
+      sameList(identityFree(have.reinArgs), identityFree(wanted.reinArgs)) &&
+      have.cwd === wanted.cwd &&
+      sameEnv(have.env, wanted.env);
+  }
+
+  /**
+   * Hand it its assignment and let go of the pipe (its end: it has nothing more to read).
+   * Rejects when it cannot be written (the process has ended meanwhile).
+   */
+  async assign(assignment: Assignment): Promise<void> {
+    this.#taken = true;
+    const writer = this.child.stdin.getWriter();
+    try {
+      await writer.write(new TextEncoder().encode(assignmentLine(assignment)));
+      await writer.close();
+    } finally {
+      writer.releaseLock();
+    }
+  }
+
+  /**
+   * Let it go: its pipe closed (it exits by itself, having done nothing), SIGTERM, and SIGKILL
+   * after `graceMs`; resolves once it has exited.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.#taken = true;
+    await this.child.stdin.close().catch(() => {});
+    try {
+      this.child.kill("SIGTERM");
+    } catch {
+      // It has exited already.
+    }
+    const timer = setTimeout(() => {
+      try {
+        this.child.kill("SIGKILL");
+      } catch {
+        // It has exited already.
+      }
+    }, graceMs);
+    await this.child.status.catch(() => {});
+    clearTimeout(timer);
+  }
+}
+
+/** A launch's `deno` arguments before rein's own; undefined when they do not end with them. */
+function prefix(launch: TeammateLaunch): readonly string[] | undefined {
+  const at = launch.denoArgs.length - launch.reinArgs.length;
+  return at >= 0 && sameList(launch.denoArgs.slice(at), launch.reinArgs)
+    ? launch.denoArgs.slice(0, at)
+    : undefined;
+}
+
+/** rein's arguments with the values of `--session` and `--agent` left out. */
+function identityFree(args: readonly string[]): string[] {
+  return args.map((arg, i) =>
+    i > 0 && (args[i - 1] === "--session" || args[i - 1] === "--agent") ? "" : arg
+  );
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+function sameEnv(
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+}

@@ -75,7 +75,7 @@ interface Running {
  * {@link MAX_LIVE_TEAMMATES} are live: a spare never competes for the CPU with the lead's own
  * start nor a teammate's, nor starts while only teammates work (a `-p` run's end). A
  * teammate whose launch is exactly the spare's but for its name (flags, folder, environment) is
- * the spare, given its identity once its `agent.started` is recorded; any other starts cold. The
+ * the spare, given its identity before its `agent.started` is recorded; any other starts cold. The
  * spare is no teammate (not in the log, the roster or the cap) and dies with this process.
  */
 export class TeammateProcesses {
@@ -145,9 +145,18 @@ export class TeammateProcesses {
     const cwd = agentCwd(harness.state.sessions.byId[session], name, this.#host.workspace);
     const env = this.#env();
     const launch = this.#plan(session, name, cwd, env);
-    // The spare when it is exactly this teammate's process but for its name; else a new one.
+    // The spare when it is exactly this teammate's process but for its name, told who it is at
+    // once (as a process is started before its start is recorded); else, or when it has ended
+    // meanwhile, a new one.
     const spare = this.#takeSpare(launch);
-    const child = spare?.child ?? startDeno(launch.denoArgs, cwd, env, "null");
+    const assigned = spare === undefined
+      ? undefined
+      : await spare.assign({ session, agent: name }).then(() => spare.child, () => undefined);
+    if (assigned !== undefined && this.#closed) {
+      kill(assigned, "SIGKILL");
+      throw new Error("The lead's process is stopping");
+    }
+    const child = assigned ?? startDeno(launch.denoArgs, cwd, env, "null");
     const running: Running = { child, stopping: false, cwd };
     const key = rosterKey(session, name);
     this.#running.set(key, running);
@@ -161,9 +170,6 @@ export class TeammateProcesses {
       ...before,
       event(session, name, "agent.started", { process: { pid: child.pid, flags }, restart }),
     ]);
-    // Told who it is once its start is recorded: its own events follow it, as a cold start's do.
-    // One that ended meanwhile is recorded as any teammate's process that exits.
-    await spare?.assign({ session, agent: name }).catch(() => {});
   }
 
   /** Whether `agent` is the main agent of `session`. */

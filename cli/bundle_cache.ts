@@ -322,6 +322,11 @@ function hex(buffer: ArrayBuffer): string {
 if (import.meta.main) {
   const deno = Deno.args[0] ?? Deno.execPath();
   const root = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
+  // The launcher appends this process's output to the cache's refresh.log: kept short.
+  const log = join(root, CACHE_DIR, "refresh.log");
+  if (((await Deno.stat(log).catch(() => undefined))?.size ?? 0) > 256 * 1024) {
+    await Deno.truncate(log).catch(() => {});
+  }
   const timeout = AbortSignal.timeout(REFRESH_TIMEOUT_MS);
   timeout.addEventListener("abort", () => setTimeout(() => Deno.exit(1), 5_000));
   try {

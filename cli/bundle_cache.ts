@@ -19,7 +19,8 @@
  *   their paths, of the Deno version and binary, and of the `DENO` string.
  *   - `fresh.sh`: the launcher's check, a shell fragment it sources (no process but `find`):
  *     `[ "$deno" = 'DENO' ] && find -H INPUTS… DENO_BINARY -prune -newercm STAMP -exec false {} +`,
- *     every input by its absolute path. It succeeds when the bundle may run.
+ *     every input by its absolute path (and DENO and its folder when DENO is a link to the
+ *     binary). It succeeds when the bundle may run.
  *   - `stamp`: an empty file whose modification time is when the build began reading its inputs.
  * - `.bundle-cache/current`: the KEY of the bundle to run, replaced atomically (a rename).
  * - `.bundle-cache/lock`: the pid of the refresh running; `build-*` its work folders;
@@ -43,7 +44,7 @@
  * @module
  */
 import { buildBundle } from "./build.ts";
-import { join } from "../events/posix_path.ts";
+import { dirname, join } from "../events/posix_path.ts";
 
 /** Folder of the cache's pointer, lock and work folders, in the checkout. */
 export const CACHE_DIR = ".bundle-cache";
@@ -209,7 +210,7 @@ export function freshScript(
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
   const paths = [
     ...inputs.map((path) => path.startsWith("/") ? path : join(root, path)),
-    Deno.execPath(),
+    ...denoPaths(deno),
   ];
   return [
     "# Written by cli/bundle_cache.ts for cli/launch.sh: whether this bundle may run.",
@@ -218,6 +219,17 @@ export function freshScript(
     `    -prune -newercm ${quote(join(bundle, "stamp"))} -exec false {} + 2>/dev/null`,
     "",
   ].join("\n");
+}
+
+/**
+ * What says which Deno binary `deno` (the launcher's, absolute) is: the binary running this, and
+ * when `deno` is a symbolic link to it, the link's folder too (`find -H` follows the link: its
+ * folder changes when it is pointed elsewhere).
+ */
+function denoPaths(deno: string): string[] {
+  const binary = Deno.execPath();
+  if (deno === binary || !deno.startsWith("/")) return [binary];
+  return [binary, deno, dirname(deno)];
 }
 
 /** A bundle's folder is complete when its stamp, written last, is there. */

@@ -130,6 +130,8 @@ refresh_bundle() {
 if [ $bundle_cache = 1 ]; then
   case ${REIN_FROM_SOURCE:-0} in
     0)
+      # The bundle is for one Deno binary: a Deno found on the PATH is named by its path.
+      case $deno in */*) ;; *) deno=$(command -v "$deno") ;; esac
       bundle_key=""
       [ -f "$root/.bundle-cache/current" ] && read -r bundle_key <"$root/.bundle-cache/current"
       if [ -n "$bundle_key" ] && bundle_fresh "$root/.bundle-at-$bundle_key"; then

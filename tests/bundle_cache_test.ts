@@ -205,6 +205,26 @@ Deno.test("the cached bundle runs while fresh; a change to any of its inputs (a 
     await Deno.symlink(Deno.execPath(), other);
     assert.ok(!await ranMarked(root, "0.1.0", { REIN_DENO: other }), "another Deno");
   }
+  // A bundle for a Deno named by a link: pointing the link at another binary makes it stale.
+  const bin = join(root, "bin");
+  await Deno.mkdir(bin);
+  const link = join(bin, "deno");
+  await Deno.symlink(Deno.execPath(), link);
+  assert.match(await refresh(root, link), /^built /);
+  const bundled = async () => {
+    const run = await launch(root, ["--bundle-cache", "--show-permissions", "agent"], {
+      REIN_DENO: link,
+    });
+    return run.stdout.includes(`/.bundle-at-${await currentKey(root)}`);
+  };
+  {
+    await using _lock = await holdLock(root);
+    assert.ok(await bundled(), "built for the link");
+    await Deno.symlink(Deno.execPath(), join(root, "deno-2"));
+    await Deno.remove(link);
+    await Deno.symlink(join(root, "deno-2"), link);
+    assert.ok(!await bundled(), "the link now names another binary");
+  }
 });
 
 Deno.test("an edit runs from source at once, and the refresh the launcher starts puts a bundle of the edited sources in place, which runs next", async () => {

@@ -26,7 +26,13 @@ export class GroupStdioTransport implements Transport {
 
   constructor(
     private readonly command: string,
-    private readonly options: { args: string[]; env: Record<string, string>; cwd: string },
+    private readonly options: {
+      args: string[];
+      env: Record<string, string>;
+      cwd: string;
+      /** The server's process, started already (`spawnStdioServer`): taken over, not started. */
+      child?: Deno.ChildProcess | undefined;
+    },
   ) {}
 
   /** The end of what the server wrote to stderr. */
@@ -35,7 +41,7 @@ export class GroupStdioTransport implements Transport {
   }
 
   start(): Promise<void> {
-    const child = spawnInOwnSession(this.command, {
+    const child = this.options.child ?? spawnInOwnSession(this.command, {
       args: this.options.args,
       env: this.options.env,
       clearEnv: true,
@@ -58,7 +64,8 @@ export class GroupStdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    const child = this.#child;
+    // A process given and not started on yet (a connection given up before it began) too.
+    const child = this.#child ?? this.options.child;
     if (!child) return;
     await this.#writer?.close().catch(() => {});
     await killGroup(child.pid);

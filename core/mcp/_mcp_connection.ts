@@ -4,8 +4,6 @@
  * SDK.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { McpPromptEntry, McpToolEntry } from "../../events/event_types.ts";
@@ -30,6 +28,8 @@ export interface ConnectOptions {
   onLost: (reason: string) => void;
   /** Aborted when rein closes: a server still starting is stopped (its process group killed). */
   signal: AbortSignal;
+  /** A stdio server's process, started already (see `spawnStdioServer`). */
+  child?: Deno.ChildProcess;
 }
 
 /** The longest a request other than a tool call may take. */
@@ -40,7 +40,7 @@ export async function connectMcp(
   config: McpServerConfig,
   options: ConnectOptions,
 ): Promise<McpConnection> {
-  const transport = makeTransport(config, options);
+  const transport = await makeTransport(config, options);
   const client = new Client({ name: "rein", version: "0.1.0" }, { capabilities: {} });
   let closing = false;
   const stderr = () => transport instanceof GroupStdioTransport ? transport.stderr : "";
@@ -58,6 +58,8 @@ export async function connectMcp(
   } catch (error) {
     closing = true;
     await client.close().catch(() => {});
+    // A server process started before the client loaded is stopped even if never connected.
+    await transport.close().catch(() => {});
     const said = stderr();
     throw new Error(`${messageOf(error)}${said === "" ? "" : `: ${lastLine(said)}`}`);
   }
@@ -116,18 +118,28 @@ export async function connectMcp(
   };
 }
 
-function makeTransport(config: McpServerConfig, options: ConnectOptions): Transport {
+/**
+ * The server's transport. The remote ones (and what they load: an SSE parser, OAuth) are imported
+ * only for a remote server: a session of stdio servers does not wait for them at its start.
+ */
+async function makeTransport(config: McpServerConfig, options: ConnectOptions): Promise<Transport> {
   if (config.type === "stdio") {
     return new GroupStdioTransport(config.command, {
       args: config.args,
       env: { ...options.env, ...config.env },
       cwd: options.cwd,
+      child: options.child,
     });
   }
   const requestInit = { headers: config.headers };
-  return config.type === "http"
-    ? new StreamableHTTPClientTransport(new URL(config.url), { requestInit })
-    : new SSEClientTransport(new URL(config.url), { requestInit });
+  if (config.type === "http") {
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    );
+    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+  }
+  const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+  return new SSEClientTransport(new URL(config.url), { requestInit });
 }
 
 async function listTools(client: Client): Promise<McpToolEntry[]> {

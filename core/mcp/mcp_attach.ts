@@ -122,7 +122,10 @@ async function readMention(
   return {
     server,
     uri,
-    text: `${text.slice(0, Math.min(2_000, max))}\n\n[The resource ${uri} of "${server}" is ${text.length} ` +
+    text:
+      `${
+        text.slice(0, Math.min(2_000, max))
+      }\n\n[The resource ${uri} of "${server}" is ${text.length} ` +
       `characters, over MAX_MCP_OUTPUT_TOKENS (${limits.maxOutputTokens} tokens). The whole ` +
       `of it is in ${path}: read it with read_file (offset and limit) or search it with grep.]`,
     spilled: path,

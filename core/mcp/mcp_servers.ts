@@ -3,6 +3,8 @@ import type { ConnectOptions } from "./_mcp_connection.ts";
 import type { McpServerConfig } from "./mcp_config.ts";
 import type { McpConnection } from "./mcp_connection_types.ts";
 import type { ConfiguredServer, McpSetup } from "./read_mcp_config.ts";
+import { spawnStdioServer } from "./_stdio_spawn.ts";
+import { killGroup } from "../tools/kill_group.ts";
 
 /** How a connection is made: the SDK's (loaded on first use), or a test's. */
 export type Connect = (config: McpServerConfig, options: ConnectOptions) => Promise<McpConnection>;
@@ -275,19 +277,33 @@ export class McpServers {
 
   async #open(run: Running): Promise<void> {
     const name = run.server.entry.name;
+    const { config } = run.server;
+    // A stdio server starts now, while the MCP client loads (the first start's import is most of
+    // what rein adds to a server's start); one that cannot be spawned so is left to the
+    // transport, which says why.
+    let child: Deno.ChildProcess | undefined;
+    if (config.type === "stdio" && this.#options.connect === undefined) {
+      try {
+        child = spawnStdioServer(config, this.#options.cwd, this.#options.env);
+      } catch {
+        child = undefined;
+      }
+    }
+    let taken = false;
     try {
       const connect = await (this.#connect ??= this.#options.connect
         ? Promise.resolve(this.#options.connect)
-        : import("./_mcp_connection.ts").then((module) =>
-          module.connectMcp
-        ));
+        : preloadMcpClient());
       let made: McpConnection | undefined;
-      const connection = made = await connect(run.server.config, {
+      taken = true;
+      const connection = made = await connect(config, {
         cwd: this.#options.cwd,
         env: this.#options.env,
-        onToolsChanged: () => this.#refresh(run),
+        onToolsChanged: () =>
+          this.#refresh(run),
         onLost: (reason) => made && this.#lost(run, made, reason),
         signal: this.#closing.signal,
+        ...(child === undefined ? {} : { child }),
       });
       if (this.#closed) {
         await connection.close();
@@ -297,6 +313,8 @@ export class McpServers {
       run.status = "connected";
       delete run.reason;
     } catch (error) {
+      // A process its transport never took (the client did not load) is stopped here.
+      if (child !== undefined && !taken) await killGroup(child.pid).catch(() => false);
       if (this.#closed) return;
       run.status = "failed";
       run.reason = `${name} did not start: ${error instanceof Error ? error.message : error}`;
@@ -350,4 +368,16 @@ export function mcpServersOf(effects: object): McpServers | undefined {
     ? mcp.servers
     : undefined;
   return servers instanceof McpServers ? servers : undefined;
+}
+
+let client: Promise<Connect> | undefined;
+
+/**
+ * Start loading the MCP client (the SDK, imported only when a server is to run), if not yet:
+ * called as soon as a configuration names a server, so that the load overlaps rein's own start
+ * instead of delaying the servers' start. Resolves to the connect function.
+ */
+export function preloadMcpClient(): Promise<Connect> {
+  client ??= import("./_mcp_connection.ts").then((module) => module.connectMcp);
+  return client;
 }

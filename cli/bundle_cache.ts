@@ -28,12 +28,13 @@
  *
  * The launcher's check, a few ms at start: `current` names a folder that has its `stamp`, the
  * launcher's Deno is the one the bundle was built for, and `find` finds no input whose status
- * changed (ctime: any write, rename, replacement or `touch`; a program cannot set it back) after the
- * stamp, and none missing (`find` fails then too). The refresh makes that safe: it stamps before it reads, and
- * after the build reads every input again and gives up when one changed meanwhile, so a bundle in
- * place was built from inputs that have not changed since its stamp. A bundle becomes visible only
- * by the rename of a complete folder (files synced first) and then of `current`: a refresh killed
- * at any point leaves the previous bundle, or none, never part of one.
+ * changed (ctime: any write, rename, replacement or `touch`; a program cannot set it back) after
+ * the stamp, and none missing (`find` fails then too). The refresh makes that safe: it stamps
+ * before it reads, and once built it runs that same check on its stamp (and reads every input
+ * again) and gives up when one changed meanwhile, even if changed back: a bundle in place was built
+ * from inputs that have not changed since its stamp. A bundle becomes visible only by the rename
+ * of a complete folder (files synced first) and then of `current`: a refresh killed at any point
+ * leaves the previous bundle, or none, never part of one.
  *
  * When an input's status changed but not its content (a `touch`, a `git checkout` there and back),
  * the refresh finds the folder of that KEY in place and only moves its stamp forward: no build.
@@ -138,8 +139,16 @@ async function refreshLocked(
     if (!options.signal?.aborted) await Deno.writeTextFile(failed, `${key}\n`);
     throw error;
   }
+  // Nothing changed while building, not even there and back: the launcher's check, on this stamp.
   const after = await digests(root, inputs).catch(() => []);
-  if (after.join("\n") !== before.join("\n")) return { outcome: "changed" };
+  const check = join(work, "fresh.sh");
+  await Deno.writeTextFile(check, freshScript(deno, root, inputs, work));
+  const unchanged = await new Deno.Command("sh", {
+    args: ["-c", 'deno=$1 && . "$2"', "sh", deno, check],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (!unchanged.success || after.join("\n") !== before.join("\n")) return { outcome: "changed" };
   await Deno.writeTextFile(join(out, "fresh.sh"), freshScript(deno, root, inputs, bundle));
   await syncFiles(out);
   await Deno.rename(stamp, join(out, "stamp"));

@@ -416,8 +416,9 @@ export async function openRuntime(options: {
 }
 
 /**
- * The MCP servers of the run (see `readMcpConfig`), started at once; undefined when none is
- * configured. Problems with the configuration are reported, and the other servers still start.
+ * The MCP servers of the run (see `readMcpConfig`), started at once (a teammate's once its
+ * definition is known); none may be configured. Problems with the configuration are reported, and
+ * the other servers still start.
  */
 async function startMcp(
   options: Parameters<typeof openRuntime>[0],
@@ -427,7 +428,7 @@ async function startMcp(
     settingsEnv: Record<string, string>;
     recorded: RecordedSettings;
   },
-): Promise<McpServers | undefined> {
+): Promise<McpServers> {
   const { env } = options;
   const other = read.recorded.settings.other ?? {};
   const disabled = other["disabledMcpjsonServers"];
@@ -437,9 +438,8 @@ async function startMcp(
     env: (name) => read.settingsEnv[name] ?? env.get(name),
   });
   for (const problem of setup.problems) options.onNotice(problem);
-  // A teammate's process starts its servers once its definition is known (core/mcp's
-  // prepareAgentServers): kept even when none is configured, for the definition's own.
-  if (setup.servers.length === 0 && options.teammate !== true) return undefined;
+  // Kept even when none is configured: an agent definition's inline servers join it (core/mcp's
+  // prepareAgentServers); it starts nothing then, and the MCP SDK is not loaded.
   // In the REPL, each project server nobody approved yet is asked about once (remembered in
   // ~/.claude.json, as Claude Code does); headless runs start them, as claude -p does.
   if (options.askTrust !== undefined && files.claudeJsonPath !== undefined) {

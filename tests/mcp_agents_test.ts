@@ -304,3 +304,30 @@ Deno.test("a teammate whose definition names server a and an inline server: its 
   const replay = await runCli(["replay", "--verify", "--workspace", at.ws], { env });
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
+
+Deno.test("with no MCP server configured at all, a subagent's inline server still starts for it (a name it gives that nothing configures names nothing), and the run replays with --verify once it is gone", async () => {
+  await using at = await place();
+  const [inl] = await programs(at, ["inl"]);
+  await helperAgent(at.ws, inl);
+  await using fake = await startFakeAnthropic({
+    script: turns({
+      go: [{
+        name: "task",
+        input: { description: "help", prompt: "use inl", subagent_type: "helper" },
+      }],
+      "use inl": [{ name: "mcp__inl__echo", input: { text: "only inl" } }],
+    }),
+  });
+  const env = { HOME: at.home, DENO_DIR, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
+  const run = await runCli(["-p", "go", "--trust", "--workspace", at.ws], { env });
+  assert.equal(run.code, 0, run.stderr);
+  for (const request of requestsOf(fake.requests, "go")) assert.deepEqual(mcpTools(request), []);
+  const child = requestsOf(fake.requests, "use inl");
+  const ofInl = ["big", "crash", "echo", "grow", "sleep"].map((tool) => `mcp__inl__${tool}`);
+  for (const request of child) assert.deepEqual(mcpTools(request), ofInl);
+  assert.match(results(child.at(-1))[0] ?? "", /only inl/);
+  assert.deepEqual(await startsOf(at.starts), ["inl"]);
+  await Deno.remove(inl);
+  const replay = await runCli(["replay", "--verify", "--workspace", at.ws], { env });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+});

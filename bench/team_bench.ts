@@ -7,20 +7,26 @@
  *
  * - **team of one** (per launch, `REIN_TEAM_BENCH_RUNS` timed runs, default 5): the lead spawns
  *   one teammate, waits until it is idle, then mails it `MAILS` times, each once the teammate is
- *   idle again (100 ms after its turn ended). Measured per run:
+ *   idle again (100 ms after its turn ended). Each launch twice: **spare**, the lead's warm spare
+ *   teammate process (cli/teammate_spare.ts) taken by the spawn (the lead's first answer is held
+ *   until the spare has loaded: its CPU time still for 100 ms, as a model's first answer takes
+ *   seconds; the run fails unless the teammate is the spare), and **cold** (`REIN_TEAMMATE_SPARE=0`:
+ *   the teammate's process is started for it). Measured per run:
  *   - **spawn → first model request**: the `ts` of the teammate's `agent.spawned` (recorded just
- *     before its process is started) to the fake's receipt of the teammate's first request.
- *     Target ≤ 150 ms. Also shown: its process's start (`agent.started`) to the same request.
+ *     before its process is started or the spare taken) to the fake's receipt of the teammate's
+ *     first request. Target ≤ 150 ms. Also shown: `agent.started` (its process started, or the
+ *     spare's start recorded) to the same request.
  *   - beside it, the floor (bench/_floor_agent.ts, a minimal `fetch` agent, launched just before
  *     the run → its first request) and the lead's own launch → first model request in the same run (the launcher
  *     started → the fake's receipt of the lead's first request): what a rein process's start
  *     costs on the machine at that moment.
  *   - **teammate peak RSS**: `VmHWM` (the kernel's high-water mark of resident memory) of the
  *     teammate's process from `/proc/<pid>/status`, polled every 10 ms until it exits. Target ≤ 70
- *     MB.
+ *     MB. Beside it, the spare's `VmHWM` while it waits (loaded, not assigned).
  *   - **mail to an idle teammate**: a `mail.sent`'s `ts` in the lead's process to the fake's
  *     receipt of the teammate's request carrying it. Target p50 ≤ 100 ms.
- * - **lead + 8 teammates × 20 tool calls** (one timed run): the lead spawns 8 teammates in one
+ * - **lead + 8 teammates × 20 tool calls** (one timed run, the spare on as by default: the first
+ *   spawn takes it, loading or not, the others start cold): the lead spawns 8 teammates in one
  *   answer; each makes 20 bash calls (`echo i >> <name>.txt`) one after another, then answers.
  *   Checked: `-p` exits 0, every teammate finished, each of its files holds its 20 lines, every
  *   call was requested and completed exactly once, the log's seqs run 1..N without a gap or a
@@ -39,6 +45,7 @@ import { join } from "node:path";
 import type { Envelope } from "../events/event_types.ts";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
 import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
+import { processesIn } from "../testing/tool_helpers.ts";
 import { buildBundle } from "./_bundle.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -56,6 +63,8 @@ const TARGETS = { peakMb: 70, spawnMs: 150, mailP50Ms: 100 };
 interface Launch {
   name: string;
   args: string[];
+  /** Whether its spawn takes a warm spare (else `REIN_TEAMMATE_SPARE=0`). */
+  spare: boolean;
 }
 
 /** What one run of the team of one measured. */
@@ -67,6 +76,8 @@ interface OneStats {
   spawnMs: number;
   processMs: number;
   peakMb: number;
+  /** The spare's peak resident memory while it waited (spare runs only). */
+  spareMb: number | undefined;
   mailMs: number[];
 }
 
@@ -81,12 +92,18 @@ interface BigStats {
 const one = new Map<string, OneStats[]>();
 const big = new Map<string, BigStats>();
 
+const BUNDLE = await buildBundle();
 const LAUNCHES: Launch[] = [
-  { name: "from source", args: [LAUNCHER] },
-  { name: "installed", args: [LAUNCHER, "--entry", await buildBundle()] },
+  { name: "from source", args: [LAUNCHER], spare: true },
+  { name: "installed", args: [LAUNCHER, "--entry", BUNDLE], spare: true },
 ];
+/** The team of one's launches: each with the spare and cold, side by side. */
+const ONE_LAUNCHES: Launch[] = LAUNCHES.flatMap((launch) => [
+  { ...launch, name: `${launch.name}, spare` },
+  { ...launch, name: `${launch.name}, cold`, spare: false },
+]);
 
-for (const launch of LAUNCHES) {
+for (const launch of ONE_LAUNCHES) {
   let calls = 0;
   Deno.bench({
     name: `team of one (spawn, RSS, ${MAILS} mails to it idle), ${launch.name}`,
@@ -114,9 +131,11 @@ for (const launch of LAUNCHES) {
 }
 
 globalThis.addEventListener("unload", () => {
-  for (const launch of LAUNCHES) {
+  for (const launch of ONE_LAUNCHES) {
     const runs = one.get(launch.name) ?? [];
     if (runs.length > 0) console.log(`\nteam of one, ${launch.name}\n${oneSummary(runs)}`);
+  }
+  for (const launch of LAUNCHES) {
     const stats = big.get(launch.name);
     if (stats) console.log(`\nlead + ${TEAMMATES} teammates, ${launch.name}\n${bigSummary(stats)}`);
   }
@@ -129,6 +148,7 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
   const log = join(workspace, ".rein", "events.jsonl");
   const idle = (events: Envelope[], turns: number) =>
     events.filter((e) => e.agent === "hank" && e.type === "turn.ended").length >= turns;
+  let spare: { pid: number; peakKb: number } | undefined;
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const messages = request.body?.messages ?? [];
@@ -155,6 +175,10 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
     // The lead mails hank only once he is idle: his turn for the previous mail has ended.
     onRequest: async (request) => {
       const last = lastMessageText(request);
+      // The lead's first answer, with the spare on, once the spare has loaded.
+      if (launch.spare && firstUserText(request.body?.messages ?? []) === "team of one") {
+        if (request.body?.messages?.length === 1) spare = await loadedSpare(workspace);
+      }
       const sent = last.match(/^toolu_ping_(\d+) /);
       if (!last.startsWith("toolu_hank ") && !sent) return;
       const turns = sent ? Number(sent[1]) + 1 : 1;
@@ -179,6 +203,7 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
     });
     if (mailMs.length !== MAILS) throw new Error(`${mailMs.length} of ${MAILS} mails arrived`);
     const pid = "process" in started.data ? started.data.process.pid : 0;
+    if (launch.spare && pid !== spare?.pid) throw new Error("The spawn did not take the spare");
     const lead = fake.requests[0]!;
     return {
       floorMs,
@@ -186,6 +211,7 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
       spawnMs: first.receivedAtEpochMs - Date.parse(spawned.ts),
       processMs: first.receivedAtEpochMs - Date.parse(started.ts),
       peakMb: (run.peakKb.get(pid) ?? 0) / 1024,
+      spareMb: spare === undefined ? undefined : spare.peakKb / 1024,
       mailMs,
     };
   } finally {
@@ -320,6 +346,34 @@ async function floorLaunch(): Promise<number> {
   }
 }
 
+/**
+ * The spare in `workspace` once it has loaded: its process (its command line names the spare)
+ * has used no CPU for 100 ms. Its pid and peak resident memory then.
+ */
+async function loadedSpare(workspace: string): Promise<{ pid: number; peakKb: number }> {
+  const deadline = Date.now() + 60_000;
+  let pid: number | undefined;
+  let cpu = -1;
+  let still = 0;
+  while (Date.now() < deadline) {
+    pid ??= processesIn(workspace).find((p) => p.command.includes(" --agent spare "))?.pid;
+    if (pid !== undefined) {
+      const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+      // utime and stime, the 14th and 15th fields (after the command's parenthesis).
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const now = Number(fields[11]) + Number(fields[12]);
+      still = now === cpu ? still + 1 : 0;
+      cpu = now;
+      if (still >= 10) {
+        const status = await Deno.readTextFile(`/proc/${pid}/status`);
+        return { pid, peakKb: kbField(status, "VmHWM") };
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("No spare loaded");
+}
+
 /** A finished team run: its log, the lead's pid, and each process's peak resident memory. */
 interface TeamRun {
   /** `Date.now()` just before the lead's process was started. */
@@ -352,6 +406,7 @@ async function runTeam(
       CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: "1",
       REIN_DENO: Deno.execPath(),
       REIN_SHUTDOWN_TIMEOUT_MS: "5000",
+      ...launch.spare ? {} : { REIN_TEAMMATE_SPARE: "0" },
     },
     stdin: "null",
     stdout: "piped",
@@ -400,6 +455,9 @@ function oneSummary(runs: OneStats[]): string {
     summaryRow("spawn → first model request (ms)", runs.map((r) => r.spawnMs), TARGETS.spawnMs),
     summaryRow("  its process's start → request (ms)", runs.map((r) => r.processMs)),
     summaryRow("teammate peak RSS (MB)", runs.map((r) => r.peakMb), TARGETS.peakMb),
+    ...runs.every((r) => r.spareMb !== undefined)
+      ? [summaryRow("  the spare's, waiting (MB)", runs.map((r) => r.spareMb ?? 0))]
+      : [],
     summaryRow(
       `mail to the idle teammate (ms, ${runs.length * MAILS})`,
       runs.flatMap((r) => r.mailMs),

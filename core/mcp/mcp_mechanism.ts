@@ -4,7 +4,7 @@ import type { Mechanism } from "../mechanism.ts";
 import { prepareAgentServers } from "./agent_servers.ts";
 import { mcpArrivals } from "./mcp_attach.ts";
 import { mcpProjection } from "./mcp_projection.ts";
-import { mcpViewOf } from "./mcp_view.ts";
+import { mcpProcessViewOf, mcpViewOf } from "./mcp_view.ts";
 import { renderMcpEvent, reportMcp } from "./mcp_render.ts";
 import type { McpServers } from "./mcp_servers.ts";
 import {
@@ -70,9 +70,12 @@ async function observeServers(
     if (!servers) return undefined;
     // A teammate's process starts the servers its definition names; a subagent's inline ones.
     await prepareAgentServers(servers, context.view(), context.session, context.agent);
-    const view = mcpViewOf(context.view(), context.session, context.agent);
+    const view = mcpProcessViewOf(context.view(), context.session, context.agent);
     const entries = servers.setup.servers.map((s) => s.entry);
-    if (entries.length === 0 && view === undefined) return undefined;
+    // A teammate's process with no server records so once, where the lead's record would
+    // otherwise stand for it (see mcpViewOf).
+    const shown = mcpViewOf(context.view(), context.session, context.agent);
+    if (entries.length === 0 && view === undefined && shown === undefined) return undefined;
     if (view && JSON.stringify(view.configured) === JSON.stringify(entries)) return undefined;
     const problems = servers.setup.problems;
     return { servers: entries, ...(problems.length > 0 ? { problems: [...problems] } : {}) };
@@ -84,7 +87,7 @@ async function observeServers(
     await servers.refreshed();
     // Compared with what the log says (not with what this process last read), so a reading that
     // was never recorded (a cancelled round) is read again.
-    const known = mcpViewOf(context.view(), context.session, context.agent)?.servers ?? {};
+    const known = mcpProcessViewOf(context.view(), context.session, context.agent)?.servers ?? {};
     const changed = servers.states().filter((state) => {
       const before = known[state.name];
       return before === undefined || JSON.stringify(before) !== JSON.stringify(state);

@@ -140,11 +140,13 @@ async function refreshLocked(
     throw error;
   }
   // Nothing changed while building, not even there and back: the launcher's check, on this stamp.
+  // (The shell by its path: the PATH the launcher had may be gone, as a test's temporary one is.)
   const after = await digests(root, inputs).catch(() => []);
   const check = join(work, "fresh.sh");
   await Deno.writeTextFile(check, freshScript(deno, root, inputs, work));
-  const unchanged = await new Deno.Command("sh", {
+  const unchanged = await new Deno.Command("/bin/sh", {
     args: ["-c", 'deno=$1 && . "$2"', "sh", deno, check],
+    env: { PATH: `${Deno.env.get("PATH") ?? ""}:/usr/bin:/bin` },
     stdout: "null",
     stderr: "null",
   }).output();
@@ -287,7 +289,7 @@ async function takeLock(path: string): Promise<boolean> {
 
 /** Whether process `pid` exists (`kill -0`). */
 async function isRunning(pid: number): Promise<boolean> {
-  const { success } = await new Deno.Command("sh", {
+  const { success } = await new Deno.Command("/bin/sh", {
     args: ["-c", 'kill -0 "$1" 2>/dev/null', "sh", String(pid)],
     stdout: "null",
     stderr: "null",

@@ -3,6 +3,8 @@ import { decodeLine, type LogFormat } from "./_decode_line.ts";
 import type { Envelope } from "./event_types.ts";
 
 const CHUNK_SIZE = 1 << 20;
+/** The smallest chunk a scan told how much there is to read uses. */
+const MIN_CHUNK_SIZE = 1 << 16;
 const NEWLINE = 10;
 
 /** How far a scan got: the byte offset after the last complete line read, and its number. */
@@ -25,6 +27,13 @@ export interface ScanRange {
   firstLine: number;
   /** Stop after this line; omit to read to the end of the file. */
   until?: number;
+  /**
+   * About how many bytes there are to read (the file's size past `start`, when the caller knows
+   * it): a scan of less than a chunk reads into buffers of about that size instead of two of 1
+   * MiB (a store catching up on another process's append of a few lines, many times a second in
+   * a team). More is read if the file has grown meanwhile.
+   */
+  bytes?: number;
   /**
    * Decode and visit only the lines for which this returns true (given the line's text); the
    * others are counted, not decoded, so not checked either. Omit to decode every line.
@@ -52,8 +61,11 @@ export async function* scanLog(
   visit: (event: Envelope) => void,
   keep?: (lines: Uint8Array) => void,
 ): AsyncGenerator<ScanProgress, ScanEnd, undefined> {
-  let buffer = new Uint8Array(CHUNK_SIZE);
-  let spare = new Uint8Array(CHUNK_SIZE);
+  const chunk = range.bytes === undefined
+    ? CHUNK_SIZE
+    : Math.min(CHUNK_SIZE, Math.max(MIN_CHUNK_SIZE, range.bytes));
+  let buffer = new Uint8Array(chunk);
+  let spare = new Uint8Array(chunk);
   // The bytes of a line not complete yet are moved to the start of the other buffer, and the
   // next chunk is read after them (while this one is parsed).
   let held = 0;
@@ -68,8 +80,8 @@ export async function* scanLog(
       const fresh = buffer.subarray(0, held + count);
       const cut = fresh.lastIndexOf(NEWLINE);
       const rest = fresh.subarray(cut + 1);
-      if (spare.length - rest.length < CHUNK_SIZE) {
-        spare = new Uint8Array(rest.length + CHUNK_SIZE);
+      if (spare.length - rest.length < chunk) {
+        spare = new Uint8Array(rest.length + chunk);
       }
       spare.set(rest);
       held = rest.length;

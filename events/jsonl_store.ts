@@ -475,7 +475,7 @@ export class JsonlStore implements EventStore, LogReader, Leases {
           `running (truncated by another program?); stopping so nothing more is lost`,
       );
     }
-    const range = { start: this.#end, firstLine: this.#lastSeq + 1 };
+    const range = { start: this.#end, firstLine: this.#lastSeq + 1, bytes: size - this.#end };
     const delivery = new Delivery(this.#listeners);
     const visit = (event: Envelope) => {
       this.#lastSeq = event.seq;

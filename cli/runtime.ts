@@ -51,11 +51,9 @@ import type { PluginRoot } from "../core/plugins/plugin_root.ts";
 import {
   mcpApprovals,
   type McpFiles,
-  mcpFilesNameServers,
   mcpLimits,
   McpServers,
   mcpSetup,
-  preloadMcpClient,
   readMcpFiles,
   rememberMcpChoice,
   unapprovedServers,
@@ -158,11 +156,6 @@ export async function openRuntime(options: {
     strict: options.strictMcpConfig === true,
     cwd: Deno.cwd(),
   });
-  // The MCP client (the SDK) loads while the settings are read, when a server is configured: its
-  // load is then not added to the servers' start, which the first request waits for.
-  mcpFiles.then((files) => {
-    if (mcpFilesNameServers(files)) preloadMcpClient().catch(() => {});
-  }, () => {});
   const machine = thisMachine(env, options.onNotice);
   // The catalog as of the newest snapshot that holds (taken now if the log is long past it): the
   // store reads from there on. A log that cannot be read is left for the store to report.

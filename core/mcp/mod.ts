@@ -10,12 +10,10 @@ export {
   McpServers,
   mcpServersOf,
   type McpServersOptions,
-  preloadMcpClient,
 } from "./mcp_servers.ts";
 export {
   type ConfiguredServer,
   type McpFiles,
-  mcpFilesNameServers,
   type McpSetup,
   mcpSetup,
   readMcpConfig,

@@ -96,18 +96,6 @@ export async function readMcpFiles(
   };
 }
 
-/**
- * Whether the files name any server (in any scope, trusted or not): the MCP client is worth
- * loading. Pure.
- */
-export function mcpFilesNameServers(files: McpFiles): boolean {
-  const named = (json: unknown) =>
-    isObject(json) && isObject(json.mcpServers) && Object.keys(json.mcpServers).length > 0;
-  const projects = isObject(files.claudeJson?.projects) ? files.claudeJson.projects : {};
-  return files.dynamic.length > 0 || named(files.projectFile) || named(files.claudeJson) ||
-    named(projects[files.workspace]);
-}
-
 /** The servers in force once trust is decided, from the files read. Pure over `env`. */
 export function mcpSetup(
   files: McpFiles,

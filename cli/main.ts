@@ -566,6 +566,8 @@ export function plainAgentFlags(args: readonly string[]): AgentFlags | undefined
     const next = args[i + 1];
     if (arg === "-c" || arg === "--continue") {
       flags.continue = true;
+    } else if (arg === "--strict-mcp-config") {
+      flags.strictMcpConfig = true;
     } else if (arg === "-p" || arg === "--print") {
       if (next === undefined || (next.length > 1 && next.startsWith("-"))) {
         // commander takes a negative number ("-5") as the prompt: leave that to it.
@@ -579,6 +581,10 @@ export function plainAgentFlags(args: readonly string[]): AgentFlags | undefined
       return undefined;
     } else if (Object.hasOwn(STRING_OPTIONS, arg)) {
       flags[STRING_OPTIONS[arg as keyof typeof STRING_OPTIONS]] = next;
+      i++;
+    } else if (arg === "--mcp-config") {
+      // MCP servers (repeatable): the Agent SDK passes its servers so, on every run.
+      flags.mcpConfig = [...flags.mcpConfig ?? [], next];
       i++;
     } else if (arg === "--output-format" && isOutputFormat(next)) {
       flags.outputFormat = next;

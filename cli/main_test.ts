@@ -35,6 +35,16 @@ const CASES = [
   ["-p", "x", "--max-turns", "0"],
   ["-p", "x", "--output-format", "yaml"],
   ["-p", "-5"],
+  [
+    "-p",
+    "go",
+    "--mcp-config",
+    '{"mcpServers":{}}',
+    "--mcp-config",
+    "m.json",
+    "--strict-mcp-config",
+  ],
+  ["--strict-mcp-config", "-p", "x"],
   ["--unknown"],
   ["sessions"],
   ["replay", "log.jsonl"],
@@ -49,6 +59,13 @@ Deno.test("the fast path reads a plain agent call exactly as commander does, or 
   assert.equal(plainAgentFlags(["sessions"]), undefined);
   assert.equal(plainAgentFlags(["-p", "x", "--max-turns", "0"]), undefined);
   assert.equal(plainAgentFlags(["--unknown"]), undefined);
+  // MCP servers (the Agent SDK gives its servers so) keep the fast path.
+  assert.deepEqual(plainAgentFlags(["-p", "go", "--mcp-config", "a.json", "--strict-mcp-config"]), {
+    outputFormat: "text",
+    print: "go",
+    mcpConfig: ["a.json"],
+    strictMcpConfig: true,
+  });
 });
 
 /** What commander makes of `args` for the teammate command, or undefined when it is not one. */

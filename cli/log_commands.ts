@@ -2,8 +2,9 @@ import { readLog } from "../events/read_log.ts";
 import type { Envelope } from "../events/event_types.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { initialState } from "../core/state/state.ts";
-import type { CatalogEntry } from "../core/state/catalog.ts";
+import type { Catalog, CatalogEntry } from "../core/state/catalog.ts";
 import { foldCatalog } from "../core/snapshots/mod.ts";
+import { reinCatalogProjections } from "../core/harness.ts";
 import { createBaseTools } from "../core/tools/base_tools.ts";
 import { formatCost, totalCost } from "../core/models/cost.ts";
 import type { CommandIo } from "./io.ts";
@@ -115,6 +116,31 @@ export async function replayCommand(
 }
 
 /**
+ * What the session's process found in the workspace when it started (the tasks and cron jobs of
+ * the sessions before it): the catalog of the log at `path` just before its first event, from
+ * the newest catalog snapshot there and the events after it. Nothing for the log's first
+ * session; where a line before the session is damaged, what is wrong with it (the replay goes on
+ * without: a session that depended on it diverges, none passes that should not).
+ */
+async function workspaceBefore(
+  path: string,
+  session: IndexedSession,
+): Promise<{ catalog: Catalog; seq: number } | { damaged: string } | Record<never, never>> {
+  const seq = session.firstSeq - 1;
+  if (seq <= 0) return {};
+  try {
+    const { catalog } = await foldCatalog(path, {
+      at: seq,
+      catalogProjections: reinCatalogProjections(),
+    });
+    return { catalog, seq };
+  } catch (error) {
+    if (!(error instanceof LogCorruptionError)) throw error;
+    return { damaged: error.message.split("\n")[0] ?? "" };
+  }
+}
+
+/**
  * Replay and render one session of the log at `path`, read with `reads`; whether it matched the
  * log. Throws a `LogCorruptionError` for a damaged line or an event whose payload is damaged.
  */
@@ -127,6 +153,7 @@ async function replayOne(
   styles: ReturnType<typeof createStyles>,
 ): Promise<boolean> {
   const { id } = session;
+  const start = await workspaceBefore(path, session);
   await reads.seek(session);
   const events = reads.events(session);
   const first = events.next();
@@ -136,7 +163,14 @@ async function replayOne(
   const tools = createBaseTools({ workspace: first.value.data.workspace });
   const renderer = new Renderer(out, styles, (name) => tools.find((t) => t.name === name));
   if (!quiet) renderer.line(styles.dim(`── session ${id} (${session.events} events)`));
+  if (!quiet && "damaged" in start) {
+    renderer.line(styles.dim(
+      `   (the log before the session cannot be read, so it replays on an empty workspace: ` +
+        `${start.damaged})`,
+    ));
+  }
   const result = await replaySession(prepend(first.value, events), {
+    ...("catalog" in start ? { start } : {}),
     ...(quiet ? {} : {
       onEvent: (event: Envelope) => renderer.event(event),
       onText: (text: string) => renderer.text(text),

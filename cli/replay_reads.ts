@@ -54,8 +54,9 @@ export class ReplayReads {
   }
 
   /**
-   * The events of `session`, read as they are asked for. Throws (while iterated) what
-   * `readLogSync` throws: a damaged line in the part of the log read.
+   * The events of `session`, with those of other sessions between its first and last (sessions
+   * that ran at the same time: replay feeds them), read as they are asked for. Throws (while
+   * iterated) what `readLogSync` throws: a damaged line in the part of the log read.
    */
   *events(session: IndexedSession): Generator<Envelope, void, undefined> {
     let cursor = this.#cursor;
@@ -83,7 +84,7 @@ export class ReplayReads {
       }
       cursor.ahead = undefined;
       cursor.seq = event.seq;
-      if (event.session === session.id) yield event;
+      if (event.seq >= session.firstSeq) yield event;
     }
   }
 

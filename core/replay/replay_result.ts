@@ -1,3 +1,4 @@
+import type { Catalog } from "../state/catalog.ts";
 import type { Envelope } from "../../events/event_types.ts";
 import type { Mechanism } from "../mechanism.ts";
 
@@ -34,4 +35,10 @@ export interface ReplayOptions {
   onEvent?: (event: Envelope) => void;
   /** Recorded assistant text, as a live run would have streamed it. */
   onText?: (delta: string) => void;
+  /**
+   * The workspace-wide catalog as the log had it just before the session's first event (`seq`
+   * is that event's seq − 1): what the session's process found there when it started (tasks and
+   * cron jobs of earlier sessions). Without it the replay starts from an empty workspace.
+   */
+  start?: { catalog: Catalog; seq: number };
 }

@@ -19,7 +19,10 @@ export type { Divergence, ReplayOptions, ReplayResult } from "./replay_result.ts
  * follows, or the log ends mid-turn), the runs of that process stop and replay continues as the
  * resume did.
  *
- * `session` gives the session's events in order, and is read only as far as the replay has
+ * `session` gives the session's events in order, from its `session.started` on (events of other
+ * sessions between them, which ran at the same time, are fed at their places as the world the
+ * session's processes saw: they change the workspace-wide slices, never a tape), and is read only
+ * as far as the replay has
  * come (an agent asking for its next recorded event reads on to it): a session read from the
  * log is replayed as it is read, holding what is still to be reproduced rather than all of it.
  * What reading it throws (a damaged line) stops the replay and is thrown.

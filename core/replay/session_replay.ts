@@ -49,6 +49,8 @@ export class SessionReplay {
   /** Index of the recorded event being fed, while it is; how many were fed. */
   #feeding: number | undefined;
   #fedCount = 0;
+  /** The session replayed: events of other sessions in its span are fed, never reproduced. */
+  readonly #session: string;
   readonly #runs = new Map<string, AgentRun>();
   /** The indexes of the resumes that start a process (see {@link SessionReplay.#watchEpochs}). */
   readonly #resumes: number[] = [];
@@ -91,6 +93,7 @@ export class SessionReplay {
     this.order = order;
     this.#options = options;
     this.#first = first;
+    this.#session = first.session;
     this.#watchEpochs();
   }
 
@@ -103,6 +106,7 @@ export class SessionReplay {
   #watchEpochs(): void {
     const children = new Set<string>();
     this.#recorded.onRead((event, index) => {
+      if (event.session !== this.#session) return;
       if (event.type === "agent.spawned") {
         children.add(event.agent);
         if (event.data.teammate !== undefined) this.#teammateResumes.set(event.agent, []);
@@ -223,9 +227,11 @@ export class SessionReplay {
     if (this.#feeding !== undefined) {
       const index = this.#feeding;
       this.#feeding = undefined;
-      this.#fedCount += 1;
       const fed = this.#recorded.at(index) as Envelope;
-      this.#options.onEvent?.(fed);
+      if (fed.session === this.#session) {
+        this.#fedCount += 1;
+        this.#options.onEvent?.(fed);
+      }
       this.order.done(index);
       return fed;
     }
@@ -280,6 +286,7 @@ export class SessionReplay {
       workspace: this.#first.data.workspace,
       effects: servedEffects(this, clock),
       ...(this.#options.mechanisms ? { mechanisms: this.#options.mechanisms } : {}),
+      ...(this.#options.start ? { start: this.#options.start } : {}),
     });
   }
 
@@ -330,7 +337,11 @@ export class SessionReplay {
   #tapeEvents(live: Harness): (event: Envelope) => boolean {
     const types = new Set<EventType>(live.mechanisms.flatMap((m) => m.fedTypes ?? []));
     const told = live.mechanisms.flatMap((m) => m.fedEvent ? [m.fedEvent] : []);
-    const fed = (event: Envelope) => types.has(event.type) || told.some((isFed) => isFed(event));
+    // Another session's event (a process that ran at the same time, on the same workspace-wide
+    // task graph) is the world to this one: fed at its place, as its process found it.
+    const fed = (event: Envelope) =>
+      event.session !== this.#session || types.has(event.type) ||
+      told.some((isFed) => isFed(event));
     const readOn = () => this.#recorded.more();
     this.#recorded.onRead((event, index) => {
       if (fed(event)) return;

@@ -1,7 +1,7 @@
 import type { EventStore } from "../../events/store.ts";
 import type { AgentLoop } from "../loop/agent_loop.ts";
 import type { RunOptions, TurnResult } from "../loop/run_turn.ts";
-import type { Wake, WakeLive } from "../loop/wake_source.ts";
+import type { Awaited, Wake, WakeLive } from "../loop/wake_source.ts";
 import {
   awaitedWakes,
   pendingWakes,
@@ -142,10 +142,24 @@ export class Runner {
         found.abort();
       }
     };
+    /**
+     * What the run still waits for, on the log as it is now: what other processes appended since
+     * this one last read it (another machine's teammate completing the task that unblocks one an
+     * idle teammate here will claim) is read in before nothing is found. Null when a wake is
+     * already pending.
+     */
+    const stillAwaited = async (): Promise<Awaited[] | null> => {
+      for (let caughtUp = false;; caughtUp = true) {
+        if (pendingWakes(sources, host.state, scope).some(own)) return null;
+        const awaited = awaitedWakes(host, scope, afterSeq);
+        if (awaited.length > 0 || caughtUp) return awaited;
+        await host.store.catchUp();
+      }
+    };
     let result = last;
     while (result?.reason === "completed") {
-      if (!pendingWakes(sources, host.state, scope).some(own)) {
-        const awaited = awaitedWakes(host, scope, afterSeq);
+      const awaited = await stillAwaited();
+      if (awaited !== null) {
         if (awaited.length === 0) break;
         say(waitingLine(awaited));
       }

@@ -5,39 +5,11 @@ import { conversationMessage } from "../state/message.ts";
 import { CLEARED_PREFIX, planClear } from "./clear.ts";
 import { estimateTokens, messagesTokens } from "./estimate.ts";
 import { planSpill } from "./spill.ts";
+import { pngBase64 } from "../tools/_png_for_test.ts";
 
 /** A PNG of `side` × `side` (its header: nothing past it is read), with `pad` bytes of data. */
 function png(side: number, pad = 0): string {
-  const be32 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
-  const bytes = [
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a,
-    0,
-    0,
-    0,
-    13,
-    0x49,
-    0x48,
-    0x44,
-    0x52,
-    ...be32(side),
-    ...be32(side),
-    8,
-    6,
-    0,
-    0,
-    0,
-    ...new Array(pad).fill(0),
-  ];
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return pngBase64(side, side, pad);
 }
 
 function imageBlock(data: string): ToolResultBlock {

@@ -2,43 +2,10 @@ import assert from "node:assert/strict";
 import type { ToolResultBlock } from "../../events/event_types.ts";
 import { MAX_IMAGE_CHARS, mcpResultContent } from "./mcp_result.ts";
 import { limitMcpBlocks, mcpTextToSpill } from "./mcp_output_limit.ts";
+import { pngBase64 } from "../tools/_png_for_test.ts";
 
-/** A PNG of 20 × 20 (its header; nothing past it is read), base64. */
-const PNG = btoa(String.fromCharCode(
-  0x89,
-  0x50,
-  0x4e,
-  0x47,
-  0x0d,
-  0x0a,
-  0x1a,
-  0x0a,
-  0,
-  0,
-  0,
-  13,
-  0x49,
-  0x48,
-  0x44,
-  0x52,
-  0,
-  0,
-  0,
-  20,
-  0,
-  0,
-  0,
-  20,
-  8,
-  6,
-  0,
-  0,
-  0,
-  0x8d,
-  0x89,
-  0x1d,
-  0x0d,
-));
+/** A PNG of 20 × 20 (its header and 4 bytes; nothing past the header is read), base64. */
+const PNG = pngBase64(20, 20, 4);
 const image = (data = PNG) => ({
   source: { data, media_type: "image/png" as const, type: "base64" as const },
   type: "image" as const,

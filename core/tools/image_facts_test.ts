@@ -6,40 +6,14 @@ import {
   imageFacts,
   imageTokens,
 } from "./image_facts.ts";
+import { pngHeader } from "./_png_for_test.ts";
 
 function base64(bytes: number[]): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-const be32 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
 const le16 = (n: number) => [n & 255, n >>> 8];
 const le24 = (n: number) => [n & 255, (n >>> 8) & 255, n >>> 16];
-
-/** The first bytes of a PNG of `width` × `height`: signature and IHDR. */
-function pngHeader(width: number, height: number): number[] {
-  return [
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a, // signature
-    ...be32(13),
-    0x49,
-    0x48,
-    0x44,
-    0x52, // IHDR
-    ...be32(width),
-    ...be32(height),
-    8,
-    6,
-    0,
-    0,
-    0,
-  ];
-}
 
 Deno.test("an image's type and size are read from its own header, whatever type was declared", () => {
   assert.deepEqual(imageFacts(base64(pngHeader(640, 480))), {

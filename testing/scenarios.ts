@@ -78,6 +78,37 @@ export function lastMessageText(request: RecordedRequest | undefined): string {
   ).join("\n");
 }
 
+/**
+ * A teammate that works on what it claims by itself: on the task it auto-claimed, it writes
+ * `<subject>.txt`, then completes the task; it approves a shutdown request. Pure.
+ */
+export function claimingTeammate(request: RecordedRequest): FakeReply {
+  const last = lastMessageText(request);
+  if (last.includes("shutdown_request")) {
+    return message([
+      toolUse(`toolu_bye_${crypto.randomUUID().slice(0, 8)}`, "respond_shutdown", {
+        approve: true,
+      }),
+    ]);
+  }
+  const claimed = /claimed task #(\d+) of the task graph by yourself: (\w+)/.exec(last);
+  if (claimed) {
+    const [, id, subject] = claimed;
+    return message([toolUse(`toolu_write_${id}`, "write_file", {
+      path: `${subject!.toLowerCase()}.txt`,
+      content: `${subject} done\n`,
+    })]);
+  }
+  const wrote = /^toolu_write_(\d+) /.exec(last);
+  if (wrote) {
+    return message([
+      toolUse(`toolu_done_${wrote[1]}`, "complete_task", { task_id: Number(wrote[1]) }),
+    ]);
+  }
+  if (last.startsWith("toolu_done_")) return message("Completed.");
+  return message("Waiting for work.");
+}
+
 /** Always answers `answer` with `end_turn`. */
 export function plainAnswer(answer: string): FakeScriptFn {
   return () => message(answer);

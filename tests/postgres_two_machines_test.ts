@@ -21,13 +21,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Envelope } from "../events/event_types.ts";
-import {
-  message,
-  type RecordedRequest,
-  startFakeAnthropic,
-  toolUse,
-} from "../testing/fake_anthropic.ts";
-import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
+import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
+import { claimingTeammate, firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { postgresMissing, startTestPostgres } from "../testing/postgres_server.ts";
 import { openPool } from "../events/postgres/_pg.ts";
@@ -38,34 +33,6 @@ const missing = postgresMissing();
 if (missing !== undefined) console.warn(missing);
 
 const PASSWORD = "pw-tw0-mach1nes";
-
-/** A teammate: on the task it claimed, writes its file, then completes it. */
-function teammate(request: RecordedRequest) {
-  const last = lastMessageText(request);
-  if (last.includes("shutdown_request")) {
-    return message([
-      toolUse(`toolu_bye_${crypto.randomUUID().slice(0, 8)}`, "respond_shutdown", {
-        approve: true,
-      }),
-    ]);
-  }
-  const claimed = /claimed task #(\d+) of the task graph by yourself: (\w+)/.exec(last);
-  if (claimed) {
-    const [, id, subject] = claimed;
-    return message([toolUse(`toolu_write_${id}`, "write_file", {
-      path: `${subject!.toLowerCase()}.txt`,
-      content: `${subject} done\n`,
-    })]);
-  }
-  const wrote = /^toolu_write_(\d+) /.exec(last);
-  if (wrote) {
-    return message([
-      toolUse(`toolu_done_${wrote[1]}`, "complete_task", { task_id: Number(wrote[1]) }),
-    ]);
-  }
-  if (last.startsWith("toolu_done_")) return message("Completed.");
-  return message("Waiting for work.");
-}
 
 async function git(args: string[], cwd: string): Promise<void> {
   const out = await new Deno.Command("git", {
@@ -110,7 +77,7 @@ Deno.test({
     await using fake = await startFakeAnthropic({
       script: (request) => {
         const messages = request.body?.messages ?? [];
-        if (firstUserText(messages) === "wait for work") return teammate(request);
+        if (firstUserText(messages) === "wait for work") return claimingTeammate(request);
         const last = lastMessageText(request);
         if (last === "split the work") {
           return message([

@@ -176,7 +176,10 @@ async function commandLineWith(marker: string): Promise<string[] | undefined> {
     if (!/^\d+$/.test(entry.name)) continue;
     const raw = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
     const args = raw.split("\0").filter(Boolean);
-    if (args.includes(marker) && args.some((arg) => arg.endsWith("cli/main.ts"))) return args;
+    // rein from source, or the cached bundle of the checkout `deno task agent` starts when fresh.
+    const rein = (arg: string) =>
+      arg.endsWith("cli/main.ts") || /\/\.bundle-at-\w+\/main\.js$/.test(arg);
+    if (args.includes(marker) && args.some(rein)) return args;
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { dirname, join } from "../../events/posix_path.ts";
+import { keepWhole } from "./_keep_whole.ts";
 import type { McpAttached, NewEvent } from "../../events/event_types.ts";
 import type { McpContentBlock } from "./mcp_connection_types.ts";
 import { type McpServers, mcpServersOf } from "./mcp_servers.ts";
@@ -112,10 +112,8 @@ async function readMention(
   const max = limits.maxOutputTokens * 4;
   if (text.length <= max) return { server, uri, text };
   const path = `.rein/outputs/mcp-resource-${crypto.randomUUID()}.txt`;
-  try {
-    await Deno.mkdir(dirname(join(workspace, path)), { recursive: true });
-    await Deno.writeTextFile(join(workspace, path), text);
-  } catch (error) {
+  const error = await keepWhole(workspace, path, text);
+  if (error !== undefined) {
     return `it is ${text.length} characters, over MAX_MCP_OUTPUT_TOKENS ` +
       `(${limits.maxOutputTokens}), and could not be kept in a file: ${error}`;
   }

@@ -1,4 +1,4 @@
-import { dirname, join } from "../../events/posix_path.ts";
+import { keepWhole } from "./_keep_whole.ts";
 import type { McpToolEntry } from "../../events/event_types.ts";
 import type { AnyTool, ToolCallContext, ToolFacts, ToolResult } from "../tools/tool.ts";
 import type { PoolScope } from "../tools/tool_pool.ts";
@@ -186,11 +186,8 @@ async function resultFor(
   const limit = max * 4;
   if (text.length <= limit) return { content: text, ...isError };
   const path = spillPath(context.callId);
-  try {
-    const full = join(deps.workspace, path);
-    await Deno.mkdir(dirname(full), { recursive: true });
-    await Deno.writeTextFile(full, text);
-  } catch (error) {
+  const error = await keepWhole(deps.workspace, path, text);
+  if (error !== undefined) {
     return {
       content: `${text.slice(0, 2_000)}\n\n[${name} answered ${text.length} characters, over ` +
         `MAX_MCP_OUTPUT_TOKENS (${deps.limits.maxOutputTokens}); the rest could not be kept: ${error}]`,
@@ -208,13 +205,8 @@ async function resultFor(
 /** Keep a result's whole text in the workspace; the sentence telling the model where it is. */
 async function keep(text: string, callId: string, deps: McpToolDeps): Promise<string> {
   const path = spillPath(callId);
-  try {
-    const full = join(deps.workspace, path);
-    await Deno.mkdir(dirname(full), { recursive: true });
-    await Deno.writeTextFile(full, text);
-  } catch (error) {
-    return `The rest of the text could not be kept: ${error}`;
-  }
+  const error = await keepWhole(deps.workspace, path, text);
+  if (error !== undefined) return `The rest of the text could not be kept: ${error}`;
   return `The whole text is in ${path}: read it with read_file (offset and limit) or search ` +
     "it with grep.";
 }

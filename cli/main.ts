@@ -178,6 +178,19 @@ export async function buildProgram(
       exit(await daemonCommand(flags, env, io));
     });
 
+  program.command("host")
+    .description(
+      "Offer this machine to run teammates that leads elsewhere place on it " +
+        "(spawn_teammate {host}), in this working copy, on a shared PostgreSQL log, until SIGTERM",
+    )
+    .option("--store <url>", "the shared log (postgres://…; default: REIN_STORE)")
+    .option("--workspace <dir>", "this machine's working copy (default: where you started it)")
+    .option("--name <name>", "how leads name this host (default: the machine's hostname)")
+    .action(async (flags) => {
+      const { hostCommand } = await import("./host_command.ts");
+      exit(await hostCommand(flags, env, io));
+    });
+
   program.command("trust")
     .description(
       "Trust a folder, as Claude Code's trust dialog does (~/.claude.json): its settings' allow " +

@@ -45,6 +45,7 @@ import { thisMachine } from "./machine.ts";
 import { usedPlugins } from "./_plugins.ts";
 import { REIN_VERSION } from "./version.ts";
 import { TeammateProcesses } from "./teammate_processes.ts";
+import { LEASE_MS_ENV, leaseMsOf } from "./lease_ms.ts";
 import { loadStoreSessions, openStoreSnapshots } from "./store_sessions.ts";
 import type { PostgresStore } from "../events/postgres/postgres_store.ts";
 import type { PluginRoot } from "../core/plugins/plugin_root.ts";
@@ -283,6 +284,7 @@ export async function openRuntime(options: {
           secrets: [...secretValues(env, options.onNotice), ...storePassword(options.store)],
           onEvent,
           onNotice: options.onNotice,
+          leaseMs: leaseMsOf(env.get(LEASE_MS_ENV)),
           ...(from ? { start: from.point } : {}),
         });
         leases = reader = database = opened;
@@ -342,7 +344,7 @@ export async function openRuntime(options: {
     index = [];
     return createHarness({ ...wiring, openStore: open(undefined) });
   });
-  teammates.bind(harness);
+  teammates.bind(harness, leases);
   const snapshotStore = store ?? (tableSnapshots ? database : undefined);
   const snapshots = snapshotStore === undefined
     ? { close: () => Promise.resolve() }

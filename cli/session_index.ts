@@ -1,3 +1,4 @@
+import { isHostEvent } from "../core/team/host_plan.ts";
 import type { Envelope } from "../events/event_types.ts";
 import { readLog } from "../events/read_log.ts";
 
@@ -29,7 +30,8 @@ export interface IndexLogOptions {
 }
 
 /**
- * Read the log at `path` once and note where each session's events are, keeping a few numbers
+ * Read the log at `path` once and note where each session's events are (a host's own events,
+ * `isHostEvent`, are of none), keeping a few numbers
  * per session and no event. Throws what `readLog` throws (`LogCorruptionError`,
  * `LogVersionError`, `Deno.errors.NotFound`) and what `onEvent` throws.
  */
@@ -43,6 +45,8 @@ export async function indexLog(path: string, options: IndexLogOptions = {}): Pro
   for await (const event of reading) {
     lastSeq = event.seq;
     options.onEvent?.(event);
+    // A host's events (rein host) are of no session: the world, fed to the sessions in replay.
+    if (isHostEvent(event)) continue;
     let session = byId.get(event.session);
     if (session === undefined) {
       session = { id: event.session, firstSeq: event.seq, startedSeq: null, lastSeq: 0, events: 0 };

@@ -1,7 +1,10 @@
 import { dirname } from "../events/posix_path.ts";
 import type { NewEvent } from "../events/event_types.ts";
+import type { Leases } from "../events/store.ts";
 import type { Harness } from "../core/harness.ts";
 import {
+  HOST_AGENT,
+  insideFolder,
   liveTeammates,
   planRestart,
   rosterKey,
@@ -48,6 +51,11 @@ export interface TeammateHost {
    * settings), a teammate's never (it spawns none).
    */
   spare?: boolean;
+  /**
+   * This process is `rein host` of that name: it runs the teammates placed on it, each in
+   * `workspace` (its working copy) or a folder inside it, never elsewhere, whatever the log says.
+   */
+  placed?: string;
 }
 
 /** A teammate process this one started, and whether it was asked to stop. */
@@ -81,6 +89,7 @@ interface Running {
 export class TeammateProcesses {
   readonly #host: TeammateHost;
   #harness: Harness | undefined;
+  #leases: Leases | undefined;
   readonly #running = new Map<string, Running>();
   #closed = false;
   #spare: Spare | undefined;
@@ -93,15 +102,21 @@ export class TeammateProcesses {
     this.#host = host;
   }
 
-  /** The harness whose log the teammates are recorded in, once it is open. */
-  bind(harness: Harness): void {
+  /**
+   * The harness whose log the teammates are recorded in, once it is open, and where its sessions
+   * are leased (a PostgreSQL store's rows: what tells which hosts are live).
+   */
+  bind(harness: Harness, leases?: Leases): void {
     this.#harness = harness;
+    this.#leases = leases;
     // A teammate stopped in the log (a forced shutdown the lead records) is stopped here too.
     harness.store.subscribe((event) => {
       if (event.type === "model.requested") {
         this.#starting.delete(rosterKey(event.session, event.agent));
-        // The lead's own request; off the append's path: the request goes out first.
-        if (this.#host.spare === true && this.#isLead(event.session, event.agent)) {
+        // The lead's own request; off the append's path: the request goes out first. Asked
+        // first, so a session that will keep no spare sets no timer (a process's first timer
+        // loads Node's timers module, on the way to that request).
+        if (this.#isLead(event.session, event.agent) && this.#spareWanted(event.session)) {
           setTimeout(() => this.#keepSpare(event.session), 0);
         }
         return;
@@ -114,17 +129,69 @@ export class TeammateProcesses {
     });
   }
 
-  /** The team mechanism's wiring. */
+  /**
+   * The team mechanism's wiring. A teammate placed on a host (`spawn_teammate {host}`) is started
+   * and supervised by that host's `rein host`, never here. Placing one is offered only on a log
+   * several machines share (a PostgreSQL store).
+   */
   options(): TeamOptions {
     return {
       start: (session, name) => {
-        const starts = this.#harness === undefined
-          ? 0
-          : rosterOf(this.#harness.state).byKey[rosterKey(session, name)]?.starts ?? 0;
-        return this.start(session, name, starts);
+        const entry = this.#harness === undefined
+          ? undefined
+          : rosterOf(this.#harness.state).byKey[rosterKey(session, name)];
+        if (entry?.host != null) return Promise.resolve();
+        return this.start(session, name, entry?.starts ?? 0);
       },
       stopAll: () => this.stopAll(),
+      ...(this.#host.store === undefined ? {} : {
+        hosts: {
+          live: async (session: string) =>
+            (await this.#leases?.holder?.(session, HOST_AGENT)) !== undefined,
+        },
+      }),
     };
+  }
+
+  /** The teammates (roster keys) whose processes this one runs now. */
+  running(): Set<string> {
+    return new Set(this.#running.keys());
+  }
+
+  /** Stop teammate `name` of `session` if this process runs it: SIGTERM, then SIGKILL. */
+  async stop(session: string, name: string): Promise<void> {
+    const key = rosterKey(session, name);
+    const item = this.#running.get(key);
+    if (item === undefined) return;
+    this.#running.delete(key);
+    await this.#end(item);
+  }
+
+  /** End a process asked to stop: SIGTERM, then SIGKILL after a grace. */
+  async #end(item: Running): Promise<void> {
+    item.stopping = true;
+    kill(item.child, "SIGTERM");
+    const timer = setTimeout(() => kill(item.child, "SIGKILL"), STOP_GRACE_MS);
+    await item.child.status.catch(() => {});
+    clearTimeout(timer);
+  }
+
+  /**
+   * The folder teammate `name` of `session` works in: where the log places it. A host's
+   * (`placed`) is its working copy or a folder inside it, as the roster has it; one the log puts
+   * elsewhere is refused (throws).
+   */
+  #cwdOf(harness: Harness, session: string, name: string): string {
+    if (this.#host.placed === undefined) {
+      return agentCwd(harness.state.sessions.byId[session], name, this.#host.workspace);
+    }
+    const folder = rosterOf(harness.state).byKey[rosterKey(session, name)]?.cwd ?? "";
+    if (!insideFolder(folder)) {
+      throw new Error(
+        `Teammate "${name}"'s folder "${folder}" is outside this host's working copy`,
+      );
+    }
+    return folder === "" ? this.#host.workspace : `${this.#host.workspace}/${folder}`;
   }
 
   /**
@@ -142,7 +209,7 @@ export class TeammateProcesses {
     if (harness === undefined) throw new Error("The lead's log is not open");
     if (this.#closed) throw new Error("The lead's process is stopping");
     // Where the log places it: its spawn's folder, or the worktree it moved to (agent.moved).
-    const cwd = agentCwd(harness.state.sessions.byId[session], name, this.#host.workspace);
+    const cwd = this.#cwdOf(harness, session, name);
     const env = this.#env();
     const launch = this.#plan(session, name, cwd, env);
     // The spare when it is exactly this teammate's process but for its name, told who it is at
@@ -198,22 +265,33 @@ export class TeammateProcesses {
   }
 
   /**
+   * Whether a spare for `session`'s teammates is to be started now: none waits, no teammate is
+   * starting, this is a lead's process that is not closing, and the session's lead can spawn (teams
+   * on) and has fewer than {@link MAX_LIVE_TEAMMATES} live.
+   */
+  #spareWanted(session: string): boolean {
+    const harness = this.#harness;
+    if (harness === undefined || this.#closed || this.#host.spare !== true) return false;
+    if (this.#spare?.waiting || this.#starting.size > 0) return false;
+    if (this.#spareDeaths >= SPARE_DEATHS) return false;
+    if (!spareAllowed(this.#host.env, harness.settings?.other["teams"])) return false;
+    const view = harness.state.sessions.byId[session];
+    if (view === undefined) return false;
+    if (harness.findTool("spawn_teammate", { session, agent: view.mainAgent }) === undefined) {
+      return false;
+    }
+    return liveTeammates(harness.state, session).length < MAX_LIVE_TEAMMATES;
+  }
+
+  /**
    * Start a spare for `session`'s teammates unless one waits, a teammate is starting, this is no
    * lead's process or it is closing, or the session's lead cannot spawn (teams off) or has
    * {@link MAX_LIVE_TEAMMATES} live. Never throws.
    */
   #keepSpare(session: string): void {
     const harness = this.#harness;
-    if (harness === undefined || this.#closed || this.#host.spare !== true) return;
-    if (this.#spare?.waiting || this.#starting.size > 0) return;
-    if (this.#spareDeaths >= SPARE_DEATHS) return;
-    if (!spareAllowed(this.#host.env, harness.settings?.other["teams"])) return;
-    const view = harness.state.sessions.byId[session];
-    if (view === undefined) return;
-    if (harness.findTool("spawn_teammate", { session, agent: view.mainAgent }) === undefined) {
-      return;
-    }
-    if (liveTeammates(harness.state, session).length >= MAX_LIVE_TEAMMATES) return;
+    const view = harness?.state.sessions.byId[session];
+    if (harness === undefined || view === undefined || !this.#spareWanted(session)) return;
     try {
       // Where its teammates start: the lead's place.
       const cwd = agentCwd(view, view.mainAgent, this.#host.workspace);
@@ -313,10 +391,8 @@ export class TeammateProcesses {
       await harness.store.catchUp();
       const entry = rosterOf(harness.state).byKey[key];
       if (entry?.status === "stopped") return;
-      const view = harness.state.sessions.byId[session];
       if (
-        status.code === RELAUNCH_EXIT_CODE &&
-        agentCwd(view, name, this.#host.workspace) !== running.cwd
+        status.code === RELAUNCH_EXIT_CODE && this.#cwdOf(harness, session, name) !== running.cwd
       ) {
         // It moved (a worktree): started again with flags for its new place, no crash recorded.
         return void await this.start(session, name, entry?.starts ?? 1);
@@ -349,13 +425,7 @@ export class TeammateProcesses {
     this.#spare = undefined;
     await Promise.all([
       spare?.stop(STOP_GRACE_MS),
-      ...running.map(async (item) => {
-        item.stopping = true;
-        kill(item.child, "SIGTERM");
-        const timer = setTimeout(() => kill(item.child, "SIGKILL"), STOP_GRACE_MS);
-        await item.child.status.catch(() => {});
-        clearTimeout(timer);
-      }),
+      ...running.map((item) => this.#end(item)),
     ]);
   }
 }

@@ -39,7 +39,7 @@ import { tasksMechanism } from "./tasks/tasks_mechanism.ts";
 import { mailMechanism } from "./mail/mod.ts";
 import { protocolsMechanism, SHUTDOWN_TIMEOUT_ENV, shutdownTimeoutMs } from "./protocols/mod.ts";
 import { WORKTREE_MOVES_FEATURE, worktreesMechanism } from "./worktrees/mod.ts";
-import { teamMechanism, type TeamOptions } from "./team/mod.ts";
+import { TEAM_HOSTS_FEATURE, teamMechanism, type TeamOptions } from "./team/mod.ts";
 import { mcpMechanism, type McpOptions } from "./mcp/mod.ts";
 import { teamQuestionsMechanism } from "./team_questions/mod.ts";
 import { autonomyMechanism } from "./autonomy/mod.ts";
@@ -148,6 +148,8 @@ export function reinMechanisms(
     { name: WORKTREE_MOVES_FEATURE, feature: WORKTREE_MOVES_FEATURE },
     // After worktrees: its `Agent` with a `name` wraps the task tool as the worktrees left it.
     teamMechanism(effects.teammates ?? {}),
+    // Teammates placed on other machines' hosts (spawn_teammate {host}): the team reads it.
+    { name: TEAM_HOSTS_FEATURE, feature: TEAM_HOSTS_FEATURE },
     // MCP servers' tools, from what each session recorded of them (the servers run live only).
     mcpMechanism({ workspace, ...effects.mcp }),
     // A teammate's permission questions relayed to the person at the lead's REPL.

@@ -35,6 +35,7 @@ export type * from "./payloads/team.ts";
 export type * from "./payloads/protocol.ts";
 export type * from "./payloads/mcp.ts";
 export type * from "./payloads/question.ts";
+export type * from "./payloads/host.ts";
 
 /**
  * The envelope/schema version this build writes. Older versions are upcast on read (v2 renamed
@@ -70,6 +71,7 @@ type PayloadFiles = [
   typeof import("./payloads/protocol.ts"),
   typeof import("./payloads/mcp.ts"),
   typeof import("./payloads/question.ts"),
+  typeof import("./payloads/host.ts"),
 ];
 
 /**
@@ -99,6 +101,7 @@ const PAYLOAD_FILES: PayloadFiles = await Promise.all(
     import("./payloads/protocol.ts"),
     import("./payloads/mcp.ts"),
     import("./payloads/question.ts"),
+    import("./payloads/host.ts"),
   ] as const,
 );
 

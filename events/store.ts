@@ -117,4 +117,10 @@ export type LeaseOutcome =
 export interface Leases {
   /** Take the lease of `agent` in `session`, or say who holds it. Never waits. */
   lease(session: string, agent: string): Promise<LeaseOutcome>;
+  /**
+   * Who holds the lease of `agent` in `session` now (unexpired), or undefined when nobody does.
+   * Only a store several machines share has it (PostgreSQL): what a host of teammates and a lead
+   * placing one on it check each other's liveness with.
+   */
+  holder?(session: string, agent: string): Promise<string | undefined>;
 }

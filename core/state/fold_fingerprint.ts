@@ -3,4 +3,4 @@
  * A hash of the fold code (core/state, the mechanisms' projections, the event types and the
  * upcasters) and the snapshot layout: a snapshot taken by other fold code is never trusted.
  */
-export const FOLD_FINGERPRINT = "38e9f97005a1ef6f3a69319591f85c8e";
+export const FOLD_FINGERPRINT = "3fe820d930c3d0c10cc9e3056fdc28f0";

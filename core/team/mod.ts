@@ -4,11 +4,26 @@
  *
  * @module
  */
+export {
+  HOST_AGENT,
+  HOST_NAME,
+  type HostPlan,
+  hostSession,
+  type HostTeammate,
+  type HostWorld,
+  insideFolder,
+  isHostEvent,
+  placedSessions,
+  planHost,
+  TEAM_HOSTS_FEATURE,
+} from "./host_plan.ts";
+export { placeTeammate, type TeammateHosts } from "./teammate_hosts.ts";
 export { MAX_RESTARTS, planRestart, RESTART_WINDOW_MS } from "./restart_budget.ts";
 export {
   actionOf,
   emptyRoster,
   evolveRoster,
+  type HostEntry,
   type Roster,
   rosterKey,
   rosterProjection,

@@ -20,6 +20,8 @@ export interface TeammateEntry {
   status: TeammateStatus;
   /** Its folder relative to the workspace; null: the workspace. */
   cwd: string | null;
+  /** The host it was placed on (`spawn_teammate {host}`): its `rein host` runs it; null: the lead's. */
+  host: string | null;
   /** Its process now (the last started), or null before it was started. */
   process: TeammateProcess | null;
   /** How many times its process was started (`agent.started`). */
@@ -80,6 +82,21 @@ export interface TeammateExit {
 export interface Roster {
   byKey: Record<string, TeammateEntry>;
   order: string[];
+  /** The hosts that joined the log (`host.joined`), by name: the last join of each. */
+  hosts: Record<string, HostEntry>;
+}
+
+/** A machine that offered itself to run teammates (`rein host`), as its last `host.joined` says. */
+export interface HostEntry {
+  name: string;
+  /** Its working copy, absolute on that machine. */
+  folder: string;
+  machine: string | null;
+  /** The envelope's session of its events, and of its lease (with agent `host`). */
+  session: string;
+  /** `ts` of its last `host.joined`, and whether a `host.left` came after it. */
+  joinedAt: string;
+  left: boolean;
 }
 
 /** The key of `name` of `session` in the roster. */
@@ -89,11 +106,12 @@ export function rosterKey(session: string, name: string): string {
 
 /** The roster of a log without teammates. */
 export function emptyRoster(): Roster {
-  return { byKey: {}, order: [] };
+  return { byKey: {}, order: [], hosts: {} };
 }
 
 /**
- * Fold one event into the roster: a teammate joins at its `agent.spawned` (one with `teammate`;
+ * Fold one event into the roster: a host joins at its `host.joined` (and is marked left at its
+ * `host.left`); a teammate joins at its `agent.spawned` (one with `teammate`;
  * a subagent's is not a teammate), works from its turn's start and its process's start, idles at
  * its turn's end, is crashed at an unexpected exit (until it is started again, or for good at
  * `agent.stopped` for a crash) and stopped at any other `agent.stopped`, which is final. It
@@ -103,6 +121,23 @@ export function emptyRoster(): Roster {
  * Mutates and returns `slice`.
  */
 export function evolveRoster(slice: Roster, event: Envelope): Roster {
+  if (event.type === "host.joined") {
+    const { name, folder, machine } = event.data;
+    slice.hosts[name] = {
+      name,
+      folder,
+      machine,
+      session: event.session,
+      joinedAt: event.ts,
+      left: false,
+    };
+    return slice;
+  }
+  if (event.type === "host.left") {
+    const host = Object.values(slice.hosts).find((entry) => entry.session === event.session);
+    if (host !== undefined) host.left = true;
+    return slice;
+  }
   const key = rosterKey(event.session, event.agent);
   if (event.type === "agent.spawned") {
     const { teammate, model, cwd } = event.data;
@@ -115,6 +150,7 @@ export function evolveRoster(slice: Roster, event: Envelope): Roster {
       mode: teammate.mode ?? null,
       status: "working",
       cwd: cwd ?? null,
+      host: teammate.host ?? null,
       process: null,
       starts: 0,
       turns: 0,
@@ -203,6 +239,8 @@ export function actionOf(name: string, input: unknown): string {
 export const rosterProjection: CatalogProjection<Roster> = {
   key: "team",
   canHandle: [
+    "host.joined",
+    "host.left",
     "agent.spawned",
     "agent.moved",
     "agent.started",

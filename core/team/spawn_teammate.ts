@@ -5,6 +5,7 @@ import { planSpawn } from "../agents/plan_spawn.ts";
 import type { ToolCallContext, ToolResult } from "../tools/tool.ts";
 import { liveTeammates } from "./roster.ts";
 import { chooseTeammateName } from "./teammate_name.ts";
+import { placeTeammate, type TeammateHosts } from "./teammate_hosts.ts";
 
 /**
  * How many teammates of one session may be live at once (working, idle or waiting): each is a
@@ -25,6 +26,11 @@ export interface TeammateRequest {
   mode?: string | undefined;
   /** The agent type it is (Claude Code's `subagent_type`); absent: `general-purpose`. */
   type?: string | undefined;
+  /**
+   * The host to run it on (rein's: a live `rein host`'s name); absent: the lead's process runs
+   * it. Only on a log several machines share.
+   */
+  host?: string | undefined;
 }
 
 /**
@@ -38,12 +44,16 @@ export type TeammateStarter = (session: string, name: string) => Promise<void>;
  * subagents cannot); its name is checked and made unique (see `chooseTeammateName`); its
  * `agent.spawned` (model, tools, turn cap, place as a subagent of its type would have, plus
  * `teammate: {role, mode, prompt}`) is recorded as the teammate's own first event before its
- * process is started with `start`. Returns the call's result; never throws.
+ * process is started with `start`. A teammate placed on a host (`request.host`, checked live
+ * through `hosts`) is recorded with `teammate.host` and no folder of the lead's (it works in the
+ * host's working copy): that host's `rein host` starts it, `start` does not. Returns the call's
+ * result; never throws.
  */
 export async function spawnTeammate(
   request: TeammateRequest,
   context: ToolCallContext,
   start: TeammateStarter | undefined,
+  hosts?: TeammateHosts,
 ): Promise<ToolResult> {
   const state = context.view();
   const view = state.sessions.byId[context.session];
@@ -77,6 +87,10 @@ export async function spawnTeammate(
   }
   const chosen = chooseTeammateName(wanted, new Set(Object.keys(view.agents)));
   if ("error" in chosen) return { content: chosen.error, isError: true };
+  const placed = request.host === undefined
+    ? undefined
+    : await placeTeammate(request.host.trim(), state, hosts);
+  if (placed !== undefined && "error" in placed) return { content: placed.error, isError: true };
   const typeName = request.type ?? DEFAULT_AGENT_TYPE;
   const types = agentTypesOf(state, context.session);
   const definition = types.find((type) => type.name === typeName);
@@ -98,16 +112,19 @@ export async function spawnTeammate(
     const why = error instanceof Error ? error.message : String(error);
     return { content: `Cannot start teammate "${chosen.name}": ${why}`, isError: true };
   }
+  // Placed on a host, it works in the host's working copy: no folder of the lead's.
+  const { cwd: _, ...elsewhere } = planned;
   const spawned: AgentSpawned = {
-    ...planned,
+    ...(placed === undefined ? planned : elsewhere),
     teammate: {
       ...(request.role === undefined ? {} : { role: request.role }),
       ...(request.mode === undefined ? {} : { mode: request.mode }),
       prompt: request.prompt,
+      ...(placed === undefined ? {} : { host: placed.host }),
     },
   };
   await context.sibling(chosen.name).record([{ type: "agent.spawned", data: spawned }]);
-  if (start !== undefined) {
+  if (start !== undefined && placed === undefined) {
     try {
       await start(context.session, chosen.name);
     } catch (error) {
@@ -118,13 +135,14 @@ export async function spawnTeammate(
       };
     }
   }
-  return { content: spawnedText(chosen.name, wanted) };
+  return { content: spawnedText(chosen.name, wanted, placed?.host) };
 }
 
 /** The result of a spawn of `name`, asked for as `wanted`. Pure. */
-function spawnedText(name: string, wanted: string): string {
+function spawnedText(name: string, wanted: string, host?: string): string {
   const renamed = name === wanted ? "" : ` ("${wanted}" was taken)`;
-  return `Spawned teammate "${name}"${renamed}, working on its prompt in its own process. ` +
+  const where = host === undefined ? "in its own process" : `in its own process on host ${host}`;
+  return `Spawned teammate "${name}"${renamed}, working on its prompt ${where}. ` +
     `Write to it with send_message {to: "${name}"}; its messages reach you as ` +
     "<teammate-message> blocks.";
 }

@@ -1,5 +1,6 @@
 import type { Tool } from "../tools/tool.ts";
 import { spawnTeammate, type TeammateRequest, type TeammateStarter } from "./spawn_teammate.ts";
+import type { TeammateHosts } from "./teammate_hosts.ts";
 
 /** Input of `spawn_teammate`. */
 export interface SpawnTeammateInput {
@@ -8,12 +9,16 @@ export interface SpawnTeammateInput {
   role?: string;
   model?: string;
   mode?: string;
+  host?: string;
 }
 
 /** The modes a teammate may be spawned in (Claude Code's `mode` of `Agent`). */
 export const TEAMMATE_MODES: readonly string[] = ["default", "acceptEdits", "plan"];
 
-/** The JSON Schema the model sees and its input is checked against. */
+/**
+ * The JSON Schema the model sees and its input is checked against, in a session recorded before
+ * teammates could be placed on hosts (see {@link SPAWN_TEAMMATE_HOST_SCHEMA}).
+ */
 export const SPAWN_TEAMMATE_INPUT_SCHEMA: Record<string, unknown> = {
   type: "object",
   properties: {
@@ -39,14 +44,31 @@ export const SPAWN_TEAMMATE_INPUT_SCHEMA: Record<string, unknown> = {
   additionalProperties: false,
 };
 
+/** {@link SPAWN_TEAMMATE_INPUT_SCHEMA} with rein's `host` (sessions with `team_hosts`). */
+export const SPAWN_TEAMMATE_HOST_SCHEMA: Record<string, unknown> = {
+  ...SPAWN_TEAMMATE_INPUT_SCHEMA,
+  properties: {
+    ...SPAWN_TEAMMATE_INPUT_SCHEMA.properties as Record<string, unknown>,
+    host: {
+      type: "string",
+      description: "The machine to run it on: the name of a live `rein host` sharing this " +
+        "log (it works in that machine's working copy); default: this machine",
+    },
+  },
+};
+
 /**
  * `spawn_teammate {name, prompt, role?, model?, mode?}` (s15): a long-lived named teammate of
  * the session, which works in its own process and is reached by mail (see `spawnTeammate`).
- * `start` starts its process (absent: it is only recorded). An effect: replay serves its
+ * `start` starts its process (absent: it is only recorded). `placing` (a session recorded with
+ * `team_hosts`) gives its schema rein's `host`, a live host of `hosts` (absent: none may be
+ * placed on, the log is no shared one). An effect: replay serves its
  * recorded result, and the teammate's `agent.spawned` is fed at its place.
  */
 export function createSpawnTeammateTool(
   start: TeammateStarter | undefined,
+  hosts?: TeammateHosts,
+  placing = false,
 ): Tool<SpawnTeammateInput> {
   return {
     name: "spawn_teammate",
@@ -54,13 +76,13 @@ export function createSpawnTeammateTool(
       "its own process, on the prompt you give it, and stays (idle between tasks) until it is " +
       "shut down. Address it with send_message by its name; what it sends you reaches you as " +
       "<teammate-message>. Teammates cannot spawn teammates.",
-    inputSchema: SPAWN_TEAMMATE_INPUT_SCHEMA,
+    inputSchema: placing ? SPAWN_TEAMMATE_HOST_SCHEMA : SPAWN_TEAMMATE_INPUT_SCHEMA,
     kind: "effect",
     readOnly: false,
     // A teammate does nothing itself: each of its calls passes its own gate.
     permission: "read-only",
     concurrent: false,
     summarize: (input) => `${input.name}${input.role === undefined ? "" : ` (${input.role})`}`,
-    run: (input, context) => spawnTeammate(input satisfies TeammateRequest, context, start),
+    run: (input, context) => spawnTeammate(input satisfies TeammateRequest, context, start, hosts),
   };
 }

@@ -9,6 +9,9 @@ import type { TeammateStarter } from "./spawn_teammate.ts";
 import { createSpawnTeammateTool } from "./spawn_teammate_tool.ts";
 import { renderTeamEvent, reportTeam } from "./team_render.ts";
 import { teammateTask } from "./teammate_task.ts";
+import type { TeammateHosts } from "./teammate_hosts.ts";
+import { TEAM_HOSTS_FEATURE } from "./host_plan.ts";
+import { hasFeature } from "../settings/session_features.ts";
 
 /** What the team mechanism is wired with. */
 export interface TeamOptions {
@@ -16,6 +19,8 @@ export interface TeamOptions {
   start?: TeammateStarter;
   /** Stops every teammate process this process started (`Mechanism.close`). */
   stopAll?: () => Promise<void>;
+  /** Which hosts are live, where the log is shared (PostgreSQL); absent: no placing on hosts. */
+  hosts?: TeammateHosts;
 }
 
 const NO_TOOLS: readonly AnyTool[] = [];
@@ -28,16 +33,24 @@ const NO_TOOLS: readonly AnyTool[] = [];
  * `rein state`. The `teams` session feature, on as mail is (see `teamsEnabled`).
  */
 export function teamMechanism(options: TeamOptions = {}): Mechanism {
-  const spawnTool = createSpawnTeammateTool(options.start);
-  const tools: readonly AnyTool[] = [spawnTool];
+  const tools: readonly AnyTool[] = [createSpawnTeammateTool(options.start, options.hosts)];
+  // Sessions recorded since teammates can be placed on hosts: `spawn_teammate {host}`.
+  const placing: readonly AnyTool[] = [
+    createSpawnTeammateTool(options.start, options.hosts, true),
+  ];
   return {
     name: "team",
     feature: TEAMS_FEATURE,
     catalog: rosterProjection,
     // The lead's process records these for a teammate: replay feeds them at their places.
     fedTypes: ["agent.started", "agent.exited", "agent.stopped"],
-    tools: (scope) => isLead(scope) ? tools : NO_TOOLS,
-    toolFacts: tools,
+    tools: (scope) =>
+      !isLead(scope)
+        ? NO_TOOLS
+        : hasFeature(scope.state, scope.session, TEAM_HOSTS_FEATURE)
+        ? placing
+        : tools,
+    toolFacts: placing,
     filterTools: (scope, pool) =>
       isLead(scope) && pool.some((tool) => tool.name === TASK_TOOL)
         ? pool.map((tool) => tool.name === TASK_TOOL ? teammateTask(tool, options.start) : tool)

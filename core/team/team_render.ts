@@ -15,8 +15,18 @@ export function renderTeamEvent(event: Envelope): readonly RenderedLine[] | unde
       const teammate = event.data.teammate;
       if (teammate === undefined) return undefined;
       const role = teammate.role === undefined ? "" : ` (${teammate.role})`;
-      return [renderedLine(`⚑ teammate ${event.agent}${role} spawned`, "cyan")];
+      const host = teammate.host === undefined ? "" : ` on host ${teammate.host}`;
+      return [renderedLine(`⚑ teammate ${event.agent}${role} spawned${host}`, "cyan")];
     }
+    case "host.joined":
+      return [
+        renderedLine(
+          `⚑ host ${event.data.name} joined (${event.data.folder}): it runs teammates placed on it`,
+          "cyan",
+        ),
+      ];
+    case "host.left":
+      return [renderedLine(`⚑ host ${event.session.replace(/^host:/, "")} left`, "dim")];
     case "agent.started":
       return [
         renderedLine(
@@ -48,6 +58,7 @@ export function renderTeamEvent(event: Envelope): readonly RenderedLine[] | unde
 export function teammateLine(entry: TeammateEntry): string {
   const parts: string[] = [entry.status, entry.model];
   if (entry.mode !== null) parts.push(`mode ${entry.mode}`);
+  if (entry.host !== null) parts.push(`on host ${entry.host}`);
   if (entry.cwd !== null) parts.push(`in ${entry.cwd}`);
   if (entry.process !== null) parts.push(`pid ${entry.process.pid}`);
   if (entry.exits.length > 0) parts.push(`${entry.exits.length} unexpected exits`);

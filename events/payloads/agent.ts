@@ -54,6 +54,11 @@ export interface TeammateSpawn {
   mode?: string;
   /** Its first turn's prompt. */
   prompt: string;
+  /**
+   * The host it was placed on (`spawn_teammate {host}`, a `host.joined` name): that machine's
+   * `rein host` runs its process, in its own working copy. Absent: the lead's process runs it.
+   */
+  host?: string;
 }
 
 /**

@@ -74,6 +74,16 @@ export class PostgresLeases {
     return { held: true, lease };
   }
 
+  /** Who holds the lease of `agent` in `session` and has not let it expire; undefined: nobody. */
+  async holder(session: string, agent: string): Promise<string | undefined> {
+    const [row] = await query<{ holder: string }>(
+      this.#sql,
+      `select holder from ${this.#table} where session = $1 and agent = $2 and expires > now()`,
+      [session, agent],
+    );
+    return row?.holder;
+  }
+
   /** Give up every lease of this holder (the store closes). */
   async releaseAll(): Promise<void> {
     this.#held.clear();

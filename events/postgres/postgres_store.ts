@@ -346,6 +346,12 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     return await this.#retrying("lease", () => this.#leases.take(session, agent));
   }
 
+  /** Who holds the lease of `agent` in `session` now (an unexpired row), or undefined. */
+  async holder(session: string, agent: string): Promise<string | undefined> {
+    this.#assertOpen("read a lease of");
+    return await this.#retrying("lease", () => this.#leases.holder(session, agent));
+  }
+
   /** Stop listening, give up the leases and close the connections. Later calls throw. */
   close(): Promise<void> {
     return this.#serialized(async () => {

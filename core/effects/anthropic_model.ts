@@ -30,6 +30,30 @@ const ONE_MILLION = "[1m]";
 const ONE_MILLION_BETA = "context-1m-2025-08-07";
 
 /**
+ * Runs `make` (synchronous) with `globalThis.process` hidden. The SDK's constructor reads its
+ * environment variables (`ANTHROPIC_CUSTOM_HEADERS`, `ANTHROPIC_LOG`, the OpenTelemetry ones)
+ * through `process.env` whenever `process` exists, and in Deno the first touch of `process`
+ * loads Node's process module: about 25 ms of a start, before the first request. Hidden, the SDK
+ * reads the same variables through `Deno.env` (its fallback). Nothing else runs while `make`
+ * does, so no other code sees `process` missing; the global is put back as it was, even if
+ * `make` throws.
+ */
+export function withoutNodeProcess<T>(make: () => T): T {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, "process");
+  if (descriptor?.configurable !== true) return make();
+  Object.defineProperty(globalThis, "process", {
+    value: undefined,
+    configurable: true,
+    writable: true,
+  });
+  try {
+    return make();
+  } finally {
+    Object.defineProperty(globalThis, "process", descriptor);
+  }
+}
+
+/**
  * The Messages API through `npm:@anthropic-ai/sdk`, streaming. The SDK's own retries are off:
  * the loop retries, so every attempt is an event.
  */
@@ -37,12 +61,14 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
   // The SDK is the biggest import of a start: it loads while the log is opened and folded.
   const sdk = import("@anthropic-ai/sdk").then((module) => module.default);
   const client = sdk.then((Sdk) =>
-    new Sdk({
-      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-      ...(options.authToken ? { authToken: options.authToken } : {}),
-      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-      maxRetries: 0,
-    })
+    withoutNodeProcess(() =>
+      new Sdk({
+        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+        ...(options.authToken ? { authToken: options.authToken } : {}),
+        ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+        maxRetries: 0,
+      })
+    )
   );
   // A failed load surfaces at the first send, not as an unhandled rejection.
   client.catch(() => {});

@@ -77,9 +77,11 @@ export class McpServers {
 
   /**
    * Resolves once every start of `starts` ended, or `MCP_TIMEOUT` later: then each of `runs`
-   * still starting is pending.
+   * still starting is pending. With no start to wait for, no timer is set (a process's first
+   * timer loads Node's timers module: milliseconds of a start that has no server).
    */
   #within(starts: readonly Promise<void>[], runs: Iterable<Running>): Promise<void> {
+    if (starts.length === 0) return Promise.resolve();
     const ms = this.#options.startupTimeoutMs;
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);

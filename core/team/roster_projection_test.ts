@@ -200,3 +200,21 @@ Deno.test("actionOf: a call without a command or path is its tool; long lines ar
   assert.equal(actionOf("check_inbox", {}), "check_inbox");
   assert.equal(actionOf("bash", { command: "x".repeat(200) }).length, 80);
 });
+
+Deno.test("roster: a host joins at its host.joined (the last join of a name wins) and is marked left at its host.left; a teammate placed on it has its host", () => {
+  const roster = fold([
+    event("host.joined", { name: "b", folder: "/old", machine: null }, "host", "host:b"),
+    event("host.joined", { name: "b", folder: "/w/b", machine: "m1" }, "host", "host:b"),
+    event("host.joined", { name: "c", folder: "/w/c", machine: null }, "host", "host:c"),
+    event("host.left", { reason: "stopped" }, "host", "host:c"),
+    spawned("bob", { prompt: "Go", host: "b" }),
+    spawned("alice", { prompt: "Go" }),
+  ]);
+  assert.deepEqual(
+    Object.values(roster.hosts).map((host) => [host.name, host.folder, host.machine, host.left]),
+    [["b", "/w/b", "m1", false], ["c", "/w/c", null, true]],
+  );
+  assert.equal(roster.hosts["b"]?.session, "host:b");
+  assert.equal(roster.byKey[rosterKey("s1", "bob")]?.host, "b");
+  assert.equal(roster.byKey[rosterKey("s1", "alice")]?.host, null);
+});

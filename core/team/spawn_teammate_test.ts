@@ -147,3 +147,58 @@ Deno.test("spawnTeammate: at most MAX_LIVE_TEAMMATES live teammates; a stopped o
   assert.equal(spawnedNow.isError, undefined, spawnedNow.content);
   assert.equal(recorded.length, 1);
 });
+
+/** {@link team} with host `b` joined, and the lead working in `packages/api`. */
+function teamWithHost(): State {
+  const events: Envelope[] = [
+    eventFactory("s1", "lead")("session.started", startedData()),
+    eventFactory("host:b", "host")("host.joined", { name: "b", folder: "/w/b", machine: null }),
+  ];
+  events.forEach((event, i) => (event.seq = i + 1));
+  return foldEvents(events, [], undefined, [rosterProjection]);
+}
+
+const hostB = { live: (session: string) => Promise.resolve(session === "host:b") };
+
+Deno.test("spawnTeammate: placed on a live host, the teammate is recorded with teammate.host and no folder of the lead's; the lead's process does not start it", async () => {
+  const recorded: [string, ReinEvent][] = [];
+  const result = await spawnTeammate(
+    { name: "bob", prompt: "Go", host: "b" },
+    callOf(teamWithHost(), "lead", recorded),
+    () => Promise.reject(new Error("started by the lead")),
+    hostB,
+  );
+  assert.equal(result.isError, undefined, result.content);
+  assert.match(
+    result.content,
+    /^Spawned teammate "bob", working on its prompt in its own process on host b\./,
+  );
+  const [name, event] = recorded[0]!;
+  assert.equal(name, "bob");
+  const data = event.data as AgentSpawned;
+  assert.deepEqual(data.teammate, { prompt: "Go", host: "b" });
+  assert.equal(data.cwd, undefined);
+});
+
+Deno.test("spawnTeammate: an unknown host, and any host on a log no other machine shares, is refused; nothing is recorded", async () => {
+  const recorded: [string, ReinEvent][] = [];
+  const unknown = await spawnTeammate(
+    { name: "bob", prompt: "Go", host: "z" },
+    callOf(teamWithHost(), "lead", recorded),
+    undefined,
+    hostB,
+  );
+  assert.deepEqual(unknown, { content: 'Unknown host "z": the live hosts are b', isError: true });
+  const unshared = await spawnTeammate(
+    { name: "bob", prompt: "Go", host: "b" },
+    callOf(teamWithHost(), "lead", recorded),
+    undefined,
+    undefined,
+  );
+  assert.equal(unshared.isError, true);
+  assert.match(
+    unshared.content,
+    /^Cannot place a teammate on host "b": this session's log is a file/,
+  );
+  assert.deepEqual(recorded, []);
+});

@@ -85,10 +85,17 @@ async function admit(
     return await close(closeCall(call, { outcome: gate.outcome, reason: gate.reason }), decided);
   }
   const input = gate.input === undefined ? call.input : gate.input;
+  // The intent is flushed before the call runs, so a call with effects is never run twice, even
+  // after a power loss. A call the gate let run because it changes nothing (a read-only tool or
+  // command) is harmless to run again: its intent is written, not flushed; the next flush (a
+  // call with effects, the turn's end) takes it along.
+  const changesNothing = decided.some((event) =>
+    event.type === "permission.decided" && event.data.source.kind === "read_only"
+  );
   await context.append([
     ...decided,
     context.event("tool.requested", { callId: call.id, name: call.name, input }),
-  ], { sync: true });
+  ], { sync: !changesNothing });
   return { call: input === call.input ? call : { ...call, input } };
 }
 

@@ -12,6 +12,8 @@ export interface ProbedPath {
  */
 export async function probePaths(paths: readonly string[]): Promise<(ProbedPath | undefined)[]> {
   const results: (ProbedPath | undefined | "ask")[] = await Promise.all(paths.map(async (path) => {
+    // Asked first: a refused stat builds an error with its stack, dozens of them per start.
+    if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") return "ask";
     try {
       // One stat answers for what is there; only a directory needs its real path.
       const info = await Deno.stat(path);

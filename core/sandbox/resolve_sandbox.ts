@@ -110,6 +110,12 @@ export async function resolveSandbox(options: SandboxOptions): Promise<SandboxRe
 /** The sandbox's configuration, or why git in it cannot be guarded. */
 async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig | string> {
   const { workspace, home, env } = options;
+  const credentials = credentialPaths(home, env);
+  const candidates = options.confined ? visibleCandidates(home, options.settings.network) : [];
+  // One probe for both (a bash call where rein's own flags do not reach), running while the
+  // rest is worked out.
+  const probing = probePaths([...credentials, ...candidates]);
+  probing.catch(() => {});
   const writable = [await Deno.realPath(workspace)];
   for (const dir of options.additionalDirectories ?? []) {
     const path = home && (dir === "~" || dir.startsWith("~/"))
@@ -136,10 +142,7 @@ async function sandboxConfig(options: SandboxOptions): Promise<SandboxConfig | s
     });
     readOnly.push(await Deno.realPath(dir));
   }
-  const credentials = credentialPaths(home, env);
-  const candidates = options.confined ? visibleCandidates(home, options.settings.network) : [];
-  // One probe for both (a bash call where rein's own flags do not reach).
-  const probed = await probePaths([...credentials, ...candidates]);
+  const probed = await probing;
   const found = probed.slice(0, credentials.length).map((entry, i): HiddenPath | undefined =>
     entry === undefined ? undefined : { path: credentials[i] as string, kind: entry.kind }
   );

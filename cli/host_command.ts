@@ -10,6 +10,9 @@ import {
   rosterOf,
 } from "../core/team/mod.ts";
 import type { Harness } from "../core/harness.ts";
+import { personalCommands } from "../core/hooks/tool_event_hooks.ts";
+import { recordedSettings } from "../core/settings/recorded_settings.ts";
+import { inFocus } from "../core/state/state.ts";
 import { wallClock } from "./clock.ts";
 import type { CommandIo } from "./io.ts";
 import { LEASE_MS_ENV, leaseMsOf } from "./lease_ms.ts";
@@ -128,7 +131,8 @@ export async function hostCommand(
     );
     const holder = leases.holder.bind(leases);
     const checkMs = Math.max(100, Math.floor(leaseMsOf(env.get(LEASE_MS_ENV)) / 3));
-    await serve(harness, processes, name, holder, checkMs, signals, notice);
+    const place = { name, machine: runtime.machine };
+    await serve(harness, processes, place, holder, checkMs, signals, notice);
     await processes.stopAll();
     processes = undefined;
     await harness.store.append([
@@ -142,11 +146,17 @@ export async function hostCommand(
   }
 }
 
+/** This host: its name, and its machine's id (null without a machine key). */
+interface HostPlace {
+  name: string;
+  machine: string | null;
+}
+
 /** Reconcile until a signal: on each append and every `checkMs` (for leases that lapse). */
 async function serve(
   harness: Harness,
   processes: TeammateProcesses,
-  name: string,
+  place: HostPlace,
   holder: (session: string, agent: string) => Promise<string | undefined>,
   checkMs: number,
   signals: HostSignals,
@@ -156,9 +166,10 @@ async function serve(
   const stop = () => stopping.abort();
   signals.add(stop);
   const refused = new Set<string>();
+  const { name } = place;
   try {
     while (!stopping.signal.aborted) {
-      const plan = await reconcile(harness, processes, name, holder).catch((error) => {
+      const plan = await reconcile(harness, processes, place, holder).catch((error) => {
         notice(`rein host ${name}: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
       });
@@ -179,7 +190,7 @@ async function serve(
 async function reconcile(
   harness: Harness,
   processes: TeammateProcesses,
-  name: string,
+  { name, machine }: HostPlace,
   holder: (session: string, agent: string) => Promise<string | undefined>,
 ): Promise<HostPlan> {
   await harness.store.catchUp();
@@ -195,7 +206,15 @@ async function reconcile(
     const lead = leads[session];
     if (lead !== undefined && await holder(session, lead) !== undefined) liveLeads.add(session);
   }
-  const plan = planHost({ roster, leads, host: name, running: processes.running(), liveLeads });
+  const foreignHooks = await hooksFromElsewhere(harness, [...liveLeads], machine);
+  const plan = planHost({
+    roster,
+    leads,
+    host: name,
+    running: processes.running(),
+    liveLeads,
+    foreignHooks,
+  });
   await Promise.all(
     plan.stop.map(({ session, name: teammate }) => processes.stop(session, teammate)),
   );
@@ -203,6 +222,28 @@ async function reconcile(
     await processes.start(session, teammate, restart);
   }
   return plan;
+}
+
+/**
+ * Which of `sessions` were recorded (their last start or resume) on a machine other than
+ * `machine` with a person's own hook commands in their settings: those would run unconfined in a
+ * teammate here, as that person's. Folds each session in full first.
+ */
+async function hooksFromElsewhere(
+  harness: Harness,
+  sessions: readonly string[],
+  machine: string | null,
+): Promise<Set<string>> {
+  const missing = sessions.filter((id) => !inFocus(harness.focused, id));
+  if (missing.length > 0) await harness.focus(missing);
+  const found = new Set<string>();
+  for (const id of sessions) {
+    const settings = harness.state.sessions.byId[id]?.settings;
+    if (settings === undefined || settings === null) continue;
+    if (machine !== null && settings.machine === machine) continue;
+    if (personalCommands(settings, recordedSettings(settings)).size > 0) found.add(id);
+  }
+  return found;
 }
 
 /** Wait for the log to grow, `checkMs` to pass, or `signal`, whichever comes first. */

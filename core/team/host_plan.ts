@@ -48,6 +48,11 @@ export interface HostWorld {
   running: ReadonlySet<string>;
   /** The sessions whose lead holds its lease now. */
   liveLeads: ReadonlySet<string>;
+  /**
+   * The sessions whose recorded settings came from another machine and carry a person's own hook
+   * commands (which run unconfined, as that person's): not run here.
+   */
+  foreignHooks?: ReadonlySet<string>;
 }
 
 /** A teammate a host starts, stops, or refuses to run. */
@@ -85,8 +90,9 @@ export function placedSessions(roster: Roster, host: string): string[] {
  * wanted; a wanted one not running is started, a running one no longer wanted (stopped in the
  * log, its lead gone) is stopped. Nothing the log says but a teammate's session and name reaches
  * the process it starts, and those are checked again here: a name that is no teammate name, a
- * session id that could be read as a flag, or a folder outside the host's working copy (absolute,
- * or climbing out with `..`) is refused; so is a teammate beyond {@link MAX_LIVE_TEAMMATES} run at
+ * session id that could be read as a flag, a folder outside the host's working copy (absolute,
+ * or climbing out with `..`), or a session whose settings recorded elsewhere carry personal hook
+ * commands (`world.foreignHooks`) is refused; so is a teammate beyond {@link MAX_LIVE_TEAMMATES} run at
  * once. Pure.
  */
 export function planHost(world: HostWorld): HostPlan {
@@ -96,7 +102,10 @@ export function planHost(world: HostWorld): HostPlan {
     if (!isLive(entry.status)) continue;
     const lead = world.leads[entry.session];
     if (lead === undefined || !world.liveLeads.has(entry.session)) continue;
-    const why = refusal(entry, lead);
+    const why = world.foreignHooks?.has(entry.session)
+      ? "its session's settings, recorded on another machine, carry that person's own hook " +
+        "commands, which would run here unconfined"
+      : refusal(entry, lead);
     const teammate = { session: entry.session, name: entry.name };
     if (why !== undefined) {
       plan.refused.push({ ...teammate, why });

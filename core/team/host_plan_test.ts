@@ -181,3 +181,11 @@ Deno.test("isHostEvent: a host's joined and left, of its own session, are no ses
     false,
   );
 });
+
+Deno.test("planHost: a session whose settings, recorded on another machine, carry a person's own hook commands is refused", () => {
+  const roster = rosterOf(entry("s1", "bob", "b"), entry("s2", "dave", "b"));
+  const plan = planHost(world(roster, { foreignHooks: new Set(["s1"]) }));
+  assert.deepEqual(plan.start, [{ session: "s2", name: "dave", restart: 1 }]);
+  assert.deepEqual(plan.refused.map((item) => [item.session, item.name]), [["s1", "bob"]]);
+  assert.match(plan.refused[0]!.why, /hook commands, which would run here unconfined/);
+});

@@ -156,9 +156,14 @@ Deno.test({
     const seenOf = (events: readonly Envelope[]) =>
       events.map((e) => `${e.seq} ${e.session.slice(0, 8)} ${e.agent} ${e.type}`).join("\n");
     try {
+      let hostEnded = false;
+      void host.status.then(() => hostEnded = true);
       const deadline = Date.now() + 60_000;
-      while (await count("type = 'host.joined'") < 1 && Date.now() < deadline) {
+      while (await count("type = 'host.joined'") < 1 && Date.now() < deadline && !hostEnded) {
         await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (hostEnded) {
+        throw new Error(`rein host ended: ${new TextDecoder().decode((await hostOutput).stderr)}`);
       }
       const flags = ["--permission-mode", "acceptEdits"];
       const run = await runCli(
@@ -241,6 +246,30 @@ Deno.test({
       const state = await runCli(["state", "--store", store]);
       assert.equal(state.code, 0, state.stderr);
       assert.match(state.stdout, /bob: stopped, [^\n]*on host machine-b/);
+      // rein view reads it: the session is on its page, bob's host among its events.
+      const view = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--quiet", CLI, "view", "--store", store],
+        env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? root },
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+      try {
+        const reader = view.stdout.pipeThrough(new TextDecoderStream()).getReader();
+        let printed = "";
+        while (!/\(Ctrl-C to stop\)/.test(printed)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`rein view ended: ${printed}`);
+          printed += value;
+        }
+        reader.releaseLock();
+        const address = /(http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+)/.exec(printed)![1]!;
+        const page = await (await fetch(address)).text();
+        assert.ok(page.includes(session!), page);
+      } finally {
+        view.kill("SIGTERM");
+        await view.status;
+      }
       const path = join(root, "exported.jsonl");
       await Deno.writeTextFile(path, lines.join("\n") + "\n");
       const replayed = await runCli(["replay", "--log", path, "--verify", "--quiet"]);

@@ -36,9 +36,42 @@ case $0 in
   */*) here=${0%/*} ;;
   *) here=. ;;
 esac
-root=$(cd "$here/.." && pwd -P) || exit 1
+
+# Physical paths are worked out by cd in this shell, there and back, not in $(…) subshells: a fork
+# costs about a millisecond of every start. The environment Deno gets is the caller's: PWD and
+# OLDPWD are put back before it starts (leave_dirs).
+CDPATH=
+given_pwd=${PWD-} given_oldpwd=${OLDPWD-} oldpwd_set=${OLDPWD+1}
+if cd -P . 2>/dev/null; then start_dir=$PWD; else start_dir=""; fi
+
+# REPLY: the physical path of the directory $1, or "" when it cannot be entered.
+physical_dir() {
+  if [ -z "$start_dir" ]; then
+    REPLY=$(cd -P -- "$1" 2>/dev/null && pwd -P) || REPLY=""
+    return
+  fi
+  REPLY=""
+  if cd -P -- "$1" 2>/dev/null; then
+    REPLY=$PWD
+    if ! cd -P -- "$start_dir" 2>/dev/null; then
+      echo "rein: Cannot return to the current directory (\"$start_dir\")" >&2
+      exit 1
+    fi
+  fi
+}
+
+# PWD and OLDPWD as the caller set them, before Deno starts.
+leave_dirs() {
+  PWD=$given_pwd
+  if [ -n "$oldpwd_set" ]; then OLDPWD=$given_oldpwd; else unset OLDPWD; fi
+}
+
+physical_dir "$here/.."
+root=$REPLY
+[ -n "$root" ] || exit 1
 
 full_launcher() {
+  leave_dirs
   exec "$deno" run --allow-read --allow-env --allow-run --no-prompt --quiet --no-config \
     "$root/cli/launch.ts" "$@"
 }
@@ -82,9 +115,18 @@ add_path() {
 add_named() {
   add_path "$1" "$2"
   if [ -d "$2" ]; then
-    real=$(cd "$2" 2>/dev/null && pwd -P) || real=""
-  elif [ -e "$2" ]; then
+    physical_dir "$2"
+    real=$REPLY
+  elif [ -L "$2" ]; then
     real=$(realpath -- "$2" 2>/dev/null) || real=""
+  elif [ -e "$2" ]; then
+    # Not a link: its folder's physical path and its name.
+    case $2 in
+      */*) physical_dir "${2%/*}/" ;;
+      *) physical_dir . ;;
+    esac
+    real=""
+    [ -n "$REPLY" ] && real=${REPLY%/}/${2##*/}
   else
     real=""
   fi
@@ -231,7 +273,7 @@ add_claude_json() {
 # write; the other `rein mcp` commands: read anything, write the project's .mcp.json and
 # ~/.claude.json (and the temporary file renamed over each) only.
 if [ "$first" = mcp ]; then
-  cwd=$(pwd -P)
+  if [ -n "$start_dir" ]; then cwd=$start_dir; else cwd=$(pwd -P); fi
   caller=${REIN_CALLER_DIR:-$cwd}
   resolve_path "$caller" "${workspace:-.}"
   mcp_dir=$REPLY
@@ -263,7 +305,8 @@ if [ "$first" = mcp ]; then
       --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,XDG_STATE_HOME --no-prompt -- "$@"
     v8=--v8-flags=--max-semi-space-size=8
   else
-    real=$(cd "$mcp_dir" 2>/dev/null && pwd -P) || real=""
+    physical_dir "$mcp_dir"
+    real=$REPLY
     add_path mcp_files "$mcp_dir/.mcp.json"
     add_path mcp_files "$mcp_dir/.mcp.json.rein.tmp"
     if [ -n "$real" ] && [ "$real" != "$mcp_dir" ]; then
@@ -312,6 +355,7 @@ if [ "$first" = mcp ]; then
     shift
     i=$((i - 1))
   done
+  leave_dirs
   exec "$deno" run --quiet "$v8" "$config" "$@"
 fi
 
@@ -326,7 +370,7 @@ salvage=0
 if [ "$first" = log ] && [ "$word2" = salvage ]; then
   read_only=0 salvage=1
   # Write access to the log's directory only: its argument, else --log, else the workspace's.
-  cwd=$(pwd -P)
+  if [ -n "$start_dir" ]; then cwd=$start_dir; else cwd=$(pwd -P); fi
   caller=${REIN_CALLER_DIR:-$cwd}
   given=${word3:-$log}
   if [ -n "$given" ]; then
@@ -364,7 +408,7 @@ if [ $read_only = 0 ] && [ $salvage = 0 ] && [ $trust = 0 ]; then
     *) net=$host:$port ;;
   esac
 
-  cwd=$(pwd -P)
+  if [ -n "$start_dir" ]; then cwd=$start_dir; else cwd=$(pwd -P); fi
   caller=${REIN_CALLER_DIR:-$cwd}
   readwrite="" read=""
   resolve_path "$caller" "${workspace:-.}"
@@ -516,4 +560,5 @@ else
     "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,setsid,rg,git \
     --no-prompt "$@"
 fi
+leave_dirs
 exec "$deno" run --quiet "$@"

@@ -48,6 +48,12 @@ Deno.test("the shell launcher computes the flags the launch plan does", async ()
     // "my project" is a repository: a workspace below it may read its CLAUDE.md and HEAD.
     await Deno.mkdir(join(base, "my project/.git"));
     const home = join(base, "home");
+    // Claude Code's ~/.claude.json as a link to a file elsewhere, and as a file in a linked home.
+    await Deno.writeTextFile(join(base, "my project/claude.json"), "{}");
+    await Deno.symlink(join(base, "my project/claude.json"), join(home, ".claude.json"));
+    await Deno.mkdir(join(base, "real-home"));
+    await Deno.writeTextFile(join(base, "real-home/.claude.json"), "{}");
+    await Deno.symlink(join(base, "real-home"), join(base, "linked-home"));
     const cases: [string[], Record<string, string>][] = [
       [["agent"], { HOME: home }],
       [["-p", "hi", "--workspace", "sub"], { HOME: home, TMPDIR: join(base, "tmp") }],
@@ -73,6 +79,8 @@ Deno.test("the shell launcher computes the flags the launch plan does", async ()
       [["agent"], { HOME: home, XDG_CACHE_HOME: join(base, "cache") }],
       [["agent"], { HOME: home, XDG_CACHE_HOME: "relative" }],
       [["--version"], {}],
+      [["agent"], { HOME: join(base, "linked-home") }],
+      [["trust", "sub"], { HOME: join(base, "linked-home") }],
     ];
     const cwd = join(base, "my project");
     for (const [argv, env] of cases) {
@@ -116,6 +124,41 @@ Deno.test("the shell launcher execs rein: the process it started is rein itself"
     const { code, stdout } = await child.output();
     assert.equal(code, 7);
     assert.equal(Number(new TextDecoder().decode(stdout).trim()), child.pid);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("the shell launcher passes the caller's PWD and OLDPWD to rein unchanged, from a linked folder too", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-launch-sh-" }));
+  try {
+    const entry = join(base, "fixture.js");
+    await Deno.writeTextFile(
+      entry,
+      "console.log(JSON.stringify([Deno.env.get('PWD'), Deno.env.get('OLDPWD') ?? null, Deno.cwd()]));\n",
+    );
+    await Deno.mkdir(join(base, "real"));
+    await Deno.symlink(join(base, "real"), join(base, "link"));
+    const linked = join(base, "link");
+    for (const oldpwd of [undefined, "/somewhere/else"]) {
+      const out = await new Deno.Command("sh", {
+        args: [LAUNCHER, "--entry", entry, "--workspace", linked],
+        env: {
+          PATH: Deno.env.get("PATH") ?? "",
+          HOME: linked,
+          REIN_DENO: Deno.execPath(),
+          PWD: linked,
+          ...oldpwd === undefined ? {} : { OLDPWD: oldpwd },
+        },
+        clearEnv: true,
+        cwd: linked,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      const [pwd, old, cwd] = JSON.parse(new TextDecoder().decode(out.stdout));
+      assert.deepEqual([pwd, old, cwd], [linked, oldpwd ?? null, join(base, "real")]);
+    }
   } finally {
     await Deno.remove(base, { recursive: true });
   }

@@ -20,6 +20,7 @@ import {
   startSnapshots,
 } from "../core/snapshots/mod.ts";
 import { liveEffects } from "../core/runner/live_effects.ts";
+import { loadTimersNow } from "./_load_timers.ts";
 import { DEFAULT_RETRY_POLICY, retryPolicyFromEnv } from "../core/recovery/retry.ts";
 import { loadSettings } from "../core/settings/load_settings.ts";
 import type { PermissionFlags, RecordedFile, SettingsSnapshot } from "../events/event_types.ts";
@@ -171,6 +172,8 @@ export async function openRuntime(options: {
       found && latestCatalog(found.place, Infinity, reinCatalogProjections())
     ).catch(() => undefined)
     : catalogToStartFrom(logPath, reinCatalogProjections()).catch(() => undefined);
+  // The files above are read by Deno's threads meanwhile.
+  loadTimersNow();
   const retry = retryPolicyFromEnv((name) => env.get(name));
   const clock = wallClock(env);
   const teammates = new TeammateProcesses({

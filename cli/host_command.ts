@@ -30,6 +30,11 @@ export interface HostFlags {
   workspace?: string | undefined;
   /** How leads name this host (default: the machine's hostname). */
   name?: string | undefined;
+  /**
+   * Run teammates of sessions whose settings carry a person's own hook commands (they run
+   * unconfined here, as that person's): only where whoever writes to the database is trusted.
+   */
+  trustHooks?: boolean | undefined;
 }
 
 /** The signals a host stops on (injectable for tests of the command in-process). */
@@ -59,7 +64,8 @@ const PROCESS_SIGNALS: HostSignals = {
  * whose lead holds its lease and that is not stopped or crashed, as the lead's process starts its
  * own (`rein teammate` through the launcher, flags narrowed to this working copy, dying with this
  * process), supervises it the same way (restarts, crash), and stops the teammates stopped in the
- * log or whose lead is gone. SIGTERM or Ctrl-C stops its teammates, records `host.left` and gives
+ * log or whose lead is gone. A session whose settings carry a person's own hook commands is not
+ * served unless `--trust-hooks` (they would run here unconfined). SIGTERM or Ctrl-C stops its teammates, records `host.left` and gives
  * the lease up. Returns the exit code.
  */
 export async function hostCommand(
@@ -131,7 +137,7 @@ export async function hostCommand(
     );
     const holder = leases.holder.bind(leases);
     const checkMs = Math.max(100, Math.floor(leaseMsOf(env.get(LEASE_MS_ENV)) / 3));
-    const place = { name, machine: runtime.machine };
+    const place = { name, trustHooks: flags.trustHooks === true };
     await serve(harness, processes, place, holder, checkMs, signals, notice);
     await processes.stopAll();
     processes = undefined;
@@ -146,10 +152,10 @@ export async function hostCommand(
   }
 }
 
-/** This host: its name, and its machine's id (null without a machine key). */
+/** This host: its name, and whether it runs sessions' personal hook commands (`--trust-hooks`). */
 interface HostPlace {
   name: string;
-  machine: string | null;
+  trustHooks: boolean;
 }
 
 /** Reconcile until a signal: on each append and every `checkMs` (for leases that lapse). */
@@ -190,7 +196,7 @@ async function serve(
 async function reconcile(
   harness: Harness,
   processes: TeammateProcesses,
-  { name, machine }: HostPlace,
+  { name, trustHooks }: HostPlace,
   holder: (session: string, agent: string) => Promise<string | undefined>,
 ): Promise<HostPlan> {
   await harness.store.catchUp();
@@ -206,14 +212,14 @@ async function reconcile(
     const lead = leads[session];
     if (lead !== undefined && await holder(session, lead) !== undefined) liveLeads.add(session);
   }
-  const foreignHooks = await hooksFromElsewhere(harness, [...liveLeads], machine);
+  const personalHooks = trustHooks ? undefined : await withPersonalHooks(harness, [...liveLeads]);
   const plan = planHost({
     roster,
     leads,
     host: name,
     running: processes.running(),
     liveLeads,
-    foreignHooks,
+    ...(personalHooks === undefined ? {} : { personalHooks }),
   });
   await Promise.all(
     plan.stop.map(({ session, name: teammate }) => processes.stop(session, teammate)),
@@ -225,14 +231,14 @@ async function reconcile(
 }
 
 /**
- * Which of `sessions` were recorded (their last start or resume) on a machine other than
- * `machine` with a person's own hook commands in their settings: those would run unconfined in a
- * teammate here, as that person's. Folds each session in full first.
+ * Which of `sessions` recorded (at their last start or resume) a person's own hook commands
+ * (user or `--settings` scope, plugins) in their settings: those would run unconfined in a
+ * teammate here, as that person's; and what the log says of a session's machine anyone who can
+ * write to it can say. Folds each session in full first.
  */
-async function hooksFromElsewhere(
+async function withPersonalHooks(
   harness: Harness,
   sessions: readonly string[],
-  machine: string | null,
 ): Promise<Set<string>> {
   const missing = sessions.filter((id) => !inFocus(harness.focused, id));
   if (missing.length > 0) await harness.focus(missing);
@@ -240,7 +246,6 @@ async function hooksFromElsewhere(
   for (const id of sessions) {
     const settings = harness.state.sessions.byId[id]?.settings;
     if (settings === undefined || settings === null) continue;
-    if (machine !== null && settings.machine === machine) continue;
     if (personalCommands(settings, recordedSettings(settings)).size > 0) found.add(id);
   }
   return found;

@@ -186,6 +186,11 @@ export async function buildProgram(
     .option("--store <url>", "the shared log (postgres://…; default: REIN_STORE)")
     .option("--workspace <dir>", "this machine's working copy (default: where you started it)")
     .option("--name <name>", "how leads name this host (default: the machine's hostname)")
+    .option(
+      "--trust-hooks",
+      "also run teammates of sessions whose settings carry a person's own hook commands (they " +
+        "run unconfined here): only if you trust whoever can write to the database",
+    )
     .action(async (flags) => {
       const { hostCommand } = await import("./host_command.ts");
       exit(await hostCommand(flags, env, io));

@@ -49,10 +49,10 @@ export interface HostWorld {
   /** The sessions whose lead holds its lease now. */
   liveLeads: ReadonlySet<string>;
   /**
-   * The sessions whose recorded settings came from another machine and carry a person's own hook
-   * commands (which run unconfined, as that person's): not run here.
+   * The sessions whose recorded settings carry a person's own hook commands (which run
+   * unconfined, as that person's): not run here (the host's `--trust-hooks` passes none).
    */
-  foreignHooks?: ReadonlySet<string>;
+  personalHooks?: ReadonlySet<string>;
 }
 
 /** A teammate a host starts, stops, or refuses to run. */
@@ -91,8 +91,8 @@ export function placedSessions(roster: Roster, host: string): string[] {
  * log, its lead gone) is stopped. Nothing the log says but a teammate's session and name reaches
  * the process it starts, and those are checked again here: a name that is no teammate name, a
  * session id that could be read as a flag, a folder outside the host's working copy (absolute,
- * or climbing out with `..`), or a session whose settings recorded elsewhere carry personal hook
- * commands (`world.foreignHooks`) is refused; so is a teammate beyond {@link MAX_LIVE_TEAMMATES} run at
+ * or climbing out with `..`), or a session whose settings carry personal hook commands
+ * (`world.personalHooks`) is refused; so is a teammate beyond {@link MAX_LIVE_TEAMMATES} run at
  * once. Pure.
  */
 export function planHost(world: HostWorld): HostPlan {
@@ -102,9 +102,9 @@ export function planHost(world: HostWorld): HostPlan {
     if (!isLive(entry.status)) continue;
     const lead = world.leads[entry.session];
     if (lead === undefined || !world.liveLeads.has(entry.session)) continue;
-    const why = world.foreignHooks?.has(entry.session)
-      ? "its session's settings, recorded on another machine, carry that person's own hook " +
-        "commands, which would run here unconfined"
+    const why = world.personalHooks?.has(entry.session)
+      ? "its session's settings carry a person's own hook commands, which would run here " +
+        "unconfined (rein host --trust-hooks runs them)"
       : refusal(entry, lead);
     const teammate = { session: entry.session, name: entry.name };
     if (why !== undefined) {

@@ -182,9 +182,9 @@ Deno.test("isHostEvent: a host's joined and left, of its own session, are no ses
   );
 });
 
-Deno.test("planHost: a session whose settings, recorded on another machine, carry a person's own hook commands is refused", () => {
+Deno.test("planHost: a session whose settings carry a person's own hook commands is refused", () => {
   const roster = rosterOf(entry("s1", "bob", "b"), entry("s2", "dave", "b"));
-  const plan = planHost(world(roster, { foreignHooks: new Set(["s1"]) }));
+  const plan = planHost(world(roster, { personalHooks: new Set(["s1"]) }));
   assert.deepEqual(plan.start, [{ session: "s2", name: "dave", restart: 1 }]);
   assert.deepEqual(plan.refused.map((item) => [item.session, item.name]), [["s1", "bob"]]);
   assert.match(plan.refused[0]!.why, /hook commands, which would run here unconfined/);

@@ -5,7 +5,9 @@ import type { Harness } from "../core/harness.ts";
 import {
   HOST_AGENT,
   insideFolder,
+  isLive,
   liveTeammates,
+  lostTeammates,
   planRestart,
   rosterKey,
   rosterOf,
@@ -15,6 +17,7 @@ import { MAX_LIVE_TEAMMATES } from "../core/team/spawn_teammate.ts";
 import { planLaunch } from "./_launch_plan.ts";
 import { agentCwd } from "../core/state/agent_place.ts";
 import { RELAUNCH_EXIT_CODE, teammateFlags } from "./_teammate_flags.ts";
+import { LEASE_MS_ENV, leaseMsOf } from "./lease_ms.ts";
 import { Spare, SPARE_NAME, spareAllowed, type TeammateLaunch } from "./teammate_spare.ts";
 
 /** How long a teammate asked to stop (SIGTERM) has before it is killed. */
@@ -92,6 +95,9 @@ export class TeammateProcesses {
   #leases: Leases | undefined;
   readonly #running = new Map<string, Running>();
   #closed = false;
+  /** A lead's look at its remote teammates' hosts, each third of a lease's life. */
+  #hostWatch: ReturnType<typeof setInterval> | undefined;
+  #checkingHosts = false;
   #spare: Spare | undefined;
   /** Spares that ended before they were taken. */
   #spareDeaths = 0;
@@ -109,6 +115,12 @@ export class TeammateProcesses {
   bind(harness: Harness, leases?: Leases): void {
     this.#harness = harness;
     this.#leases = leases;
+    // A lead's process (a teammate's spawns none, a host's are its own).
+    if (this.#host.spare === true && leases?.holder !== undefined) {
+      const ms = Math.max(100, Math.floor(leaseMsOf(this.#host.env[LEASE_MS_ENV]) / 3));
+      this.#hostWatch = setInterval(() => void this.#checkHosts(), ms);
+      Deno.unrefTimer(this.#hostWatch as unknown as number);
+    }
     // A teammate stopped in the log (a forced shutdown the lead records) is stopped here too.
     harness.store.subscribe((event) => {
       if (event.type === "model.requested") {
@@ -140,7 +152,8 @@ export class TeammateProcesses {
         const entry = this.#harness === undefined
           ? undefined
           : rosterOf(this.#harness.state).byKey[rosterKey(session, name)];
-        if (entry?.host != null) return Promise.resolve();
+        // Placed on a host: that host's rein host starts and supervises it.
+        if ((entry?.host ?? null) !== null) return Promise.resolve();
         return this.start(session, name, entry?.starts ?? 0);
       },
       stopAll: () => this.stopAll(),
@@ -151,6 +164,52 @@ export class TeammateProcesses {
         },
       }),
     };
+  }
+
+  /**
+   * Record crashed (`agent.stopped {reason: "crashed"}`) the live teammates of this process's
+   * sessions placed on a host that is gone (its lease lapsed, or it left): their processes died
+   * with it and nobody else records it; a `-p` run would wait on them. Never throws.
+   */
+  async #checkHosts(): Promise<void> {
+    const harness = this.#harness;
+    const holder = this.#leases?.holder?.bind(this.#leases);
+    if (harness === undefined || holder === undefined || this.#closed || this.#checkingHosts) {
+      return;
+    }
+    this.#checkingHosts = true;
+    try {
+      const sessions = new Set(Object.keys(harness.state.sessions.byId));
+      const roster = rosterOf(harness.state);
+      const placed = new Set(
+        roster.order.flatMap((key) => {
+          const entry = roster.byKey[key];
+          const host = entry?.host ?? null;
+          return host !== null && sessions.has(entry!.session) && isLive(entry!.status)
+            ? [host]
+            : [];
+        }),
+      );
+      if (placed.size === 0) return;
+      const live = new Set<string>();
+      for (const name of placed) {
+        const host = roster.hosts[name];
+        if (host === undefined || host.left) continue;
+        if (await holder(host.session, HOST_AGENT) !== undefined) live.add(name);
+      }
+      await harness.store.catchUp();
+      const lost = lostTeammates(rosterOf(harness.state), sessions, live);
+      if (lost.length === 0 || this.#closed) return;
+      await harness.store.append(
+        lost.map(({ session, name }) =>
+          event(session, name, "agent.stopped", { reason: "crashed" })
+        ),
+      );
+    } catch {
+      // The store is closing, or cannot be reached: looked at again next time.
+    } finally {
+      this.#checkingHosts = false;
+    }
   }
 
   /** The teammates (roster keys) whose processes this one runs now. */
@@ -419,6 +478,7 @@ export class TeammateProcesses {
   /** Stop every teammate this process started: SIGTERM, then SIGKILL after a grace. */
   async stopAll(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#hostWatch);
     const running = [...this.#running.values()];
     this.#running.clear();
     const spare = this.#spare;

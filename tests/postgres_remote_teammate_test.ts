@@ -73,12 +73,16 @@ Deno.test({
     /** Resolves the second lead's wait (its turn goes on until then). */
     let release = () => {};
     const held = new Promise<void>((resolve) => release = resolve);
+    /** Resolves erin's first request (she is at work until then). */
+    let releaseErin = () => {};
+    const erinHeld = new Promise<void>((resolve) => releaseErin = resolve);
     await using fake = await startFakeAnthropic({
       script: (request) => {
         const messages = request.body?.messages ?? [];
         const first = firstUserText(messages);
         if (first === "wait for work") return claimingTeammate(request);
         if (first === "idle here") return message("Idle.");
+        if (first === "hold here") return message("Held.");
         const last = lastMessageText(request);
         if (last === "split the work") {
           return message([
@@ -88,6 +92,15 @@ Deno.test({
             toolUse("toolu_bob", "spawn_teammate", {
               name: "bob",
               prompt: "wait for work",
+              host: "machine-b",
+            }),
+          ]);
+        }
+        if (last === "place erin") {
+          return message([
+            toolUse("toolu_erin", "spawn_teammate", {
+              name: "erin",
+              prompt: "hold here",
               host: "machine-b",
             }),
           ]);
@@ -114,6 +127,8 @@ Deno.test({
         const first = firstUserText(messages);
         // The second lead's turn goes on (it stays live) until the test has killed it.
         if (first === "place carol" && messages.length > 1) return await held;
+        // Erin's first request is answered only at the end: she is at work when her host goes.
+        if (first === "hold here") return await erinHeld;
         // The first teammate to claim a task works on it only once the other has claimed one
         // too: each gets one, whichever starts first.
         if (first !== "wait for work") return;
@@ -288,7 +303,7 @@ Deno.test({
         carol = eventsOf(now, "agent.started").find((e) => e.agent === "carol");
         if (carol === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      assert.ok(carol?.type === "agent.started", (await lead.kill()).stderr);
+      if (carol?.type !== "agent.started") assert.fail((await lead.kill()).stderr);
       const carolPid = carol.data.process.pid;
       assert.ok(alive(carolPid));
       await lead.kill();
@@ -305,15 +320,49 @@ Deno.test({
       // Carol is not stopped in the log: a resumed lead would have her back.
       assert.equal(eventsOf(after, "agent.stopped").find((e) => e.agent === "carol"), undefined);
 
-      // SIGTERM: the host records that it left and exits 0.
+      // A third lead places erin on B; while she is at work, the host is stopped (SIGTERM): it
+      // stops her, records that it left and exits 0, and her lead records her crashed (her host
+      // is gone), so its -p run does not wait on her and ends.
+      await using third = new CliProcess(
+        ["-p", "place erin", "--workspace", a, "--store", store, ...flags],
+        envOf("a"),
+      );
+      let erin: Envelope | undefined;
+      const by = Date.now() + 60_000;
+      while (erin === undefined && Date.now() < by && third.running) {
+        const now = (await exportLog()).trimEnd().split("\n").map((l) => JSON.parse(l) as Envelope);
+        erin = eventsOf(now, "agent.started").find((e) => e.agent === "erin");
+        if (erin === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      if (erin?.type !== "agent.started") assert.fail((await third.kill()).stderr);
       host.kill("SIGTERM");
       const out = await hostOutput;
       const stderr = new TextDecoder().decode(out.stderr);
       assert.equal(out.code, 0, stderr);
       assert.match(stderr, /rein host machine-b: running the teammates placed on it/);
       assert.equal(await count("type = 'host.left'"), 1);
+      assert.ok(await ended(erin.data.process.pid), "erin's process ended with her host");
+      releaseErin();
+      const timeout = setTimeout(() => third.kill(), 30_000);
+      const thirdOut = await third.output;
+      clearTimeout(timeout);
+      const last = (await exportLog()).trimEnd().split("\n").map((l) => JSON.parse(l) as Envelope);
+      const lastSeen = seenOf(
+        last.filter((e) => e.session === erin.session || e.type === "host.left"),
+      );
+      assert.equal(
+        thirdOut.signal,
+        null,
+        `the third lead's -p run waited on erin:\n${lastSeen}\n${thirdOut.stderr}`,
+      );
+      assert.equal(thirdOut.code, 0, thirdOut.stderr);
+      assert.deepEqual(
+        eventsOf(last, "agent.stopped").filter((e) => e.agent === "erin").map((e) => e.data),
+        [{ reason: "crashed" }],
+      );
     } finally {
       release();
+      releaseErin();
       try {
         host.kill("SIGKILL");
       } catch {

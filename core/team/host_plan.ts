@@ -135,6 +135,24 @@ export function planHost(world: HostWorld): HostPlan {
   return plan;
 }
 
+/**
+ * The live teammates of `sessions` placed on a host that is gone (`liveHosts` does not hold it:
+ * its lease lapsed, or it never joined): their processes died with it, and nothing else records
+ * it, so the lead's process records them crashed (a `-p` run does not wait on them). Pure.
+ */
+export function lostTeammates(
+  roster: Roster,
+  sessions: ReadonlySet<string>,
+  liveHosts: ReadonlySet<string>,
+): HostTeammate[] {
+  return roster.order.flatMap((key) => {
+    const entry = roster.byKey[key];
+    if (entry === undefined || entry.host === null || !sessions.has(entry.session)) return [];
+    if (!isLive(entry.status) || liveHosts.has(entry.host)) return [];
+    return [{ session: entry.session, name: entry.name }];
+  });
+}
+
 /** Why the host will not run `entry` (of the session led by `lead`), or undefined. Pure. */
 function refusal(entry: TeammateEntry, lead: string): string | undefined {
   if (!SESSION_ID.test(entry.session)) return `its session id "${entry.session}" is not one`;

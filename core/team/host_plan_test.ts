@@ -5,6 +5,7 @@ import {
   type HostWorld,
   insideFolder,
   isHostEvent,
+  lostTeammates,
   placedSessions,
   planHost,
 } from "./host_plan.ts";
@@ -188,4 +189,19 @@ Deno.test("planHost: a session whose settings carry a person's own hook commands
   assert.deepEqual(plan.start, [{ session: "s2", name: "dave", restart: 1 }]);
   assert.deepEqual(plan.refused.map((item) => [item.session, item.name]), [["s1", "bob"]]);
   assert.match(plan.refused[0]!.why, /hook commands, which would run here unconfined/);
+});
+
+Deno.test("lostTeammates: the live teammates of the lead's sessions placed on a host that is not live; not those on a live host, not stopped or crashed ones, not other sessions'", () => {
+  const roster = rosterOf(
+    entry("s1", "bob", "b"),
+    entry("s1", "carol", "c", { status: "working" }),
+    entry("s1", "dave", "c", { status: "stopped" }),
+    entry("s1", "erin", "c", { status: "crashed" }),
+    entry("s1", "alice", null),
+    entry("s2", "fay", "c"),
+  );
+  assert.deepEqual(lostTeammates(roster, new Set(["s1"]), new Set(["b"])), [
+    { session: "s1", name: "carol" },
+  ]);
+  assert.deepEqual(lostTeammates(roster, new Set(["s1"]), new Set(["b", "c"])), []);
 });

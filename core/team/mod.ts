@@ -13,6 +13,7 @@ export {
   type HostWorld,
   insideFolder,
   isHostEvent,
+  lostTeammates,
   placedSessions,
   planHost,
   TEAM_HOSTS_FEATURE,

@@ -15,6 +15,7 @@ import { storeOf } from "./store_log.ts";
 import { relaunchWhenMoved } from "./_teammate_relaunch.ts";
 import type { SessionLease } from "./session_lease.ts";
 import { ASSIGNMENT_ENV, readAssignment } from "./teammate_spare.ts";
+import { warmUpSpare } from "./_spare_warm_up.ts";
 
 /** Flags of `rein teammate`. */
 export interface TeammateFlags {
@@ -55,6 +56,8 @@ export async function teammateCommand(
   if (env.get(ASSIGNMENT_ENV) !== undefined) {
     // Out of the environment first: what the teammate runs does not see it.
     Deno.env.delete(ASSIGNMENT_ENV);
+    // What any teammate's start pays, whoever it is to be: paid while it waits.
+    await warmUpSpare();
     const assignment = await readAssignment(Deno.stdin.readable);
     if (assignment === undefined) return 0;
     flags = { ...flags, ...assignment };

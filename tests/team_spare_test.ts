@@ -327,13 +327,21 @@ Deno.test("the lead's spare dies with the lead's process (SIGKILL)", async () =>
   }
 });
 
-/** `rein teammate` started as a spare (the environment says so), its stdin a pipe held here. */
-function spareProcess(workspace: string, url: string): Deno.ChildProcess {
+/**
+ * `rein teammate` started as a spare (the environment says so), its stdin a pipe held here;
+ * `denoFlags` go before rein's module.
+ */
+function spareProcess(
+  workspace: string,
+  url: string,
+  denoFlags: readonly string[] = [],
+): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
       "--quiet",
+      ...denoFlags,
       CLI,
       "teammate",
       "--session",
@@ -378,6 +386,41 @@ Deno.test("a spare whose pipe ends before its assignment exits 0 having written 
     assert.equal(fake.requests.length, 0);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** The script URLs of the functions a CPU profile (`deno run --cpu-prof`) sampled. */
+function sampledScripts(profile: { nodes: { callFrame: { url: string } }[] }): Set<string> {
+  return new Set(profile.nodes.map((node) => node.callFrame.url));
+}
+
+Deno.test("a spare pays before its assignment what any teammate's start pays: Node's timers and crypto modules and the model SDK are loaded while it waits, and it still writes and asks nothing", async () => {
+  const dir = await tempDir("rein-spare-warm-");
+  const profiles = await tempDir("rein-spare-profile-");
+  try {
+    await using fake = await startFakeAnthropic({ script: () => message("Never.") });
+    // Sampled every 100 µs until it exits: its pipe ends at once, so all it ran is its wait's.
+    const spare = spareProcess(dir, fake.url, [
+      "--cpu-prof",
+      `--cpu-prof-dir=${profiles}`,
+      "--cpu-prof-interval=100",
+    ]);
+    await spare.stdin.close();
+    const out = await spare.output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const [file] = [...Deno.readDirSync(profiles)].map((entry) => join(profiles, entry.name));
+    assert.ok(file !== undefined, "no CPU profile written");
+    const scripts = [...sampledScripts(JSON.parse(await Deno.readTextFile(file)))];
+    for (const loaded of ["node:timers", "node:crypto"]) {
+      assert.ok(scripts.includes(loaded), `${loaded} was not loaded`);
+    }
+    // The SDK's client was built (its constructor ran), no request made.
+    assert.ok(scripts.some((url) => /anthropic-ai.*sdk.*client\.(ts|js|mjs)$/.test(url)));
+    assert.deepEqual(filesIn(dir), []);
+    assert.equal(fake.requests.length, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(profiles, { recursive: true });
   }
 });
 

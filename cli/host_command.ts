@@ -77,8 +77,8 @@ export async function hostCommand(
   const store = storeOf(flags.store, env);
   if (store === undefined) {
     throw new Error(
-      "rein host needs a log that several machines share: give --store postgres://… (or set " +
-        "REIN_STORE)",
+      "Cannot host teammates on a log one machine has: give rein host the log several " +
+        "machines share (--store postgres://…, or REIN_STORE)",
     );
   }
   const name = flags.name ?? defaultHostName();
@@ -105,7 +105,7 @@ export async function hostCommand(
   let processes: TeammateProcesses | undefined;
   try {
     const { harness, leases } = runtime;
-    if (leases?.holder === undefined) throw new Error("rein host needs a PostgreSQL store");
+    if (leases?.holder === undefined) throw new Error("Cannot host teammates: no shared leases");
     const session = hostSession(name);
     const taken = await leases.lease(session, HOST_AGENT);
     if (!taken.held) {

@@ -10,7 +10,10 @@
  * JSONL export replays with `--verify`.
  *
  * Then the lead of a second run is killed (SIGKILL) while its teammate carol, placed on B, idles:
- * its lease lapses and the host stops carol's process (no orphan on B).
+ * its lease lapses and the host stops carol's process (no orphan on B); that lead resumed
+ * (`--continue`) has carol back on B (its lease is held again) and shuts her down at its end.
+ * Last, the host is stopped (SIGTERM) while a third lead's teammate erin works on it: it stops
+ * her, records `host.left` and exits 0; her lead records her crashed, so its `-p` run ends.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -81,7 +84,10 @@ Deno.test({
         const messages = request.body?.messages ?? [];
         const first = firstUserText(messages);
         if (first === "wait for work") return claimingTeammate(request);
-        if (first === "idle here") return message("Idle.");
+        if (first === "idle here") {
+          if (!lastMessageText(request).includes("shutdown_request")) return message("Idle.");
+          return message([toolUse("toolu_carol_bye", "respond_shutdown", { approve: true })]);
+        }
         if (first === "hold here") return message("Held.");
         const last = lastMessageText(request);
         if (last === "split the work") {
@@ -317,8 +323,22 @@ Deno.test({
         JSON.stringify(refused?.data),
         /Unknown host \\"machine-z\\": the live hosts are machine-b/,
       );
-      // Carol is not stopped in the log: a resumed lead would have her back.
+      // Carol is not stopped in the log: the lead resumed (--continue) has her back, as its
+      // lease is held again, and its -p end shuts her down by the protocol.
       assert.equal(eventsOf(after, "agent.stopped").find((e) => e.agent === "carol"), undefined);
+      const resumed = await runCli(
+        ["--continue", "-p", "carol again", "--workspace", a, "--store", store, ...flags],
+        { env: envOf("a"), cwd: a },
+      );
+      const back = (await exportLog()).trimEnd().split("\n").map((l) => JSON.parse(l) as Envelope);
+      assert.equal(resumed.code, 0, `${resumed.stderr}\n${seenOf(back)}`);
+      const carolStarts = eventsOf(back, "agent.started").filter((e) => e.agent === "carol");
+      assert.deepEqual(carolStarts.map((e) => e.data.restart), [0, 1], seenOf(back));
+      assert.deepEqual(
+        eventsOf(back, "agent.stopped").filter((e) => e.agent === "carol").map((e) => e.data),
+        [{ reason: "shutdown" }],
+      );
+      assert.ok(await ended(carolStarts[1]!.data.process.pid), "carol's second process ended");
 
       // A third lead places erin on B; while she is at work, the host is stopped (SIGTERM): it
       // stops her, records that it left and exits 0, and her lead records her crashed (her host

@@ -320,7 +320,10 @@ Deno.test("a headless lead's teammate is refused a call that needs asking at onc
   }
 });
 
-/** The lead spawns alice, then sleeps in bash: its first turn still runs when she asks. */
+/**
+ * The lead spawns alice, then waits in bash until the test has seen the person answer her (the
+ * file `answered` appears): its first turn still runs when she asks, however long that takes.
+ */
 const sleepyLead: FakeScriptFn = (request) => {
   const first = firstUserText(request.body?.messages ?? []);
   const last = lastMessageText(request);
@@ -343,7 +346,8 @@ const sleepyLead: FakeScriptFn = (request) => {
     ]);
   }
   if (last.startsWith("toolu_spawn")) {
-    return message([toolUse("toolu_sleep", "bash", { command: "sleep 8" })]);
+    const wait = "until [ -f answered ]; do sleep 0.05; done";
+    return message([toolUse("toolu_sleep", "bash", { command: `sh -c '${wait}'` })]);
   }
   if (last.startsWith("toolu_sleep")) return message("Slept.");
   return message("Ok.");
@@ -353,7 +357,7 @@ Deno.test("a teammate's question reaches the person while the lead's first turn 
   await using fake = await startFakeAnthropic({ script: sleepyLead });
   const { terminal, path, log, exited } = await startRepl(
     fake.url,
-    `--allowedTools ${shellQuote("Bash(sleep *)")} ${shellQuote("build a team")}`,
+    `--allowedTools ${shellQuote("Bash(sh -c *)")} ${shellQuote("build a team")}`,
   );
   try {
     await terminal.waitFor(
@@ -364,6 +368,13 @@ Deno.test("a teammate's question reaches the person while the lead's first turn 
     );
     await terminal.type("2");
     await terminal.press("Enter");
+    await untilLogged(
+      log,
+      "the person's answer",
+      (events) => eventsOf(events, "question.answered")[0],
+    );
+    // The lead's command ends only now.
+    await Deno.writeTextFile(join(path, "answered"), "");
     await terminal.waitFor(
       "the lead's turn to end",
       (s) => s.text.includes("Slept.") && s.cursorLine === ">",

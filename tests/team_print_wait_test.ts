@@ -4,12 +4,15 @@
  * teammate's mail, answers it, and only then exits; the log replays with `--verify`.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.ts";
 import { firstUserText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { runCli } from "./_cli.ts";
+import { untilLogged } from "./_team_e2e.ts";
 
 Deno.test("rein -p waits for a working teammate and answers its mail before it exits", async () => {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-team-wait-" }));
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const messages = request.body?.messages ?? [];
@@ -28,15 +31,18 @@ Deno.test("rein -p waits for a working teammate and answers its mail before it e
         prompt: "Count the files",
       })]);
     },
-    // The teammate's first answer comes late: the lead's turn has long ended by then.
+    // The teammate's first answer comes once the lead's turn has ended.
     onRequest: async (request) => {
       const messages = request.body?.messages ?? [];
       if (firstUserText(messages) === "Count the files" && messages.length === 1) {
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await untilLogged(
+          join(path, ".rein", "events.jsonl"),
+          "the end of the lead's turn",
+          (events) => events.find((e) => e.type === "turn.ended" && e.agent === events[0]?.agent),
+        );
       }
     },
   });
-  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-team-wait-" }));
   try {
     const env = {
       ANTHROPIC_BASE_URL: fake.url,

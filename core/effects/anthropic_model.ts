@@ -67,6 +67,9 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
         ...(options.authToken ? { authToken: options.authToken } : {}),
         ...(options.baseURL ? { baseURL: options.baseURL } : {}),
         maxRetries: 0,
+        // No OpenTelemetry: rein's process registers no tracer provider, so the SDK's spans and
+        // trace headers would go nowhere, at a cost on every request.
+        openTelemetry: { traces: false, propagation: false },
       })
     )
   );

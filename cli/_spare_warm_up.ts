@@ -1,4 +1,7 @@
-import { reinCatalogProjections, reinFeatures } from "../core/harness.ts";
+import { createHarness, reinCatalogProjections, reinFeatures } from "../core/harness.ts";
+import { MemoryEventStore } from "../events/memory_store.ts";
+import { ModelCancelledError } from "../core/effects/model_client.ts";
+import { abortableSleep } from "../events/abortable_sleep.ts";
 import { withoutNodeProcess } from "../core/effects/anthropic_model.ts";
 import { parseSkill } from "../core/skills/skill.ts";
 import { loadTimersNow } from "./_load_timers.ts";
@@ -6,29 +9,95 @@ import { loadTimersNow } from "./_load_timers.ts";
 /**
  * What a warm spare (cli/teammate_spare.ts) pays before it is told who it is: what every
  * teammate's start costs the same whatever its session, name, settings or log, so that its first
- * model request does not wait for it. Only loading and pure work: it reads no file, writes
- * nothing, starts no process and asks no model; what it leaves behind is loaded code, never a
- * value the teammate uses (the teammate builds its own of each).
+ * model request does not wait for it. Only loading and work in memory: it reads no file of the
+ * person's or the session's, writes nothing, starts no process and sends nothing; what it leaves
+ * behind is loaded and compiled code, never a value the teammate uses (it builds its own of each).
  * - Node's timers module (cli/_load_timers.ts): the model SDK sets a timer on every request.
- * - Deno's process API (a lazy part of `Deno`): the sandbox's first probe starts a process.
+ * - Deno's lazily loaded parts a start uses: its process and permissions APIs (the sandbox's
+ *   probe), `fetch` and its headers, requests and responses (the model request).
  * - Node's crypto module: the request digests use it from the second request on
  *   (core/request/_sha256.ts), while the first reply is read.
- * - The model SDK, and a client of it built as the model client builds one (no request).
- * - rein's mechanisms as the log's catalog and the session's features list them, and a skill's
- *   front matter parsed (YAML): their code compiled, not their values kept.
+ * - The model SDK, a client of it built as the model client builds one, and a request built
+ *   with it but stopped before it is sent (its signal aborted first: the SDK stops before
+ *   `fetch`).
+ * - A rehearsal: a harness on a log in memory (no effect but a model that refuses, as a cancelled
+ *   call), a session started in it with every feature and no settings, files or folder, and its
+ *   first request built, stopped at the model: the fold, the stages, the tools, the system prompt
+ *   and the request's assembly run once, so the teammate's run them compiled.
  */
 export async function warmUpSpare(): Promise<void> {
   loadTimersNow();
-  void Deno.Command;
+  for (const lazy of [Deno.Command, Deno.permissions, Headers, Request, Response, fetch, URL]) {
+    void lazy;
+  }
+  // What the log's catalog is folded with, and a skill's front matter (YAML).
   reinCatalogProjections();
-  reinFeatures();
   parseSkill("/warm-up/SKILL.md", "---\nname: warm-up\ndescription: Warm up\n---\nBody.\n");
   const [{ default: Sdk }] = await Promise.all([
     import("@anthropic-ai/sdk"),
     import("node:crypto"),
   ]);
   // A loopback address nothing is asked of: the client only holds it.
-  withoutNodeProcess(() =>
+  const client = withoutNodeProcess(() =>
     new Sdk({ apiKey: "warm-up", baseURL: "http://127.0.0.1:9", maxRetries: 0 })
   );
+  // A request as the model client streams one, its signal aborted before: the SDK builds it (its
+  // body, headers, tracing) and stops before `fetch`, so nothing leaves this process.
+  const stopped = new AbortController();
+  stopped.abort();
+  await client.messages.stream(
+    {
+      model: "warm-up",
+      max_tokens: 1,
+      system: [{ type: "text", text: "Warm up." }],
+      tools: [{ name: "warm_up", description: "Warm up.", input_schema: { type: "object" } }],
+      messages: [{ role: "user", content: [{ type: "text", text: "Warm up." }] }],
+    },
+    { signal: stopped.signal },
+  ).finalMessage().catch(() => {});
+  await rehearse();
+}
+
+/**
+ * A session in memory whose first request is built and refused at the model. Its folder does not
+ * exist and nothing is read from it: it has no settings and no files, so no hook, rule or file of
+ * anyone's is involved.
+ */
+async function rehearse(): Promise<void> {
+  const workspace = "/nonexistent/rein-warm-up";
+  const clock = () => new Date();
+  const harness = await createHarness({
+    openStore: (onEvent, { eventTypes }) => new MemoryEventStore({ clock, onEvent, eventTypes }),
+    workspace,
+    effects: {
+      // Refused as a cancelled call is: the turn ends there, nothing is retried.
+      model: { send: () => Promise.reject(new ModelCancelledError()) },
+      clock,
+      monotonicMs: () => performance.now(),
+      sleep: abortableSleep,
+      retryDelay: () => null,
+    },
+  });
+  try {
+    const loop = await harness.startSession({
+      id: "warm-up",
+      model: "claude-sonnet-4-5",
+      workspace,
+      maxTokens: 1024,
+      platform: "linux x86_64",
+      settings: {
+        sources: [],
+        flags: {},
+        home: workspace,
+        interactive: false,
+        env: {},
+        features: reinFeatures(),
+      },
+      files: [],
+    });
+    const stop = new AbortController();
+    await loop.prompt("Warm up.", { signal: stop.signal, maxTurns: 1 }).catch(() => {});
+  } finally {
+    await harness.close();
+  }
 }

@@ -389,12 +389,12 @@ Deno.test("a spare whose pipe ends before its assignment exits 0 having written 
   }
 });
 
-/** The script URLs of the functions a CPU profile (`deno run --cpu-prof`) sampled. */
-function sampledScripts(profile: { nodes: { callFrame: { url: string } }[] }): Set<string> {
-  return new Set(profile.nodes.map((node) => node.callFrame.url));
+/** A CPU profile (`deno run --cpu-prof`): the functions it sampled. */
+interface CpuProfile {
+  nodes: { callFrame: { functionName: string; url: string } }[];
 }
 
-Deno.test("a spare pays before its assignment what any teammate's start pays: Node's timers and crypto modules and the model SDK are loaded while it waits, and it still writes and asks nothing", async () => {
+Deno.test("a spare pays before its assignment what any teammate's start pays: Node's timers and crypto modules and the model SDK are loaded, and a session in memory builds its first request, while it waits; it still writes, sends and asks nothing", async () => {
   const dir = await tempDir("rein-spare-warm-");
   const profiles = await tempDir("rein-spare-profile-");
   try {
@@ -410,12 +410,25 @@ Deno.test("a spare pays before its assignment what any teammate's start pays: No
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     const [file] = [...Deno.readDirSync(profiles)].map((entry) => join(profiles, entry.name));
     assert.ok(file !== undefined, "no CPU profile written");
-    const scripts = [...sampledScripts(JSON.parse(await Deno.readTextFile(file)))];
+    const { nodes } = JSON.parse(await Deno.readTextFile(file)) as CpuProfile;
+    const scripts = new Set(nodes.map((node) => node.callFrame.url));
+    const functions = new Set(nodes.map((node) => node.callFrame.functionName));
     for (const loaded of ["node:timers", "node:crypto"]) {
-      assert.ok(scripts.includes(loaded), `${loaded} was not loaded`);
+      assert.ok(scripts.has(loaded), `${loaded} was not loaded`);
     }
-    // The SDK's client was built (its constructor ran), no request made.
-    assert.ok(scripts.some((url) => /anthropic-ai.*sdk.*client\.(ts|js|mjs)$/.test(url)));
+    // The SDK's client was built and its request stopped before it was sent.
+    assert.ok(
+      ["makeRequest", "buildRequest", "_createMessage", "startMessagesStreamSpan"].some((name) =>
+        functions.has(name)
+      ),
+      "the SDK built no request",
+    );
+    // The rehearsal: a harness in memory, its session's first request assembled.
+    assert.ok(functions.has("createHarness"), "no harness was built");
+    assert.ok(
+      ["assembleRequest", "buildSystemPrompt", "nextRequest"].some((name) => functions.has(name)),
+      "no request was assembled",
+    );
     assert.deepEqual(filesIn(dir), []);
     assert.equal(fake.requests.length, 0);
   } finally {

@@ -4,7 +4,29 @@ import { ModelCancelledError } from "../core/effects/model_client.ts";
 import { abortableSleep } from "../events/abortable_sleep.ts";
 import { withoutNodeProcess } from "../core/effects/anthropic_model.ts";
 import { parseSkill } from "../core/skills/skill.ts";
+import { settingsSnapshot } from "../core/runner/settings_snapshot.ts";
+import { credentialPaths } from "../core/sandbox/credential_paths.ts";
+import { machineKeyPath } from "../core/effects/machine_key.ts";
 import { loadTimersNow } from "./_load_timers.ts";
+
+/** The folder the rehearsal names: it does not exist, and nothing is read or made there. */
+const NOWHERE = "/nonexistent/rein-warm-up";
+
+/** A skill's front matter in the shapes rein's own skills use. */
+const SKILL = [
+  "---",
+  "name: warm-up",
+  "description: Warm up (the parser's paths: plain, quoted, folded and listed values).",
+  'argument-hint: "[what]"',
+  "allowed-tools: [Read, Grep]",
+  "when_to_use: >-",
+  "  When a spare waits.",
+  "paths:",
+  "  - src/**",
+  "---",
+  "Body.",
+  "",
+].join("\n");
 
 /**
  * What a warm spare (cli/teammate_spare.ts) pays before it is told who it is: what every
@@ -16,7 +38,9 @@ import { loadTimersNow } from "./_load_timers.ts";
  * - Deno's lazily loaded parts a start uses: its process and permissions APIs (the sandbox's
  *   probe), `fetch` and its headers, requests and responses (the model request).
  * - Node's crypto module: the request digests use it from the second request on
- *   (core/request/_sha256.ts), while the first reply is read.
+ *   (core/request/_sha256.ts), while the first reply is read; Web Crypto's first digest.
+ * - Deno's errors for a missing (or not granted) path, rein's pure functions that place the
+ *   machine's key and the credentials, and a skill's front matter (YAML), for made-up values.
  * - The model SDK, a client of it built as the model client builds one, and a request built
  *   with it but stopped before it is sent (its signal aborted first: the SDK stops before
  *   `fetch`).
@@ -30,9 +54,17 @@ export async function warmUpSpare(): Promise<void> {
   for (const lazy of [Deno.Command, Deno.permissions, Headers, Request, Response, fetch, URL]) {
     void lazy;
   }
-  // What the log's catalog is folded with, and a skill's front matter (YAML).
+  // What the log's catalog is folded with, a skill's front matter (YAML), where the machine's key
+  // and the credentials would be for a home that does not exist.
   reinCatalogProjections();
-  parseSkill("/warm-up/SKILL.md", "---\nname: warm-up\ndescription: Warm up\n---\nBody.\n");
+  parseSkill(`${NOWHERE}/SKILL.md`, SKILL);
+  machineKeyPath((name) => name === "HOME" ? NOWHERE : undefined);
+  credentialPaths(NOWHERE, {});
+  // Web Crypto's first digest (the machine's id is one), and Deno's errors for a path that is
+  // not there (or not granted): a start meets many.
+  await crypto.subtle.digest("SHA-256", new Uint8Array(32));
+  await Deno.readTextFile(`${NOWHERE}/none`).catch(() => {});
+  await Deno.realPath(`${NOWHERE}/none`).catch(() => {});
   const [{ default: Sdk }] = await Promise.all([
     import("@anthropic-ai/sdk"),
     import("node:crypto"),
@@ -60,11 +92,11 @@ export async function warmUpSpare(): Promise<void> {
 
 /**
  * A session in memory whose first request is built and refused at the model. Its folder does not
- * exist and nothing is read from it: it has no settings and no files, so no hook, rule or file of
- * anyone's is involved.
+ * exist and nothing is read from it: it has no settings, environment or files, so no hook, rule
+ * or file of anyone's is involved.
  */
 async function rehearse(): Promise<void> {
-  const workspace = "/nonexistent/rein-warm-up";
+  const workspace = NOWHERE;
   const clock = () => new Date();
   const harness = await createHarness({
     openStore: (onEvent, { eventTypes }) => new MemoryEventStore({ clock, onEvent, eventTypes }),
@@ -85,14 +117,15 @@ async function rehearse(): Promise<void> {
       workspace,
       maxTokens: 1024,
       platform: "linux x86_64",
-      settings: {
+      settings: settingsSnapshot({
         sources: [],
-        flags: {},
+        trusted: false,
         home: workspace,
         interactive: false,
-        env: {},
+        env: () => undefined,
+        machine: null,
         features: reinFeatures(),
-      },
+      }),
       files: [],
     });
     const stop = new AbortController();

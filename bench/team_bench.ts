@@ -20,6 +20,9 @@
  *     the run → its first request) and the lead's own launch → first model request in the same run (the launcher
  *     started → the fake's receipt of the lead's first request): what a rein process's start
  *     costs on the machine at that moment.
+ *   - with the spare, the CPU time the teammate's process used from its assignment to that
+ *     request (`/proc/<pid>/schedstat`, read while it waited and at the request): what a loaded
+ *     machine's wait for a CPU does not stretch.
  *   - **teammate peak RSS**: `VmHWM` (the kernel's high-water mark of resident memory) of the
  *     teammate's process from `/proc/<pid>/status`, polled every 10 ms until it exits. Target ≤ 70
  *     MB. Beside it, the spare's `VmHWM` while it waits (loaded, not assigned).
@@ -78,6 +81,12 @@ interface OneStats {
   peakMb: number;
   /** The spare's peak resident memory while it waited (spare runs only). */
   spareMb: number | undefined;
+  /**
+   * The CPU time the spare used from its assignment to its first request (spare runs only): from
+   * `/proc/<pid>/schedstat` read while it waited (still) and when the fake received that request.
+   * What a loaded machine's wait for a CPU does not stretch.
+   */
+  spareCpuMs: number | undefined;
   mailMs: number[];
 }
 
@@ -148,7 +157,8 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
   const log = join(workspace, ".rein", "events.jsonl");
   const idle = (events: Envelope[], turns: number) =>
     events.filter((e) => e.agent === "hank" && e.type === "turn.ended").length >= turns;
-  let spare: { pid: number; peakKb: number } | undefined;
+  let spare: { pid: number; peakKb: number; cpuNs: number } | undefined;
+  let spareCpuNs: number | undefined;
   await using fake = await startFakeAnthropic({
     script: (request) => {
       const messages = request.body?.messages ?? [];
@@ -175,6 +185,11 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
     // The lead mails hank only once he is idle: his turn for the previous mail has ended.
     onRequest: async (request) => {
       const last = lastMessageText(request);
+      // The teammate's first request: the CPU its process has used by now.
+      const messages = request.body?.messages ?? [];
+      if (spare && spareCpuNs === undefined && firstUserText(messages) === "stand by") {
+        spareCpuNs = cpuNs(spare.pid);
+      }
       // The lead's first answer, with the spare on, once the spare has loaded.
       if (launch.spare && firstUserText(request.body?.messages ?? []) === "team of one") {
         if (request.body?.messages?.length === 1) spare = await loadedSpare(workspace);
@@ -212,6 +227,9 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
       processMs: first.receivedAtEpochMs - Date.parse(started.ts),
       peakMb: (run.peakKb.get(pid) ?? 0) / 1024,
       spareMb: spare === undefined ? undefined : spare.peakKb / 1024,
+      spareCpuMs: spare === undefined || spareCpuNs === undefined
+        ? undefined
+        : (spareCpuNs - spare.cpuNs) / 1e6,
       mailMs,
     };
   } finally {
@@ -348,9 +366,11 @@ async function floorLaunch(): Promise<number> {
 
 /**
  * The spare in `workspace` once it has loaded: its process (its command line names the spare)
- * has used no CPU for 100 ms. Its pid and peak resident memory then.
+ * has used no CPU for 100 ms. Its pid, peak resident memory and CPU time used then.
  */
-async function loadedSpare(workspace: string): Promise<{ pid: number; peakKb: number }> {
+async function loadedSpare(
+  workspace: string,
+): Promise<{ pid: number; peakKb: number; cpuNs: number }> {
   const deadline = Date.now() + 60_000;
   let pid: number | undefined;
   let cpu = -1;
@@ -366,7 +386,7 @@ async function loadedSpare(workspace: string): Promise<{ pid: number; peakKb: nu
       cpu = now;
       if (still >= 10) {
         const status = await Deno.readTextFile(`/proc/${pid}/status`);
-        return { pid, peakKb: kbField(status, "VmHWM") };
+        return { pid, peakKb: kbField(status, "VmHWM"), cpuNs: cpuNs(pid) };
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -454,6 +474,9 @@ function oneSummary(runs: OneStats[]): string {
     summaryRow("lead: launch → first model request (ms)", runs.map((r) => r.leadMs)),
     summaryRow("spawn → first model request (ms)", runs.map((r) => r.spawnMs), TARGETS.spawnMs),
     summaryRow("  its process's start → request (ms)", runs.map((r) => r.processMs)),
+    ...runs.every((r) => r.spareCpuMs !== undefined)
+      ? [summaryRow("  its CPU, assignment → request (ms)", runs.map((r) => r.spareCpuMs ?? 0))]
+      : [],
     summaryRow("teammate peak RSS (MB)", runs.map((r) => r.peakMb), TARGETS.peakMb),
     ...runs.every((r) => r.spareMb !== undefined)
       ? [summaryRow("  the spare's, waiting (MB)", runs.map((r) => r.spareMb ?? 0))]
@@ -490,6 +513,11 @@ async function untilLogged<T>(log: string, found: (events: Envelope[]) => T | un
     if (Date.now() > deadline) throw new Error("Timed out waiting for the log");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The CPU time process `pid` has used, in nanoseconds (`/proc/<pid>/schedstat`'s first field). */
+function cpuNs(pid: number): number {
+  return Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[0]);
 }
 
 function kbField(status: string, field: string): number {

@@ -31,9 +31,11 @@ const SKILL = [
 /**
  * What a warm spare (cli/teammate_spare.ts) pays before it is told who it is: what every
  * teammate's start costs the same whatever its session, name, settings or log, so that its first
- * model request does not wait for it. Only loading and work in memory: it reads no file of the
- * person's or the session's, writes nothing, starts no process and sends nothing; what it leaves
- * behind is loaded and compiled code, never a value the teammate uses (it builds its own of each).
+ * model request does not wait for it. Its steps stop once `stop` aborts (the spare has been told
+ * who it is, or let go: the teammate starts at once). Only loading and work in memory: it reads
+ * no file of the person's or the session's, writes nothing, starts no process and sends nothing;
+ * what it leaves behind is loaded and compiled code, never a value the teammate uses (it builds
+ * its own of each).
  * - Node's timers module (cli/_load_timers.ts): the model SDK sets a timer on every request.
  * - Deno's lazily loaded parts a start uses: its process and permissions APIs (the sandbox's
  *   probe), `fetch` and its headers, requests and responses (the model request).
@@ -49,7 +51,7 @@ const SKILL = [
  *   first request built, stopped at the model: the fold, the stages, the tools, the system prompt
  *   and the request's assembly run once, so the teammate's run them compiled.
  */
-export async function warmUpSpare(): Promise<void> {
+export async function warmUpSpare(stop: AbortSignal): Promise<void> {
   loadTimersNow();
   for (const lazy of [Deno.Command, Deno.permissions, Headers, Request, Response, fetch, URL]) {
     void lazy;
@@ -65,10 +67,12 @@ export async function warmUpSpare(): Promise<void> {
   await crypto.subtle.digest("SHA-256", new Uint8Array(32));
   await Deno.readTextFile(`${NOWHERE}/none`).catch(() => {});
   await Deno.realPath(`${NOWHERE}/none`).catch(() => {});
+  if (stop.aborted) return;
   const [{ default: Sdk }] = await Promise.all([
     import("@anthropic-ai/sdk"),
     import("node:crypto"),
   ]);
+  if (stop.aborted) return;
   // A loopback address nothing is asked of: the client only holds it.
   const client = withoutNodeProcess(() =>
     new Sdk({ apiKey: "warm-up", baseURL: "http://127.0.0.1:9", maxRetries: 0 })
@@ -87,7 +91,7 @@ export async function warmUpSpare(): Promise<void> {
     },
     { signal: stopped.signal },
   ).finalMessage().catch(() => {});
-  await rehearse();
+  if (!stop.aborted) await rehearse();
 }
 
 /**

@@ -56,9 +56,14 @@ export async function teammateCommand(
   if (env.get(ASSIGNMENT_ENV) !== undefined) {
     // Out of the environment first: what the teammate runs does not see it.
     Deno.env.delete(ASSIGNMENT_ENV);
-    // What any teammate's start pays, whoever it is to be: paid while it waits.
-    await warmUpSpare();
-    const assignment = await readAssignment(Deno.stdin.readable);
+    // What any teammate's start pays, whoever it is to be: paid while it waits, and no further
+    // once it is told (or let go).
+    const told = new AbortController();
+    const assigned = readAssignment(Deno.stdin.readable).finally(() => told.abort());
+    // A line that is no assignment is reported once awaited below, not as unhandled meanwhile.
+    assigned.catch(() => {});
+    await warmUpSpare(told.signal);
+    const assignment = await assigned;
     if (assignment === undefined) return 0;
     flags = { ...flags, ...assignment };
   }

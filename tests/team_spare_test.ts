@@ -389,6 +389,24 @@ Deno.test("a spare whose pipe ends before its assignment exits 0 having written 
   }
 });
 
+/**
+ * Wait (60 s at most) until process `pid` waits: for 300 ms, under 10 ms of CPU time each 100 ms
+ * (a profiler's sampling uses a little).
+ */
+async function untilWaiting(pid: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  const used = () => Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[0]);
+  let last = used();
+  let quiet = 0;
+  while (quiet < 3) {
+    if (Date.now() > deadline) throw new Error(`Process ${pid} never waited`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = used();
+    quiet = now - last < 10e6 ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
 /** A CPU profile (`deno run --cpu-prof`): the functions it sampled. */
 interface CpuProfile {
   nodes: { callFrame: { functionName: string; url: string } }[];
@@ -399,12 +417,14 @@ Deno.test("a spare pays before its assignment what any teammate's start pays: No
   const profiles = await tempDir("rein-spare-profile-");
   try {
     await using fake = await startFakeAnthropic({ script: () => message("Never.") });
-    // Sampled every 100 µs until it exits: its pipe ends at once, so all it ran is its wait's.
+    // Sampled every 250 µs until it exits: its pipe ends once it waits, so all it ran is its
+    // wait's.
     const spare = spareProcess(dir, fake.url, [
       "--cpu-prof",
       `--cpu-prof-dir=${profiles}`,
-      "--cpu-prof-interval=100",
+      "--cpu-prof-interval=250",
     ]);
+    await untilWaiting(spare.pid);
     await spare.stdin.close();
     const out = await spare.output();
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
@@ -418,15 +438,16 @@ Deno.test("a spare pays before its assignment what any teammate's start pays: No
     }
     // The SDK's client was built and its request stopped before it was sent.
     assert.ok(
-      ["makeRequest", "buildRequest", "_createMessage", "startMessagesStreamSpan"].some((name) =>
-        functions.has(name)
-      ),
+      ["makeRequest", "buildRequest", "buildHeaders", "_createMessage", "startMessagesStreamSpan"]
+        .some((name) => functions.has(name)),
       "the SDK built no request",
     );
     // The rehearsal: a harness in memory, its session's first request assembled.
     assert.ok(functions.has("createHarness"), "no harness was built");
     assert.ok(
-      ["assembleRequest", "buildSystemPrompt", "nextRequest"].some((name) => functions.has(name)),
+      ["assembleRequest", "buildSystemPrompt", "nextRequest", "toolPool", "recordRequest"].some((
+        name,
+      ) => functions.has(name)),
       "no request was assembled",
     );
     assert.deepEqual(filesIn(dir), []);

@@ -160,10 +160,11 @@ Deno.test("rein -p stops a teammate that does not answer its shutdown request on
     // stream-json shows bob's answers with his name; the result counts his usage.
     const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
     const bobs = lines.filter((line) => line.type === "assistant" && line.agent === "bob");
-    assert.deepEqual(
-      bobs.map((line) => [line.message.content[0]?.text, line.parent_tool_use_id]),
-      [["Hi.", "toolu_bob"], ["I will keep going.", "toolu_bob"]],
-    );
+    // His answer to the request shows too when it came before the timeout stopped him (300 ms:
+    // a loaded machine may not give him the round).
+    const said = bobs.map((line) => [line.message.content[0]?.text, line.parent_tool_use_id]);
+    assert.deepEqual(said.slice(0, 1), [["Hi.", "toolu_bob"]]);
+    assert.deepEqual(said.slice(1), said.length > 1 ? [["I will keep going.", "toolu_bob"]] : []);
     assert.ok(lines.filter((line) => line.type === "assistant" && line.agent === undefined).length);
     const final = lines.at(-1);
     assert.equal(final.type, "result");

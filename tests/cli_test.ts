@@ -473,11 +473,13 @@ Deno.test("an event with a damaged payload is reported with the file and line", 
 });
 
 Deno.test("a session another rein process is running cannot be reopened; it can once that ends", async () => {
-  await using fake = await startFakeAnthropic({ script: sequentialBash(1, () => "sleep 3") });
+  // The first run's command lasts until the second run has been refused (10 s at most).
+  const wait = "timeout 10 sh -c 'until [ -f refused ]; do sleep 0.02; done'";
+  await using fake = await startFakeAnthropic({ script: sequentialBash(1, () => wait) });
   await using ws = await tempWorkspace();
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: KEY };
   const first = runCli(
-    ["agent", "-p", "sleep a bit", "--allowedTools", "Bash(sleep *)", "--workspace", ws.path],
+    ["agent", "-p", "wait a bit", "--allowedTools", "Bash(timeout *)", "--workspace", ws.path],
     { env },
   );
   await fake.waitForRequests(1);
@@ -491,6 +493,7 @@ Deno.test("a session another rein process is running cannot be reopened; it can 
     second.stderr,
     /Session [0-9a-f-]{36} is open in another rein process \(pid \d+\): wait for it to finish, or branch off with --fork/,
   );
+  await Deno.writeTextFile(`${ws.path}/refused`, "");
   assert.equal((await first).code, 0);
   const completed = (await readLogLines(log)).filter((e) => e.type === "tool.completed");
   assert.equal(completed.length, 1, "the running call was not closed by the second process");

@@ -147,13 +147,15 @@ Deno.test("a Stop hook is told the background jobs still running and the session
   await using ws = await tempWorkspace();
   const record = `jq -c '{tasks: [.background_tasks[] | {type, command, status}], ` +
     `crons: [.session_crons[] | {cron, prompt, recurring}]}' ` +
-    `>> "$CLAUDE_PROJECT_DIR/.claude/stop_input.jsonl"`;
+    `>> "$CLAUDE_PROJECT_DIR/.claude/stop_input.jsonl"; touch "$CLAUDE_PROJECT_DIR/stopped"`;
+  // The job runs until the first Stop hook has recorded what it was told (10 s at most).
+  const job = "timeout 10 sh -c 'until [ -f stopped ]; do sleep 0.02; done'";
   await writeSettings(ws.path, { hooks: { Stop: [{ hooks: [hook(record)] }] } });
   await using fake = await startFakeAnthropic({
     script: answers([
       () =>
         message([
-          toolUse("toolu_bg", "bash", { command: "sleep 5", run_in_background: true }),
+          toolUse("toolu_bg", "bash", { command: job, run_in_background: true }),
           toolUse("toolu_cron", "schedule_cron", {
             cron: "0 9 * * 1",
             prompt: "Weekly standup notes",
@@ -181,7 +183,7 @@ Deno.test("a Stop hook is told the background jobs still running and the session
   // Headless rein waits for the job and tells the agent of its end: the second Stop sees none.
   const crons = [{ cron: "0 9 * * 1", prompt: "Weekly standup notes", recurring: true }];
   assert.deepEqual(lines.map((line) => JSON.parse(line)), [
-    { tasks: [{ type: "bash", command: "sleep 5", status: "running" }], crons },
+    { tasks: [{ type: "bash", command: job, status: "running" }], crons },
     { tasks: [], crons },
   ]);
   const replay = await runCli(["replay", "--verify", "--quiet", "--workspace", ws.path]);

@@ -15,7 +15,6 @@ import { storeOf } from "./store_log.ts";
 import { relaunchWhenMoved } from "./_teammate_relaunch.ts";
 import type { SessionLease } from "./session_lease.ts";
 import { ASSIGNMENT_ENV, readAssignment } from "./teammate_spare.ts";
-import { warmUpSpare } from "./_spare_warm_up.ts";
 
 /** Flags of `rein teammate`. */
 export interface TeammateFlags {
@@ -62,6 +61,8 @@ export async function teammateCommand(
     const assigned = readAssignment(Deno.stdin.readable).finally(() => told.abort());
     // A line that is no assignment is reported once awaited below, not as unhandled meanwhile.
     assigned.catch(() => {});
+    // Loaded by a spare only: a teammate started cold does not load what it would warm.
+    const { warmUpSpare } = await import("./_spare_warm_up.ts");
     await warmUpSpare(told.signal);
     const assignment = await assigned;
     if (assignment === undefined) return 0;

@@ -2,6 +2,65 @@ import { fileURLToPath } from "node:url";
 
 /** Absolute path of cli/main.ts. */
 export const CLI = fileURLToPath(new URL("../cli/main.ts", import.meta.url));
+/** The checkout these tests are in. */
+const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+/** Whether this test file has started a refresh of the checkout's cached bundle. */
+let refreshStarted = false;
+
+/**
+ * The `deno run` arguments that start rein with all permissions, as {@link runCli} and
+ * `CliProcess` run it: the checkout's cached bundle of its current sources
+ * (`.bundle-at-KEY/main.js`, see cli/bundle_cache.ts) when it is there and fresh for this Deno, as
+ * `deno task agent` starts it (about half the start-up: not the hundreds of modules of the SDK,
+ * zod… one by one); else cli/main.ts, and a refresh of the cache is started in the background
+ * (once per test file, as the launcher starts one) for the starts after it. The launcher's own
+ * check decides freshness: a bundle runs only if none of its inputs changed since it was built.
+ * `REIN_TEST_FROM_SOURCE=1` runs cli/main.ts always.
+ */
+export function cliEntry(): string[] {
+  const fromSource = ["-A", "--quiet", CLI];
+  if ((Deno.env.get("REIN_TEST_FROM_SOURCE") ?? "0") !== "0") return fromSource;
+  const deno = Deno.execPath();
+  const key = (() => {
+    try {
+      return Deno.readTextFileSync(`${ROOT}/.bundle-cache/current`).trim();
+    } catch {
+      return "";
+    }
+  })();
+  const bundle = `${ROOT}/.bundle-at-${key}`;
+  // cli/launch.sh's bundle_fresh, on this Deno.
+  const fresh = key !== "" && new Deno.Command("/bin/sh", {
+    args: ["-c", '[ -f "$2/stamp" ] && [ -f "$2/fresh.sh" ] && deno=$1 && . "$2/fresh.sh"'].concat(
+      ["sh", deno, bundle],
+    ),
+    stdout: "null",
+    stderr: "null",
+  }).outputSync().success;
+  if (fresh) return ["-A", "--quiet", "--no-config", `${bundle}/main.js`];
+  if (!refreshStarted) {
+    refreshStarted = true;
+    // cli/launch.sh's refresh_bundle: detached, niced, unless one runs; its output to its log.
+    new Deno.Command("/bin/sh", {
+      args: ["-c", REFRESH, "sh", deno, ROOT],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+  }
+  return fromSource;
+}
+
+const REFRESH = `cache=$2/.bundle-cache
+[ -w "$2" ] || exit 0
+if [ -f "$cache/lock" ] && read -r holder <"$cache/lock" 2>/dev/null && kill -0 "$holder" 2>/dev/null; then
+  exit 0
+fi
+mkdir -p "$cache" || exit 0
+detach=nohup
+command -v setsid >/dev/null 2>&1 && detach=setsid
+(exec "$detach" nice -n 10 "$1" run --quiet --no-config --no-prompt --allow-read "--allow-write=$2" \
+  --allow-run --allow-env "$2/cli/bundle_cache.ts" "$1" </dev/null >>"$cache/refresh.log" 2>&1 &)`;
 
 /** What a finished CLI run printed. */
 export interface CliResult {
@@ -26,14 +85,21 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
   return { ...env, NO_COLOR: "1", ...extra };
 }
 
-/** Run `rein` as a subprocess with {@link childEnv}. `permissions` defaults to `-A`. */
+/**
+ * Run `rein` as a subprocess with {@link childEnv}: with `-A`, as {@link cliEntry} says (the
+ * cached bundle when fresh); with `permissions` given, cli/main.ts under them.
+ */
 export async function runCli(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string; permissions?: string[]; cwd?: string } =
     {},
 ): Promise<CliResult> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(options.permissions ?? ["-A"]), "--quiet", CLI, ...args],
+    args: [
+      "run",
+      ...(options.permissions ? [...options.permissions, "--quiet", CLI] : cliEntry()),
+      ...args,
+    ],
     env: {
       PATH: Deno.env.get("PATH") ?? "",
       HOME: Deno.env.get("HOME") ?? "/tmp",

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { CLI } from "./_cli.ts";
+import { cliEntry } from "./_cli.ts";
 
 /** How a CLI process ended and what it printed. */
 export interface CliOutput {
@@ -18,8 +18,9 @@ export interface CliOutput {
 }
 
 /**
- * `deno run -A cli/main.ts …` started at once, with only PATH, HOME, NO_COLOR and `env` in its
- * environment (no credential of the machine leaks in). Disposing it kills it if it still runs.
+ * `deno run` of rein with all permissions (`cliEntry()`: the cached bundle when fresh, else
+ * cli/main.ts) started at once, with only PATH, HOME, NO_COLOR and `env` in its environment (no
+ * credential of the machine leaks in). Disposing it kills it if it still runs.
  */
 export class CliProcess implements AsyncDisposable {
   readonly #child: Deno.ChildProcess;
@@ -29,7 +30,7 @@ export class CliProcess implements AsyncDisposable {
 
   constructor(args: readonly string[], env: Readonly<Record<string, string>> = {}) {
     this.#child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", CLI, ...args],
+      args: ["run", ...cliEntry(), ...args],
       env: {
         PATH: Deno.env.get("PATH") ?? "",
         HOME: Deno.env.get("HOME") ?? "/tmp",

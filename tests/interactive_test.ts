@@ -9,6 +9,7 @@ import {
 } from "../testing/fake_anthropic.ts";
 import { lastUserText, toolResultCount } from "../testing/scenarios.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
+import { cliEntry } from "./_cli.ts";
 
 const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
 const STREAMED = "Streaming answer: alpha bravo charlie delta echo foxtrot golf hotel india " +
@@ -80,7 +81,7 @@ async function startAgent(
   const command = [
     "env -u NO_COLOR",
     `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=test-key`,
-    `${shellQuote(Deno.execPath())} run -A ${shellQuote(MAIN)} agent`,
+    `${shellQuote(Deno.execPath())} run ${cliEntry().map(shellQuote).join(" ")} agent`,
     ...(options.args ?? []).map(shellQuote),
     `--workspace ${shellQuote(workspace)}; echo $? > ${shellQuote(exitFile)}`,
   ].join(" ");
@@ -109,7 +110,7 @@ async function leaveAndVerify(agent: Agent): Promise<void> {
   await agent.terminal.press("C-d");
   await agent.exitCode();
   const replay = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "replay", "--verify", "--quiet", "--workspace", agent.workspace],
+    args: ["run", ...cliEntry(), "replay", "--verify", "--quiet", "--workspace", agent.workspace],
   }).output();
   assert.equal(replay.code, 0, new TextDecoder().decode(replay.stdout));
 }

@@ -19,7 +19,7 @@ import {
 import { firstUserText, lastMessageText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { eventsOf, readLog, teammatePids, untilLogged } from "./_team_e2e.ts";
-import { CLI, runCli } from "./_cli.ts";
+import { cliEntry, runCli } from "./_cli.ts";
 import { teamEnv } from "./_team_e2e.ts";
 import { type Screen, shellQuote, Terminal } from "./_tmux.ts";
 
@@ -59,7 +59,7 @@ Deno.test("the REPL shows a teammate's calls and mail, asks the person her permi
   const command = [
     `ANTHROPIC_BASE_URL=${shellQuote(fake.url)} ANTHROPIC_API_KEY=test-key`,
     "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1",
-    `${shellQuote(Deno.execPath())} run -A ${shellQuote(CLI)} agent --trust`,
+    `${shellQuote(Deno.execPath())} run ${cliEntry().map(shellQuote).join(" ")} agent --trust`,
     `--workspace ${shellQuote(path)}; echo $? > ${shellQuote(exit)}`,
   ].join(" ");
   const terminal = await Terminal.start(`sh -c ${shellQuote(command)}`);
@@ -173,7 +173,9 @@ async function startRepl(url: string, flags = ""): Promise<{
   const command = [
     `ANTHROPIC_BASE_URL=${shellQuote(url)} ANTHROPIC_API_KEY=test-key`,
     "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1",
-    `${shellQuote(Deno.execPath())} run -A ${shellQuote(CLI)} agent --trust ${flags}`,
+    `${shellQuote(Deno.execPath())} run ${
+      cliEntry().map(shellQuote).join(" ")
+    } agent --trust ${flags}`,
     `--workspace ${shellQuote(path)}; echo $? > ${shellQuote(exit)}`,
   ].join(" ");
   const terminal = await Terminal.start(`sh -c ${shellQuote(command)}`);

@@ -10,7 +10,7 @@ import {
   text,
   toolUse,
 } from "../testing/fake_anthropic.ts";
-import { CLI, runCli } from "./_cli.ts";
+import { cliEntry, runCli } from "./_cli.ts";
 import { lastUserText } from "../testing/scenarios.ts";
 import { startTestSession, type TestSession } from "../testing/test_session.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
@@ -328,7 +328,7 @@ class CronRig implements AsyncDisposable {
   /** `rein ARGS` in the workspace, to its end. */
   async rein(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", CLI, "--workspace", this.workspace, ...args],
+      args: ["run", ...cliEntry(), "--workspace", this.workspace, ...args],
       env: this.env(),
       clearEnv: true,
       stdin: "null",
@@ -346,7 +346,7 @@ class CronRig implements AsyncDisposable {
   /** `rein ARGS` started in the workspace; standard input piped. */
   start(args: string[]): RunningRein {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", CLI, ...args, "--workspace", this.workspace],
+      args: ["run", ...cliEntry(), ...args, "--workspace", this.workspace],
       env: this.env(),
       clearEnv: true,
       stdin: "piped",

@@ -1,4 +1,5 @@
 import { runWake } from "../core/runner/wake.ts";
+import { PROCESS_STOP_SIGNALS, type StopSignals } from "./stop_signals.ts";
 import type { AgentLoop } from "../core/loop/agent_loop.ts";
 import type { TurnResult } from "../core/loop/run_turn.ts";
 import { type ActiveRun, Runner } from "../core/runner/runner.ts";
@@ -34,23 +35,6 @@ export interface DaemonFlags extends PermissionOptions {
   maxTurns?: number | undefined;
 }
 
-/** The signals the daemon stops on (injectable for tests of the command in-process). */
-export interface DaemonSignals {
-  add(listener: () => void): void;
-  remove(listener: () => void): void;
-}
-
-const PROCESS_SIGNALS: DaemonSignals = {
-  add(listener) {
-    Deno.addSignalListener("SIGTERM", listener);
-    Deno.addSignalListener("SIGINT", listener);
-  },
-  remove(listener) {
-    Deno.removeSignalListener("SIGTERM", listener);
-    Deno.removeSignalListener("SIGINT", listener);
-  },
-};
-
 /**
  * `rein daemon`: run a workspace's due cron prompts headless until SIGTERM (or SIGINT). It runs
  * one session, the workspace's latest daemon session (continued, its unfinished turn first) or a
@@ -64,7 +48,7 @@ export async function daemonCommand(
   flags: DaemonFlags,
   env: RuntimeEnv,
   io: CommandIo,
-  signals: DaemonSignals = PROCESS_SIGNALS,
+  signals: StopSignals = PROCESS_STOP_SIGNALS,
 ): Promise<number> {
   const workspace = resolveWorkspace(flags.workspace, env, Deno.cwd());
   const logPath = flags.log ? userPath(flags.log, env, Deno.cwd()) : defaultLogPath(workspace);
@@ -162,7 +146,7 @@ async function runDaemon(
   { session, reopened }: DaemonSession,
   maxTurns: number | null,
   io: CommandIo,
-  signals: DaemonSignals,
+  signals: StopSignals,
 ): Promise<number> {
   const runner = new Runner(runtime.harness);
   const stopping = new AbortController();

@@ -1,4 +1,5 @@
 import type { NewEvent } from "../events/event_types.ts";
+import { PROCESS_STOP_SIGNALS, type StopSignals } from "./stop_signals.ts";
 import type { Lease } from "../events/store.ts";
 import {
   HOST_AGENT,
@@ -37,23 +38,6 @@ export interface HostFlags {
   trustHooks?: boolean | undefined;
 }
 
-/** The signals a host stops on (injectable for tests of the command in-process). */
-export interface HostSignals {
-  add(listener: () => void): void;
-  remove(listener: () => void): void;
-}
-
-const PROCESS_SIGNALS: HostSignals = {
-  add(listener) {
-    Deno.addSignalListener("SIGTERM", listener);
-    Deno.addSignalListener("SIGINT", listener);
-  },
-  remove(listener) {
-    Deno.removeSignalListener("SIGTERM", listener);
-    Deno.removeSignalListener("SIGINT", listener);
-  },
-};
-
 /**
  * `rein host --store postgres://… [--workspace DIR] [--name NAME]`: offer this machine to run
  * teammates that leads elsewhere place on it (`spawn_teammate {host: NAME}`), in its own working
@@ -72,7 +56,7 @@ export async function hostCommand(
   flags: HostFlags,
   env: RuntimeEnv,
   io: CommandIo,
-  signals: HostSignals = PROCESS_SIGNALS,
+  signals: StopSignals = PROCESS_STOP_SIGNALS,
 ): Promise<number> {
   const store = storeOf(flags.store, env);
   if (store === undefined) {
@@ -165,7 +149,7 @@ async function serve(
   place: HostPlace,
   holder: (session: string, agent: string) => Promise<string | undefined>,
   checkMs: number,
-  signals: HostSignals,
+  signals: StopSignals,
   notice: (message: string) => void,
 ): Promise<void> {
   const stopping = new AbortController();

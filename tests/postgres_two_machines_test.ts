@@ -27,22 +27,13 @@ import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { postgresMissing, startTestPostgres } from "../testing/postgres_server.ts";
 import { openPool } from "../events/postgres/_pg.ts";
 import { CLI, runCli } from "./_cli.ts";
+import { twoClones } from "./_two_clones.ts";
 import { eventsOf, mailIn, teamEnv } from "./_team_e2e.ts";
 
 const missing = postgresMissing();
 if (missing !== undefined) console.warn(missing);
 
 const PASSWORD = "pw-tw0-mach1nes";
-
-async function git(args: string[], cwd: string): Promise<void> {
-  const out = await new Deno.Command("git", {
-    args: ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-}
 
 Deno.test({
   name:
@@ -53,15 +44,7 @@ Deno.test({
   fn: async () => {
     await using server = await startTestPostgres();
     const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-pg-two-" }));
-    const origin = join(root, "origin");
-    const [a, b] = [join(root, "machine-a"), join(root, "machine-b")];
-    await Deno.mkdir(origin);
-    await git(["init", "-q", "-b", "main"], origin);
-    await Deno.writeTextFile(join(origin, "README.md"), "shared project\n");
-    await git(["add", "README.md"], origin);
-    await git(["commit", "-q", "-m", "start"], origin);
-    await git(["clone", "-q", origin, a], root);
-    await git(["clone", "-q", origin, b], root);
+    const [a, b] = await twoClones(root);
     const store = server.url("two").replace("://postgres@", `://postgres:${PASSWORD}@`);
     const sql = openPool(`postgres://postgres@127.0.0.1:${server.port}/postgres`, 1);
     const count = async (where: string) =>

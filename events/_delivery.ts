@@ -2,21 +2,24 @@ import type { EventListener } from "./store.ts";
 import type { Envelope } from "./event_types.ts";
 
 /**
- * Hands events to a fixed list of listeners. A listener that throws does not stop delivery to
- * the others or of later events (which would leave projections silently behind the store);
- * the first error is kept and thrown by {@link Delivery.rethrow} once delivery is done.
+ * Hands events to the listeners `listeners()` gives when each event is delivered, so that one
+ * subscribed while a catch-up is under way (its read on the wire) gets that catch-up's events
+ * past the `lastSeq` it saw, as `subscribe` promises every later event. A listener that throws
+ * does not stop delivery to the others or of later events (which would leave projections
+ * silently behind the store); the first error is kept and thrown by {@link Delivery.rethrow}
+ * once delivery is done.
  */
 export class Delivery {
-  readonly #listeners: readonly EventListener[];
+  readonly #listeners: () => readonly EventListener[];
   #failed = false;
   #error: unknown;
 
-  constructor(listeners: readonly EventListener[]) {
+  constructor(listeners: () => readonly EventListener[]) {
     this.#listeners = listeners;
   }
 
   deliver(event: Envelope): void {
-    for (const listener of this.#listeners) {
+    for (const listener of this.#listeners()) {
       try {
         listener(event);
       } catch (error) {

@@ -343,7 +343,7 @@ export class JsonlStore implements EventStore, LogReader, Leases {
       if (options.sync === true) await this.#syncData();
       return batch.envelopes;
     });
-    const delivery = new Delivery(this.#listeners);
+    const delivery = new Delivery(() => this.#listeners);
     for (const envelope of envelopes) delivery.deliver(envelope);
     delivery.rethrow();
     return envelopes;
@@ -476,7 +476,7 @@ export class JsonlStore implements EventStore, LogReader, Leases {
       );
     }
     const range = { start: this.#end, firstLine: this.#lastSeq + 1, bytes: size - this.#end };
-    const delivery = new Delivery(this.#listeners);
+    const delivery = new Delivery(() => this.#listeners);
     const visit = (event: Envelope) => {
       this.#lastSeq = event.seq;
       if (collect) caught.push(event);

@@ -349,7 +349,7 @@ export class MemoryEventStore implements EventStore, LogReader, Leases {
   }
 
   #deliver(events: readonly Envelope[]): void {
-    const delivery = new Delivery(this.#listeners);
+    const delivery = new Delivery(() => this.#listeners);
     for (const event of events) delivery.deliver(event);
     delivery.rethrow();
   }

@@ -107,7 +107,10 @@ export class PostgresStore implements EventStore, LogReader, Leases {
   #offset = 0;
   #closed = false;
   readonly #listener: Listener;
-  /** Called on a NOTIFY of news, on a (re)started LISTEN, and at close: pending waits look again. */
+  /**
+   * Called on a NOTIFY of news, on a (re)started LISTEN, after an append or a catch-up that read
+   * events, and at close: pending waits look again.
+   */
   readonly #wakers = new Set<() => void>();
   /** Called on every NOTIFY and at close: followers read again. */
   readonly #followers = new Set<() => void>();
@@ -203,8 +206,10 @@ export class PostgresStore implements EventStore, LogReader, Leases {
 
   /**
    * Wait until the log holds an event past `afterSeq`: woken by the log's NOTIFY (another
-   * writer's commit), by this store's own appends, and when the listening connection comes back
-   * (what was appended meanwhile is caught up then). `pollMs` is ignored: nothing polls.
+   * writer's commit), by this store's own appends, by any catch-up of this store that reads
+   * events (whoever called it: an append's NOTIFY that comes after such a catch-up read its rows
+   * is no news, and wakes no wait), and when the listening connection comes back (what was
+   * appended meanwhile is caught up then). `pollMs` is ignored: nothing polls.
    */
   waitForAppend(afterSeq: number, signal: AbortSignal, _pollMs?: number): Promise<Envelope[]> {
     if (signal.aborted) return Promise.reject(signal.reason);
@@ -369,7 +374,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     const envelopes = await this.#retrying("append", () => this.#appendOnce(decide));
     void options;
     this.#reported = false;
-    const delivery = new Delivery(this.#listeners);
+    const delivery = new Delivery(() => this.#listeners);
     for (const envelope of envelopes) delivery.deliver(envelope);
     this.#wake();
     delivery.rethrow();
@@ -444,7 +449,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
 
   async #catchUpWith(sql: Queryable): Promise<Envelope[]> {
     const caught: Envelope[] = [];
-    const delivery = new Delivery(this.#listeners);
+    const delivery = new Delivery(() => this.#listeners);
     for (;;) {
       const rows = await this.#pageWith(sql, this.#lastSeq, Infinity);
       for (const row of rows) {
@@ -462,6 +467,8 @@ export class PostgresStore implements EventStore, LogReader, Leases {
       }
       if (rows.length < PAGE) break;
     }
+    // The log is past where pending waits began: they look again (its NOTIFY is no news now).
+    if (caught.length > 0) this.#wakeWaits();
     delivery.rethrow();
     return caught;
   }
@@ -516,8 +523,12 @@ export class PostgresStore implements EventStore, LogReader, Leases {
   }
 
   #wake(): void {
-    for (const waker of [...this.#wakers]) waker();
+    this.#wakeWaits();
     this.#wakeFollowers();
+  }
+
+  #wakeWaits(): void {
+    for (const waker of [...this.#wakers]) waker();
   }
 
   #wakeFollowers(): void {

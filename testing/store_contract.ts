@@ -101,6 +101,24 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
     },
   );
 
+  contract(
+    "a listener subscribed while a catch-up is under way gets its events past the lastSeq it saw",
+    async (h) => {
+      const mine = await h.open({});
+      const theirs = await h.open({});
+      await theirs.append([prompt("t1", "mate"), prompt("t2", "mate")]);
+      const catching = mine.catchUp();
+      // Microtasks only (no I/O): the catch-up has begun, and its read is not back yet where
+      // the store reads asynchronously.
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      const from = mine.lastSeq;
+      const seen: number[] = [];
+      mine.subscribe((e) => seen.push(e.seq));
+      await catching;
+      assert.deepEqual(seen, [1, 2].filter((seq) => seq > from));
+    },
+  );
+
   contract("a closed store refuses to append, catch up, sync or wait", async (h) => {
     const store = await h.open({});
     await store.append([prompt("a")]);

@@ -191,6 +191,7 @@ export async function openRuntime(options: {
     trust: options.trust === true,
     // A lead's process keeps a warm spare teammate process; a teammate's spawns none.
     spare: options.teammate !== true,
+    onNotice: options.onNotice,
   });
   const effects = {
     ...liveEffects({

@@ -14,7 +14,7 @@ import { claim } from "./session_choice.ts";
 import { storeOf } from "./store_log.ts";
 import { relaunchWhenMoved } from "./_teammate_relaunch.ts";
 import type { SessionLease } from "./session_lease.ts";
-import { ASSIGNMENT_ENV, readAssignment } from "./teammate_spare.ts";
+import { ASSIGNMENT_ENV, readAssignment, READY_LINE } from "./teammate_spare.ts";
 
 /** Flags of `rein teammate`. */
 export interface TeammateFlags {
@@ -64,6 +64,10 @@ export async function teammateCommand(
     // Loaded by a spare only: a teammate started cold does not load what it would warm.
     const { warmUpSpare } = await import("./_spare_warm_up.ts");
     await warmUpSpare(told.signal);
+    // Warm: the lead may start its next spare (cli/teammate_spare.ts reads this line).
+    if (!told.signal.aborted) {
+      await Deno.stdout.write(new TextEncoder().encode(READY_LINE)).catch(() => {});
+    }
     const assignment = await assigned;
     if (assignment === undefined) return 0;
     flags = { ...flags, ...assignment };

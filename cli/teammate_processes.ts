@@ -18,7 +18,13 @@ import { planLaunch } from "./_launch_plan.ts";
 import { agentCwd } from "../core/state/agent_place.ts";
 import { RELAUNCH_EXIT_CODE, teammateFlags } from "./_teammate_flags.ts";
 import { LEASE_MS_ENV, leaseMsOf } from "./lease_ms.ts";
-import { Spare, SPARE_NAME, spareAllowed, type TeammateLaunch } from "./teammate_spare.ts";
+import {
+  type DEFAULT_SPARES,
+  Spare,
+  SPARE_NAME,
+  spareCount,
+  type TeammateLaunch,
+} from "./teammate_spare.ts";
 
 /** How long a teammate asked to stop (SIGTERM) has before it is killed. */
 const STOP_GRACE_MS = 2_000;
@@ -49,11 +55,13 @@ export interface TeammateHost {
   /** The lead's `--trust`: its teammates trust the folder as it does (.mcp.json, agents' servers). */
   trust?: boolean | undefined;
   /**
-   * Whether this process may keep a warm spare teammate process (cli/teammate_spare.ts): a
-   * lead's may (unless turned off: `REIN_TEAMMATE_SPARE=0`, or `"teams": {"spare": false}` in the
-   * settings), a teammate's never (it spawns none).
+   * Whether this process may keep warm spare teammate processes (cli/teammate_spare.ts): a lead's
+   * may (how many: `REIN_TEAMMATE_SPARE`, or `"teams": {"spare": N | false}` in the settings), a
+   * teammate's never (it spawns none).
    */
   spare?: boolean;
+  /** Told once what is wrong with how many spares the environment or settings say to keep. */
+  onNotice?: ((message: string) => void) | undefined;
   /**
    * This process is `rein host` of that name: it runs the teammates placed on it, each in
    * `workspace` (its working copy) or a folder inside it, never elsewhere, whatever the log says.
@@ -79,14 +87,17 @@ interface Running {
  * A teammate whose `agent.stopped` is in the log is not started again. `stopAll` (the team
  * mechanism's `close`) stops every one.
  *
- * A lead's process keeps one warm spare (cli/teammate_spare.ts), started when the lead of a
- * session that may spawn (`spawn_teammate` is in its pool: teams are on) sends a model request
- * (it waits for the model, which may answer with a spawn), no teammate of this process is still
- * starting (every one started has made its first request) and fewer than
- * {@link MAX_LIVE_TEAMMATES} are live: a spare never competes for the CPU with the lead's own
- * start nor a teammate's, nor starts while only teammates work (a `-p` run's end). A
- * teammate whose launch is exactly the spare's but for its name (flags, folder, environment) is
- * the spare, given its identity before its `agent.started` is recorded; any other starts cold. The
+ * A lead's process keeps warm spares (cli/teammate_spare.ts; {@link DEFAULT_SPARES} unless told
+ * otherwise), a burst's worth: a lead spawns its team in one answer, and each spawn of it takes
+ * one. The first is started when the lead of a session that may spawn (`spawn_teammate` is in its
+ * pool: teams are on) sends a model request (it waits for the model, which may answer with
+ * spawns), each next one once the one before it is warm while the lead still waits: one loads at a
+ * time, and none starts while a teammate of this process is starting (until it has made its first
+ * request) or when the live teammates and the spares would be more than
+ * {@link MAX_LIVE_TEAMMATES}: a spare never competes for the CPU with the lead's own start nor a
+ * teammate's, nor starts while only teammates work (a `-p` run's end). A teammate whose launch is
+ * exactly a spare's but for its name (flags, folder, environment) is that spare (a warm one
+ * first), given its identity before its `agent.started` is recorded; any other starts cold. A
  * spare is no teammate (not in the log, the roster or the cap) and dies with this process.
  */
 export class TeammateProcesses {
@@ -98,9 +109,14 @@ export class TeammateProcesses {
   /** A lead's look at its remote teammates' hosts, each third of a lease's life. */
   #hostWatch: ReturnType<typeof setInterval> | undefined;
   #checkingHosts = false;
-  #spare: Spare | undefined;
+  /** The spares started and not taken (nor let go): at most one of them is not warm yet. */
+  #spares: Spare[] = [];
   /** Spares that ended before they were taken. */
   #spareDeaths = 0;
+  /** Whether what was wrong with the number of spares to keep has been told. */
+  #spareCountTold = false;
+  /** The sessions whose lead waits for the model: its request sent, not yet answered. */
+  readonly #leadWaits = new Set<string>();
   /** Teammates started (their keys) that have not made their first model request yet. */
   readonly #starting = new Set<string>();
 
@@ -125,12 +141,19 @@ export class TeammateProcesses {
     harness.store.subscribe((event) => {
       if (event.type === "model.requested") {
         this.#starting.delete(rosterKey(event.session, event.agent));
+        if (!this.#isLead(event.session, event.agent)) return;
+        this.#leadWaits.add(event.session);
         // The lead's own request; off the append's path: the request goes out first. Asked
         // first, so a session that will keep no spare sets no timer (a process's first timer
         // loads Node's timers module, on the way to that request).
-        if (this.#isLead(event.session, event.agent) && this.#spareWanted(event.session)) {
+        if (this.#spareWanted(event.session)) {
           setTimeout(() => this.#keepSpare(event.session), 0);
         }
+        return;
+      }
+      // The lead's request answered (or failed, or cancelled): no further spare until its next.
+      if (event.type.startsWith("model.") && this.#isLead(event.session, event.agent)) {
+        this.#leadWaits.delete(event.session);
         return;
       }
       if (event.type !== "agent.stopped") return;
@@ -304,48 +327,56 @@ export class TeammateProcesses {
   }
 
   /**
-   * The waiting spare if its launch is `launch` but for the name; else undefined, and a spare
-   * that is no longer what a teammate of the lead's place would get (its flags changed: a file
-   * they are planned from did) is let go, for a fresh one to be started later.
+   * A waiting spare whose launch is `launch` but for the name (a warm one first), taken; else
+   * undefined, and the spares that are no longer what a teammate of the lead's place would get
+   * (their flags changed: a file they are planned from did) are let go, for fresh ones to be
+   * started later.
    */
   #takeSpare(launch: TeammateLaunch): Spare | undefined {
-    const spare = this.#spare;
-    if (spare === undefined || !spare.waiting) return undefined;
-    if (spare.fits(launch)) {
-      this.#spare = undefined;
-      return spare;
+    this.#spares = this.#spares.filter((spare) => spare.waiting);
+    const order = [...this.#spares.filter((s) => s.warm), ...this.#spares.filter((s) => !s.warm)];
+    const taken = order.find((spare) => spare.fits(launch));
+    if (taken !== undefined) {
+      this.#spares = this.#spares.filter((spare) => spare !== taken);
+      return taken;
     }
-    const fresh = this.#plan(SPARE_NAME, SPARE_NAME, spare.cwd, launch.env);
-    if (!spare.fits(fresh)) {
-      this.#spare = undefined;
-      spare.stop(STOP_GRACE_MS).catch(() => {});
-    }
+    const stale = this.#spares.filter((spare) =>
+      !spare.fits(this.#plan(SPARE_NAME, SPARE_NAME, spare.cwd, launch.env))
+    );
+    this.#spares = this.#spares.filter((spare) => !stale.includes(spare));
+    for (const spare of stale) spare.stop(STOP_GRACE_MS).catch(() => {});
     return undefined;
   }
 
   /**
-   * Whether a spare for `session`'s teammates is to be started now: none waits, no teammate is
-   * starting, this is a lead's process that is not closing, and the session's lead can spawn (teams
-   * on) and has fewer than {@link MAX_LIVE_TEAMMATES} live.
+   * Whether a spare for `session`'s teammates is to be started now: every spare waiting is warm
+   * and there are fewer than the number to keep, no teammate is starting, this is a lead's process
+   * that is not closing, and the session's lead can spawn (teams on) and has fewer than
+   * {@link MAX_LIVE_TEAMMATES} live with the spares.
    */
   #spareWanted(session: string): boolean {
     const harness = this.#harness;
     if (harness === undefined || this.#closed || this.#host.spare !== true) return false;
-    if (this.#spare?.waiting || this.#starting.size > 0) return false;
-    if (this.#spareDeaths >= SPARE_DEATHS) return false;
-    if (!spareAllowed(this.#host.env, harness.settings?.other["teams"])) return false;
+    if (this.#starting.size > 0 || this.#spareDeaths >= SPARE_DEATHS) return false;
+    const waiting = this.#spares.filter((spare) => spare.waiting);
+    if (waiting.some((spare) => !spare.warm)) return false;
+    const { count, problem } = spareCount(this.#host.env, harness.settings?.other["teams"]);
+    if (problem !== undefined && !this.#spareCountTold) {
+      this.#spareCountTold = true;
+      this.#host.onNotice?.(problem);
+    }
+    if (waiting.length >= count) return false;
     const view = harness.state.sessions.byId[session];
     if (view === undefined) return false;
     if (harness.findTool("spawn_teammate", { session, agent: view.mainAgent }) === undefined) {
       return false;
     }
-    return liveTeammates(harness.state, session).length < MAX_LIVE_TEAMMATES;
+    return liveTeammates(harness.state, session).length + waiting.length < MAX_LIVE_TEAMMATES;
   }
 
   /**
-   * Start a spare for `session`'s teammates unless one waits, a teammate is starting, this is no
-   * lead's process or it is closing, or the session's lead cannot spawn (teams off) or has
-   * {@link MAX_LIVE_TEAMMATES} live. Never throws.
+   * Start a spare for `session`'s teammates when one is wanted ({@link #spareWanted}), and once it
+   * is warm the next one if the lead still waits for the model. Never throws.
    */
   #keepSpare(session: string): void {
     const harness = this.#harness;
@@ -355,11 +386,14 @@ export class TeammateProcesses {
       // Where its teammates start: the lead's place.
       const cwd = agentCwd(view, view.mainAgent, this.#host.workspace);
       const spare = new Spare(this.#plan(SPARE_NAME, SPARE_NAME, cwd, this.#env()), startDeno);
-      this.#spare = spare;
+      this.#spares.push(spare);
       spare.child.status.then(() => {
-        if (this.#spare !== spare) return;
-        this.#spare = undefined;
+        if (!this.#spares.includes(spare)) return;
+        this.#spares = this.#spares.filter((other) => other !== spare);
         this.#spareDeaths++;
+      });
+      spare.ready.then((warm) => {
+        if (warm && this.#leadWaits.has(session)) this.#keepSpare(session);
       });
     } catch {
       // No spare: spawns start cold.
@@ -481,10 +515,10 @@ export class TeammateProcesses {
     clearInterval(this.#hostWatch);
     const running = [...this.#running.values()];
     this.#running.clear();
-    const spare = this.#spare;
-    this.#spare = undefined;
+    const spares = this.#spares;
+    this.#spares = [];
     await Promise.all([
-      spare?.stop(STOP_GRACE_MS),
+      ...spares.map((spare) => spare.stop(STOP_GRACE_MS)),
       ...running.map((item) => this.#end(item)),
     ]);
   }
@@ -496,22 +530,22 @@ function event(session: string, agent: string, type: string, data: unknown): New
 
 /**
  * Start Deno with `args` under `setpriv --pdeathsig SIGKILL` (as cli/launch.ts starts rein): the
- * teammate dies with the lead's process; without setpriv, plainly. Its stdin is `/dev/null`, or
- * a pipe only this process holds (a spare's).
+ * teammate dies with the lead's process; without setpriv, plainly. Its stdin and stdout are
+ * `/dev/null`, or pipes only this process holds (a spare's).
  */
 function startDeno(
   args: readonly string[],
   cwd: string,
   env: Readonly<Record<string, string>>,
-  stdin: "null" | "piped",
+  pipes: "null" | "piped",
 ): Deno.ChildProcess {
   const deno = Deno.execPath();
   const options = {
     cwd,
     env: { ...env },
     clearEnv: true,
-    stdin,
-    stdout: "null",
+    stdin: pipes,
+    stdout: pipes,
     stderr: "null",
   } as const;
   try {

@@ -15,7 +15,10 @@
  */
 export const ASSIGNMENT_ENV = "REIN_TEAMMATE_ASSIGNMENT";
 
-/** `0` (or `false`, `no`, `off`) in the lead's environment: no spare is started. */
+/**
+ * How many spares a lead's process keeps, in the lead's environment: `0` (or `false`, `no`, `off`)
+ * none, a number up to {@link MAX_SPARES} that many, `on` (`true`, `yes`) the default.
+ */
 export const SPARE_ENV = "REIN_TEAMMATE_SPARE";
 
 /**
@@ -31,15 +34,57 @@ export interface Assignment {
 }
 
 /**
- * Whether a lead with `env` and the settings' `teams` value may start a spare: not when
- * {@link SPARE_ENV} says no, nor when the settings have `"teams": {"spare": false}`. Pure.
+ * Spares a lead's process keeps unless told otherwise: a lead that spawns a team spawns it in one
+ * answer, most often of three ("spawn three teammates to…"), and each spawn of that burst takes
+ * one; a fourth starts cold.
  */
-export function spareAllowed(env: Readonly<Record<string, string>>, teams: unknown): boolean {
-  if (/^(0|false|no|off)$/i.test((env[SPARE_ENV] ?? "").trim())) return false;
+export const DEFAULT_SPARES = 3;
+
+/** The most spares a lead's process keeps, whatever it is told. */
+export const MAX_SPARES = 8;
+
+/** How many spares to keep, and what was wrong with what said so (kept then: the nearest). */
+export interface SpareCount {
+  count: number;
+  problem?: string;
+}
+
+/**
+ * How many spares a lead with `env` and the settings' `teams` value keeps: {@link SPARE_ENV} when
+ * set, else `"teams": {"spare": false | true | N}` in the settings, else {@link DEFAULT_SPARES}.
+ * A value that is neither (or more than {@link MAX_SPARES}) is reported in `problem`, and the
+ * default (or the most) kept. Pure.
+ */
+export function spareCount(env: Readonly<Record<string, string>>, teams: unknown): SpareCount {
+  const given = (env[SPARE_ENV] ?? "").trim();
+  if (given !== "") return countOf(given, `${SPARE_ENV} "${given}"`);
   if (typeof teams === "object" && teams !== null && "spare" in teams) {
-    return (teams as { spare: unknown }).spare !== false;
+    const spare = (teams as { spare: unknown }).spare;
+    // JSON says what it means: true, false or a number (not a string of one).
+    const named = `The settings' "teams": {"spare": ${JSON.stringify(spare)}}`;
+    return countOf(typeof spare === "string" ? NaN : spare, named);
   }
-  return true;
+  return { count: DEFAULT_SPARES };
+}
+
+/** What a value of {@link SPARE_ENV} or the setting says, `named` in its problem. Pure. */
+function countOf(value: unknown, named: string): SpareCount {
+  if (value === false || /^(false|no|off)$/i.test(String(value))) return { count: 0 };
+  if (value === true || /^(true|yes|on)$/i.test(String(value))) return { count: DEFAULT_SPARES };
+  const text = String(value);
+  const count = typeof value === "number" || /^\d+$/.test(text) ? Number(text) : NaN;
+  if (Number.isInteger(count) && count >= 0 && count <= MAX_SPARES) return { count };
+  if (Number.isInteger(count) && count > MAX_SPARES) {
+    return {
+      count: MAX_SPARES,
+      problem: `${named} is more than ${MAX_SPARES}: ${MAX_SPARES} spares are kept`,
+    };
+  }
+  return {
+    count: DEFAULT_SPARES,
+    problem:
+      `${named} is not a number of spare teammate processes (0 to ${MAX_SPARES}), on or off: ${DEFAULT_SPARES} are kept`,
+  };
 }
 
 /** The line the lead writes to its spare. Pure. */
@@ -91,13 +136,22 @@ export function parseAssignment(line: string): Assignment {
   throw new Error(`Not a teammate's assignment: "${line.slice(0, 200)}"`);
 }
 
-/** How a process is started (cli/teammate_processes.ts's `startDeno`, with stdin a pipe). */
+/**
+ * How a process is started (cli/teammate_processes.ts's `startDeno`): a spare's with its stdin and
+ * stdout pipes (`piped`), a teammate started cold with neither.
+ */
 export type StartProcess = (
   args: readonly string[],
   cwd: string,
   env: Readonly<Record<string, string>>,
-  stdin: "null" | "piped",
+  pipes: "null" | "piped",
 ) => Deno.ChildProcess;
+
+/**
+ * What a spare writes on its stdout once it has loaded and warmed up (and waits): the one line
+ * the lead reads of it. What it writes after, as the teammate it became, is read and dropped.
+ */
+export const READY_LINE = "ready\n";
 
 /** A teammate's process as the lead's would start it cold: its Deno arguments, folder, env. */
 export interface TeammateLaunch {
@@ -113,13 +167,19 @@ export interface TeammateLaunch {
 
 /**
  * One spare process: started with the launch a teammate named {@link SPARE_NAME} would get, its
- * stdin a pipe only this object holds. Taken at most once.
+ * stdin and stdout pipes only this object holds. Taken at most once.
  */
 export class Spare {
   readonly child: Deno.ChildProcess;
+  /**
+   * Resolves true once it has said it is loaded and warm ({@link READY_LINE}), false when it has
+   * ended (or was taken) first. Never rejects.
+   */
+  readonly ready: Promise<boolean>;
   readonly #launch: TeammateLaunch;
   #exited = false;
   #taken = false;
+  #warm = false;
 
   constructor(launch: TeammateLaunch, start: StartProcess) {
     this.#launch = launch;
@@ -130,6 +190,12 @@ export class Spare {
       "piped",
     );
     this.child.status.then(() => this.#exited = true, () => this.#exited = true);
+    this.ready = readyOf(this.child.stdout).then((ready) => this.#warm = ready && this.waiting);
+  }
+
+  /** Whether it has said it is warm and still waits. */
+  get warm(): boolean {
+    return this.#warm && this.waiting;
   }
 
   /** The folder it was started in. */
@@ -194,6 +260,36 @@ export class Spare {
     await this.child.status.catch(() => {});
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether `output` (a spare's stdout) starts with {@link READY_LINE}; all of it is read (and
+ * dropped) until it ends, so that the process never blocks on a full pipe. Never rejects.
+ */
+function readyOf(output: ReadableStream<Uint8Array>): Promise<boolean> {
+  const reader = output.getReader();
+  return new Promise<boolean>((resolve) => {
+    const want = new TextEncoder().encode(READY_LINE);
+    let seen = 0;
+    void (async () => {
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          for (let i = 0; i < value.length && seen < want.length; i++) {
+            if (value[i] !== want[seen++]) seen = Infinity;
+          }
+          if (seen === want.length) resolve(true);
+          if (seen === Infinity) resolve(false);
+        }
+      } catch {
+        // Its pipe broke: it has ended.
+      } finally {
+        resolve(false);
+        reader.releaseLock();
+      }
+    })();
+  });
 }
 
 /** A launch's `deno` arguments before rein's own; undefined when they do not end with them. */

@@ -1,21 +1,46 @@
 import assert from "node:assert/strict";
 import {
   assignmentLine,
+  DEFAULT_SPARES,
+  MAX_SPARES,
   parseAssignment,
   readAssignment,
+  READY_LINE,
   Spare,
-  spareAllowed,
+  spareCount,
   type TeammateLaunch,
 } from "./teammate_spare.ts";
 
-Deno.test("spareAllowed: on unless REIN_TEAMMATE_SPARE says no or the settings' teams.spare is false", () => {
-  assert.equal(spareAllowed({}, undefined), true);
-  assert.equal(spareAllowed({ REIN_TEAMMATE_SPARE: "1" }, { enabled: true }), true);
+Deno.test("spareCount: REIN_TEAMMATE_SPARE, else the settings' teams.spare, else three; a value that is neither a count nor on/off is named, and the default kept", () => {
+  assert.deepEqual(spareCount({}, undefined), { count: DEFAULT_SPARES });
+  assert.equal(DEFAULT_SPARES, 3);
+  assert.deepEqual(spareCount({}, { enabled: true }), { count: 3 });
   for (const no of ["0", "false", "No", " off "]) {
-    assert.equal(spareAllowed({ REIN_TEAMMATE_SPARE: no }, undefined), false, no);
+    assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: no }, { spare: 5 }), { count: 0 }, no);
   }
-  assert.equal(spareAllowed({}, { spare: false }), false);
-  assert.equal(spareAllowed({}, { spare: true }), true);
+  for (const yes of ["true", "YES", "on"]) {
+    assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: yes }, { spare: false }), { count: 3 });
+  }
+  assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: "1" }, { spare: 5 }), { count: 1 });
+  assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: " 8 " }, undefined), { count: MAX_SPARES });
+  assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: "" }, { spare: 2 }), { count: 2 });
+  assert.deepEqual(spareCount({}, { spare: false }), { count: 0 });
+  assert.deepEqual(spareCount({}, { spare: true }), { count: 3 });
+  assert.deepEqual(spareCount({}, { spare: 0 }), { count: 0 });
+
+  const many = spareCount({ REIN_TEAMMATE_SPARE: "40" }, undefined);
+  assert.equal(many.count, MAX_SPARES);
+  assert.match(many.problem ?? "", /^REIN_TEAMMATE_SPARE "40" is more than 8/);
+  for (const bad of ["lots", "-1", "2.5", "0x2"]) {
+    const told = spareCount({ REIN_TEAMMATE_SPARE: bad }, undefined);
+    assert.equal(told.count, 3, bad);
+    assert.match(told.problem ?? "", new RegExp(`^REIN_TEAMMATE_SPARE "${bad}" is not a number`));
+  }
+  for (const bad of [1.5, -2, "3", null, {}]) {
+    const told = spareCount({}, { spare: bad });
+    assert.equal(told.count, 3, String(bad));
+    assert.match(told.problem ?? "", /^The settings' "teams": \{"spare": .*\} is not a number/);
+  }
 });
 
 Deno.test("an assignment is one JSON line of a session and a teammate's name; anything else is refused", async () => {
@@ -56,8 +81,8 @@ Deno.test("a spare fits a teammate whose launch is its own but for the session a
   // A process that waits on its stdin, as a spare does.
   const spare = new Spare(
     launch("spare", "spare"),
-    (_args, cwd, env, stdin) =>
-      new Deno.Command("cat", { cwd: "/", env: { ...env, CWD: cwd }, stdin, stdout: "null" })
+    (_args, cwd, env, pipes) =>
+      new Deno.Command("cat", { cwd: "/", env: { ...env, CWD: cwd }, stdin: pipes, stdout: pipes })
         .spawn(),
   );
   try {
@@ -82,4 +107,43 @@ Deno.test("a spare fits a teammate whose launch is its own but for the session a
   } finally {
     await spare.stop(100);
   }
+});
+
+/** A spare whose process is `sh -c script`, its stdin and stdout the spare's pipes. */
+function shellSpare(script: string): Spare {
+  return new Spare(
+    launch("spare", "spare"),
+    (_args, _cwd, env, pipes) =>
+      new Deno.Command("sh", { args: ["-c", script], env, stdin: pipes, stdout: pipes }).spawn(),
+  );
+}
+
+Deno.test("a spare is warm once its process says it is ready, until taken; one that ends or says anything else first never is, and what it writes after is drained", async () => {
+  const ready = shellSpare(`sleep 0.1; printf '${READY_LINE}'; head -c 300000 /dev/zero; cat`);
+  try {
+    assert.equal(ready.warm, false);
+    assert.equal(await ready.ready, true);
+    assert.equal(ready.warm, true);
+    assert.equal(ready.waiting, true);
+    // 300 kB after the line (more than a pipe holds): drained, so it still reads its input.
+    await ready.assign({ session: "s", agent: "hank" });
+    assert.equal(ready.warm, false);
+    assert.equal((await ready.child.status).code, 0);
+  } finally {
+    await ready.stop(100);
+  }
+  const ended = shellSpare("exit 0");
+  assert.equal(await ended.ready, false);
+  assert.equal(ended.warm, false);
+  await ended.stop(100);
+  const other = shellSpare("echo 'not ready'; cat");
+  try {
+    assert.equal(await Promise.race([other.ready, other.child.status.then(() => "ended")]), false);
+  } finally {
+    await other.stop(100);
+  }
+  const taken = shellSpare(`read line; printf '${READY_LINE}'`);
+  await taken.assign({ session: "s", agent: "hank" });
+  assert.equal(await taken.ready, false);
+  assert.equal(taken.warm, false);
 });

@@ -26,8 +26,8 @@ import { claimingTeammate, firstUserText, lastMessageText } from "../testing/sce
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { postgresMissing, startTestPostgres } from "../testing/postgres_server.ts";
 import { openPool } from "../events/postgres/_pg.ts";
-import { CLI, runCli } from "./_cli.ts";
-import { twoClones } from "./_two_clones.ts";
+import { runCli } from "./_cli.ts";
+import { startStoreView, twoClones } from "./_two_clones.ts";
 import { eventsOf, mailIn, teamEnv } from "./_team_e2e.ts";
 
 const missing = postgresMissing();
@@ -210,30 +210,12 @@ Deno.test({
       );
 
       // rein view reads it: both machines' sessions are on its page.
-      const view = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--quiet", CLI, "view", "--store", store],
-        env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? root },
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "null",
-      }).spawn();
-      try {
-        const reader = view.stdout.pipeThrough(new TextDecoderStream()).getReader();
-        let printed = "";
-        while (!/\(Ctrl-C to stop\)/.test(printed)) {
-          const { value, done } = await reader.read();
-          if (done) throw new Error(`rein view ended: ${printed}`);
-          printed += value;
-        }
-        reader.releaseLock();
-        assert.doesNotMatch(printed, new RegExp(PASSWORD));
-        const address = /(http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+)/.exec(printed)![1]!;
-        const page = await (await fetch(address)).text();
+      {
+        await using view = await startStoreView(store, root);
+        assert.doesNotMatch(view.printed, new RegExp(PASSWORD));
+        const page = await (await fetch(view.address)).text();
         assert.ok(page.includes(sessionA) && page.includes(sessionB), page);
         assert.doesNotMatch(page, new RegExp(PASSWORD));
-      } finally {
-        view.kill("SIGTERM");
-        await view.status;
       }
 
       // The JSONL export is the database's log: both sessions replay from it and from the

@@ -17,6 +17,16 @@ export interface CliOutput {
   stderr: string;
 }
 
+/** What else a {@link CliProcess} does while it runs. */
+export interface CliProcessOptions {
+  /**
+   * Called with each line of its stderr (without the `\n`) as it comes, one call at a time: the
+   * next line waits until the promise returned for this one settles. A last line without a
+   * `\n` is not passed. Its stderr is still all in {@link CliOutput.stderr}.
+   */
+  onStderrLine?: (line: string) => Promise<void> | void;
+}
+
 /**
  * `deno run` of rein with all permissions (`cliEntry()`: the cached bundle when fresh, else
  * cli/main.ts) started at once, with only PATH, HOME, NO_COLOR and `env` in its environment (no
@@ -28,7 +38,11 @@ export class CliProcess implements AsyncDisposable {
   /** Resolves once the process has ended and both pipes are read. */
   readonly output: Promise<CliOutput>;
 
-  constructor(args: readonly string[], env: Readonly<Record<string, string>> = {}) {
+  constructor(
+    args: readonly string[],
+    env: Readonly<Record<string, string>> = {},
+    options: CliProcessOptions = {},
+  ) {
     this.#child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...cliEntry(), ...args],
       env: {
@@ -43,12 +57,15 @@ export class CliProcess implements AsyncDisposable {
       stderr: "piped",
     }).spawn();
     const decoder = new TextDecoder();
-    this.output = this.#child.output().then((out) => ({
-      code: out.code,
-      signal: out.signal,
-      stdout: decoder.decode(out.stdout),
-      stderr: decoder.decode(out.stderr),
-    }));
+    const { onStderrLine } = options;
+    this.output = onStderrLine === undefined
+      ? this.#child.output().then((out) => ({
+        code: out.code,
+        signal: out.signal,
+        stdout: decoder.decode(out.stdout),
+        stderr: decoder.decode(out.stderr),
+      }))
+      : this.#watchingStderr(onStderrLine);
     void this.#child.status.then(() => this.#running = false);
   }
 
@@ -70,5 +87,20 @@ export class CliProcess implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.kill();
+  }
+
+  /** Its output, its stderr read line by line into `onLine` as it comes. */
+  async #watchingStderr(onLine: (line: string) => Promise<void> | void): Promise<CliOutput> {
+    const stdout = new Response(this.#child.stdout).text();
+    let stderr = "";
+    let partial = "";
+    for await (const chunk of this.#child.stderr.pipeThrough(new TextDecoderStream())) {
+      stderr += chunk;
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) await onLine(line);
+    }
+    const status = await this.#child.status;
+    return { code: status.code, signal: status.signal, stdout: await stdout, stderr };
   }
 }

@@ -12,6 +12,7 @@ import { startFakeAnthropic } from "../testing/fake_anthropic.ts";
 import { lastUserText } from "../testing/scenarios.ts";
 import { killProcessesIn } from "../testing/tool_helpers.ts";
 import { CLI, runCli } from "./_cli.ts";
+import { CliProcess } from "./_cli_process.ts";
 import { replaySession } from "../core/replay/replay_session.ts";
 import { Runner } from "../core/runner/runner.ts";
 import { startTestSession } from "../testing/test_session.ts";
@@ -217,40 +218,6 @@ Deno.test("a mechanism's wake source wakes an idle agent: the runner waits for i
   assert.equal(replay.matched, t.events().length);
 });
 
-/**
- * `rein ARGS` as {@link runCli} runs it, calling `onLine` with each line of its stderr as it comes;
- * resolves to what it printed once it has ended.
- */
-async function runWatchingStderr(
-  args: string[],
-  env: Record<string, string>,
-  onLine: (line: string) => Promise<void>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", CLI, ...args],
-    env: {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "/tmp",
-      NO_COLOR: "1",
-      ...env,
-    },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stdout = new Response(child.stdout).text();
-  let stderr = "";
-  let partial = "";
-  for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
-    stderr += chunk;
-    const lines = (partial + chunk).split("\n");
-    partial = lines.pop() ?? "";
-    for (const line of lines) await onLine(line);
-  }
-  return { code: (await child.status).code, stdout: await stdout, stderr };
-}
-
 Deno.test("rein -p waits for each background job its turn left running, saying which, and answers each as it ends", async () => {
   // Each job lasts until the test has seen rein say it waits for it (10 s at most): the first
   // until the wait for both, the second until the wait for it alone.
@@ -278,17 +245,20 @@ Deno.test("rein -p waits for each background job its turn left running, saying w
   });
   const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-wake-p-" }));
   try {
-    const out = await runWatchingStderr(
+    await using rein = new CliProcess(
       ["-p", "Run two jobs", "--allowedTools", "Bash", "--workspace", workspace],
       { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-fake-wake-test" },
-      async (line) => {
-        if (line.startsWith("Waiting for background jobs")) {
-          await Deno.writeTextFile(join(workspace, "go-one"), "");
-        } else if (line.startsWith("Waiting for background job ")) {
-          await Deno.writeTextFile(join(workspace, "go-two"), "");
-        }
+      {
+        onStderrLine: async (line) => {
+          if (line.startsWith("Waiting for background jobs")) {
+            await Deno.writeTextFile(join(workspace, "go-one"), "");
+          } else if (line.startsWith("Waiting for background job ")) {
+            await Deno.writeTextFile(join(workspace, "go-two"), "");
+          }
+        },
       },
     );
+    const out = await rein.output;
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout.trim(), "The job said two.");
     const waits = out.stderr.split("\n").filter((line) => line.startsWith("Waiting for"));

@@ -18,13 +18,7 @@ import { planLaunch } from "./_launch_plan.ts";
 import { agentCwd } from "../core/state/agent_place.ts";
 import { RELAUNCH_EXIT_CODE, teammateFlags } from "./_teammate_flags.ts";
 import { LEASE_MS_ENV, leaseMsOf } from "./lease_ms.ts";
-import {
-  type DEFAULT_SPARES,
-  Spare,
-  SPARE_NAME,
-  spareCount,
-  type TeammateLaunch,
-} from "./teammate_spare.ts";
+import { Spare, SPARE_NAME, spareCount, type TeammateLaunch } from "./teammate_spare.ts";
 
 /** How long a teammate asked to stop (SIGTERM) has before it is killed. */
 const STOP_GRACE_MS = 2_000;
@@ -87,8 +81,8 @@ interface Running {
  * A teammate whose `agent.stopped` is in the log is not started again. `stopAll` (the team
  * mechanism's `close`) stops every one.
  *
- * A lead's process keeps warm spares (cli/teammate_spare.ts; {@link DEFAULT_SPARES} unless told
- * otherwise), a burst's worth: a lead spawns its team in one answer, and each spawn of it takes
+ * A lead's process keeps warm spares (cli/teammate_spare.ts; three unless told otherwise:
+ * `spareCount`), a burst's worth: a lead spawns its team in one answer, and each spawn of it takes
  * one. The first is started when the lead of a session that may spawn (`spawn_teammate` is in its
  * pool: teams are on) sends a model request (it waits for the model, which may answer with
  * spawns), each next one once the one before it is warm while the lead still waits: one loads at a

@@ -45,6 +45,8 @@ export interface LaunchArgs {
    */
   mcpServe: boolean;
   mcpEdit: boolean;
+  /** Whether the command is `rein teammate` (a teammate's process, started by the lead's). */
+  teammate: boolean;
   /** Whether `--show-permissions` was given: print the flags instead of starting rein. */
   showPermissions: boolean;
   /** The last `--workspace` given, as given. */
@@ -97,6 +99,7 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchArgs {
     viewOpen: first === "view" && options.includes("--open"),
     mcpServe: first === "mcp" && words[1] === "serve",
     mcpEdit: first === "mcp" && words[1] !== "serve",
+    teammate: first === "teammate",
     showPermissions,
     workspace: lastValue(options, "--workspace"),
     log: lastValue(options, "--log"),

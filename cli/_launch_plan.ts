@@ -27,6 +27,15 @@ const V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
  * state` of 1M events: CPU 3.9 -> 2.6 s and peak memory 172-185 -> 153-165 MB.
  */
 const V8_FLAGS_STREAMING = "--v8-flags=--max-semi-space-size=8";
+/**
+ * V8 flags of a teammate process (`rein teammate`): the agent's, and no compiler above the
+ * baseline one (Sparkplug; no Maglev, no TurboFan). Its peak memory in bench/team_bench.ts (lead
+ * + 8 teammates x 20 bash calls) 69-71 -> 64.5-66.4 MB: the optimizing compilers' code and data
+ * (their pages of the Deno binary, their machine code, feedback kept for them). No slower here:
+ * its CPU time over the 20 calls and its start to the first model request were the same, and one
+ * cold fold of 100k events (what a teammate's start does) not slower.
+ */
+const V8_FLAGS_TEAMMATE = "--v8-flags=--max-semi-space-size=1,--max-opt=1";
 
 /** Where and how the launcher runs. */
 export interface LaunchContext {
@@ -196,6 +205,8 @@ export function planLaunch(context: LaunchContext): LaunchPlan {
       "--quiet",
       parsed.readOnly || parsed.salvage || parsed.view || parsed.mcpServe
         ? V8_FLAGS_STREAMING
+        : parsed.teammate
+        ? V8_FLAGS_TEAMMATE
         : V8_FLAGS,
       ...config,
       ...permissions,

@@ -556,7 +556,11 @@ elif [ $trust = 1 ]; then
   set -- --v8-flags=--max-semi-space-size=1 "$config" --allow-read "--allow-write=$readwrite" \
     --allow-env=REIN_CALLER_DIR,NO_COLOR,HOME,CLAUDE_CONFIG_DIR --no-prompt "$@"
 else
-  set -- --v8-flags=--max-semi-space-size=1 "$config" "--allow-read=$read" \
+  # A teammate's process (`rein teammate`) compiles no further than the baseline (Sparkplug):
+  # less memory, no slower there (cli/_launch_plan.ts).
+  v8=--v8-flags=--max-semi-space-size=1
+  [ "$first" = teammate ] && v8=$v8,--max-opt=1
+  set -- "$v8" "$config" "--allow-read=$read" \
     "--allow-write=$readwrite" "--allow-net=$net" --allow-env --allow-run=bash,bwrap,setpriv,setsid,rg,git \
     --no-prompt "$@"
 fi

@@ -82,6 +82,7 @@ Deno.test("the launcher reads --workspace and --log as commander does, and keeps
       viewOpen: false,
       mcpServe: false,
       mcpEdit: false,
+      teammate: false,
       showPermissions: false,
       workspace: "b",
       log: undefined,
@@ -259,6 +260,20 @@ Deno.test("a launch starts cli/main.ts with the root's config, or an --entry wit
     "/rein/dist/rein.js",
     "state",
   ]);
+});
+
+Deno.test("a teammate's process compiles no further than the baseline; other agents as before", () => {
+  const context = { env: { HOME: "/h" }, cwd: "/w", root: "/rein", realPath: () => undefined };
+  const v8 = (argv: string[]) =>
+    planLaunch({ ...context, argv }).denoArgs.filter((arg) => arg.startsWith("--v8-flags="));
+  const teammate = ["teammate", "--session", "s1", "--agent", "alice", "--workspace", "/w"];
+  assert.deepEqual(v8(teammate), ["--v8-flags=--max-semi-space-size=1,--max-opt=1"]);
+  assert.deepEqual(v8(["--entry", "dist/rein.js", ...teammate]), [
+    "--v8-flags=--max-semi-space-size=1,--max-opt=1",
+  ]);
+  // The lead, and an agent whose prompt is the word "teammate", keep the agent's flags.
+  assert.deepEqual(v8(["-p", "teammate"]), ["--v8-flags=--max-semi-space-size=1"]);
+  assert.deepEqual(v8(["agent"]), ["--v8-flags=--max-semi-space-size=1"]);
 });
 
 function realPath(path: string): string | undefined {

@@ -201,6 +201,7 @@ Deno.test("the shell launcher starts Deno with the arguments the launch plan doe
         ["log", "salvage", "x.jsonl"],
         ["trust"],
         ["--entry", "dist/rein.js", "replay", "--verify"],
+        ["--entry", "dist/rein.js", "teammate", "--session", "s1", "--agent", "alice"],
       ]
     ) {
       const out = await new Deno.Command("sh", {

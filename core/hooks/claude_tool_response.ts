@@ -128,7 +128,9 @@ function readFile(text: string, filePath: string, input: Record<string, unknown>
       lines.push(numbered[2] ?? "");
       continue;
     }
-    const more = /^\[… ([\d,]+) more lines?; use offset/.exec(line);
+    // "…" written as \u2026: the bundler keeps a regex's characters as they are, and one past
+    // Latin-1 makes V8 hold its whole chunk's source two bytes a character (tests/bundle_test.ts).
+    const more = /^\[\u2026 ([\d,]+) more lines?; use offset/.exec(line);
     if (more) remaining = Number((more[1] ?? "0").replaceAll(",", ""));
     else lines.push(line);
   }

@@ -7,10 +7,11 @@
  *
  * - **team of one** (per launch, `REIN_TEAM_BENCH_RUNS` timed runs, default 5): the lead spawns
  *   one teammate, waits until it is idle, then mails it `MAILS` times, each once the teammate is
- *   idle again (100 ms after its turn ended). Each launch twice: **spare**, the lead's warm spare
- *   teammate process (cli/teammate_spare.ts) taken by the spawn (the lead's first answer is held
- *   until the spare has loaded: its CPU time still for 100 ms, as a model's first answer takes
- *   seconds; the run fails unless the teammate is the spare), and **cold** (`REIN_TEAMMATE_SPARE=0`:
+ *   idle again (100 ms after its turn ended). Each launch twice: **spare**, the lead's warm spares
+ *   (cli/teammate_spare.ts, three by default) one of which the spawn takes (the lead's first
+ *   answer is held until they have all loaded: each one's CPU time still (< 3 ms) for 100 ms, as a model's
+ *   first answer takes seconds; the run fails unless the teammate is a spare), and **cold**
+ *   (`REIN_TEAMMATE_SPARE=0`:
  *   the teammate's process is started for it). Measured per run:
  *   - **spawn → first model request**: the `ts` of the teammate's `agent.spawned` (recorded just
  *     before its process is started or the spare taken) to the fake's receipt of the teammate's
@@ -28,8 +29,12 @@
  *     MB. Beside it, the spare's `VmHWM` while it waits (loaded, not assigned).
  *   - **mail to an idle teammate**: a `mail.sent`'s `ts` in the lead's process to the fake's
  *     receipt of the teammate's request carrying it. Target p50 ≤ 100 ms.
- * - **lead + 8 teammates × 20 tool calls** (one timed run, the spare on as by default: the first
- *   spawn takes it, loading or not, the others start cold): the lead spawns 8 teammates in one
+ * - **burst** (per launch, `REIN_TEAM_BENCH_RUNS` runs, spare and cold as above): the lead spawns
+ *   three teammates in one answer (the spares loaded first), each answers once; each one's
+ *   spawn → first model request (target ≤ 150 ms each), the slowest of each burst, and each one's
+ *   peak RSS.
+ * - **lead + 8 teammates × 20 tool calls** (one timed run, the spares on as by default, not waited
+ *   for: the first spawn takes the first spare, loading or not, the others start cold): the lead spawns 8 teammates in one
  *   answer; each makes 20 bash calls (`echo i >> <name>.txt`) one after another, then answers.
  *   Checked: `-p` exits 0, every teammate finished, each of its files holds its 20 lines, every
  *   call was requested and completed exactly once, the log's seqs run 1..N without a gap or a
@@ -50,6 +55,7 @@ import { message, startFakeAnthropic, toolUse } from "../testing/fake_anthropic.
 import { firstUserText, toolResultCount } from "../testing/scenarios.ts";
 import { processesIn } from "../testing/tool_helpers.ts";
 import { buildBundle } from "./_bundle.ts";
+import { DEFAULT_SPARES } from "../cli/teammate_spare.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const LAUNCHER = new URL("cli/launch.sh", ROOT).pathname;
@@ -90,6 +96,21 @@ interface OneStats {
   mailMs: number[];
 }
 
+/** What one run of the burst measured: per teammate, in the order of the answer's spawns. */
+interface BurstStats {
+  /** Each teammate's spawn → its first model request. */
+  spawnMs: number[];
+  /** Each teammate's process's peak resident memory. */
+  peakMb: number[];
+  /** Each one's `agent.spawned` after the first spawn's: how long the lead took to come to it. */
+  afterFirstMs: number[];
+  /**
+   * With the spares, the CPU time each teammate's process used from its assignment to its first
+   * request (as in the team of one).
+   */
+  cpuMs: number[];
+}
+
 /** What the run of the big team measured. */
 interface BigStats {
   leadMb: number;
@@ -99,6 +120,7 @@ interface BigStats {
 }
 
 const one = new Map<string, OneStats[]>();
+const bursts = new Map<string, BurstStats[]>();
 const big = new Map<string, BigStats>();
 
 const BUNDLE = await buildBundle();
@@ -125,6 +147,21 @@ for (const launch of ONE_LAUNCHES) {
     },
   });
 }
+for (const launch of ONE_LAUNCHES) {
+  let calls = 0;
+  Deno.bench({
+    name: `burst of ${DEFAULT_SPARES} spawns in one answer, ${launch.name}`,
+    group: "burst",
+    n: RUNS,
+    warmup: 1,
+    async fn() {
+      const stats = await burst(launch);
+      if (++calls > UNTIMED_CALLS) {
+        bursts.set(launch.name, [...bursts.get(launch.name) ?? [], stats]);
+      }
+    },
+  });
+}
 for (const launch of LAUNCHES) {
   let calls = 0;
   Deno.bench({
@@ -144,6 +181,12 @@ globalThis.addEventListener("unload", () => {
     const runs = one.get(launch.name) ?? [];
     if (runs.length > 0) console.log(`\nteam of one, ${launch.name}\n${oneSummary(runs)}`);
   }
+  for (const launch of ONE_LAUNCHES) {
+    const runs = bursts.get(launch.name) ?? [];
+    if (runs.length > 0) {
+      console.log(`\nburst of ${DEFAULT_SPARES} spawns, ${launch.name}\n${burstSummary(runs)}`);
+    }
+  }
   for (const launch of LAUNCHES) {
     const stats = big.get(launch.name);
     if (stats) console.log(`\nlead + ${TEAMMATES} teammates, ${launch.name}\n${bigSummary(stats)}`);
@@ -157,7 +200,7 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
   const log = join(workspace, ".rein", "events.jsonl");
   const idle = (events: Envelope[], turns: number) =>
     events.filter((e) => e.agent === "hank" && e.type === "turn.ended").length >= turns;
-  let spare: { pid: number; peakKb: number; cpuNs: number } | undefined;
+  let spares: SpareSeen[] = [];
   let spareCpuNs: number | undefined;
   await using fake = await startFakeAnthropic({
     script: (request) => {
@@ -187,12 +230,17 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
       const last = lastMessageText(request);
       // The teammate's first request: the CPU its process has used by now.
       const messages = request.body?.messages ?? [];
-      if (spare && spareCpuNs === undefined && firstUserText(messages) === "stand by") {
-        spareCpuNs = cpuNs(spare.pid);
+      if (spares.length > 0 && spareCpuNs === undefined && firstUserText(messages) === "stand by") {
+        // The spare taken: the one whose process has asked (its pid is in the log by now).
+        const started = (await readLog(log)).find((e) =>
+          e.type === "agent.started" && e.agent === "hank"
+        );
+        const pid = started && "process" in started.data ? started.data.process.pid : 0;
+        spareCpuNs = spares.some((seen) => seen.pid === pid) ? cpuNs(pid) : undefined;
       }
-      // The lead's first answer, with the spare on, once the spare has loaded.
+      // The lead's first answer, with the spares on, once they have all loaded.
       if (launch.spare && firstUserText(request.body?.messages ?? []) === "team of one") {
-        if (request.body?.messages?.length === 1) spare = await loadedSpare(workspace);
+        if (request.body?.messages?.length === 1) spares = await loadedSpares(workspace);
       }
       const sent = last.match(/^toolu_ping_(\d+) /);
       if (!last.startsWith("toolu_hank ") && !sent) return;
@@ -218,7 +266,8 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
     });
     if (mailMs.length !== MAILS) throw new Error(`${mailMs.length} of ${MAILS} mails arrived`);
     const pid = "process" in started.data ? started.data.process.pid : 0;
-    if (launch.spare && pid !== spare?.pid) throw new Error("The spawn did not take the spare");
+    const spare = spares.find((seen) => seen.pid === pid);
+    if (launch.spare && spare === undefined) throw new Error("The spawn did not take a spare");
     const lead = fake.requests[0]!;
     return {
       floorMs,
@@ -232,6 +281,82 @@ async function teamOfOne(launch: Launch): Promise<OneStats> {
         : (spareCpuNs - spare.cpuNs) / 1e6,
       mailMs,
     };
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+}
+
+/**
+ * The burst: the lead spawns {@link DEFAULT_SPARES} teammates in one answer (with the spares on,
+ * once they have all loaded: a model's answer takes seconds), each answers once and is shut down
+ * at `-p`'s end. Each one's spawn → first request, and its peak memory.
+ */
+async function burst(launch: Launch): Promise<BurstStats> {
+  const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "rein-team-bench-" }));
+  const names = Array.from({ length: DEFAULT_SPARES }, (_, i) => `b${i + 1}`);
+  let spares: SpareSeen[] = [];
+  const log = join(workspace, ".rein", "events.jsonl");
+  /** Each spare's CPU time when the teammate it became first asked, by pid. */
+  const cpuAtRequest = new Map<number, number>();
+  await using fake = await startFakeAnthropic({
+    script: (request) => {
+      const messages = request.body?.messages ?? [];
+      const as = firstUserText(messages).match(/^stand by as (b\d+)$/);
+      if (as) {
+        if (lastMessageText(request).includes("shutdown_request")) {
+          return message([toolUse(`toolu_${as[1]}_bye`, "respond_shutdown", { approve: true })]);
+        }
+        return message("Ready.");
+      }
+      if (messages.length === 1) {
+        return message(
+          names.map((name) =>
+            toolUse(`toolu_${name}`, "spawn_teammate", { name, prompt: `stand by as ${name}` })
+          ),
+        );
+      }
+      return message("Spawned.");
+    },
+    onRequest: async (request) => {
+      const messages = request.body?.messages ?? [];
+      if (launch.spare && firstUserText(messages) === "burst" && messages.length === 1) {
+        spares = await loadedSpares(workspace);
+      }
+      const as = firstUserText(messages).match(/^stand by as (b\d+)$/);
+      if (spares.length > 0 && as && messages.length === 1) {
+        const started = (await readLog(log)).find((e) =>
+          e.type === "agent.started" && e.agent === as[1]
+        );
+        const pid = started && "process" in started.data ? started.data.process.pid : 0;
+        if (spares.some((seen) => seen.pid === pid)) cpuAtRequest.set(pid, cpuNs(pid));
+      }
+    },
+  });
+  try {
+    const run = await runTeam(launch, fake.url, workspace, "burst");
+    const stats: BurstStats = { spawnMs: [], peakMb: [], afterFirstMs: [], cpuMs: [] };
+    let firstSpawn: number | undefined;
+    for (const name of names) {
+      const of = (type: string) => run.events.find((e) => e.type === type && e.agent === name);
+      const spawned = of("agent.spawned");
+      const started = of("agent.started");
+      const first = fake.requests.find((r) =>
+        firstUserText(r.body?.messages ?? []) === `stand by as ${name}`
+      );
+      if (!spawned || !started || !first) throw new Error(`${name} never asked the model`);
+      const pid = "process" in started.data ? started.data.process.pid : 0;
+      if (launch.spare && !spares.some((seen) => seen.pid === pid)) {
+        throw new Error(`${name}'s spawn did not take a spare`);
+      }
+      stats.spawnMs.push(first.receivedAtEpochMs - Date.parse(spawned.ts));
+      stats.peakMb.push((run.peakKb.get(pid) ?? 0) / 1024);
+      firstSpawn ??= Date.parse(spawned.ts);
+      stats.afterFirstMs.push(Date.parse(spawned.ts) - firstSpawn);
+      const spare = spares.find((seen) => seen.pid === pid);
+      const at = cpuAtRequest.get(pid);
+      if (spare && at !== undefined) stats.cpuMs.push((at - spare.cpuNs) / 1e6);
+    }
+    return stats;
   } finally {
     await Deno.remove(workspace, { recursive: true });
   }
@@ -364,34 +489,48 @@ async function floorLaunch(): Promise<number> {
   }
 }
 
+/** A spare process as seen once loaded: its pid, peak resident memory and CPU time used then. */
+interface SpareSeen {
+  pid: number;
+  peakKb: number;
+  cpuNs: number;
+}
+
 /**
- * The spare in `workspace` once it has loaded: its process (its command line names the spare)
- * has used no CPU for 100 ms. Its pid, peak resident memory and CPU time used then.
+ * The lead's {@link DEFAULT_SPARES} spares in `workspace` once they have all loaded: that many
+ * processes whose command line names the spare, each having used under 3 ms of CPU time in the
+ * last 100 ms (a profiler's sampling uses a little; the lead starts each next one once the one
+ * before has loaded).
  */
-async function loadedSpare(
-  workspace: string,
-): Promise<{ pid: number; peakKb: number; cpuNs: number }> {
+async function loadedSpares(workspace: string): Promise<SpareSeen[]> {
   const deadline = Date.now() + 60_000;
-  let pid: number | undefined;
-  let cpu = -1;
-  let still = 0;
+  /** Each spare's CPU time as polled, with when. */
+  const polled = new Map<number, { at: number; ns: number }[]>();
+  const still = (pid: number) => {
+    const seen = polled.get(pid) ?? [];
+    const last = seen.at(-1);
+    const before = seen.findLast((poll) => last !== undefined && last.at - poll.at >= 100);
+    return last !== undefined && before !== undefined && last.ns - before.ns < 3e6;
+  };
   while (Date.now() < deadline) {
-    pid ??= processesIn(workspace).find((p) => p.command.includes(" --agent spare "))?.pid;
-    if (pid !== undefined) {
-      const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-      // utime and stime, the 14th and 15th fields (after the command's parenthesis).
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const now = Number(fields[11]) + Number(fields[12]);
-      still = now === cpu ? still + 1 : 0;
-      cpu = now;
-      if (still >= 10) {
+    const pids = processesIn(workspace).filter((p) => p.command.includes(" --agent spare "))
+      .map((p) => p.pid);
+    for (const pid of pids) {
+      const ns = await Deno.readTextFile(`/proc/${pid}/schedstat`).then(
+        (text) => Number(text.split(" ")[0]),
+        () => NaN,
+      );
+      polled.set(pid, [...polled.get(pid) ?? [], { at: performance.now(), ns }].slice(-30));
+    }
+    if (pids.length >= DEFAULT_SPARES && pids.every(still)) {
+      return await Promise.all(pids.map(async (pid) => {
         const status = await Deno.readTextFile(`/proc/${pid}/status`);
         return { pid, peakKb: kbField(status, "VmHWM"), cpuNs: cpuNs(pid) };
-      }
+      }));
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error("No spare loaded");
+  throw new Error("The spares never all loaded");
 }
 
 /** A finished team run: its log, the lead's pid, and each process's peak resident memory. */
@@ -486,6 +625,23 @@ function oneSummary(runs: OneStats[]): string {
       runs.flatMap((r) => r.mailMs),
       TARGETS.mailP50Ms,
     ),
+  ].join("\n");
+}
+
+function burstSummary(runs: BurstStats[]): string {
+  return [
+    `${"".padEnd(42)}${["min", "p50", "max"].map((h) => h.padStart(8)).join("")}`,
+    summaryRow(
+      `spawn → first model request (ms, ${runs.length * DEFAULT_SPARES})`,
+      runs.flatMap((r) => r.spawnMs),
+      TARGETS.spawnMs,
+    ),
+    summaryRow("  the slowest of each burst (ms)", runs.map((r) => Math.max(...r.spawnMs))),
+    summaryRow("  its spawn after the burst's first (ms)", runs.flatMap((r) => r.afterFirstMs)),
+    ...runs.every((r) => r.cpuMs.length > 0)
+      ? [summaryRow("  its CPU, assignment → request (ms)", runs.flatMap((r) => r.cpuMs))]
+      : [],
+    summaryRow("teammate peak RSS (MB)", runs.flatMap((r) => r.peakMb), TARGETS.peakMb),
   ].join("\n");
 }
 

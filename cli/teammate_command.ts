@@ -39,10 +39,11 @@ export interface TeammateFlags {
  * permission is asked of the person at the lead's REPL (core/team_questions' relay), or denied
  * when the lead is headless, as with `-p`. Returns the exit code.
  *
- * Started as the lead's warm spare ({@link ASSIGNMENT_ENV} set: cli/teammate_spare.ts), it loads
- * its modules, then waits for its session and agent on stdin before anything else: it reads no
- * settings, opens no log, asks no model until then, and exits 0 when stdin ends first. Assigned,
- * it is the teammate a cold start with those flags would be.
+ * Started as one of the lead's warm spares ({@link ASSIGNMENT_ENV} set: cli/teammate_spare.ts),
+ * it loads its modules and warms up, says so on stdout ({@link READY_LINE}), then waits for its
+ * session and agent on stdin before anything else: it reads no settings, opens no log, asks no
+ * model until then, and exits 0 when stdin ends first. Assigned, it is the teammate a cold start
+ * with those flags would be.
  */
 export async function teammateCommand(
   flags: TeammateFlags,

@@ -18,7 +18,14 @@ import { planLaunch } from "./_launch_plan.ts";
 import { agentCwd } from "../core/state/agent_place.ts";
 import { RELAUNCH_EXIT_CODE, teammateFlags } from "./_teammate_flags.ts";
 import { LEASE_MS_ENV, leaseMsOf } from "./lease_ms.ts";
-import { Spare, SPARE_NAME, spareCount, type TeammateLaunch } from "./teammate_spare.ts";
+import { recordedSettings } from "../core/settings/recorded_settings.ts";
+import {
+  Spare,
+  SPARE_NAME,
+  spareCount,
+  spareSetting,
+  type TeammateLaunch,
+} from "./teammate_spare.ts";
 
 /** How long a teammate asked to stop (SIGTERM) has before it is killed. */
 const STOP_GRACE_MS = 2_000;
@@ -50,8 +57,8 @@ export interface TeammateHost {
   trust?: boolean | undefined;
   /**
    * Whether this process may keep warm spare teammate processes (cli/teammate_spare.ts): a lead's
-   * may (how many: `REIN_TEAMMATE_SPARE`, or `"teams": {"spare": N | false}` in the settings), a
-   * teammate's never (it spawns none).
+   * may (how many: `REIN_TEAMMATE_SPARE`, or `"teams": {"spare": N | false}` in the person's
+   * settings or a trusted repository's), a teammate's never (it spawns none).
    */
   spare?: boolean;
   /** Told once what is wrong with how many spares the environment or settings say to keep. */
@@ -354,14 +361,19 @@ export class TeammateProcesses {
     if (this.#starting.size > 0 || this.#spareDeaths >= SPARE_DEATHS) return false;
     const waiting = this.#spares.filter((spare) => spare.waiting);
     if (waiting.some((spare) => !spare.warm)) return false;
-    const { count, problem } = spareCount(this.#host.env, harness.settings?.other["teams"]);
+    const view = harness.state.sessions.byId[session];
+    if (view === undefined) return false;
+    // The settings the session recorded, file by file (as teams.enabled is read).
+    const snapshot = view.settings ?? undefined;
+    const setting = snapshot === undefined
+      ? undefined
+      : spareSetting(recordedSettings(snapshot).files, snapshot.trusted !== false);
+    const { count, problem } = spareCount(this.#host.env, setting);
     if (problem !== undefined && !this.#spareCountTold) {
       this.#spareCountTold = true;
       this.#host.onNotice?.(problem);
     }
     if (waiting.length >= count) return false;
-    const view = harness.state.sessions.byId[session];
-    if (view === undefined) return false;
     if (harness.findTool("spawn_teammate", { session, agent: view.mainAgent }) === undefined) {
       return false;
     }

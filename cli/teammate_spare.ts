@@ -8,6 +8,9 @@
  * @module
  */
 
+import type { SettingsFileRead } from "../events/event_types.ts";
+import { isPersonal } from "../core/settings/recorded_settings.ts";
+
 /**
  * Set (`stdin`) in the spare's environment only: it reads its session and agent from stdin (one
  * JSON line, {@link Assignment}) before anything else, and takes this variable out of its
@@ -49,19 +52,56 @@ export interface SpareCount {
   problem?: string;
 }
 
+/** A settings file as core/settings' `recordedSettings` gives it: its path, scope and settings. */
+export interface SpareSettingsFile {
+  path: string;
+  scope: SettingsFileRead["scope"];
+  settings: { other?: Record<string, unknown> };
+}
+
+/** The `"teams": {"spare": …}` that counts, and the file that says it. */
+export interface SpareSetting {
+  spare: unknown;
+  path: string;
+}
+
 /**
- * How many spares a lead with `env` and the settings' `teams` value keeps: {@link SPARE_ENV} when
- * set, else `"teams": {"spare": false | true | N}` in the settings, else {@link DEFAULT_SPARES}.
- * A value that is neither (or more than {@link MAX_SPARES}) is reported in `problem`, and the
- * default (or the most) kept. Pure.
+ * The `teams.spare` that counts among the settings `files` (highest precedence first): the
+ * highest file's that sets it, whatever the other files' `teams` hold (merged settings keep one
+ * file's whole `teams`: a repository's `{"enabled": true}` would hide the person's `spare`). A
+ * repository's own files (project, local) count only in a `trusted` folder, as for
+ * `teams.enabled`. Undefined when none says. Pure.
  */
-export function spareCount(env: Readonly<Record<string, string>>, teams: unknown): SpareCount {
+export function spareSetting(
+  files: readonly SpareSettingsFile[],
+  trusted: boolean,
+): SpareSetting | undefined {
+  for (const file of files) {
+    if (!trusted && !isPersonal(file.scope)) continue;
+    const teams = file.settings.other?.["teams"];
+    if (typeof teams === "object" && teams !== null && "spare" in teams) {
+      return { spare: (teams as { spare: unknown }).spare, path: file.path };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * How many spares a lead with `env` and the settings' `setting` ({@link spareSetting}) keeps:
+ * {@link SPARE_ENV} when set, else `"teams": {"spare": false | true | N}` in the settings, else
+ * {@link DEFAULT_SPARES}. A value that is neither (or more than {@link MAX_SPARES}) is reported in
+ * `problem`, and the default (or the most) kept. Pure.
+ */
+export function spareCount(
+  env: Readonly<Record<string, string>>,
+  setting: SpareSetting | undefined,
+): SpareCount {
   const given = (env[SPARE_ENV] ?? "").trim();
   if (given !== "") return countOf(given, `${SPARE_ENV} "${given}"`);
-  if (typeof teams === "object" && teams !== null && "spare" in teams) {
-    const spare = (teams as { spare: unknown }).spare;
+  if (setting !== undefined) {
+    const { spare, path } = setting;
     // JSON says what it means: true, false or a number (not a string of one).
-    const named = `The settings' "teams": {"spare": ${JSON.stringify(spare)}}`;
+    const named = `The setting "teams": {"spare": ${JSON.stringify(spare)}} in "${path}"`;
     return countOf(typeof spare === "string" ? NaN : spare, named);
   }
   return { count: DEFAULT_SPARES };

@@ -8,25 +8,27 @@ import {
   READY_LINE,
   Spare,
   spareCount,
+  type SpareSetting,
+  spareSetting,
   type TeammateLaunch,
 } from "./teammate_spare.ts";
 
-Deno.test("spareCount: REIN_TEAMMATE_SPARE, else the settings' teams.spare, else three; a value that is neither a count nor on/off is named, and the default kept", () => {
+Deno.test("spareCount: REIN_TEAMMATE_SPARE, else the settings' teams.spare, else three; a value that is neither a count nor on/off is named with its file, and the default kept", () => {
+  const set = (spare: unknown): SpareSetting => ({ spare, path: "/h/.claude/settings.json" });
   assert.deepEqual(spareCount({}, undefined), { count: DEFAULT_SPARES });
   assert.equal(DEFAULT_SPARES, 3);
-  assert.deepEqual(spareCount({}, { enabled: true }), { count: 3 });
   for (const no of ["0", "false", "No", " off "]) {
-    assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: no }, { spare: 5 }), { count: 0 }, no);
+    assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: no }, set(5)), { count: 0 }, no);
   }
   for (const yes of ["true", "YES", "on"]) {
-    assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: yes }, { spare: false }), { count: 3 });
+    assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: yes }, set(false)), { count: 3 });
   }
-  assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: "1" }, { spare: 5 }), { count: 1 });
+  assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: "1" }, set(5)), { count: 1 });
   assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: " 8 " }, undefined), { count: MAX_SPARES });
-  assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: "" }, { spare: 2 }), { count: 2 });
-  assert.deepEqual(spareCount({}, { spare: false }), { count: 0 });
-  assert.deepEqual(spareCount({}, { spare: true }), { count: 3 });
-  assert.deepEqual(spareCount({}, { spare: 0 }), { count: 0 });
+  assert.deepEqual(spareCount({ REIN_TEAMMATE_SPARE: "" }, set(2)), { count: 2 });
+  assert.deepEqual(spareCount({}, set(false)), { count: 0 });
+  assert.deepEqual(spareCount({}, set(true)), { count: 3 });
+  assert.deepEqual(spareCount({}, set(0)), { count: 0 });
 
   const many = spareCount({ REIN_TEAMMATE_SPARE: "40" }, undefined);
   assert.equal(many.count, MAX_SPARES);
@@ -37,10 +39,44 @@ Deno.test("spareCount: REIN_TEAMMATE_SPARE, else the settings' teams.spare, else
     assert.match(told.problem ?? "", new RegExp(`^REIN_TEAMMATE_SPARE "${bad}" is not a number`));
   }
   for (const bad of [1.5, -2, "3", null, {}]) {
-    const told = spareCount({}, { spare: bad });
+    const told = spareCount({}, set(bad));
     assert.equal(told.count, 3, String(bad));
-    assert.match(told.problem ?? "", /^The settings' "teams": \{"spare": .*\} is not a number/);
+    assert.match(
+      told.problem ?? "",
+      /^The setting "teams": \{"spare": .*\} in "\/h\/\.claude\/settings\.json" is not a number/,
+    );
   }
+});
+
+Deno.test("spareSetting: the highest settings file that sets teams.spare, though a higher one sets teams without it; a repository's files only in a trusted folder", () => {
+  const file = (scope: "cli" | "local" | "project" | "user", teams?: unknown) => ({
+    path: `/${scope}.json`,
+    scope,
+    settings: { other: teams === undefined ? {} : { teams } },
+  });
+  // The repository's {"enabled": true} does not hide the person's spare count (merged settings
+  // keep the highest file's whole "teams").
+  const files = [file("local"), file("project", { enabled: true }), file("user", { spare: 0 })];
+  assert.deepEqual(spareSetting(files, true), { spare: 0, path: "/user.json" });
+  assert.deepEqual(spareCount({}, spareSetting(files, true)), { count: 0 });
+  // A trusted repository's own count is the highest.
+  const theirs = [file("project", { spare: 5 }), file("user", { spare: 0 })];
+  assert.deepEqual(spareSetting(theirs, true), { spare: 5, path: "/project.json" });
+  // Untrusted: a cloned repository's files do not say how many processes the person's rein runs.
+  assert.deepEqual(spareSetting(theirs, false), { spare: 0, path: "/user.json" });
+  assert.equal(
+    spareSetting([file("project", { spare: 8 }), file("local", { spare: 8 })], false),
+    undefined,
+  );
+  assert.deepEqual(
+    spareSetting([file("cli", { spare: 1 }), file("project", { spare: 8 })], false),
+    {
+      spare: 1,
+      path: "/cli.json",
+    },
+  );
+  assert.equal(spareSetting([], true), undefined);
+  assert.equal(spareSetting([file("user", "on"), file("user", null)], true), undefined);
 });
 
 Deno.test("an assignment is one JSON line of a session and a teammate's name; anything else is refused", async () => {

@@ -10,7 +10,9 @@
  *   teammate may read it) → the teammate starts cold, with the new flags;
  * - a burst of four spawns in one answer: the first three take the three spares, each started
  *   once the one before is warm while the lead waits; the fourth starts cold;
- * - `REIN_TEAMMATE_SPARE=0`, or `"teams": {"spare": false}` in the settings: no spare.
+ * - `REIN_TEAMMATE_SPARE=0`, or `"teams": {"spare": false}` in the settings: no spare; the
+ *   person's `teams.spare` holds though a repository's settings set `teams` too; a value that is
+ *   no count is told once, naming its file.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -306,7 +308,7 @@ function filesIn(dir: string, under = ""): string[] {
 async function soloRun(
   workspace: string,
   options: { env?: Record<string, string>; args?: string[]; teams?: boolean },
-): Promise<{ spares: number[]; events: Envelope[]; requests: number }> {
+): Promise<{ spares: number[]; events: Envelope[]; requests: number; stderr: string }> {
   let spares: number[] = [];
   await using fake = await startFakeAnthropic({
     script: (request) =>
@@ -334,7 +336,7 @@ async function soloRun(
   assert.equal(out.stdout.trim(), "Nothing to do.");
   assert.deepEqual(processesIn(workspace), []);
   const events = await readLog(join(workspace, ".rein", "events.jsonl"));
-  return { spares, events, requests: fake.requests.length };
+  return { spares, events, requests: fake.requests.length, stderr: out.stderr };
 }
 
 Deno.test("a spare is started only with teams on, and not with REIN_TEAMMATE_SPARE=0 or the settings' teams.spare false; a -p run that spawns nobody ends it, and it appended, asked and wrote nothing", async () => {
@@ -367,6 +369,41 @@ Deno.test("a spare is started only with teams on, and not with REIN_TEAMMATE_SPA
     const named = (dir: string) =>
       filesIn(dir).map((path) => path.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/, "<id>"));
     assert.deepEqual(named(on.dir), named(envOff.dir));
+  } finally {
+    for (const dir of dirs) {
+      killProcessesIn(dir);
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+});
+
+Deno.test("the person's teams.spare counts though a trusted repository's settings set teams too (teams.enabled), and a value that is no count is told once, naming its file", async () => {
+  const dirs: string[] = [];
+  try {
+    const run = async (spare: unknown) => {
+      const top = await tempDir("rein-spare-own-");
+      dirs.push(top);
+      const [workspace, home] = [join(top, "ws"), join(top, "home")];
+      await Deno.mkdir(join(workspace, ".claude"), { recursive: true });
+      await Deno.mkdir(join(home, ".claude"), { recursive: true });
+      const own = join(home, ".claude", "settings.json");
+      await Deno.writeTextFile(own, JSON.stringify({ teams: { spare } }));
+      // The repository's settings (trusted: --trust) set "teams" too, without "spare".
+      await Deno.writeTextFile(
+        join(workspace, ".claude", "settings.json"),
+        JSON.stringify({ teams: { enabled: true } }),
+      );
+      const env = { HOME: home, DENO_DIR: denoDir() };
+      return { own, ...await soloRun(workspace, { env, args: ["--trust"] }) };
+    };
+    const off = await run(false);
+    assert.deepEqual(off.spares, []);
+    const bad = await run("2");
+    assert.ok(bad.spares.length >= 1, "three are kept when the value is no count");
+    const told = `The setting "teams": {"spare": "2"} in "${bad.own}" is not a number of spare ` +
+      "teammate processes (0 to 8), on or off: 3 are kept";
+    assert.equal(bad.stderr.split(told).length - 1, 1, bad.stderr);
+    assert.ok(!off.stderr.includes("spare"), off.stderr);
   } finally {
     for (const dir of dirs) {
       killProcessesIn(dir);

@@ -213,7 +213,7 @@ export class Spare {
   readonly child: Deno.ChildProcess;
   /**
    * Resolves true once it has said it is loaded and warm ({@link READY_LINE}), false when it has
-   * ended (or was taken) first. Never rejects.
+   * ended, was taken or let go, or wrote anything else first. Never rejects.
    */
   readonly ready: Promise<boolean>;
   readonly #launch: TeammateLaunch;

@@ -119,6 +119,31 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
     },
   );
 
+  contract(
+    "a listener subscribed by another as an append's or a catch-up's first event is delivered gets the events past the lastSeq it saw, none before",
+    async (h) => {
+      const mine = await h.open({});
+      const theirs = await h.open({});
+      const late: { from: number; seen: number[] }[] = [];
+      // At the first event of each delivery (seqs 1 and 4), another listener subscribes.
+      mine.subscribe((e) => {
+        if (e.seq !== 1 && e.seq !== 4) return;
+        const entry = { from: mine.lastSeq, seen: [] as number[] };
+        late.push(entry);
+        mine.subscribe((later) => entry.seen.push(later.seq));
+      });
+      await mine.append([prompt("m1"), prompt("m2"), prompt("m3")]);
+      await theirs.append([prompt("t4", "mate"), prompt("t5", "mate"), prompt("t6", "mate")]);
+      await mine.catchUp();
+      await mine.append([prompt("m7")]);
+      const all = [1, 2, 3, 4, 5, 6, 7];
+      assert.equal(late.length, 2);
+      for (const { from, seen } of late) {
+        assert.deepEqual(seen, all.filter((seq) => seq > from), `subscribed at lastSeq ${from}`);
+      }
+    },
+  );
+
   contract("a closed store refuses to append, catch up, sync or wait", async (h) => {
     const store = await h.open({});
     await store.append([prompt("a")]);

@@ -97,18 +97,22 @@ export function spareCount(
   setting: SpareSetting | undefined,
 ): SpareCount {
   const given = (env[SPARE_ENV] ?? "").trim();
-  if (given !== "") return countOf(given, `${SPARE_ENV} "${given}"`);
+  if (given !== "") return countOf(given, `${SPARE_ENV} "${given}"`, "on or off");
   if (setting !== undefined) {
     const { spare, path } = setting;
-    // JSON says what it means: true, false or a number (not a string of one).
+    // JSON says what it means: true, false or a number (not a string of one, nor a list).
     const named = `The setting "teams": {"spare": ${JSON.stringify(spare)}} in "${path}"`;
-    return countOf(typeof spare === "string" ? NaN : spare, named);
+    const value = typeof spare === "boolean" || typeof spare === "number" ? spare : NaN;
+    return countOf(value, named, "true or false");
   }
   return { count: DEFAULT_SPARES };
 }
 
-/** What a value of {@link SPARE_ENV} or the setting says, `named` in its problem. Pure. */
-function countOf(value: unknown, named: string): SpareCount {
+/**
+ * What a value of {@link SPARE_ENV} or the setting says, `named` in its problem, which names the
+ * `switches` it could have been instead of a number. Pure.
+ */
+function countOf(value: unknown, named: string, switches: string): SpareCount {
   if (value === false || /^(false|no|off)$/i.test(String(value))) return { count: 0 };
   if (value === true || /^(true|yes|on)$/i.test(String(value))) return { count: DEFAULT_SPARES };
   const text = String(value);
@@ -123,7 +127,7 @@ function countOf(value: unknown, named: string): SpareCount {
   return {
     count: DEFAULT_SPARES,
     problem:
-      `${named} is not a number of spare teammate processes (0 to ${MAX_SPARES}), on or off: ${DEFAULT_SPARES} are kept`,
+      `${named} is not a number of spare teammate processes (0 to ${MAX_SPARES}), ${switches}: ${DEFAULT_SPARES} are kept`,
   };
 }
 

@@ -38,13 +38,16 @@ Deno.test("spareCount: REIN_TEAMMATE_SPARE, else the settings' teams.spare, else
     assert.equal(told.count, 3, bad);
     assert.match(told.problem ?? "", new RegExp(`^REIN_TEAMMATE_SPARE "${bad}" is not a number`));
   }
-  for (const bad of [1.5, -2, "3", null, {}]) {
+  // JSON's own values only: a string or a list of a count or a switch is none.
+  for (const bad of [1.5, -2, "3", "off", [2], ["off"], null, {}]) {
     const told = spareCount({}, set(bad));
-    assert.equal(told.count, 3, String(bad));
+    assert.equal(told.count, 3, JSON.stringify(bad));
     assert.match(
       told.problem ?? "",
       /^The setting "teams": \{"spare": .*\} in "\/h\/\.claude\/settings\.json" is not a number/,
     );
+    // What it could say instead: JSON's switches, not the environment's words.
+    assert.match(told.problem ?? "", /\(0 to 8\), true or false: 3 are kept$/, told.problem);
   }
 });
 

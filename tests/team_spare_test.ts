@@ -401,7 +401,7 @@ Deno.test("the person's teams.spare counts though a trusted repository's setting
     const bad = await run("2");
     assert.ok(bad.spares.length >= 1, "three are kept when the value is no count");
     const told = `The setting "teams": {"spare": "2"} in "${bad.own}" is not a number of spare ` +
-      "teammate processes (0 to 8), on or off: 3 are kept";
+      "teammate processes (0 to 8), true or false: 3 are kept";
     assert.equal(bad.stderr.split(told).length - 1, 1, bad.stderr);
     assert.ok(!off.stderr.includes("spare"), off.stderr);
   } finally {

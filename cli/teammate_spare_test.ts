@@ -47,7 +47,7 @@ Deno.test("spareCount: REIN_TEAMMATE_SPARE, else the settings' teams.spare, else
       /^The setting "teams": \{"spare": .*\} in "\/h\/\.claude\/settings\.json" is not a number/,
     );
     // What it could say instead: JSON's switches, not the environment's words.
-    assert.match(told.problem ?? "", /\(0 to 8\), true or false: 3 are kept$/, told.problem);
+    assert.match(told.problem ?? "", /\(0 to 8\), true or false: 3 are kept$/, told.problem ?? "");
   }
 });
 

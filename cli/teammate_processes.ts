@@ -147,7 +147,7 @@ export class TeammateProcesses {
         // The lead's own request; off the append's path: the request goes out first. Asked
         // first, so a session that will keep no spare sets no timer (a process's first timer
         // loads Node's timers module, on the way to that request).
-        if (this.#spareWanted(event.session)) {
+        if (this.#wantsSpare(event.session)) {
           setTimeout(() => this.#keepSpare(event.session), 0);
         }
         return;
@@ -341,12 +341,24 @@ export class TeammateProcesses {
       this.#spares = this.#spares.filter((spare) => spare !== taken);
       return taken;
     }
-    const stale = this.#spares.filter((spare) =>
-      !spare.fits(this.#plan(SPARE_NAME, SPARE_NAME, spare.cwd, launch.env))
-    );
+    // What a spare in each of their folders would be started with now: planned once a folder.
+    const fresh = new Map<string, TeammateLaunch>();
+    const planned = (cwd: string) =>
+      fresh.get(cwd) ??
+        fresh.set(cwd, this.#plan(SPARE_NAME, SPARE_NAME, cwd, launch.env)).get(cwd)!;
+    const stale = this.#spares.filter((spare) => !spare.fits(planned(spare.cwd)));
     this.#spares = this.#spares.filter((spare) => !stale.includes(spare));
     for (const spare of stale) spare.stop(STOP_GRACE_MS).catch(() => {});
     return undefined;
+  }
+
+  /** {@link #spareWanted}, false when it cannot be told (never throws: a store's listener). */
+  #wantsSpare(session: string): boolean {
+    try {
+      return this.#spareWanted(session);
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -385,10 +397,10 @@ export class TeammateProcesses {
    * is warm the next one if the lead still waits for the model. Never throws.
    */
   #keepSpare(session: string): void {
-    const harness = this.#harness;
-    const view = harness?.state.sessions.byId[session];
-    if (harness === undefined || view === undefined || !this.#spareWanted(session)) return;
     try {
+      const harness = this.#harness;
+      const view = harness?.state.sessions.byId[session];
+      if (harness === undefined || view === undefined || !this.#spareWanted(session)) return;
       // Where its teammates start: the lead's place.
       const cwd = agentCwd(view, view.mainAgent, this.#host.workspace);
       const spare = new Spare(this.#plan(SPARE_NAME, SPARE_NAME, cwd, this.#env()), startDeno);

@@ -29,11 +29,14 @@ const V8_FLAGS = "--v8-flags=--max-semi-space-size=1";
 const V8_FLAGS_STREAMING = "--v8-flags=--max-semi-space-size=8";
 /**
  * V8 flags of a teammate process (`rein teammate`): the agent's, and no compiler above the
- * baseline one (Sparkplug; no Maglev, no TurboFan). Its peak memory in bench/team_bench.ts (lead
- * + 8 teammates x 20 bash calls) 69-71 -> 64.5-66.4 MB: the optimizing compilers' code and data
- * (their pages of the Deno binary, their machine code, feedback kept for them). No slower here:
- * its CPU time over the 20 calls and its start to the first model request were the same, and one
- * cold fold of 100k events (what a teammate's start does) not slower.
+ * baseline one (Sparkplug; no Maglev, no TurboFan). A teammate's peak memory in
+ * bench/team_bench.ts (installed; lead + 8 teammates x 20 bash calls) p50 69.6-70.9 -> 64.9-66.3
+ * MB: what the optimizing compilers cost in each process (their pages of the Deno binary, about
+ * 2-3 MB; their machine code and what V8 keeps for them, about 2 MB). No slower here: a
+ * teammate's CPU time over its 20 calls and the spare's CPU from assignment to its first request
+ * were within the noise of the runs, and one fold of 100k events from a cold start (what a
+ * teammate's start does) no slower. `--max-opt=0` (no Sparkplug) saves 1-2 MB more but folds
+ * about a fifth slower.
  */
 const V8_FLAGS_TEAMMATE = "--v8-flags=--max-semi-space-size=1,--max-opt=1";
 

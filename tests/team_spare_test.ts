@@ -228,14 +228,9 @@ Deno.test("a burst of spawns in one answer takes the spares, three by default, e
   try {
     await using fake = await startFakeAnthropic({
       script: (request) => {
-        const first = firstUserText(request.body?.messages ?? []);
         const last = lastMessageText(request);
-        if (first === "be there") {
-          if (last.includes("shutdown_request")) {
-            return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
-          }
-          return message("Here.");
-        }
+        const teammate = beThere(request);
+        if (teammate !== undefined) return teammate;
         if (last.startsWith("toolu_")) return message("Spawned.");
         return message(
           names.map((name) =>
@@ -290,6 +285,18 @@ Deno.test("a burst of spawns in one answer takes the spares, three by default, e
     await Deno.remove(workspace, { recursive: true });
   }
 });
+
+/**
+ * A teammate spawned with the prompt "be there": it answers "Here." and approves its shutdown.
+ * Undefined for any other agent's request.
+ */
+function beThere(request: RecordedRequest): ReturnType<typeof message> | undefined {
+  if (firstUserText(request.body?.messages ?? []) !== "be there") return undefined;
+  if (lastMessageText(request).includes("shutdown_request")) {
+    return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
+  }
+  return message("Here.");
+}
 
 /** The files under `dir`, relative, sorted (the log's own folder's names only). */
 function filesIn(dir: string, under = ""): string[] {
@@ -601,15 +608,9 @@ Deno.test("flags changed since the spare started (the person's settings now name
   try {
     await using fake = await startFakeAnthropic({
       script: (request) => {
-        const first = firstUserText(request.body?.messages ?? []);
-        const last = lastMessageText(request);
-        if (first === "be there") {
-          if (last.includes("shutdown_request")) {
-            return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
-          }
-          return message("Here.");
-        }
-        if (last.startsWith("toolu_ivy ")) return message("Spawned.");
+        const teammate = beThere(request);
+        if (teammate !== undefined) return teammate;
+        if (lastMessageText(request).startsWith("toolu_ivy ")) return message("Spawned.");
         return message([
           toolUse("toolu_ivy", "spawn_teammate", { name: "ivy", prompt: "be there" }),
         ]);

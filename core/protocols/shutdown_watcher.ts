@@ -77,10 +77,9 @@ export class ShutdownWatcher {
     const { log, view, clock, timeoutMs } = this.#options;
     const request = sessionProtocols(view(), session).byId[id];
     if (request === undefined) return "answered";
-    if (request.status === "approved") {
-      return await this.#stopAfterTurn(session, request.to, request.seq);
-    }
-    if (request.status !== "pending") return "answered";
+    // Approved already (a resumed lead): its answer is read back below, and the teammate's stop
+    // waits for the end of the turn that answered, not of one that ended before the answer.
+    if (request.status !== "pending" && request.status !== "approved") return "answered";
     const timeout = AbortSignal.timeout(timeoutMs);
     try {
       const answer = await waitForEvent(

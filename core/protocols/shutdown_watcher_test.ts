@@ -210,6 +210,53 @@ Deno.test("an approved shutdown: the lead's watcher records the teammate's stop 
   }
 });
 
+Deno.test("a resumed lead watching a shutdown approved already waits for the end of the turn that answered it, not of one that ended before the answer", async () => {
+  await using t = await asked();
+  // Alice's turn under way when the request came ends; her next one answers it and is still on.
+  await t.alice.store.append([{
+    type: "turn.ended",
+    session: "s1",
+    agent: "alice",
+    data: { reason: "completed", rounds: 1 },
+  }]);
+  await t.alice.store.appendDecided(() =>
+    stamped(
+      "alice",
+      respondShutdown(t.alice.state, { session: "s1", agent: "alice", callId: "toolu_yes" }, {
+        approve: true,
+      }).events,
+    )
+  );
+  await t.lead.store.catchUp();
+  assert.equal(sessionProtocols(t.lead.state, "s1").byId["toolu_req"]?.status, "approved");
+  const watcher = new ShutdownWatcher({
+    log: () => t.lead.store,
+    view: () => t.lead.state,
+    clock: () => new Date(),
+    timeoutMs: 60_000,
+  });
+  const watched = watcher.watch("s1", "toolu_req");
+  // Nothing is recorded while the answering turn goes on.
+  const early = await Promise.race([
+    watched,
+    new Promise((resolve) => setTimeout(() => resolve("waiting"), 200)),
+  ]);
+  assert.equal(early, "waiting");
+  assert.equal((await logged(t.path)).some((event) => event.type === "agent.stopped"), false);
+  await t.alice.store.append([{
+    type: "turn.ended",
+    session: "s1",
+    agent: "alice",
+    data: { reason: "completed", rounds: 1 },
+  }]);
+  assert.equal(await watched, "answered");
+  const stops = (await logged(t.path)).filter((event) => event.type === "agent.stopped");
+  assert.deepEqual(stops.map((event) => [event.agent, event.data]), [
+    ["alice", { reason: "shutdown" }],
+  ]);
+  watcher.close();
+});
+
 Deno.test("REIN_SHUTDOWN_TIMEOUT_MS: a whole number of ms, else 30 s", () => {
   assert.equal(shutdownTimeoutMs(undefined), 30_000);
   assert.equal(shutdownTimeoutMs(" 1500 "), 1500);

@@ -43,6 +43,7 @@ import { TEAM_HOSTS_FEATURE, teamMechanism, type TeamOptions } from "./team/mod.
 import { mcpMechanism, type McpOptions } from "./mcp/mod.ts";
 import { teamQuestionsMechanism } from "./team_questions/mod.ts";
 import { autonomyMechanism } from "./autonomy/mod.ts";
+import { CLAIM_WHILE_STOPPING_FEATURE } from "./autonomy/idle_claim.ts";
 import { fileReadsProjection, READ_BEFORE_EDIT } from "./tools/file_reads.ts";
 import { sessionEnvProjection } from "./tools/session_env.ts";
 import { toolEventHooks } from "./hooks/tool_event_hooks.ts";
@@ -150,6 +151,8 @@ export function reinMechanisms(
     teamMechanism(effects.teammates ?? {}),
     // Teammates placed on other machines' hosts (spawn_teammate {host}): the team reads it.
     { name: TEAM_HOSTS_FEATURE, feature: TEAM_HOSTS_FEATURE },
+    // No task claimed for a teammate that is stopping: the autonomy mechanism reads it.
+    { name: CLAIM_WHILE_STOPPING_FEATURE, feature: CLAIM_WHILE_STOPPING_FEATURE },
     // MCP servers' tools, from what each session recorded of them (the servers run live only).
     mcpMechanism({ workspace, ...effects.mcp }),
     // A teammate's permission questions relayed to the person at the lead's REPL.

@@ -1,5 +1,7 @@
 import type { ReinEvent } from "../../events/event_types.ts";
 import { escapeBlockTags } from "../mail/block_tags.ts";
+import { sessionProtocols } from "../protocols/protocols_of.ts";
+import { hasFeature } from "../settings/session_features.ts";
 import { unreadMail } from "../mail/mail_of.ts";
 import { catalogSliceOf } from "../state/catalog.ts";
 import type { State } from "../state/state.ts";
@@ -11,6 +13,13 @@ import { type WorktreeEntry, worktreeOfTask } from "../worktrees/worktree_catalo
 
 /** The `source` of the autonomy mechanism's arrivals and wake-ups. */
 export const AUTONOMY_SOURCE = "autonomy";
+
+/**
+ * Sessions recorded with this feature claim nothing for a teammate that is stopping (its shutdown
+ * approved, or expired, before its `agent.stopped`): it would hold the task and never do it.
+ * Older sessions replay as they were recorded.
+ */
+export const CLAIM_WHILE_STOPPING_FEATURE = "no_claim_while_stopping";
 
 /** What an idle teammate claims by itself: the task, and the worktree bound to it, if any. */
 export interface IdleClaim {
@@ -51,7 +60,8 @@ export function roleMatches(role: string | undefined, own: string | null): boole
 
 /**
  * The task idle teammate `name` of `session` claims by itself now, or undefined: none while it
- * is not an idle teammate, has unread mail (its inbox comes first: mail wakes it instead) or
+ * is not an idle teammate, is stopping (its shutdown approved or expired: sessions with
+ * {@link CLAIM_WHILE_STOPPING_FEATURE}), has unread mail (its inbox comes first: mail wakes it instead) or
  * still holds a task in progress; else the first task by id that is pending, unblocked, unowned,
  * when it names a role for the teammate's role, and whose worktree (if bound to one) no other
  * agent works in. Two teammates may choose the same task:
@@ -60,6 +70,12 @@ export function roleMatches(role: string | undefined, own: string | null): boole
  */
 export function idleClaim(state: State, session: string, name: string): IdleClaim | undefined {
   if (!isIdleTeammate(state, session, name)) return undefined;
+  if (
+    sessionProtocols(state, session).stopped[name] === true &&
+    hasFeature(state, session, CLAIM_WHILE_STOPPING_FEATURE)
+  ) {
+    return undefined;
+  }
   if (unreadMail(state, session, name).length > 0) return undefined;
   const graph = catalogSliceOf(state.catalog, taskGraphProjection);
   if (heldTasks(graph, session, name).length > 0) return undefined;

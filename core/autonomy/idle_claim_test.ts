@@ -5,7 +5,7 @@ import { TEAMS_ENV } from "../mail/mod.ts";
 import { type FakeScriptFn, message, toolUse } from "../../testing/fake_anthropic.ts";
 import { firstUserText } from "../../testing/scenarios.ts";
 import { startTestSession } from "../../testing/test_session.ts";
-import { idleClaim } from "./idle_claim.ts";
+import { CLAIM_WHILE_STOPPING_FEATURE, idleClaim } from "./idle_claim.ts";
 import { catalogSliceOf } from "../state/catalog.ts";
 import type { State } from "../state/state.ts";
 import { taskLine } from "../tasks/describe_task.ts";
@@ -253,4 +253,49 @@ Deno.test("the idle timeout is REIN_IDLE_TIMEOUT_MS, else the idleTimeout settin
   assert.equal(idleTimeoutMs("soon", "later"), DEFAULT_IDLE_TIMEOUT_MS);
   assert.equal(idleTimeoutMs(undefined, -1), DEFAULT_IDLE_TIMEOUT_MS);
   assert.equal(DEFAULT_IDLE_TIMEOUT_MS, 300_000);
+});
+
+Deno.test("a teammate that approved its shutdown claims nothing before its stop is recorded (sessions with the feature; older ones as recorded)", async () => {
+  const stopping: FakeScriptFn = (request) => {
+    const first = firstUserText(request.body?.messages ?? []);
+    const last = lastMessageText(request);
+    if (first === "wait") {
+      if (last.includes("shutdown_request")) {
+        return message([toolUse("toolu_bye", "respond_shutdown", { approve: true })]);
+      }
+      return message("Waiting.");
+    }
+    if (last === "plan") {
+      return message([
+        toolUse("toolu_1", "create_task", { subject: "one", blockedBy: [] }),
+        toolUse("toolu_bob", "spawn_teammate", { name: "bob", prompt: "wait" }),
+      ]);
+    }
+    if (last === "stop bob") {
+      return message([toolUse("toolu_stop", "request_shutdown", { to: "bob" })]);
+    }
+    return message("Ok.");
+  };
+  for (const feature of [true, false]) {
+    const features = ["todos", "agents", "teams", "tasks", "autonomy"];
+    await using t = await startTestSession(
+      stopping,
+      recorded(feature ? [...features, CLAIM_WHILE_STOPPING_FEATURE] : features),
+    );
+    const lead = t.session;
+    await lead.prompt("plan", run());
+    const bob = lead.sibling("bob");
+    await bob.prompt("wait", run());
+    // Idle with a task ready: he would claim it.
+    assert.equal(idleClaim(t.harness.state, lead.id, "bob")?.task.id, 1);
+    await lead.prompt("stop bob", run());
+    await bob.prompt("", run());
+    const answered = t.store.events.filter((e) => e.type === "protocol.answered");
+    assert.equal(answered.length, 1, "bob answered the shutdown");
+    assert.equal(
+      idleClaim(t.harness.state, lead.id, "bob")?.task.id,
+      feature ? undefined : 1,
+      feature ? "stopping: no claim" : "recorded without the feature: as before",
+    );
+  }
 });

@@ -30,6 +30,7 @@ const MECHANISM_PAIRS = [
   "autonomy → mail",
   "autonomy → worktrees",
   "autonomy → hooks",
+  "autonomy → protocols",
   "worktrees → tasks",
   "worktrees → agents",
   "worktrees → environment",

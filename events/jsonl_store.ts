@@ -343,10 +343,7 @@ export class JsonlStore implements EventStore, LogReader, Leases {
       if (options.sync === true) await this.#syncData();
       return batch.envelopes;
     });
-    // The listeners as the append ends (lastSeq is past its events): one subscribed meanwhile
-    // saw that lastSeq, and gets later events only.
-    const listeners = this.#listeners;
-    const delivery = new Delivery(() => listeners);
+    const delivery = new Delivery(this.#listeners);
     for (const envelope of envelopes) delivery.deliver(envelope);
     delivery.rethrow();
     return envelopes;

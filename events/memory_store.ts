@@ -349,9 +349,7 @@ export class MemoryEventStore implements EventStore, LogReader, Leases {
   }
 
   #deliver(events: readonly Envelope[]): void {
-    // The listeners as lastSeq passed these events: one subscribed meanwhile gets later ones only.
-    const listeners = this.#listeners;
-    const delivery = new Delivery(() => listeners);
+    const delivery = new Delivery(this.#listeners);
     for (const event of events) delivery.deliver(event);
     delivery.rethrow();
   }

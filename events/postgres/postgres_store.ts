@@ -374,10 +374,7 @@ export class PostgresStore implements EventStore, LogReader, Leases {
     const envelopes = await this.#retrying("append", () => this.#appendOnce(decide));
     void options;
     this.#reported = false;
-    // The listeners as the append ends (lastSeq is past its events): one subscribed meanwhile
-    // saw that lastSeq, and gets later events only.
-    const listeners = this.#listeners;
-    const delivery = new Delivery(() => listeners);
+    const delivery = new Delivery(this.#listeners);
     for (const envelope of envelopes) delivery.deliver(envelope);
     this.#wake();
     delivery.rethrow();

@@ -8,8 +8,7 @@
  * @module
  */
 
-import type { SettingsFileRead } from "../events/event_types.ts";
-import { isPersonal } from "../core/settings/recorded_settings.ts";
+import { teamsSetting, type TeamsSettingsFile } from "../core/mail/teams_enabled.ts";
 
 /**
  * Set (`stdin`) in the spare's environment only: it reads its session and agent from stdin (one
@@ -52,13 +51,6 @@ export interface SpareCount {
   problem?: string;
 }
 
-/** A settings file as core/settings' `recordedSettings` gives it: its path, scope and settings. */
-export interface SpareSettingsFile {
-  path: string;
-  scope: SettingsFileRead["scope"];
-  settings: { other?: Record<string, unknown> };
-}
-
 /** The `"teams": {"spare": …}` that counts, and the file that says it. */
 export interface SpareSetting {
   spare: unknown;
@@ -70,20 +62,14 @@ export interface SpareSetting {
  * highest file's that sets it, whatever the other files' `teams` hold (merged settings keep one
  * file's whole `teams`: a repository's `{"enabled": true}` would hide the person's `spare`). A
  * repository's own files (project, local) count only in a `trusted` folder, as for
- * `teams.enabled`. Undefined when none says. Pure.
+ * `teams.enabled` (`teamsSetting`). Undefined when none says. Pure.
  */
 export function spareSetting(
-  files: readonly SpareSettingsFile[],
+  files: readonly TeamsSettingsFile[],
   trusted: boolean,
 ): SpareSetting | undefined {
-  for (const file of files) {
-    if (!trusted && !isPersonal(file.scope)) continue;
-    const teams = file.settings.other?.["teams"];
-    if (typeof teams === "object" && teams !== null && "spare" in teams) {
-      return { spare: (teams as { spare: unknown }).spare, path: file.path };
-    }
-  }
-  return undefined;
+  const said = teamsSetting(files, trusted, (teams) => "spare" in teams);
+  return said && { spare: said.teams.spare, path: said.path };
 }
 
 /**

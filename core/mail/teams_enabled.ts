@@ -1,4 +1,4 @@
-import type { SettingsSnapshot } from "../../events/event_types.ts";
+import type { SettingsFileRead, SettingsSnapshot } from "../../events/event_types.ts";
 import { isPersonal, recordedSettings } from "../settings/recorded_settings.ts";
 import { isRecord } from "../settings/is_record.ts";
 import { hasFeature } from "../settings/session_features.ts";
@@ -34,13 +34,39 @@ function enabledBy(snapshot: SettingsSnapshot): boolean {
   const recorded = recordedSettings(snapshot);
   const env = snapshot.env?.[TEAMS_ENV] ?? recorded.settings.env?.[TEAMS_ENV];
   if (env !== undefined) return isTruthy(env);
-  for (const file of recorded.files) {
-    // An untrusted folder's own files do not turn teams on (nor does their `env`, above).
-    if (snapshot.trusted === false && !isPersonal(file.scope)) continue;
+  // An untrusted folder's own files do not turn teams on (nor does their `env`, above).
+  const said = teamsSetting(
+    recorded.files,
+    snapshot.trusted !== false,
+    (teams) => typeof teams.enabled === "boolean",
+  );
+  return said?.teams.enabled === true;
+}
+
+/** A settings file as `recordedSettings` gives it, as far as its `teams` goes. */
+export interface TeamsSettingsFile {
+  path: string;
+  scope: SettingsFileRead["scope"];
+  settings: { other?: Record<string, unknown> };
+}
+
+/**
+ * The `"teams": {…}` of the highest settings file among `files` (highest precedence first) whose
+ * `teams` `says` what is asked, with the file's path: each file on its own (merged settings keep
+ * the highest file's whole `teams`, which would hide a lower file's other keys). A repository's
+ * own files (project, local) count only in a `trusted` folder. Undefined when none says. Pure.
+ */
+export function teamsSetting(
+  files: readonly TeamsSettingsFile[],
+  trusted: boolean,
+  says: (teams: Record<string, unknown>) => boolean,
+): { teams: Record<string, unknown>; path: string } | undefined {
+  for (const file of files) {
+    if (!trusted && !isPersonal(file.scope)) continue;
     const teams = file.settings.other?.["teams"];
-    if (isRecord(teams) && typeof teams.enabled === "boolean") return teams.enabled;
+    if (isRecord(teams) && says(teams)) return { teams, path: file.path };
   }
-  return false;
+  return undefined;
 }
 
 /** `1`, `true`, `yes` or `on`, in any case, as Claude Code reads its switches. */

@@ -70,6 +70,43 @@ async function asked(): Promise<{ lead: Writer; alice: Writer; path: string } & 
   };
 }
 
+/** The run {@link asked} gives. */
+type Asked = Awaited<ReturnType<typeof asked>>;
+
+/** Alice answers the lead's request `answer`, in her own process. */
+async function aliceAnswers(t: Asked, answer: { approve: boolean; reason?: string }) {
+  await t.alice.store.appendDecided(() =>
+    stamped(
+      "alice",
+      respondShutdown(
+        t.alice.state,
+        { session: "s1", agent: "alice", callId: "toolu_yes" },
+        answer,
+      ).events,
+    )
+  );
+}
+
+/** Alice's turn ends, in her own process. */
+async function aliceEndsTurn(t: Asked) {
+  await t.alice.store.append([{
+    type: "turn.ended",
+    session: "s1",
+    agent: "alice",
+    data: { reason: "completed", rounds: 1 },
+  }]);
+}
+
+/** The lead's watcher, with a timeout of `timeoutMs`. */
+function leadWatcher(t: Asked, timeoutMs: number): ShutdownWatcher {
+  return new ShutdownWatcher({
+    log: () => t.lead.store,
+    view: () => t.lead.state,
+    clock: () => new Date(),
+    timeoutMs,
+  });
+}
+
 /** The events of the log file, read by a fresh reader. */
 async function logged(path: string): Promise<Envelope[]> {
   const events: Envelope[] = [];
@@ -143,22 +180,9 @@ Deno.test("the lead's watcher expires an unanswered shutdown forced, with its cl
 
 Deno.test("the lead's watcher appends nothing when the teammate answers in time", async () => {
   await using t = await asked();
-  const watcher = new ShutdownWatcher({
-    log: () => t.lead.store,
-    view: () => t.lead.state,
-    clock: () => new Date(),
-    timeoutMs: 60_000,
-  });
+  const watcher = leadWatcher(t, 60_000);
   const watched = watcher.watch("s1", "toolu_req");
-  await t.alice.store.appendDecided(() =>
-    stamped(
-      "alice",
-      respondShutdown(t.alice.state, { session: "s1", agent: "alice", callId: "toolu_yes" }, {
-        approve: false,
-        reason: "busy",
-      }).events,
-    )
-  );
+  await aliceAnswers(t, { approve: false, reason: "busy" });
   assert.equal(await watched, "answered");
   const types = (await logged(t.path)).map((event) => event.type);
   assert.equal(types.includes("protocol.expired"), false);
@@ -168,28 +192,11 @@ Deno.test("the lead's watcher appends nothing when the teammate answers in time"
 Deno.test("an approved shutdown: the lead's watcher records the teammate's stop once its turn has ended; past the timeout without that end, forced", async () => {
   for (const turnEnds of [true, false]) {
     await using t = await asked();
-    const watcher = new ShutdownWatcher({
-      log: () => t.lead.store,
-      view: () => t.lead.state,
-      clock: () => new Date(),
-      timeoutMs: turnEnds ? 60_000 : 30,
-    });
+    const watcher = leadWatcher(t, turnEnds ? 60_000 : 30);
     const watched = watcher.watch("s1", "toolu_req");
-    await t.alice.store.appendDecided(() =>
-      stamped(
-        "alice",
-        respondShutdown(t.alice.state, { session: "s1", agent: "alice", callId: "toolu_yes" }, {
-          approve: true,
-        }).events,
-      )
-    );
+    await aliceAnswers(t, { approve: true });
     if (turnEnds) {
-      await t.alice.store.append([{
-        type: "turn.ended",
-        session: "s1",
-        agent: "alice",
-        data: { reason: "completed", rounds: 1 },
-      }]);
+      await aliceEndsTurn(t);
     }
     assert.equal(await watched, "answered");
     const events = await logged(t.path);
@@ -199,12 +206,7 @@ Deno.test("an approved shutdown: the lead's watcher records the teammate's stop 
     ]);
     assert.equal(events.at(-1)?.type, "agent.stopped");
     // Watching it again (a resumed lead) records nothing more.
-    const again = new ShutdownWatcher({
-      log: () => t.lead.store,
-      view: () => t.lead.state,
-      clock: () => new Date(),
-      timeoutMs: 30,
-    });
+    const again = leadWatcher(t, 30);
     assert.equal(await again.watch("s1", "toolu_req"), "answered");
     assert.equal((await logged(t.path)).length, events.length);
   }
@@ -213,28 +215,11 @@ Deno.test("an approved shutdown: the lead's watcher records the teammate's stop 
 Deno.test("a resumed lead watching a shutdown approved already waits for the end of the turn that answered it, not of one that ended before the answer", async () => {
   await using t = await asked();
   // Alice's turn under way when the request came ends; her next one answers it and is still on.
-  await t.alice.store.append([{
-    type: "turn.ended",
-    session: "s1",
-    agent: "alice",
-    data: { reason: "completed", rounds: 1 },
-  }]);
-  await t.alice.store.appendDecided(() =>
-    stamped(
-      "alice",
-      respondShutdown(t.alice.state, { session: "s1", agent: "alice", callId: "toolu_yes" }, {
-        approve: true,
-      }).events,
-    )
-  );
+  await aliceEndsTurn(t);
+  await aliceAnswers(t, { approve: true });
   await t.lead.store.catchUp();
   assert.equal(sessionProtocols(t.lead.state, "s1").byId["toolu_req"]?.status, "approved");
-  const watcher = new ShutdownWatcher({
-    log: () => t.lead.store,
-    view: () => t.lead.state,
-    clock: () => new Date(),
-    timeoutMs: 60_000,
-  });
+  const watcher = leadWatcher(t, 60_000);
   const watched = watcher.watch("s1", "toolu_req");
   // Nothing is recorded while the answering turn goes on.
   const early = await Promise.race([
@@ -243,12 +228,7 @@ Deno.test("a resumed lead watching a shutdown approved already waits for the end
   ]);
   assert.equal(early, "waiting");
   assert.equal((await logged(t.path)).some((event) => event.type === "agent.stopped"), false);
-  await t.alice.store.append([{
-    type: "turn.ended",
-    session: "s1",
-    agent: "alice",
-    data: { reason: "completed", rounds: 1 },
-  }]);
+  await aliceEndsTurn(t);
   assert.equal(await watched, "answered");
   const stops = (await logged(t.path)).filter((event) => event.type === "agent.stopped");
   assert.deepEqual(stops.map((event) => [event.agent, event.data]), [

@@ -67,20 +67,25 @@ async function onCopy(root: string, test: () => Promise<void>): Promise<void> {
   }
 }
 
+/** The `deno` arguments that run the copy's refresh (cli/bundle_cache.ts) for `deno`. */
+function refreshArgs(root: string, deno: string): string[] {
+  return [
+    "run",
+    "--quiet",
+    "--no-config",
+    "--allow-read",
+    `--allow-write=${root}`,
+    "--allow-run",
+    "--allow-env",
+    join(root, "cli", "bundle_cache.ts"),
+    deno,
+  ];
+}
+
 /** Run the copy's refresh in the foreground, as the launcher starts it; resolves to its outcome. */
 async function refresh(root: string, deno = Deno.execPath()): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-config",
-      "--allow-read",
-      `--allow-write=${root}`,
-      "--allow-run",
-      "--allow-env",
-      join(root, "cli", "bundle_cache.ts"),
-      deno,
-    ],
+    args: refreshArgs(root, deno),
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -288,16 +293,7 @@ Deno.test("a bundle is never run half-written: a refresh killed mid-way leaves n
     const cache = join(root, ".bundle-cache");
     // A refresh killed once its work folder is there (before anything is put in place).
     const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-config",
-        "--allow-read",
-        `--allow-write=${root}`,
-        "--allow-run",
-        "--allow-env",
-        join(root, "cli", "bundle_cache.ts"),
-        Deno.execPath(),
-      ],
+      args: refreshArgs(root, Deno.execPath()),
       stdout: "null",
       stderr: "null",
     }).spawn();

@@ -9,36 +9,37 @@
  *   one teammate, waits until it is idle, then mails it `MAILS` times, each once the teammate is
  *   idle again (100 ms after its turn ended). Each launch twice: **spare**, the lead's warm spares
  *   (cli/teammate_spare.ts, three by default) one of which the spawn takes (the lead's first
- *   answer is held until they have all loaded: each one's CPU time still (< 3 ms) for 100 ms, as a model's
- *   first answer takes seconds; the run fails unless the teammate is a spare), and **cold**
- *   (`REIN_TEAMMATE_SPARE=0`:
- *   the teammate's process is started for it). Measured per run:
+ *   answer is held until they have all loaded: each one's CPU time still (< 3 ms) for 100 ms, as
+ *   a model's first answer takes seconds; the run fails unless the teammate is a spare), and
+ *   **cold** (`REIN_TEAMMATE_SPARE=0`: the teammate's process is started for it). Measured per
+ *   run:
  *   - **spawn → first model request**: the `ts` of the teammate's `agent.spawned` (recorded just
  *     before its process is started or the spare taken) to the fake's receipt of the teammate's
  *     first request. Target ≤ 150 ms. Also shown: `agent.started` (its process started, or the
  *     spare's start recorded) to the same request.
  *   - beside it, the floor (bench/_floor_agent.ts, a minimal `fetch` agent, launched just before
- *     the run → its first request) and the lead's own launch → first model request in the same run (the launcher
- *     started → the fake's receipt of the lead's first request): what a rein process's start
- *     costs on the machine at that moment.
+ *     the run → its first request) and the lead's own launch → first model request in the same
+ *     run (the launcher started → the fake's receipt of the lead's first request): what a rein
+ *     process's start costs on the machine at that moment.
  *   - with the spare, the CPU time the teammate's process used from its assignment to that
  *     request (`/proc/<pid>/schedstat`, read while it waited and at the request): what a loaded
  *     machine's wait for a CPU does not stretch.
  *   - **teammate peak RSS**: `VmHWM` (the kernel's high-water mark of resident memory) of the
- *     teammate's process from `/proc/<pid>/status`, polled every 10 ms until it exits. Target ≤ 70
- *     MB. Beside it, the spare's `VmHWM` while it waits (loaded, not assigned).
+ *     teammate's process from `/proc/<pid>/status`, polled every 10 ms until it exits. Target
+ *     ≤ 70 MB. Beside it, the spare's `VmHWM` while it waits (loaded, not assigned).
  *   - **mail to an idle teammate**: a `mail.sent`'s `ts` in the lead's process to the fake's
  *     receipt of the teammate's request carrying it. Target p50 ≤ 100 ms.
  * - **burst** (per launch, `REIN_TEAM_BENCH_RUNS` runs, spare and cold as above): the lead spawns
  *   three teammates in one answer (the spares loaded first), each answers once; each one's
  *   spawn → first model request (target ≤ 150 ms each), the slowest of each burst, and each one's
  *   peak RSS.
- * - **lead + 8 teammates × 20 tool calls** (one timed run, the spares on as by default, not waited
- *   for: the first spawn takes the first spare, loading or not, the others start cold): the lead spawns 8 teammates in one
- *   answer; each makes 20 bash calls (`echo i >> <name>.txt`) one after another, then answers.
- *   Checked: `-p` exits 0, every teammate finished, each of its files holds its 20 lines, every
- *   call was requested and completed exactly once, the log's seqs run 1..N without a gap or a
- *   repeat (no append lost or doubled under the lock), and `replay --verify` matches every event.
+ * - **lead + 8 teammates × 20 tool calls** (one timed run, the spares on as by default, not
+ *   waited for: the first spawn takes the first spare, loading or not, the others start cold):
+ *   the lead spawns 8 teammates in one answer; each makes 20 bash calls (`echo i >> <name>.txt`)
+ *   one after another, then answers. Checked: `-p` exits 0, every teammate finished, each of its
+ *   files holds its 20 lines, every call was requested and completed exactly once, the log's seqs
+ *   run 1..N without a gap or a repeat (no append lost or doubled under the lock), and
+ *   `replay --verify` matches every event.
  *   Reported: the peak RSS of the lead and of each teammate, and their total.
  *
  * The bench's own time is each whole run (a team cannot be timed from outside one process); the

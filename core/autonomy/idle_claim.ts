@@ -61,10 +61,10 @@ export function roleMatches(role: string | undefined, own: string | null): boole
 /**
  * The task idle teammate `name` of `session` claims by itself now, or undefined: none while it
  * is not an idle teammate, is stopping (its shutdown approved or expired: sessions with
- * {@link CLAIM_WHILE_STOPPING_FEATURE}), has unread mail (its inbox comes first: mail wakes it instead) or
- * still holds a task in progress; else the first task by id that is pending, unblocked, unowned,
- * when it names a role for the teammate's role, and whose worktree (if bound to one) no other
- * agent works in. Two teammates may choose the same task:
+ * {@link CLAIM_WHILE_STOPPING_FEATURE}), has unread mail (its inbox comes first: mail wakes it
+ * instead) or still holds a task in progress; else the first task by id that is pending,
+ * unblocked, unowned, when it names a role for the teammate's role, and whose worktree (if bound
+ * to one) no other agent works in. Two teammates may choose the same task:
  * the claim is decided under the log's lock, where the loser's choice is made again on the state
  * with the winner's claim. Pure.
  */

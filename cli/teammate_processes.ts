@@ -16,6 +16,7 @@ import {
 import { MAX_LIVE_TEAMMATES } from "../core/team/spawn_teammate.ts";
 import { planLaunch } from "./_launch_plan.ts";
 import { agentCwd } from "../core/state/agent_place.ts";
+import { mainAgentOf } from "../core/state/sessions.ts";
 import { RELAUNCH_EXIT_CODE, teammateFlags } from "./_teammate_flags.ts";
 import { LEASE_MS_ENV, leaseMsOf } from "./lease_ms.ts";
 import { recordedSettings } from "../core/settings/recorded_settings.ts";
@@ -116,8 +117,6 @@ export class TeammateProcesses {
   #spareDeaths = 0;
   /** Whether what was wrong with the number of spares to keep has been told. */
   #spareCountTold = false;
-  /** The sessions whose lead waits for the model: its request sent, not yet answered. */
-  readonly #leadWaits = new Set<string>();
   /** Teammates started (their keys) that have not made their first model request yet. */
   readonly #starting = new Set<string>();
 
@@ -143,18 +142,12 @@ export class TeammateProcesses {
       if (event.type === "model.requested") {
         this.#starting.delete(rosterKey(event.session, event.agent));
         if (!this.#isLead(event.session, event.agent)) return;
-        this.#leadWaits.add(event.session);
         // The lead's own request; off the append's path: the request goes out first. Asked
         // first, so a session that will keep no spare sets no timer (a process's first timer
         // loads Node's timers module, on the way to that request).
         if (this.#wantsSpare(event.session)) {
           setTimeout(() => this.#keepSpare(event.session), 0);
         }
-        return;
-      }
-      // The lead's request answered (or failed, or cancelled): no further spare until its next.
-      if (event.type.startsWith("model.") && this.#isLead(event.session, event.agent)) {
-        this.#leadWaits.delete(event.session);
         return;
       }
       if (event.type !== "agent.stopped") return;
@@ -410,8 +403,10 @@ export class TeammateProcesses {
         this.#spares = this.#spares.filter((other) => other !== spare);
         this.#spareDeaths++;
       });
+      // Warm while the lead still waits for that answer (its conversation says so): the next.
       spare.ready.then((warm) => {
-        if (warm && this.#leadWaits.has(session)) this.#keepSpare(session);
+        const lead = this.#harness?.state.sessions.byId[session];
+        if (warm && lead !== undefined && mainAgentOf(lead).awaitingModel) this.#keepSpare(session);
       });
     } catch {
       // No spare: spawns start cold.

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { fixedClock, prompt } from "./events.ts";
+import { microtasks } from "./microtasks.ts";
 import type {
   AppendDecision,
   EventListener,
@@ -110,7 +111,7 @@ export function testStoreContract(name: string, harness: () => Promise<StoreHarn
       const catching = mine.catchUp();
       // Microtasks only (no I/O): the catch-up has begun, and its read is not back yet where
       // the store reads asynchronously.
-      for (let i = 0; i < 20; i++) await Promise.resolve();
+      await microtasks();
       const from = mine.lastSeq;
       const seen: number[] = [];
       mine.subscribe((e) => seen.push(e.seq));

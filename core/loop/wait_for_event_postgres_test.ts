@@ -5,6 +5,7 @@
  * NOTIFY) must not hide from the wait the events it delivers.
  */
 import assert from "node:assert/strict";
+import { microtasks } from "../../testing/microtasks.ts";
 import type { NewEvent } from "../../events/event_types.ts";
 import { openPostgresStore } from "../../events/postgres/postgres_store.ts";
 import { postgresMissing, startTestPostgres } from "../../testing/postgres_server.ts";
@@ -17,11 +18,6 @@ const event = (agent: string, type: "turn.started" | "turn.ended"): NewEvent =>
   type === "turn.started"
     ? { type, data: { roundsBefore: 0, maxTurns: null }, session: "s1", agent }
     : { type, data: { reason: "completed", rounds: 1 }, session: "s1", agent };
-
-/** Let every queued microtask run, and no I/O: what a store started stays under way. */
-async function microtasks(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-}
 
 Deno.test({
   name:

@@ -3,7 +3,8 @@
  * other processes (other machines), which it knows of only by reading the table.
  */
 import assert from "node:assert/strict";
-import type { NewEvent } from "../event_types.ts";
+import { microtasks } from "../../testing/microtasks.ts";
+import { prompt } from "../../testing/events.ts";
 import { postgresMissing, startTestPostgres } from "../../testing/postgres_server.ts";
 import { openPool } from "./_pg.ts";
 import { logTables } from "./_schema.ts";
@@ -11,18 +12,6 @@ import { openPostgresStore } from "./postgres_store.ts";
 
 const missing = postgresMissing();
 if (missing !== undefined) console.warn(missing);
-
-const prompt = (text: string, agent = "mate"): NewEvent => ({
-  type: "user.prompted",
-  data: { text },
-  session: "s1",
-  agent,
-});
-
-/** Let every queued microtask run, and no I/O. */
-async function microtasks(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-}
 
 Deno.test({
   name:
@@ -41,8 +30,8 @@ Deno.test({
     const sql = openPool(`postgres://postgres@127.0.0.1:${server.port}/postgres`, 1);
     const controller = new AbortController();
     try {
-      await other.append([prompt("a")]);
-      await scratch.append([prompt("a"), prompt("b")]);
+      await other.append([prompt("a", "mate")]);
+      await scratch.append([prompt("a", "mate"), prompt("b", "mate")]);
       await mine.catchUp();
       let returned = false;
       const waiting = mine.waitForAppend(1, controller.signal).then((caught) => {
